@@ -1,0 +1,136 @@
+/* quarkflow: the command-line entry point. Parses the options common to all subcommands and
+ * dispatches. */
+#include "app.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+qf_app_globals qf_app;
+
+const char qf_app_global_help[] =
+    "Options of every command:\n"
+    "  --sched NAME     StarPU scheduling policy (eager, prio, ws, lws, dm, dmda, ...; default STARPU_SCHED or lws)\n"
+    "  --ncpu N         CPU workers (default STARPU_NCPU or all cores)\n"
+    "  --ncuda N        CUDA workers (default STARPU_NCUDA or all GPUs)\n"
+    "  --verbose        print the machine (workers, memory nodes, hwloc topology) at start\n"
+    "  -h, --help       this help\n"
+    "StarPU's environment variables keep working; FxT tracing is off unless STARPU_FXT_TRACE=1.\n";
+
+static const char usage[] =
+    "usage: quarkflow [options] COMMAND [command options]\n"
+    "\n"
+    "Lattice QCD solvers as StarPU task graphs on CPUs and GPUs.\n"
+    "\n"
+    "Commands:\n"
+    "  info       machine, build and StarPU configuration\n"
+    "  gauge      gauge fields: load and verify, convert between formats, measure\n"
+    "\n"
+    "Run 'quarkflow COMMAND --help' for a command's options.\n";
+
+int qf_app_error(void)
+{
+    fprintf(stderr, "quarkflow: error: %s\n", qf_last_error());
+    return 1;
+}
+
+int qf_app_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "quarkflow %s: ", command);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'quarkflow %s --help')\n", command);
+    return 2;
+}
+
+int qf_app_int(const char *command, int argc, char **argv, int *i, int *out)
+{
+    if (*i + 1 >= argc) return qf_app_usage_error(command, "%s needs a value", argv[*i]);
+    char *end;
+    errno = 0;
+    long v = strtol(argv[*i + 1], &end, 10);
+    if (errno || *end || end == argv[*i + 1] || v < -1 || v > 1 << 30)
+        return qf_app_usage_error(command, "%s: '%s' is not a number", argv[*i], argv[*i + 1]);
+    *out = (int)v;
+    *i += 1;
+    return 0;
+}
+
+int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4])
+{
+    if (qf_parse_dims(argv + *i + 1, argc - *i - 1, out, argv[*i]))
+        return qf_app_usage_error(command, "%s", qf_last_error());
+    *i += 4;
+    return 0;
+}
+
+int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent)
+{
+    int blocks[4];
+    if (blocks_opt && blocks_opt[0] > 0) {
+        memcpy(blocks, blocks_opt, sizeof blocks);
+    } else {
+        int workers = qf_runtime_ncpu_workers() + qf_runtime_ncuda_workers();
+        if (qf_lattice_default_blocks(dims, 4 * (workers > 0 ? workers : 1), min_block_extent, blocks)) return QF_ERROR;
+    }
+    return qf_lattice_init(lat, dims, NULL, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);
+}
+
+int qf_app_start(int *argc, char ***argv)
+{
+    if (qf_runtime_init(&qf_app.runtime, argc, argv)) return QF_ERROR;
+    if (qf_app.verbose && qf_runtime_rank() == 0) qf_runtime_print_machine(stdout);
+    return QF_SUCCESS;
+}
+
+void qf_app_stop(void) { qf_runtime_shutdown(); }
+
+/* Removes the global options from argv (they may appear before or after the command). */
+static int parse_globals(int *argc, char **argv)
+{
+    qf_app.runtime = qf_runtime_default_options();
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        int rc = 0;
+        if (!strcmp(a, "--sched")) {
+            if (i + 1 >= *argc) return qf_app_usage_error("", "--sched needs a policy name");
+            qf_app.runtime.sched = argv[++i];
+        } else if (!strcmp(a, "--ncpu")) {
+            rc = qf_app_int("", *argc, argv, &i, &qf_app.runtime.ncpu);
+        } else if (!strcmp(a, "--ncuda")) {
+            rc = qf_app_int("", *argc, argv, &i, &qf_app.runtime.ncuda);
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            qf_app.verbose = 1;
+        } else {
+            argv[out++] = argv[i];
+        }
+        if (rc) return rc;
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = parse_globals(&argc, argv);
+    if (rc) return rc;
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        fputs("\n", argc < 2 ? stderr : stdout);
+        fputs(qf_app_global_help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("quarkflow %s\n", QF_VERSION);
+        return 0;
+    }
+    if (!strcmp(argv[1], "info")) return qf_cmd_info(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "gauge")) return qf_cmd_gauge(argc - 1, argv + 1);
+    fprintf(stderr, "quarkflow: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+}

@@ -1,0 +1,29 @@
+/* Codelet convert: copies a block into a field of another precision. */
+#include "codelets.h"
+#include "kernels/convert.h"
+
+#if QF_HAVE_CUDA
+void qf_convert_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void convert_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_convert_args *a = cl_arg;
+    const void *src = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    void *dst = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
+    for (int64_t i = 0; i < a->nreals; i++) qf_convert_real(src, a->src_prec, dst, a->dst_prec, i);
+}
+
+static struct starpu_perfmodel convert_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_convert"};
+
+struct starpu_codelet qf_cl_convert = {
+    .name = "convert",
+    .cpu_funcs = {convert_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_convert_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 2,
+    .modes = {STARPU_R, STARPU_W},
+    .model = &convert_model,
+};

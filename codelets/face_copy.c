@@ -1,0 +1,31 @@
+/* Codelet face_copy: packs whole sites of one block face into a face buffer (used for gauge faces,
+ * whose neighbours need the links themselves). */
+#include "codelets.h"
+#include "kernels/face.h"
+
+#if QF_HAVE_CUDA
+void qf_face_copy_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void face_copy_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_face_copy_args *a = cl_arg;
+    const void *block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    void *face = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
+    int64_t n = STARPU_VECTOR_GET_NX(buffers[1]);
+    for (int64_t f = 0; f < n; f++) qf_face_copy_site(block, face, f, a->ext, a->mu, a->side, a->depth, a->site_reals, a->prec);
+}
+
+static struct starpu_perfmodel face_copy_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_face_copy"};
+
+struct starpu_codelet qf_cl_face_copy = {
+    .name = "face_copy",
+    .cpu_funcs = {face_copy_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_face_copy_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 2,
+    .modes = {STARPU_R, STARPU_W},
+    .model = &face_copy_model,
+};

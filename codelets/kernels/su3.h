@@ -1,0 +1,150 @@
+/* SU(3) algebra for site kernels, shared by CPU and CUDA code. A matrix is 3x3 row-major complex;
+ * in memory it is 18 reals (re, im) in double or single precision, loaded into and stored from
+ * this double-precision struct. */
+#ifndef QF_SU3_H
+#define QF_SU3_H
+
+#include "qf_complex.h"
+
+#include <math.h>
+
+typedef struct { qf_complex e[3][3]; } qf_su3;
+
+/* Reals in one stored matrix. */
+#define QF_SU3_REALS 18
+
+static inline QF_HD qf_su3 qf_su3_load(const void *base, qf_precision prec, size_t matrix_index)
+{
+    qf_su3 m;
+    if (prec == QF_DOUBLE) {
+        const double *p = (const double *)base + matrix_index * QF_SU3_REALS;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(p[6 * i + 2 * j], p[6 * i + 2 * j + 1]);
+    } else {
+        const float *p = (const float *)base + matrix_index * QF_SU3_REALS;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(p[6 * i + 2 * j], p[6 * i + 2 * j + 1]);
+    }
+    return m;
+}
+
+static inline QF_HD void qf_su3_store(void *base, qf_precision prec, size_t matrix_index, const qf_su3 *m)
+{
+    if (prec == QF_DOUBLE) {
+        double *p = (double *)base + matrix_index * QF_SU3_REALS;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) { p[6 * i + 2 * j] = m->e[i][j].re; p[6 * i + 2 * j + 1] = m->e[i][j].im; }
+    } else {
+        float *p = (float *)base + matrix_index * QF_SU3_REALS;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                p[6 * i + 2 * j] = (float)m->e[i][j].re;
+                p[6 * i + 2 * j + 1] = (float)m->e[i][j].im;
+            }
+    }
+}
+
+static inline QF_HD qf_su3 qf_su3_identity(void)
+{
+    qf_su3 m;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(i == j ? 1.0 : 0.0, 0.0);
+    return m;
+}
+
+/* a * b */
+static inline QF_HD qf_su3 qf_su3_mul(const qf_su3 *a, const qf_su3 *b)
+{
+    qf_su3 c;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            qf_complex s = qf_cmul(a->e[i][0], b->e[0][j]);
+            s = qf_cadd(s, qf_cmul(a->e[i][1], b->e[1][j]));
+            c.e[i][j] = qf_cadd(s, qf_cmul(a->e[i][2], b->e[2][j]));
+        }
+    return c;
+}
+
+/* a * b^dagger */
+static inline QF_HD qf_su3 qf_su3_mul_nd(const qf_su3 *a, const qf_su3 *b)
+{
+    qf_su3 c;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            qf_complex s = qf_cconjmul(b->e[j][0], a->e[i][0]);
+            s = qf_cadd(s, qf_cconjmul(b->e[j][1], a->e[i][1]));
+            c.e[i][j] = qf_cadd(s, qf_cconjmul(b->e[j][2], a->e[i][2]));
+        }
+    return c;
+}
+
+/* Re Tr(a * b^dagger), without forming the product. */
+static inline QF_HD double qf_su3_retrace_mul_nd(const qf_su3 *a, const qf_su3 *b)
+{
+    double t = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) t += a->e[i][k].re * b->e[i][k].re + a->e[i][k].im * b->e[i][k].im;
+    return t;
+}
+
+static inline QF_HD double qf_su3_retrace(const qf_su3 *a) { return a->e[0][0].re + a->e[1][1].re + a->e[2][2].re; }
+
+/* Plaquette term Re Tr[ U_mu(x) U_nu(x+mu) U_mu(x+nu)^dagger U_nu(x)^dagger ]. */
+static inline QF_HD double qf_plaquette_site(const qf_su3 *u_mu_x, const qf_su3 *u_nu_xpmu,
+                                             const qf_su3 *u_mu_xpnu, const qf_su3 *u_nu_x)
+{
+    qf_su3 left = qf_su3_mul(u_mu_x, u_nu_xpmu);
+    qf_su3 right = qf_su3_mul(u_nu_x, u_mu_xpnu);
+    return qf_su3_retrace_mul_nd(&left, &right);
+}
+
+/* Third row of an SU(3) matrix from its first two: row3 = conj(row1 x row2). */
+static inline QF_HD void qf_su3_complete_row3(qf_su3 *m)
+{
+    for (int k = 0; k < 3; k++) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        qf_complex c = qf_csub(qf_cmul(m->e[0][i], m->e[1][j]), qf_cmul(m->e[0][j], m->e[1][i]));
+        m->e[2][k] = qf_cconj(c);
+    }
+}
+
+/* Projects a matrix near U(3) back onto SU(3): Gram-Schmidt on the first two rows, third row from
+ * them (the standard reunitarisation of MILC and Chroma). */
+static inline QF_HD void qf_su3_reunitarize(qf_su3 *m)
+{
+    double n = 0.0;
+    for (int k = 0; k < 3; k++) n += qf_cnorm2(m->e[0][k]);
+    n = 1.0 / sqrt(n);
+    for (int k = 0; k < 3; k++) m->e[0][k] = qf_cscale(n, m->e[0][k]);
+    qf_complex p = qf_cmake(0.0, 0.0); /* row0^dagger . row1 */
+    for (int k = 0; k < 3; k++) p = qf_cadd(p, qf_cconjmul(m->e[0][k], m->e[1][k]));
+    for (int k = 0; k < 3; k++) m->e[1][k] = qf_csub(m->e[1][k], qf_cmul(p, m->e[0][k]));
+    n = 0.0;
+    for (int k = 0; k < 3; k++) n += qf_cnorm2(m->e[1][k]);
+    n = 1.0 / sqrt(n);
+    for (int k = 0; k < 3; k++) m->e[1][k] = qf_cscale(n, m->e[1][k]);
+    qf_su3_complete_row3(m);
+}
+
+/* Largest deviation from SU(3): max over |U U^dagger - 1| entries and |det U - 1|. */
+static inline QF_HD double qf_su3_unitarity_deviation(const qf_su3 *m)
+{
+    qf_su3 p = qf_su3_mul_nd(m, m);
+    double dev = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            qf_complex d = qf_csub(p.e[i][j], qf_cmake(i == j ? 1.0 : 0.0, 0.0));
+            double a = qf_cnorm2(d);
+            if (a > dev) dev = a;
+        }
+    qf_su3 r = *m;
+    qf_su3_complete_row3(&r);
+    /* det U = row3 . conj(complete row3) for a unitary U; compare row 3 with its completion */
+    qf_complex det = qf_cmake(0.0, 0.0);
+    for (int k = 0; k < 3; k++) det = qf_cadd(det, qf_cconjmul(r.e[2][k], m->e[2][k]));
+    double dd = qf_cnorm2(qf_csub(det, qf_cmake(1.0, 0.0)));
+    if (dd > dev) dev = dd;
+    return sqrt(dev); /* the entries above are squared deviations */
+}
+
+#endif

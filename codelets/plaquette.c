@@ -1,0 +1,35 @@
+/* Codelet plaquette: sums of Re Tr over the spatial and temporal plaquettes and the links of one
+ * block, added into a STARPU_REDUX accumulator. */
+#include "codelets.h"
+#include "kernels/gauge_obs.h"
+
+#if QF_HAVE_CUDA
+void qf_plaquette_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void plaquette_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_plaquette_args *a = cl_arg;
+    const void *block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    const void *faces[QF_NDIM];
+    for (int mu = 0; mu < QF_NDIM; mu++) faces[mu] = (const void *)STARPU_VECTOR_GET_PTR(buffers[1 + mu]);
+    double *acc = (double *)STARPU_VARIABLE_GET_PTR(buffers[1 + QF_NDIM]);
+    double sums[QF_GAUGE_SUMS] = {0.0, 0.0, 0.0};
+    int64_t n = STARPU_VECTOR_GET_NX(buffers[0]);
+    for (int64_t s = 0; s < n; s++) qf_gauge_site_sums(block, faces, s, a->ext, a->prec, sums);
+    for (int i = 0; i < QF_GAUGE_SUMS; i++) acc[i] += sums[i];
+}
+
+static struct starpu_perfmodel plaquette_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_plaquette"};
+
+struct starpu_codelet qf_cl_plaquette = {
+    .name = "plaquette",
+    .cpu_funcs = {plaquette_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_plaquette_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 2 + QF_NDIM,
+    .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_REDUX},
+    .model = &plaquette_model,
+};

@@ -1,0 +1,46 @@
+/* Basic definitions shared by every layer and by CPU and CUDA code: the host/device marker, the
+ * precision and field-kind enumerations, and the error channel of the public API. */
+#ifndef QF_DEFS_H
+#define QF_DEFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define QF_HD __host__ __device__
+#else
+#define QF_HD
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { QF_DOUBLE = 0, QF_SINGLE = 1 } qf_precision;
+
+/* Bytes of one real number in precision p. */
+static inline QF_HD size_t qf_real_size(qf_precision p) { return p == QF_DOUBLE ? sizeof(double) : sizeof(float); }
+
+/* Every fallible function of the API returns 0 on success and QF_ERROR otherwise, after recording a
+ * message (cause and fix) that qf_last_error() returns. The message is per thread. */
+enum { QF_SUCCESS = 0, QF_ERROR = -1 };
+
+const char *qf_last_error(void);
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+int qf_fail(const char *fmt, ...);
+/* Prefixes the current message with more context ("reading FILE: ..."); returns QF_ERROR. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+int qf_fail_context(const char *fmt, ...);
+
+const char *qf_precision_name(qf_precision p);
+/* Parses "double" or "single" (also "float"); returns QF_ERROR with a message otherwise. */
+int qf_precision_parse(const char *s, qf_precision *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,50 @@
+/* Lattice fields: gauge fields (4 links a site), Wilson colour-spinors (4 spins x 3 colours) and
+ * staggered colour vectors (1 x 3), in double or single precision. A field owns one StarPU handle per
+ * block (qf_lattice.h describes the in-block layout), with its two parity halves as sub-handles, and
+ * one face-buffer handle for every block and hop direction. Fields talk to I/O and tests through
+ * plain global arrays of doubles in lexicographic order (qf_gauge_io.h gives their shapes). */
+#ifndef QF_FIELD_H
+#define QF_FIELD_H
+
+#include "qf_lattice.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { QF_FIELD_GAUGE = 0, QF_FIELD_WILSON, QF_FIELD_STAGGERED } qf_field_kind;
+
+typedef struct qf_field qf_field;
+
+const char *qf_field_kind_name(qf_field_kind k);
+/* Reals one site holds: gauge 72, Wilson 24, staggered 6. */
+int qf_field_site_reals(qf_field_kind k);
+/* Reals one face site holds: gauge 72 (whole links), Wilson 12 (a spin-projected half spinor),
+ * staggered 6. */
+int qf_field_face_reals(qf_field_kind k);
+/* Face depth a kind needs by default: 3 for staggered (the Naik term), 1 otherwise. */
+int qf_field_default_face_depth(qf_field_kind k);
+
+/* Creates a field on the lattice (which must outlive it); face_depth 0 takes the kind's default.
+ * Contents start at zero. */
+int qf_field_create(qf_field **f, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth);
+void qf_field_destroy(qf_field *f);
+
+const qf_lattice *qf_field_lattice(const qf_field *f);
+qf_field_kind qf_field_kind_of(const qf_field *f);
+qf_precision qf_field_precision(const qf_field *f);
+int qf_field_face_depth(const qf_field *f);
+
+/* Copies this process's part of a global lexicographic array (doubles, site_reals a site) into the
+ * field, or the field into it (converting precision); waits for the tasks that write or read the
+ * field. */
+int qf_field_import(qf_field *f, const double *global);
+int qf_field_export(const qf_field *f, double *global);
+
+/* dst = src in dst's precision, as one task per block; kinds and lattices must match. */
+int qf_field_convert(qf_field *dst, const qf_field *src);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

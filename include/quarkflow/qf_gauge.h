@@ -1,0 +1,29 @@
+/* Gauge-field generation as task graphs. Start fields use counter-based random numbers (Philox)
+ * keyed by seed, global site and link, so a field is bit-identical for every block grid, process
+ * grid and CPU/GPU placement. */
+#ifndef QF_GAUGE_H
+#define QF_GAUGE_H
+
+#include "qf_field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    QF_START_COLD = 0, /* unit links */
+    QF_START_WEAK,     /* reunitarised 1 + eps G, G complex Gaussian (the QUDA benchmarks' weak field) */
+    QF_START_HOT       /* Haar-random SU(3) links */
+} qf_gauge_start_kind;
+
+const char *qf_gauge_start_name(qf_gauge_start_kind k);
+/* Parses cold, weak or hot. */
+int qf_gauge_start_parse(const char *s, qf_gauge_start_kind *k);
+
+/* Fills a gauge field with a start field: one task per block. eps is the weak-field noise. */
+int qf_gauge_start(qf_field *gauge, qf_gauge_start_kind kind, uint64_t seed, double eps);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

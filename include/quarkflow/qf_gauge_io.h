@@ -1,0 +1,84 @@
+/* Gauge-field and colour-vector file I/O. Readers and writers work on plain global arrays in
+ * lexicographic site order (x fastest), which is how fields are loaded and stored (qf_field.h):
+ *   gauge:         double links[V][4][3][3][2]   (site, mu = x y z t, row, column, re/im)
+ *   colour vector: double vec[V][3][2]
+ * Every reader verifies every fact the format carries (dimensions, record lengths, checksums, stored
+ * plaquette and link trace, closeness to SU(3)) and fails with one message naming the cause. This
+ * module does not use StarPU. */
+#ifndef QF_GAUGE_IO_H
+#define QF_GAUGE_IO_H
+
+#include "qf_defs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    QF_GAUGE_AUTO = 0, /* detect from the file's contents */
+    QF_GAUGE_NERSC,    /* NERSC archive: 4D_SU3_GAUGE (2 rows) and 4D_SU3_GAUGE_3x3, 32/64 bit, both byte orders */
+    QF_GAUGE_MILC,     /* MILC native v5, both byte orders */
+    QF_GAUGE_SCIDAC,   /* SciDAC/QIO LIME (scidac-binary-data) */
+    QF_GAUGE_ILDG,     /* ILDG LIME (ildg-binary-data) */
+    QF_GAUGE_BRIDGE,   /* Bridge++ text: one double a line, no header (dimensions must be given) */
+    QF_GAUGE_DDALPHA   /* DDalphaAMG binary */
+} qf_gauge_format;
+
+const char *qf_gauge_format_name(qf_gauge_format f);
+/* Parses nersc, milc, scidac, ildg, bridge, ddalpha or auto. */
+int qf_gauge_format_parse(const char *s, qf_gauge_format *f);
+
+/* What a file said and what the reader computed. Plaquettes are averages of Re Tr / 3 (range
+ * [0, 1], the NERSC/Chroma convention); MILC's printed numbers are 3 times these. */
+typedef struct {
+    qf_gauge_format format;
+    int dims[4];                 /* x y z t */
+    int precision_bits;          /* 32 or 64 as stored in the file */
+    int big_endian;
+    char datatype[64];           /* e.g. "4D_SU3_GAUGE_3x3", "MILC v5", "scidac-binary-data F" */
+
+    int has_checksum;            /* 1: one 32-bit checksum (NERSC); 2: a pair (MILC, SciDAC) */
+    uint32_t stored_checksum[2];
+    uint32_t computed_checksum[2];
+    int has_plaquette;           /* the file stores a plaquette (NERSC, DDalphaAMG) */
+    double stored_plaquette;     /* converted to Re Tr / 3 */
+    int has_link_trace;
+    double stored_link_trace;    /* Re Tr / 3 averaged over links */
+
+    double plaquette;            /* computed from the links read: total, spatial, temporal */
+    double plaquette_space, plaquette_time;
+    double link_trace;
+    double max_unitarity_deviation;
+} qf_gauge_info;
+
+/* Reads a gauge field. dims_hint gives the extents for formats without a header (Bridge++) and is
+ * checked against the header otherwise; NULL or zeros mean "take them from the file". On success
+ * *links is a malloc'ed array (free with free()) and *info is filled in. */
+int qf_gauge_read(const char *path, qf_gauge_format format, const int dims_hint[4], double **links,
+                  qf_gauge_info *info);
+
+/* Writes a gauge field as NERSC (4D_SU3_GAUGE_3x3 or, with two_row = 1, 4D_SU3_GAUGE) or ILDG
+ * (with the SciDAC private records and checksums), big-endian, in 32 or 64-bit precision.
+ * Header facts (plaquette, link trace, checksums) are computed from the links. */
+typedef struct {
+    int precision_bits; /* 32 or 64 */
+    int two_row;        /* NERSC only */
+    const char *ensemble_id;
+} qf_gauge_write_options;
+
+int qf_gauge_write(const char *path, qf_gauge_format format, const int dims[4], const double *links,
+                   const qf_gauge_write_options *opt);
+
+/* SciDAC colour vectors (one 3-vector a site, as MILC's ksvector files), 32 or 64 bit. */
+int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits);
+int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits);
+
+/* Plaquette (Re Tr / 3: total, spatial, temporal), link trace and largest deviation from SU(3) of a
+ * global gauge array, computed with plain loops: the readers' check, independent of blocks and tasks. */
+void qf_gauge_measure_global(const int dims[4], const double *links, double *plaq, double *plaq_space,
+                             double *plaq_time, double *link_trace, double *max_unitarity_deviation);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

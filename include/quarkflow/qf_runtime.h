@@ -1,0 +1,47 @@
+/* Start-up and shut-down of the runtime (StarPU, and MPI when quarkflow is built with it). StarPU's
+ * own environment variables (STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA, ...) keep working; options set
+ * here override them. FxT tracing is off unless asked for (STARPU_FXT_TRACE=1 or trace_dir). */
+#ifndef QF_RUNTIME_H
+#define QF_RUNTIME_H
+
+#include "qf_defs.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *sched; /* scheduling policy; NULL: STARPU_SCHED or StarPU's default */
+    int ncpu;          /* CPU workers; -1: STARPU_NCPU or all cores */
+    int ncuda;         /* CUDA workers; -1: STARPU_NCUDA or all devices */
+    const char *trace_dir; /* record an FxT trace into this folder; NULL: no trace */
+} qf_runtime_options;
+
+/* Defaults: everything from the environment. */
+qf_runtime_options qf_runtime_default_options(void);
+
+/* Starts MPI (MPI_THREAD_SERIALIZED, when built with it) and StarPU. argc/argv may be NULL. */
+int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv);
+void qf_runtime_shutdown(void);
+int qf_runtime_rank(void);
+int qf_runtime_nprocs(void);
+
+/* Number of CPU and CUDA workers StarPU started. */
+int qf_runtime_ncpu_workers(void);
+int qf_runtime_ncuda_workers(void);
+const char *qf_runtime_sched_name(void);
+
+/* Prints workers, memory nodes and the hwloc topology as StarPU sees them. */
+void qf_runtime_print_machine(FILE *out);
+/* Prints the build configuration: version, StarPU, CUDA, MPI, FxT. */
+void qf_runtime_print_build(FILE *out);
+
+/* Waits for every submitted task. */
+void qf_runtime_wait_all(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

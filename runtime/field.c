@@ -1,0 +1,148 @@
+/* Field allocation and data registration: one vector handle per block (elements are sites), its two
+ * parity halves planned as sub-handles (StarPU partitions and unpartitions them on demand), and lazily
+ * allocated face buffers; plus the copies between fields and global lexicographic arrays. */
+#include "field_handles.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {"gauge", "wilson", "staggered"};
+static const int site_reals[] = {72, 24, 6};
+static const int face_reals[] = {72, 12, 6};
+
+const char *qf_field_kind_name(qf_field_kind k) { return kind_names[k]; }
+int qf_field_site_reals(qf_field_kind k) { return site_reals[k]; }
+int qf_field_face_reals(qf_field_kind k) { return face_reals[k]; }
+int qf_field_default_face_depth(qf_field_kind k) { return k == QF_FIELD_STAGGERED ? 3 : 1; }
+
+const qf_lattice *qf_field_lattice(const qf_field *f) { return f->lat; }
+qf_field_kind qf_field_kind_of(const qf_field *f) { return f->kind; }
+qf_precision qf_field_precision(const qf_field *f) { return f->prec; }
+int qf_field_face_depth(const qf_field *f) { return f->face_depth; }
+
+static void release_blocks(qf_field *f, int nregistered)
+{
+    for (int b = 0; b < nregistered; b++) {
+        starpu_data_partition_clean(f->block[b], 2, f->parity[b]);
+        starpu_data_unregister(f->block[b]);
+        starpu_free(f->block_data[b]);
+        for (int k = 0; k < 2 * QF_NDIM; k++) starpu_data_unregister(f->face[b * 2 * QF_NDIM + k]);
+    }
+}
+
+int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth)
+{
+    *out = NULL;
+    if (face_depth <= 0) face_depth = qf_field_default_face_depth(kind);
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        if (lat->block[mu] < face_depth)
+            return qf_fail("a %s field needs faces %d deep but the block extent in direction %d is %d: use fewer blocks",
+                           kind_names[kind], face_depth, mu, lat->block[mu]);
+    qf_field *f = calloc(1, sizeof *f);
+    if (!f) return qf_fail("out of host memory allocating a field");
+    f->lat = lat;
+    f->kind = kind;
+    f->prec = prec;
+    f->site_reals = site_reals[kind];
+    f->face_reals = face_reals[kind];
+    f->face_depth = face_depth;
+    int nb = lat->nblocks;
+    f->block_data = calloc((size_t)nb, sizeof *f->block_data);
+    f->block = calloc((size_t)nb, sizeof *f->block);
+    f->parity = calloc((size_t)nb, sizeof *f->parity);
+    f->face = calloc((size_t)nb * 2 * QF_NDIM, sizeof *f->face);
+    if (!f->block_data || !f->block || !f->parity || !f->face) {
+        qf_field_destroy(f);
+        return qf_fail("out of host memory allocating a field's handles");
+    }
+    size_t site_bytes = (size_t)f->site_reals * qf_real_size(prec);
+    size_t face_site_bytes = (size_t)f->face_reals * qf_real_size(prec);
+    size_t nsites = (size_t)lat->block_volume;
+    struct starpu_data_filter halves = {.filter_func = starpu_vector_filter_block, .nchildren = 2};
+    for (int b = 0; b < nb; b++) {
+        if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
+            release_blocks(f, b);
+            free(f->block_data), free(f->block), free(f->parity), free(f->face), free(f);
+            return qf_fail("out of host memory: a %s field of %lld sites in %s precision needs %.1f MiB",
+                           kind_names[kind], (long long)lat->local_volume, qf_precision_name(prec),
+                           (double)lat->local_volume * (double)site_bytes / (1 << 20));
+        }
+        memset(f->block_data[b], 0, nsites * site_bytes);
+        starpu_vector_data_register(&f->block[b], STARPU_MAIN_RAM, (uintptr_t)f->block_data[b], (uint32_t)nsites,
+                                    site_bytes);
+        starpu_data_partition_plan(f->block[b], &halves, f->parity[b]);
+        for (int mu = 0; mu < QF_NDIM; mu++)
+            for (int side = 0; side < 2; side++)
+                starpu_vector_data_register(&f->face[(b * QF_NDIM + mu) * 2 + side], -1, 0,
+                                            (uint32_t)qf_face_volume(lat->block, mu, face_depth), face_site_bytes);
+    }
+    *out = f;
+    return QF_SUCCESS;
+}
+
+void qf_field_destroy(qf_field *f)
+{
+    if (!f) return;
+    if (f->block && f->block_data) {
+        int n = 0;
+        while (n < f->lat->nblocks && f->block_data[n]) n++;
+        release_blocks(f, n);
+    }
+    free(f->block_data);
+    free(f->block);
+    free(f->parity);
+    free(f->face);
+    free(f);
+}
+
+/* Global lexicographic index of site s of block b on this process. */
+static int64_t global_site(const qf_lattice *lat, int b, int64_t s)
+{
+    int bc[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
+    qf_lex_coords(b, lat->blocks, bc);
+    qf_block_site_coords(s, lat->block, x);
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        g[mu] = lat->proc_coord[mu] * lat->local[mu] + bc[mu] * lat->block[mu] + x[mu];
+    return qf_lex_index(g, lat->global);
+}
+
+static void copy_block(const qf_field *f, int b, double *global, void *data, int to_field)
+{
+    int n = f->site_reals;
+    for (int64_t s = 0; s < f->lat->block_volume; s++) {
+        double *g = global + global_site(f->lat, b, s) * n;
+        if (f->prec == QF_DOUBLE) {
+            double *d = (double *)data + s * n;
+            if (to_field) memcpy(d, g, (size_t)n * sizeof *d);
+            else memcpy(g, d, (size_t)n * sizeof *d);
+        } else {
+            float *d = (float *)data + s * n;
+            for (int i = 0; i < n; i++) {
+                if (to_field) d[i] = (float)g[i];
+                else g[i] = d[i];
+            }
+        }
+    }
+}
+
+int qf_field_import(qf_field *f, const double *global)
+{
+    for (int b = 0; b < f->lat->nblocks; b++) {
+        if (starpu_data_acquire(f->block[b], STARPU_W))
+            return qf_fail("could not acquire block %d of a %s field for writing", b, kind_names[f->kind]);
+        copy_block(f, b, (double *)global, f->block_data[b], 1);
+        starpu_data_release(f->block[b]);
+    }
+    return QF_SUCCESS;
+}
+
+int qf_field_export(const qf_field *f, double *global)
+{
+    for (int b = 0; b < f->lat->nblocks; b++) {
+        if (starpu_data_acquire(f->block[b], STARPU_R))
+            return qf_fail("could not acquire block %d of a %s field for reading", b, kind_names[f->kind]);
+        copy_block(f, b, global, f->block_data[b], 0);
+        starpu_data_release(f->block[b]);
+    }
+    return QF_SUCCESS;
+}

@@ -1,0 +1,32 @@
+/* The StarPU side of a field, for the task builders in tasks/: block handles, parity sub-handles and
+ * face buffers. Not part of the public API. */
+#ifndef QF_FIELD_HANDLES_H
+#define QF_FIELD_HANDLES_H
+
+#include "quarkflow/qf_field.h"
+
+#include <starpu.h>
+
+struct qf_field {
+    const qf_lattice *lat;
+    qf_field_kind kind;
+    qf_precision prec;
+    int site_reals, face_reals, face_depth;
+    void **block_data;                      /* host copies, pinned by starpu_malloc */
+    starpu_data_handle_t *block;            /* [nblocks] */
+    starpu_data_handle_t (*parity)[2];      /* [nblocks][even, odd], planned partitions of block */
+    starpu_data_handle_t *face;             /* [nblocks][QF_NDIM][2 sides] */
+};
+
+static inline starpu_data_handle_t qf_field_block(const qf_field *f, int b) { return f->block[b]; }
+static inline starpu_data_handle_t qf_field_parity(const qf_field *f, int b, int parity)
+{
+    return f->parity[b][parity];
+}
+/* Face of block b in direction mu on side 0 (x_mu = 0 ...) or side 1 (x_mu = E_mu - 1 ...). */
+static inline starpu_data_handle_t qf_field_face(const qf_field *f, int b, int mu, int side)
+{
+    return f->face[(b * QF_NDIM + mu) * 2 + side];
+}
+
+#endif

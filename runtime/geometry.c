@@ -1,0 +1,97 @@
+/* Lattice decomposition: validates global extents, process grid and block grid together, so that
+ * every later layer can assume even, divisible block extents. */
+#include "quarkflow/qf_lattice.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char axis[QF_NDIM] = {'x', 'y', 'z', 't'};
+
+int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[QF_NDIM],
+                    const int blocks[QF_NDIM], int rank, int nprocs, int min_block_extent)
+{
+    static const int one[QF_NDIM] = {1, 1, 1, 1};
+    if (!procs) procs = one;
+    memset(lat, 0, sizeof *lat);
+    int nproc_grid = 1, nblocks = 1;
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        if (global[mu] < 2)
+            return qf_fail("lattice extent %c = %d: every extent must be at least 2", axis[mu], global[mu]);
+        if (procs[mu] < 1 || blocks[mu] < 1)
+            return qf_fail("process grid %c = %d, block grid %c = %d: both must be at least 1", axis[mu],
+                           procs[mu], axis[mu], blocks[mu]);
+        if (global[mu] % procs[mu])
+            return qf_fail("lattice extent %c = %d is not divisible by the process grid's %d", axis[mu],
+                           global[mu], procs[mu]);
+        int local = global[mu] / procs[mu];
+        if (local % blocks[mu])
+            return qf_fail("local extent %c = %d (global %d / %d processes) is not divisible by the block grid's %d",
+                           axis[mu], local, global[mu], procs[mu], blocks[mu]);
+        int ext = local / blocks[mu];
+        if (ext % 2)
+            return qf_fail("block extent %c = %d (local %d / %d blocks) is odd: the even-odd layout needs even "
+                           "block extents; choose another block grid or lattice size",
+                           axis[mu], ext, local, blocks[mu]);
+        if (ext < min_block_extent)
+            return qf_fail("block extent %c = %d is smaller than %d (the depth of the faces this field needs); "
+                           "use fewer blocks in %c",
+                           axis[mu], ext, min_block_extent, axis[mu]);
+        lat->global[mu] = global[mu];
+        lat->procs[mu] = procs[mu];
+        lat->local[mu] = local;
+        lat->blocks[mu] = blocks[mu];
+        lat->block[mu] = ext;
+        nproc_grid *= procs[mu];
+        nblocks *= blocks[mu];
+    }
+    if (nproc_grid != nprocs)
+        return qf_fail("process grid %d x %d x %d x %d has %d processes but %d are running", procs[0], procs[1],
+                       procs[2], procs[3], nproc_grid, nprocs);
+    if (rank < 0 || rank >= nprocs) return qf_fail("rank %d is outside 0..%d", rank, nprocs - 1);
+    lat->nprocs = nprocs;
+    lat->rank = rank;
+    lat->nblocks = nblocks;
+    qf_lex_coords(rank, procs, lat->proc_coord);
+    lat->global_volume = qf_volume(lat->global);
+    lat->local_volume = qf_volume(lat->local);
+    lat->block_volume = qf_volume(lat->block);
+    return QF_SUCCESS;
+}
+
+int qf_lattice_default_blocks(const int local[QF_NDIM], int target_blocks, int min_extent, int blocks[QF_NDIM])
+{
+    int ext[QF_NDIM], n = 1;
+    if (min_extent < 2) min_extent = 2;
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        blocks[mu] = 1;
+        ext[mu] = local[mu];
+        if (local[mu] % 2)
+            return qf_fail("local extent %c = %d is odd: the even-odd layout needs even extents", axis[mu], local[mu]);
+    }
+    /* Halve the largest extent that stays even and >= min_extent, t first on ties (as QUDA splits). */
+    while (n < target_blocks) {
+        int best = -1;
+        for (int mu = QF_NDIM - 1; mu >= 0; mu--)
+            if (ext[mu] % 4 == 0 && ext[mu] / 2 >= min_extent && (best < 0 || ext[mu] > ext[best])) best = mu;
+        if (best < 0) break;
+        ext[best] /= 2;
+        blocks[best] *= 2;
+        n *= 2;
+    }
+    return QF_SUCCESS;
+}
+
+int qf_parse_dims(char *const argv[], int argc_left, int out[QF_NDIM], const char *option)
+{
+    if (argc_left < QF_NDIM) return qf_fail("%s needs four numbers (X Y Z T)", option);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        char *end;
+        errno = 0;
+        long v = strtol(argv[mu], &end, 10);
+        if (errno || *end || end == argv[mu] || v < 1 || v > 1 << 20)
+            return qf_fail("%s: '%s' is not a positive extent (expected four numbers X Y Z T)", option, argv[mu]);
+        out[mu] = (int)v;
+    }
+    return QF_SUCCESS;
+}

@@ -1,0 +1,154 @@
+/* Runtime start-up and shut-down: MPI first (when built with it), then StarPU, through StarPU-MPI when
+ * there is more than one process; quarkflow's defaults are layered under the user's environment. */
+#include "quarkflow/qf_runtime.h"
+#include "quarkflow/qf_config.h"
+
+#include <starpu.h>
+#if QF_HAVE_MPI
+#include <starpu_mpi.h>
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+static int started, rank, nprocs = 1;
+#if QF_HAVE_MPI
+static int we_initialised_mpi, using_starpu_mpi;
+#endif
+
+qf_runtime_options qf_runtime_default_options(void)
+{
+    qf_runtime_options o = {NULL, -1, -1, NULL};
+    return o;
+}
+
+static void set_int_env(const char *name, int value)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", value);
+    setenv(name, buf, 1);
+}
+
+int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
+{
+    qf_runtime_options defaults = qf_runtime_default_options();
+    if (!opt) opt = &defaults;
+    if (started) return qf_fail("the runtime is already started");
+
+    /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
+    if (opt->trace_dir) {
+        setenv("STARPU_FXT_TRACE", "1", 1);
+        setenv("STARPU_FXT_PREFIX", opt->trace_dir, 1);
+    } else {
+        setenv("STARPU_FXT_TRACE", "0", 0);
+    }
+    if (opt->sched) setenv("STARPU_SCHED", opt->sched, 1);
+    if (opt->ncpu >= 0) set_int_env("STARPU_NCPU", opt->ncpu);
+    if (opt->ncuda >= 0) set_int_env("STARPU_NCUDA", opt->ncuda);
+    /* Our tasks are short; StarPU's default of printing a warning per uncalibrated model is noise. */
+    setenv("STARPU_SILENT", "1", 0);
+
+    struct starpu_conf conf;
+    starpu_conf_init(&conf);
+#if QF_HAVE_MPI
+    int mpi_ready = 0;
+    MPI_Initialized(&mpi_ready);
+    if (!mpi_ready) {
+        int provided;
+        if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+            return qf_fail("MPI_Init_thread failed: check the MPI installation (mpirun --version)");
+        if (provided < MPI_THREAD_SERIALIZED)
+            return qf_fail("the MPI library provides thread level %d but StarPU-MPI needs MPI_THREAD_SERIALIZED; "
+                           "use an MPI built with thread support",
+                           provided);
+        we_initialised_mpi = 1;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    /* StarPU-MPI reserves a core for its progression thread: worth it only with messages to send. */
+    using_starpu_mpi = nprocs > 1;
+    int ret = using_starpu_mpi ? starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
+#else
+    (void)argc;
+    (void)argv;
+    int ret = starpu_init(&conf);
+#endif
+    if (ret == -ENODEV)
+        return qf_fail("StarPU found no worker to run tasks on: check STARPU_NCPU / STARPU_NCUDA (or --ncpu / --ncuda)");
+    if (ret) return qf_fail("StarPU failed to start (error %d): %s", ret, strerror(-ret));
+    started = 1;
+    return QF_SUCCESS;
+}
+
+void qf_runtime_shutdown(void)
+{
+    if (!started) return;
+    starpu_task_wait_for_all();
+#if QF_HAVE_MPI
+    if (using_starpu_mpi) starpu_mpi_shutdown();
+    else starpu_shutdown();
+    if (we_initialised_mpi) MPI_Finalize();
+#else
+    starpu_shutdown();
+#endif
+    started = 0;
+}
+
+int qf_runtime_rank(void) { return rank; }
+int qf_runtime_nprocs(void) { return nprocs; }
+int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
+int qf_runtime_ncuda_workers(void) { return (int)starpu_cuda_worker_get_count(); }
+void qf_runtime_wait_all(void) { starpu_task_wait_for_all(); }
+
+const char *qf_runtime_sched_name(void)
+{
+    const char *s = getenv("STARPU_SCHED");
+    return s && *s ? s : "lws (StarPU's default)";
+}
+
+void qf_runtime_print_machine(FILE *out)
+{
+    unsigned nw = starpu_worker_get_count();
+    fprintf(out, "StarPU workers: %u (%d CPU, %d CUDA), scheduler %s\n", nw, qf_runtime_ncpu_workers(),
+            qf_runtime_ncuda_workers(), qf_runtime_sched_name());
+    for (unsigned w = 0; w < nw; w++) {
+        char name[128];
+        starpu_worker_get_name((int)w, name, sizeof name);
+        fprintf(out, "  worker %2u: %-24s memory node %u\n", w, name, starpu_worker_get_memory_node(w));
+    }
+    unsigned nn = starpu_memory_nodes_get_count();
+    fprintf(out, "Memory nodes: %u\n", nn);
+    for (unsigned n = 0; n < nn; n++) {
+        char name[128];
+        starpu_memory_node_get_name(n, name, sizeof name);
+        starpu_ssize_t total = starpu_memory_get_total(n);
+        if (total > 0)
+            fprintf(out, "  node %u: %-12s %.1f GiB available to StarPU\n", n, name, total / (1024.0 * 1024 * 1024));
+        else
+            fprintf(out, "  node %u: %-12s (no limit set)\n", n, name);
+    }
+    fprintf(out, "Topology (hwloc, as StarPU binds workers):\n");
+    starpu_topology_print(out);
+}
+
+void qf_runtime_print_build(FILE *out)
+{
+    fprintf(out, "quarkflow %s\n", QF_VERSION);
+    fprintf(out, "  StarPU      %d.%d.%d (FxT tracing %s)\n", STARPU_MAJOR_VERSION, STARPU_MINOR_VERSION,
+            STARPU_RELEASE_VERSION,
+#ifdef STARPU_USE_FXT
+            "available"
+#else
+            "not built in"
+#endif
+    );
+    fprintf(out, "  CUDA        %s\n", QF_HAVE_CUDA ? "codelets built (" QF_CUDA_ARCHITECTURES ")" : "not built");
+    fprintf(out, "  MPI         %s\n", QF_HAVE_MPI ? "StarPU-MPI" : "not built (single process)");
+    fprintf(out, "  max CPUs    %d, max CUDA devices %d\n", STARPU_MAXCPUS,
+#ifdef STARPU_MAXCUDADEVS
+            STARPU_MAXCUDADEVS
+#else
+            0
+#endif
+    );
+}

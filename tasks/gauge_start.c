@@ -1,0 +1,40 @@
+/* Start fields as a graph: one gauge_start task per block, each told its block's global origin. */
+#include "quarkflow/qf_gauge.h"
+#include "kernels/gauge_start.h"
+#include "tasks.h"
+
+#include <string.h>
+
+static const char *const start_names[] = {"cold", "weak", "hot"};
+
+const char *qf_gauge_start_name(qf_gauge_start_kind k) { return start_names[k]; }
+
+int qf_gauge_start_parse(const char *s, qf_gauge_start_kind *k)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, start_names[i])) {
+            *k = (qf_gauge_start_kind)i;
+            return QF_SUCCESS;
+        }
+    return qf_fail("unknown start field '%s': use cold, weak or hot", s);
+}
+
+int qf_gauge_start(qf_field *u, qf_gauge_start_kind kind, uint64_t seed, double eps)
+{
+    if (u->kind != QF_FIELD_GAUGE) return qf_fail("a start field needs a gauge field, not a %s field", qf_field_kind_name(u->kind));
+    if (kind == QF_START_WEAK && !(eps >= 0.0 && eps <= 10.0))
+        return qf_fail("weak-field noise %g is outside [0, 10]", eps);
+    const qf_lattice *lat = u->lat;
+    qf_gauge_start_args a = {.seed = seed, .kind = kind, .eps = eps, .prec = u->prec};
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    memcpy(a.global, lat->global, sizeof a.global);
+    for (int b = 0; b < lat->nblocks; b++) {
+        int bc[QF_NDIM];
+        qf_lex_coords(b, lat->blocks, bc);
+        for (int mu = 0; mu < QF_NDIM; mu++)
+            a.origin[mu] = lat->proc_coord[mu] * lat->local[mu] + bc[mu] * lat->block[mu];
+        int ret = starpu_task_insert(&qf_cl_gauge_start, STARPU_W, qf_field_block(u, b), QF_ARGS(a), 0);
+        if (qf_task_check(ret, "gauge_start")) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}

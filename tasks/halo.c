@@ -1,0 +1,30 @@
+/* Face (halo) graphs: the gathers that fill face buffers from blocks, for every block and direction
+ * (also where the neighbour is the same block), so that the halo path is always exercised. */
+#include "tasks.h"
+
+#include <string.h>
+
+int qf_task_check(int ret, const char *what)
+{
+    if (ret == -ENODEV)
+        return qf_fail("no StarPU worker can run %s tasks: enable CPU workers (STARPU_NCPU / --ncpu) or a device that "
+                       "has an implementation",
+                       what);
+    if (ret) return qf_fail("submitting a %s task failed (StarPU error %d: %s)", what, ret, strerror(-ret));
+    return QF_SUCCESS;
+}
+
+int qf_tasks_copy_faces(const qf_field *f, int side)
+{
+    const qf_lattice *lat = f->lat;
+    for (int b = 0; b < lat->nblocks; b++)
+        for (int mu = 0; mu < QF_NDIM; mu++) {
+            qf_face_copy_args a = {.mu = mu, .side = side, .depth = f->face_depth, .site_reals = f->site_reals,
+                                   .prec = f->prec};
+            memcpy(a.ext, lat->block, sizeof a.ext);
+            int ret = starpu_task_insert(&qf_cl_face_copy, STARPU_R, qf_field_block(f, b), STARPU_W,
+                                         qf_field_face(f, b, mu, side), QF_ARGS(a), 0);
+            if (qf_task_check(ret, "face_copy")) return QF_ERROR;
+        }
+    return QF_SUCCESS;
+}

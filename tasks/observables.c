@@ -1,0 +1,34 @@
+/* Gauge observables as a graph: gather the side-0 gauge faces, then one plaquette task per block that
+ * reads its block and its forward neighbours' faces and adds into one reduction accumulator. */
+#include "quarkflow/qf_observables.h"
+#include "tasks.h"
+
+int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
+{
+    if (u->kind != QF_FIELD_GAUGE) return qf_fail("the plaquette needs a gauge field, not a %s field", qf_field_kind_name(u->kind));
+    const qf_lattice *lat = u->lat;
+    if (qf_tasks_copy_faces(u, 0)) return QF_ERROR;
+
+    double storage[QF_GAUGE_SUMS], sums[QF_GAUGE_SUMS];
+    starpu_data_handle_t acc;
+    qf_accumulator_create(&acc, storage, QF_GAUGE_SUMS);
+    qf_plaquette_args a = {.prec = u->prec};
+    for (int mu = 0; mu < QF_NDIM; mu++) a.ext[mu] = lat->block[mu];
+    for (int b = 0; b < lat->nblocks; b++) {
+        starpu_data_handle_t fwd[QF_NDIM];
+        for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
+        int ret = starpu_task_insert(&qf_cl_plaquette, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
+                                     fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_REDUX, acc, QF_ARGS(a), 0);
+        if (qf_task_check(ret, "plaquette")) {
+            qf_accumulator_read(acc, sums, QF_GAUGE_SUMS);
+            return QF_ERROR;
+        }
+    }
+    if (qf_accumulator_read(acc, sums, QF_GAUGE_SUMS)) return QF_ERROR;
+    double v = (double)lat->global_volume;
+    out->plaquette_space = sums[0] / (9.0 * v);
+    out->plaquette_time = sums[1] / (9.0 * v);
+    out->plaquette = (sums[0] + sums[1]) / (18.0 * v);
+    out->link_trace = sums[2] / (12.0 * v);
+    return QF_SUCCESS;
+}

@@ -1,0 +1,133 @@
+/* Fields and observables as task graphs: import/export round trips, precision conversion, parity
+ * sub-handles, and the plaquette for several block grids against the global-loop reference. The
+ * scheduler comes from STARPU_SCHED, so ctest runs this under several policies. */
+#include "check.h"
+#include "random_gauge.h"
+#include "quarkflow.h"
+#include "../runtime/field_handles.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A test codelet on a parity half: counts sites whose stored parity tag differs from the half's. */
+static void parity_probe_cpu(void *buffers[], void *cl_arg)
+{
+    int parity;
+    starpu_codelet_unpack_args(cl_arg, &parity);
+    const double *d = (const double *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    unsigned n = STARPU_VECTOR_GET_NX(buffers[0]);
+    int *bad = (int *)STARPU_VARIABLE_GET_PTR(buffers[1]);
+    for (unsigned s = 0; s < n; s++)
+        if ((int)d[s * 6] != parity) (*bad)++;
+}
+static struct starpu_codelet parity_probe = {
+    .cpu_funcs = {parity_probe_cpu}, .nbuffers = 2, .modes = {STARPU_R, STARPU_RW}, .name = "parity_probe"};
+
+static const int dims[4] = {4, 4, 4, 8};
+static const int block_grids[][4] = {{1, 1, 1, 1}, {2, 1, 1, 1}, {1, 2, 1, 2}, {2, 2, 2, 2}, {2, 2, 2, 4}, {1, 1, 2, 4}};
+
+static void test_staggered_parity(const qf_lattice *lat, double *buf)
+{
+    int64_t v = lat->global_volume;
+    for (int64_t i = 0; i < v; i++) {
+        int x[4];
+        qf_lex_coords(i, lat->global, x);
+        for (int k = 0; k < 6; k++) buf[6 * i + k] = k == 0 ? qf_parity(x) : (double)i;
+    }
+    qf_field *f;
+    CHECK(qf_field_create(&f, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 1) == 0, "create staggered field: %s", qf_last_error());
+    qf_field_import(f, buf);
+    int bad = 0;
+    starpu_data_handle_t hbad;
+    starpu_variable_data_register(&hbad, STARPU_MAIN_RAM, (uintptr_t)&bad, sizeof bad);
+    for (int b = 0; b < lat->nblocks; b++)
+        for (int p = 0; p < 2; p++) {
+            CHECK(starpu_vector_get_nx(qf_field_parity(f, b, p)) == lat->block_volume / 2, "parity half has V/2 sites");
+            starpu_task_insert(&parity_probe, STARPU_R, qf_field_parity(f, b, p), STARPU_RW, hbad, STARPU_VALUE, &p,
+                               sizeof p, 0);
+        }
+    starpu_data_unregister(hbad);
+    CHECK(bad == 0, "every site in a parity half has that parity (%d wrong)", bad);
+    /* after tasks on the halves, the whole block is used again: StarPU unpartitions by itself */
+    double *back = calloc((size_t)v * 6, sizeof *back);
+    CHECK(qf_field_export(f, back) == 0 && !memcmp(back, buf, (size_t)v * 6 * sizeof *back),
+          "staggered field round trip after parity tasks");
+    free(back);
+    qf_field_destroy(f);
+}
+
+int main(void)
+{
+    if (qf_runtime_init(NULL, NULL, NULL)) {
+        printf("runtime: %s\n", qf_last_error());
+        return 1;
+    }
+    printf("scheduler %s, %d CPU workers, %d CUDA workers\n", qf_runtime_sched_name(), qf_runtime_ncpu_workers(),
+           qf_runtime_ncuda_workers());
+    int64_t v = (int64_t)dims[0] * dims[1] * dims[2] * dims[3];
+    double *links = malloc((size_t)v * 72 * sizeof *links), *back = malloc((size_t)v * 72 * sizeof *back);
+    uint64_t seed = 12345;
+    for (int64_t m = 0; m < v * 4; m++) qf_test_random_su3(&seed, links + 18 * m);
+    double ref_plaq, ref_space, ref_time, ref_trace, dev;
+    qf_gauge_measure_global(dims, links, &ref_plaq, &ref_space, &ref_time, &ref_trace, &dev);
+    printf("reference plaquette %.16f (space %.16f, time %.16f), link trace %.16f\n", ref_plaq, ref_space, ref_time, ref_trace);
+
+    for (unsigned g = 0; g < sizeof block_grids / sizeof block_grids[0]; g++) {
+        const int *bg = block_grids[g];
+        qf_lattice lat;
+        if (qf_lattice_init(&lat, dims, NULL, bg, 0, 1, 1)) {
+            CHECK(0, "lattice %d %d %d %d: %s", bg[0], bg[1], bg[2], bg[3], qf_last_error());
+            continue;
+        }
+        for (int p = 0; p < 2; p++) {
+            qf_precision prec = p ? QF_SINGLE : QF_DOUBLE;
+            qf_field *u;
+            CHECK(qf_field_create(&u, &lat, QF_FIELD_GAUGE, prec, 0) == 0, "create: %s", qf_last_error());
+            qf_field_import(u, links);
+            qf_field_export(u, back);
+            int same = 1;
+            for (int64_t i = 0; i < v * 72; i++)
+                if (back[i] != (prec == QF_DOUBLE ? links[i] : (double)(float)links[i])) same = 0;
+            CHECK(same, "blocks %d %d %d %d %s: import/export round trip", bg[0], bg[1], bg[2], bg[3], qf_precision_name(prec));
+
+            qf_gauge_observables obs;
+            CHECK(qf_gauge_measure(u, &obs) == 0, "measure: %s", qf_last_error());
+            double tol = prec == QF_DOUBLE ? 1e-13 : 2e-6;
+            double err = fmax(fmax(fabs(obs.plaquette - ref_plaq), fabs(obs.link_trace - ref_trace)),
+                              fmax(fabs(obs.plaquette_space - ref_space), fabs(obs.plaquette_time - ref_time)));
+            CHECK(err < tol, "blocks %d %d %d %d %s: plaquette %.16f vs %.16f (err %.2e)", bg[0], bg[1], bg[2], bg[3],
+                  qf_precision_name(prec), obs.plaquette, ref_plaq, err);
+
+            /* precision conversion as tasks, there and back */
+            qf_field *w;
+            qf_precision other = prec == QF_DOUBLE ? QF_SINGLE : QF_DOUBLE;
+            CHECK(qf_field_create(&w, &lat, QF_FIELD_GAUGE, other, 0) == 0, "create: %s", qf_last_error());
+            CHECK(qf_field_convert(w, u) == 0, "convert: %s", qf_last_error());
+            qf_field_export(w, back);
+            same = 1;
+            for (int64_t i = 0; i < v * 72; i++)
+                if (back[i] != (double)(float)links[i]) same = 0;
+            CHECK(same, "blocks %d %d %d %d: %s -> %s conversion", bg[0], bg[1], bg[2], bg[3], qf_precision_name(prec),
+                  qf_precision_name(other));
+            qf_field_destroy(w);
+            qf_field_destroy(u);
+        }
+        test_staggered_parity(&lat, back);
+    }
+
+    qf_lattice lat;
+    int b2[4] = {2, 2, 2, 2};
+    qf_lattice_init(&lat, dims, NULL, b2, 0, 1, 1);
+    qf_field *f;
+    CHECK(qf_field_create(&f, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 3) == QF_ERROR && strstr(qf_last_error(), "3 deep"),
+          "3-deep faces on 2-site blocks rejected: %s", qf_last_error());
+    CHECK(qf_field_create(&f, &lat, QF_FIELD_WILSON, QF_SINGLE, 0) == 0 && qf_field_face_depth(f) == 1,
+          "Wilson field with 1-deep faces");
+    qf_field_destroy(f);
+
+    free(links);
+    free(back);
+    qf_runtime_shutdown();
+    return qf_check_summary();
+}
