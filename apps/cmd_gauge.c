@@ -22,7 +22,7 @@ static const char help[] =
     "  --two-row           NERSC output: 4D_SU3_GAUGE (two rows stored) instead of 3x3\n"
     "  --start cold|weak|hot  measure: generated start field (default weak)\n"
     "  --seed S            seed of the counter-based generator (default 1)\n"
-    "  --eps E             weak-field noise (default 0.2)\n"
+    "  --eps E             weak-field noise (default 0.1)\n"
     "  --out FILE          measure: also write the field (format --to, precision --out-prec)\n"
     "\n"
     "Plaquettes are printed as Re Tr / 3 (NERSC, Chroma, Bridge++); MILC prints 3 times these.\n\n";
@@ -44,7 +44,7 @@ static int parse(int argc, char **argv, gauge_opts *o, int min_files, int max_fi
     o->to = QF_GAUGE_NERSC;
     o->start = QF_START_WEAK;
     o->seed = 1;
-    o->eps = 0.2;
+    o->eps = 0.1;
     int nfiles = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];

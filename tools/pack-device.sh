@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Packs a CUDA build of quarkflow for a GPU machine that has the CUDA 13 runtime and libraries but no
+# package registry: the command, the test programs, libquarkflow, and the non-system libraries they
+# need (StarPU, FxT, GLPK, SuiteSparse parts, libltdl, GMP, hwloc) go into .deploy/ (git-ignored),
+# with the sample gauge files and a run script. Built single-process (no MPI), for sm_90 unless
+# CMAKE_CUDA_ARCHITECTURES says otherwise.
+#
+#   tools/pack-device.sh            then, on the GPU machine:   .deploy/run.sh COMMAND [ARGS...]
+#   e.g. .deploy/run.sh ctest-gpu   .deploy/run.sh quarkflow info   .deploy/run.sh test_fields
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${QF_DEVICE_BUILD_DIR:-$top/build-device}
+deploy=$top/.deploy
+arch=${CMAKE_CUDA_ARCHITECTURES:-90}
+
+command -v nvcc >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
+command -v nvcc >/dev/null 2>&1 || { echo "pack-device: nvcc not found: a CUDA build needs the CUDA toolkit" >&2; exit 1; }
+bash "$top/tools/install-deps.sh" >&2
+cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DQF_ENABLE_MPI=OFF -DCMAKE_CUDA_ARCHITECTURES="$arch" >&2
+cmake --build "$build" -j"$(nproc)" >&2
+grep -q '#define QF_HAVE_CUDA 1' "$build/include/quarkflow/qf_config.h" \
+  || { echo "pack-device: the build has no CUDA codelets (is StarPU built with CUDA?)" >&2; exit 1; }
+
+rm -rf "$deploy"
+mkdir -p "$deploy/bin" "$deploy/lib" "$deploy/data"
+cp "$build/bin/quarkflow" "$deploy/bin/"
+find "$build/tests" -maxdepth 1 -type f -executable -name 'test_*' ! -name '*_sanitized' -exec cp {} "$deploy/bin/" \;
+cp -P "$build"/libquarkflow.so* "$deploy/lib/"
+
+# Every library the programs load that a bare CUDA machine lacks: skip the C library, the CUDA
+# libraries (the GPU machine has its own, matching its driver) and MPI (not used by this build).
+skip='^(linux-vdso|libc\.|libm\.|libpthread|libdl\.|librt\.|ld-linux|libgcc_s|libstdc\+\+|libcu|libnv|libmpi|libopen-)'
+for bin in "$deploy"/bin/* "$deploy"/lib/libquarkflow.so.*.*; do
+  ldd "$bin" | awk '$3 ~ /^\// {print $1, $3}'
+done | sort -u | while read -r name path; do
+  if ! grep -Eq "$skip" <<<"$name"; then cp -L "$path" "$deploy/lib/$name"; fi
+done
+strip --strip-unneeded "$deploy"/lib/*.so* "$deploy"/bin/* 2>/dev/null || true
+cp "$top"/../shared/data/* "$deploy/data/" 2>/dev/null || true
+
+cat > "$deploy/run.sh" <<'EOF'
+#!/usr/bin/env bash
+# Runs a packed quarkflow program on the GPU machine: .deploy/run.sh PROGRAM [ARGS...]
+# 'ctest-gpu' runs the GPU-labelled tests (CUDA workers only, then CUDA + CPU workers).
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export STARPU_HOME=${STARPU_HOME:-/tmp/quarkflow-starpu-home} STARPU_SILENT=${STARPU_SILENT:-1}
+prog=$1
+shift
+if [ "$prog" = ctest-gpu ]; then
+  set -e
+  echo "== test_fields, CUDA workers only (STARPU_NCPU=0 STARPU_NCUDA=1, dmda)"
+  STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 "$here/bin/test_fields"
+  echo "== test_fields, CUDA + CPU workers (STARPU_NCUDA=1, dmdas)"
+  STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 "$here/bin/test_fields"
+  exit 0
+fi
+[ -x "$here/bin/$prog" ] && prog="$here/bin/$prog"
+exec "$prog" "$@"
+EOF
+chmod +x "$deploy/run.sh"
+du -sh "$deploy" >&2
+echo "packed into $deploy" >&2
