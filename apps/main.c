@@ -15,6 +15,7 @@ const char qf_app_global_help[] =
     "  --ncpu N         CPU workers (default STARPU_NCPU or all cores)\n"
     "  --ncuda N        CUDA workers (default STARPU_NCUDA or all GPUs)\n"
     "  --verbose        print the machine (workers, memory nodes, hwloc topology) at start\n"
+    "  --trace DIR      record an FxT trace into DIR (convert with starpu_fxt_tool -i DIR/prof_file_*)\n"
     "  -h, --help       this help\n"
     "StarPU's environment variables keep working; FxT tracing is off unless STARPU_FXT_TRACE=1.\n";
 
@@ -86,7 +87,13 @@ int qf_app_start(int *argc, char ***argv)
     return QF_SUCCESS;
 }
 
-void qf_app_stop(void) { qf_runtime_shutdown(); }
+void qf_app_stop(void)
+{
+    qf_runtime_shutdown();
+    if (qf_app.runtime.trace_dir && qf_runtime_rank() == 0)
+        printf("trace         FxT trace in %s/prof_file_*: starpu_fxt_tool -i %s/prof_file_* makes paje.trace for ViTE\n",
+               qf_app.runtime.trace_dir, qf_app.runtime.trace_dir);
+}
 
 /* Removes the global options from argv (they may appear before or after the command). */
 static int parse_globals(int *argc, char **argv)
@@ -103,6 +110,9 @@ static int parse_globals(int *argc, char **argv)
             rc = qf_app_int("", *argc, argv, &i, &qf_app.runtime.ncpu);
         } else if (!strcmp(a, "--ncuda")) {
             rc = qf_app_int("", *argc, argv, &i, &qf_app.runtime.ncuda);
+        } else if (!strcmp(a, "--trace")) {
+            if (i + 1 >= *argc) return qf_app_usage_error("", "--trace needs a folder");
+            qf_app.runtime.trace_dir = argv[++i];
         } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             qf_app.verbose = 1;
         } else {

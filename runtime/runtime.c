@@ -8,8 +8,10 @@
 #include <starpu_mpi.h>
 #endif
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int started, rank, nprocs = 1;
 #if QF_HAVE_MPI
@@ -37,6 +39,8 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
     if (opt->trace_dir) {
+        if (mkdir(opt->trace_dir, 0777) && errno != EEXIST)
+            return qf_fail("cannot create the trace folder %s: %s", opt->trace_dir, strerror(errno));
         setenv("STARPU_FXT_TRACE", "1", 1);
         setenv("STARPU_FXT_PREFIX", opt->trace_dir, 1);
     } else {
