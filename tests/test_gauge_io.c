@@ -1,0 +1,565 @@
+/* Gauge I/O against data written by other codes: reads every sample in DATA_DIR (shared/data) with
+ * its reader and with format detection, and checks every fact that DATA_DIR/README.md lists for it
+ * (MILC plaquettes, link traces, checksums, NERSC header facts, DDalphaAMG and Bridge++ plaquettes);
+ * then writes NERSC (3x3 and two-row) and ILDG files in 32 and 64 bit and SciDAC colour vectors,
+ * reads them back and demands bit-identical links (64 bit) or exactly the float-rounded input (32
+ * bit), headers whose facts are those of the stored numbers, and the SciDAC checksums of the
+ * MILC-written lat.sample.l4444 from our own ILDG copy of it. Formats without a sample are built from
+ * the samples: little-endian NERSC (bytes reversed, CHECKSUM unchanged) and MILC with a site table.
+ * The writers must refuse non-SU(3), non-finite and unrepresentable input. The expected facts are
+ * transcribed from README.md and the test confirms each transcription is still in README.md, so the
+ * two cannot drift apart silently.
+ *
+ *   test_gauge_io DATA_DIR        one line per check, last line "N passed, M failed"; exit 1 on failure */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "quarkflow/qf_gauge_io.h"
+#include "io_util.h"
+#include "su3.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int n_pass, n_fail;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int check(int ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s: ", ok ? "PASS" : "FAIL");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    if (ok) n_pass++;
+    else n_fail++;
+    return ok;
+}
+
+/* Compares a computed number with one printed in README.md: half a unit of the last printed digit
+ * plus `slack` (what the producing code may legitimately differ by; see each call). */
+static int decimals(const char *s)
+{
+    const char *dot = strchr(s, '.');
+    int d = 0;
+    if (dot)
+        for (const char *p = dot + 1; *p >= '0' && *p <= '9'; p++) d++;
+    return d;
+}
+
+static void check_printed(const char *what, const char *file, double computed, const char *printed, double slack)
+{
+    double ref = strtod(printed, NULL);
+    double tol = 0.5 * pow(10.0, -decimals(printed)) + slack;
+    check(fabs(computed - ref) <= tol, "%s: %s computed %.17g, README %s (|diff| %.2g <= %.2g)", file, what, computed,
+          printed, fabs(computed - ref), tol);
+}
+
+typedef struct {
+    const char *file;
+    qf_gauge_format format;
+    int dims[4];
+    int hint;                  /* the reader needs the dims (Bridge++) */
+    int precision_bits, big_endian;
+    const char *milc_space, *milc_time; /* MILC's printed plaquettes, Re Tr averaged, range [0,3] */
+    const char *plaq;          /* printed plaquette in the file's own convention */
+    double plaq_scale;         /* 3: range [0,3] (DDalphaAMG); 1: Re Tr / 3 */
+    const char *link_trace;    /* Re Tr / 3 */
+    const char *ck[2];         /* checksums as README prints them */
+    double slack, trace_slack; /* how far the producer's plaquette and link trace may legitimately
+                                  differ from ours */
+} sample;
+
+/* From DATA_DIR/README.md. Slack: MILC printed its numbers after computing them in double from the
+ * very float values stored in the file, and DDalphaAMG and Bridge++ from the very doubles stored, so
+ * only the summation order separates us (1e-12 is 1000x that). Bridge++ text holds 15 significant
+ * digits, which moves a plaquette by < 1e-13. */
+static const sample samples[] = {
+    {"lat.sample.l8", QF_GAUGE_SCIDAC, {8, 8, 8, 8}, 0, 32, 1, "2.6203978710714737", "2.6214473754080179", NULL, 1,
+     "0.96505885197378427", {"d2f7866d", "5f48ca3e"}, 1e-12, 1e-12},
+    {"lat.sample.l4448", QF_GAUGE_MILC, {4, 4, 4, 8}, 0, 32, 1, "1.723748", "1.690586", NULL, 1, "0.06921659",
+     {"13f3b413", "161f7dde"}, 1e-12, 1e-12},
+    {"lat.sample.l4448.gf", QF_GAUGE_MILC, {4, 4, 4, 8}, 0, 32, 1, "1.7237483097967541", "1.6905860453290196", NULL, 1,
+     "0.75146618382921793", {NULL, NULL}, 1e-12, 1e-12},
+    {"lat.sample.l4444", QF_GAUGE_MILC, {4, 4, 4, 4}, 0, 32, 0, "1.794675", "1.774426", NULL, 1, NULL,
+     {"2352c05", "d137321d"}, 1e-12, 1e-12},
+    {"lat.sample.l4444.scidac", QF_GAUGE_SCIDAC, {4, 4, 4, 4}, 0, 32, 1, "1.794675", "1.774426", NULL, 1, NULL,
+     {"37affb9c", "2fc07bbf"}, 1e-12, 1e-12},
+    {"lat.sample.l4444.ildg", QF_GAUGE_ILDG, {4, 4, 4, 4}, 0, 32, 1, "1.794675", "1.774426", NULL, 1, NULL,
+     {NULL, NULL}, 1e-12, 1e-12},
+    {"lat.sample.l8888", QF_GAUGE_MILC, {8, 8, 8, 8}, 0, 32, 0, "1.779002", "1.782359", NULL, 1, NULL,
+     {"4f9d000e", "8d72f72e"}, 1e-12, 1e-12},
+    /* the NERSC header facts: 32-bit data whose writer (SZIN) measured before rounding to float, so
+     * the numbers may move by up to 3e-7 (plaquette) and 3e-8 (link trace); see
+     * qf_gio_fact_tolerance */
+    {"t_nersc.cfg", QF_GAUGE_NERSC, {4, 4, 4, 4}, 0, 32, 1, NULL, NULL, "0.0382422893", 1, "0.4630322094",
+     {"717938df", NULL}, 1e-6, 1e-7},
+    {"conf_04040408.txt", QF_GAUGE_BRIDGE, {4, 4, 4, 8}, 1, 64, 0, NULL, NULL, "0.625129946974942", 1, NULL,
+     {NULL, NULL}, 1e-12, 1e-12},
+    {"4x4x4x4b6.0000id3n1", QF_GAUGE_DDALPHA, {4, 4, 4, 4}, 0, 64, 0, NULL, NULL, "1.786695869109205", 3, NULL,
+     {NULL, NULL}, 1e-12, 1e-12},
+    {"8x8x8x8b6.0000id3n1", QF_GAUGE_DDALPHA, {8, 8, 8, 8}, 0, 64, 0, NULL, NULL, "1.7772950976129867", 3, NULL,
+     {NULL, NULL}, 1e-12, 1e-12},
+};
+#define NSAMPLES ((int)(sizeof samples / sizeof samples[0]))
+
+static char *readme;
+
+static void check_in_readme(const char *file, const char *fact)
+{
+    if (!fact) return;
+    check(readme && strstr(readme, fact), "%s: fact '%s' is in README.md", file, fact);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *s = malloc(cap);
+    size_t got;
+    while (s && (got = fread(s + n, 1, cap - n - 1, fp)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *t = realloc(s, cap *= 2);
+            if (!t) {
+                free(s);
+                s = NULL;
+            } else {
+                s = t;
+            }
+        }
+    }
+    fclose(fp);
+    if (s) s[n] = '\0';
+    return s;
+}
+
+static size_t volume(const int d[4]) { return (size_t)d[0] * d[1] * d[2] * d[3]; }
+
+/* Reads one sample and checks its facts; returns the links (caller frees) or NULL. */
+static double *check_sample(const char *dir, const sample *s, qf_gauge_info *info_out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, s->file);
+    const int *hint = s->hint ? s->dims : NULL;
+    double *u = NULL;
+    qf_gauge_info info;
+    int rc = qf_gauge_read(path, s->format, hint, &u, &info);
+    if (!check(rc == QF_SUCCESS, "%s: read as %s%s%s", s->file, qf_gauge_format_name(s->format), rc ? ": " : "",
+               rc ? qf_last_error() : ""))
+        return NULL;
+    check(info.format == s->format, "%s: info.format %s", s->file, qf_gauge_format_name(info.format));
+    check(!memcmp(info.dims, s->dims, sizeof s->dims), "%s: dims %d %d %d %d, README %d %d %d %d", s->file, info.dims[0],
+          info.dims[1], info.dims[2], info.dims[3], s->dims[0], s->dims[1], s->dims[2], s->dims[3]);
+    check(info.precision_bits == s->precision_bits, "%s: precision %d bits, README %d", s->file, info.precision_bits,
+          s->precision_bits);
+    if (s->precision_bits != 64 || s->format == QF_GAUGE_DDALPHA)
+        check(info.big_endian == s->big_endian, "%s: %s-endian as README says", s->file, info.big_endian ? "big" : "little");
+    printf("INFO: %s: datatype '%s', plaquette (Re Tr/3) %.16f (space %.16f, time %.16f), link trace %.16f, "
+           "max |U U^+ - 1| %.2g\n",
+           s->file, info.datatype, info.plaquette, info.plaquette_space, info.plaquette_time, info.link_trace,
+           info.max_unitarity_deviation);
+    check(info.max_unitarity_deviation < (s->precision_bits == 32 ? 1e-5 : 1e-10), "%s: links in SU(3) (%.2g)", s->file,
+          info.max_unitarity_deviation);
+    /* plaquettes */
+    if (s->milc_space) {
+        check_in_readme(s->file, s->milc_space);
+        check_in_readme(s->file, s->milc_time);
+        check_printed("MILC spatial plaquette (3 x Re Tr/3)", s->file, 3.0 * info.plaquette_space, s->milc_space, s->slack);
+        check_printed("MILC temporal plaquette (3 x Re Tr/3)", s->file, 3.0 * info.plaquette_time, s->milc_time, s->slack);
+    }
+    if (s->plaq) {
+        check_in_readme(s->file, s->plaq);
+        check_printed("plaquette", s->file, s->plaq_scale * info.plaquette, s->plaq, s->slack);
+        if (info.has_plaquette)
+            check(fabs(s->plaq_scale * info.stored_plaquette - strtod(s->plaq, NULL)) <=
+                      0.5 * pow(10.0, -decimals(s->plaq)) + 1e-15,
+                  "%s: plaquette stored in the file %.17g equals README %s", s->file, s->plaq_scale * info.stored_plaquette,
+                  s->plaq);
+    }
+    if (s->format == QF_GAUGE_NERSC || s->format == QF_GAUGE_DDALPHA)
+        check(info.has_plaquette, "%s: the file's stored plaquette was found and verified", s->file);
+    if (s->link_trace) {
+        check_in_readme(s->file, s->link_trace);
+        check_printed("link trace (Re Tr/3)", s->file, info.link_trace, s->link_trace, s->trace_slack);
+        if (info.has_link_trace)
+            check(info.stored_link_trace == strtod(s->link_trace, NULL), "%s: LINK_TRACE in the header %.10f equals README %s",
+                  s->file, info.stored_link_trace, s->link_trace);
+    }
+    /* checksums */
+    int nck = s->ck[1] ? 2 : s->ck[0] ? 1 : 0;
+    if (nck) {
+        check(info.has_checksum == nck, "%s: the file carries %d checksum(s)", s->file, info.has_checksum);
+        for (int i = 0; i < nck; i++) {
+            check_in_readme(s->file, s->ck[i]);
+            uint32_t want = (uint32_t)strtoul(s->ck[i], NULL, 16);
+            check(info.stored_checksum[i] == want && info.computed_checksum[i] == want,
+                  "%s: checksum %d stored %x, computed %x, README %s", s->file, i, info.stored_checksum[i],
+                  info.computed_checksum[i], s->ck[i]);
+        }
+    } else if (info.has_checksum) {
+        for (int i = 0; i < info.has_checksum; i++)
+            check(info.stored_checksum[i] == info.computed_checksum[i], "%s: checksum %d stored %x = computed %x", s->file, i,
+                  info.stored_checksum[i], info.computed_checksum[i]);
+    }
+    if (s->format == QF_GAUGE_NERSC) {
+        check(!strcmp(info.datatype, "4D_SU3_GAUGE"), "%s: DATATYPE %s (two rows stored)", s->file, info.datatype);
+        check_in_readme(s->file, "IEEE32BIG");
+    }
+    /* detection from content */
+    double *v = NULL;
+    qf_gauge_info ia;
+    rc = qf_gauge_read(path, QF_GAUGE_AUTO, hint, &v, &ia);
+    check(rc == QF_SUCCESS && ia.format == s->format, "%s: auto-detection picks %s (%s)", s->file,
+          rc == QF_SUCCESS ? qf_gauge_format_name(ia.format) : "nothing", rc == QF_SUCCESS ? "ok" : qf_last_error());
+    if (rc == QF_SUCCESS)
+        check(!memcmp(u, v, volume(s->dims) * 72 * sizeof *u), "%s: auto-detected read gives the same links", s->file);
+    free(v);
+    if (info_out) *info_out = info;
+    return u;
+}
+
+/* ---- round trips ---- */
+
+static char tmpdir[4096];
+static int ntmp;
+static char tmpfiles[64][sizeof tmpdir + 300];
+
+static const char *tmp_path(const char *name)
+{
+    if (ntmp == 64) {
+        fprintf(stderr, "test_gauge_io: more than 64 temporary files\n");
+        exit(2);
+    }
+    snprintf(tmpfiles[ntmp], sizeof tmpfiles[ntmp], "%s/%.256s", tmpdir, name);
+    return tmpfiles[ntmp++];
+}
+
+/* (double)(float)x through memory: GCC 12.2 -O2 drops the round trip when it is written inline on
+ * qf_su3 members (see round_to_float in runtime/gauge_io.c). */
+static double round_to_float(double x)
+{
+    volatile float f = (float)x;
+    return f;
+}
+
+/* What a reader must return after a write: float-rounded in 32 bit, row 3 rebuilt for two-row. */
+static double *expected_after_write(const int dims[4], const double *u, int bits, int two_row)
+{
+    size_t n = volume(dims) * 4;
+    double *e = malloc(n * 18 * sizeof *e);
+    for (size_t k = 0; k < n; k++) {
+        qf_su3 m = qf_su3_load(u, QF_DOUBLE, k);
+        if (bits == 32)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(round_to_float(m.e[i][j].re), round_to_float(m.e[i][j].im));
+        if (two_row) qf_su3_complete_row3(&m);
+        qf_su3_store(e, QF_DOUBLE, k, &m);
+    }
+    return e;
+}
+
+static void round_trip(const char *label, const int dims[4], const double *u, qf_gauge_format fmt, int bits, int two_row)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s.%s%d%s", label, qf_gauge_format_name(fmt), bits, two_row ? "-2row" : "");
+    const char *path = tmp_path(name);
+    qf_gauge_write_options opt = {bits, two_row, "quarkflow-test"};
+    int rc = qf_gauge_write(path, fmt, dims, u, &opt);
+    if (!check(rc == QF_SUCCESS, "write %s (%s, %d bit%s)%s%s", name, qf_gauge_format_name(fmt), bits,
+               two_row ? ", two rows" : "", rc ? ": " : "", rc ? qf_last_error() : ""))
+        return;
+    double *v = NULL;
+    qf_gauge_info info;
+    rc = qf_gauge_read(path, QF_GAUGE_AUTO, NULL, &v, &info);
+    if (!check(rc == QF_SUCCESS, "read back %s%s%s", name, rc ? ": " : "", rc ? qf_last_error() : "")) return;
+    check(info.format == fmt && info.precision_bits == bits && !memcmp(info.dims, dims, 4 * sizeof(int)),
+          "%s: detected as %s, %d bit, %dx%dx%dx%d", name, qf_gauge_format_name(info.format), info.precision_bits,
+          info.dims[0], info.dims[1], info.dims[2], info.dims[3]);
+    if (fmt == QF_GAUGE_NERSC) {
+        check(!strcmp(info.datatype, two_row ? "4D_SU3_GAUGE" : "4D_SU3_GAUGE_3x3") && info.has_plaquette &&
+                  info.has_link_trace && info.has_checksum == 1,
+              "%s: header has DATATYPE %s, PLAQUETTE, LINK_TRACE and CHECKSUM", name, info.datatype);
+        /* the writer measures the numbers as stored (rounded, row 3 rebuilt) with the reader's own
+         * loop, so only the 15 printed decimals separate the two */
+        double dp = fabs(info.stored_plaquette - info.plaquette), dt = fabs(info.stored_link_trace - info.link_trace);
+        check(dp <= 1e-15 && dt <= 1e-15, "%s: PLAQUETTE and LINK_TRACE are those of the stored numbers (|diff| %.2g, %.2g "
+              "<= 1e-15)", name, dp, dt);
+    }
+    else
+        check(info.has_checksum == 2, "%s: SciDAC checksum record present and verified (%x %x)", name,
+              info.stored_checksum[0], info.stored_checksum[1]);
+    double *e = expected_after_write(dims, u, bits, two_row);
+    size_t n = volume(dims) * 72, bad = 0;
+    for (size_t k = 0; k < n; k++) bad += memcmp(&e[k], &v[k], sizeof(double)) != 0;
+    check(bad == 0, "%s: read back bit-identical to the %sinput%s (%zu of %zu numbers differ)", name,
+          bits == 32 ? "float-rounded " : "", two_row ? " with row 3 rebuilt" : "", bad, n);
+    if (bits == 64 && !two_row) check(!memcmp(u, v, n * sizeof *u), "%s: identical to the input itself", name);
+    free(e);
+    free(v);
+}
+
+static void vector_round_trip(const char *label, const int dims[4], const double *vec, int bits)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s.vec%d", label, bits);
+    const char *path = tmp_path(name);
+    int rc = qf_colour_vector_write(path, dims, vec, bits);
+    if (!check(rc == QF_SUCCESS, "write colour vector %s%s%s", name, rc ? ": " : "", rc ? qf_last_error() : "")) return;
+    int d[4], pb;
+    double *w = NULL;
+    rc = qf_colour_vector_read(path, NULL, d, &w, &pb);
+    if (!check(rc == QF_SUCCESS, "read back %s%s%s", name, rc ? ": " : "", rc ? qf_last_error() : "")) return;
+    check(pb == bits && !memcmp(d, dims, sizeof d), "%s: %d bit, %dx%dx%dx%d", name, pb, d[0], d[1], d[2], d[3]);
+    size_t n = volume(dims) * 6, bad = 0;
+    for (size_t k = 0; k < n; k++) {
+        double want = bits == 32 ? round_to_float(vec[k]) : vec[k];
+        bad += memcmp(&want, &w[k], sizeof want) != 0;
+    }
+    check(bad == 0, "%s: read back bit-identical to the %sinput (%zu of %zu differ)", name, bits == 32 ? "float-rounded " : "",
+          bad, n);
+    free(w);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s DATA_DIR\n", argv[0]);
+        return 2;
+    }
+    const char *dir = argv[1];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/README.md", dir);
+    readme = slurp(path);
+    check(readme != NULL, "README.md in %s is readable (the facts below are transcribed from it)", dir);
+
+    double *field[NSAMPLES] = {0};
+    qf_gauge_info infos[NSAMPLES];
+    for (int i = 0; i < NSAMPLES; i++) field[i] = check_sample(dir, &samples[i], &infos[i]);
+
+    /* lat.sample.l4444, .scidac and .ildg hold the same field: same numbers, whatever the container */
+    int i_milc = 3, i_scidac = 4, i_ildg = 5;
+    if (field[i_milc] && field[i_scidac] && field[i_ildg]) {
+        size_t n = 256 * 72 * sizeof(double);
+        check(!memcmp(field[i_milc], field[i_scidac], n), "lat.sample.l4444 (MILC, little-endian) and .scidac (big-endian) "
+                                                          "hold bit-identical links");
+        check(!memcmp(field[i_milc], field[i_ildg], n), "lat.sample.l4444 (MILC) and .ildg hold bit-identical links");
+    }
+
+    /* CRC-32 as SciDAC uses it: the standard check value of "123456789" */
+    check(qf_io_crc32(0, "123456789", 9) == 0xcbf43926u, "CRC-32 of \"123456789\" is cbf43926 (IEEE check value)");
+
+    /* the colour vector */
+    snprintf(path, sizeof path, "%s/ksvector.src.sample.l8", dir);
+    int vd[4], vbits = 0;
+    double *vec = NULL;
+    int rc = qf_colour_vector_read(path, NULL, vd, &vec, &vbits);
+    check(rc == QF_SUCCESS, "ksvector.src.sample.l8: read as a SciDAC colour vector, checksum verified%s%s", rc ? ": " : "",
+          rc ? qf_last_error() : "");
+    if (rc == QF_SUCCESS) {
+        check(vd[0] == 8 && vd[1] == 8 && vd[2] == 8 && vd[3] == 8 && vbits == 32,
+              "ksvector.src.sample.l8: 8x8x8x8, 32 bit as README says (%dx%dx%dx%d, %d bit)", vd[0], vd[1], vd[2], vd[3], vbits);
+        double norm = 0.0;
+        for (size_t k = 0; k < 4096 * 6; k++) norm += vec[k] * vec[k];
+        check(norm > 0.0 && isfinite(norm), "ksvector.src.sample.l8: finite, non-zero source (|v|^2 = %.6g)", norm);
+        int hint[4] = {8, 8, 8, 8};
+        double *w = NULL;
+        check(qf_colour_vector_read(path, hint, vd, &w, NULL) == QF_SUCCESS, "ksvector.src.sample.l8: read with matching "
+                                                                            "dims 8 8 8 8");
+        free(w);
+    }
+
+    /* round trips */
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/test_gauge_io.XXXXXX", base && *base ? base : "/tmp");
+    if (!check(mkdtemp(tmpdir) != NULL, "temporary folder %s", tmpdir)) goto done;
+    /* DDalphaAMG 4^4 and Bridge++ 4x4x4x8 are genuine double-precision fields; 4x4x4x8 also catches
+     * a swapped axis. lat.sample.l4444 is float-exact, so its 32-bit ILDG copy must reproduce the
+     * sample's own SciDAC checksums. */
+    const int src[2] = {9, 8};
+    for (int k = 0; k < 2; k++) {
+        const sample *s = &samples[src[k]];
+        if (!field[src[k]]) continue;
+        for (int bits = 32; bits <= 64; bits += 32) {
+            round_trip(s->file, s->dims, field[src[k]], QF_GAUGE_NERSC, bits, 0);
+            round_trip(s->file, s->dims, field[src[k]], QF_GAUGE_NERSC, bits, 1);
+            round_trip(s->file, s->dims, field[src[k]], QF_GAUGE_ILDG, bits, 0);
+        }
+    }
+    /* NERSC little-endian: the files just written with every number byte-reversed and FLOATING_POINT
+     * changed must read the same links with the CHECKSUM untouched, since NERSC sums the 32-bit words
+     * as numbers in the file's own byte order (for doubles: both halves, in either order). */
+    {
+        static const char *const names[4] = {"4x4x4x4b6.0000id3n1.nersc64", "4x4x4x4b6.0000id3n1.nersc32-2row",
+                                             "conf_04040408.txt.nersc64-2row", "conf_04040408.txt.nersc32"};
+        for (int k = 0; k < 4; k++) {
+            char big[sizeof tmpdir + 300];
+            snprintf(big, sizeof big, "%s/%s", tmpdir, names[k]);
+            char *text = slurp(big);
+            if (!check(text != NULL, "%s written above", names[k])) continue;
+            FILE *fp = fopen(big, "rb");
+            fseek(fp, 0, SEEK_END);
+            size_t n = (size_t)ftell(fp);
+            fclose(fp);
+            char *end = strstr(text, "END_HEADER\n"), *fpkey = strstr(text, "FLOATING_POINT = IEEE");
+            size_t data = (size_t)(end - text) + 11;
+            int w = fpkey[21] == '6' ? 8 : 4;
+            const char *little = tmp_path(k < 2 ? "nersc-little-a" : "nersc-little-b");
+            FILE *o = fopen(little, "wb");
+            fwrite(text, 1, (size_t)(fpkey - text) + 23, o); /* up to "IEEE32"/"IEEE64" */
+            fputs("LITTLE", o);
+            fwrite(fpkey + 26, 1, data - (size_t)(fpkey + 26 - text), o); /* after "BIG" */
+            for (size_t i = data; i + (size_t)w <= n; i += (size_t)w)
+                for (int b = w - 1; b >= 0; b--) fputc(text[i + (size_t)b], o);
+            fclose(o);
+            double *a = NULL, *b = NULL;
+            qf_gauge_info ia, ib;
+            int ra = qf_gauge_read(big, QF_GAUGE_NERSC, NULL, &a, &ia);
+            int rb = qf_gauge_read(little, QF_GAUGE_AUTO, NULL, &b, &ib);
+            check(ra == QF_SUCCESS && rb == QF_SUCCESS && !ib.big_endian && ib.stored_checksum[0] == ia.stored_checksum[0] &&
+                      !memcmp(a, b, volume(ia.dims) * 72 * sizeof *a),
+                  "%s as IEEE%dLITTLE: same links, same CHECKSUM %08x%s%s", names[k], 8 * w, ib.stored_checksum[0],
+                  rb ? ": " : "", rb ? qf_last_error() : "");
+            free(a);
+            free(b);
+            free(text);
+        }
+    }
+    if (field[i_milc]) {
+        const char *p = tmp_path("l4444.ildg32");
+        qf_gauge_write_options opt = {32, 0, NULL};
+        double *v = NULL;
+        qf_gauge_info info;
+        if (check(qf_gauge_write(p, QF_GAUGE_ILDG, samples[i_milc].dims, field[i_milc], &opt) == QF_SUCCESS,
+                  "write lat.sample.l4444 as 32-bit ILDG") &&
+            check(qf_gauge_read(p, QF_GAUGE_ILDG, NULL, &v, &info) == QF_SUCCESS, "read it back"))
+            check(info.stored_checksum[0] == 0x37affb9cu && info.stored_checksum[1] == 0x2fc07bbfu,
+                  "our ILDG copy of lat.sample.l4444 carries the SciDAC checksums of the MILC-written one: %x %x "
+                  "(README 37affb9c 2fc07bbf)",
+                  info.stored_checksum[0], info.stored_checksum[1]);
+        free(v);
+    }
+    if (vec) {
+        vector_round_trip("ksvector", vd, vec, 32);
+        vector_round_trip("ksvector", vd, vec, 64);
+        /* a genuinely double vector: the first row of the DDalphaAMG links at each site */
+        if (field[9]) {
+            double *dv = malloc(256 * 6 * sizeof *dv);
+            for (size_t k = 0; k < 256; k++) memcpy(dv + 6 * k, field[9] + 72 * k, 6 * sizeof *dv);
+            vector_round_trip("ddalpha-row", samples[9].dims, dv, 64);
+            vector_round_trip("ddalpha-row", samples[9].dims, dv, 32);
+            free(dv);
+        }
+    }
+
+    /* MILC's other site order: order = 1 puts a table of V site indices after the 88-byte header
+     * and the records in table order (MILC io_lat4.c r_serial). No sample has one, so build one from
+     * lat.sample.l4448 with the sites permuted, checksums over the words in file order. */
+    if (field[1]) {
+        snprintf(path, sizeof path, "%s/lat.sample.l4448", dir);
+        FILE *fp = fopen(path, "rb");
+        size_t vol = 512, rec = 288, n = 96 + vol * rec;
+        unsigned char *in = malloc(n), *out = malloc(88 + 4 * vol + 8 + vol * rec);
+        if (fp && fread(in, 1, n, fp) == n) {
+            memcpy(out, in, 88);
+            qf_io_put_u32(out + 84, 1, 1);
+            unsigned char *data = out + 88 + 4 * vol + 8;
+            for (size_t i = 0; i < vol; i++) {
+                size_t site = (i * 7 + 3) % vol; /* 7 is prime to 512: a permutation */
+                qf_io_put_u32(out + 88 + 4 * i, (uint32_t)site, 1);
+                memcpy(data + i * rec, in + 96 + site * rec, rec);
+            }
+            qf_milc_sum sum = {0, 0};
+            qf_io_milc_checksum_add(&sum, data, vol * rec / 4, 0, 1);
+            qf_io_put_u32(out + 88 + 4 * vol, sum.sum29, 1);
+            qf_io_put_u32(out + 88 + 4 * vol + 4, sum.sum31, 1);
+            const char *p = tmp_path("l4448.sitetable");
+            FILE *o = fopen(p, "wb");
+            if (o) {
+                fwrite(out, 1, 88 + 4 * vol + 8 + vol * rec, o);
+                fclose(o);
+            }
+            double *v = NULL;
+            qf_gauge_info info;
+            rc = qf_gauge_read(p, QF_GAUGE_AUTO, NULL, &v, &info);
+            check(rc == QF_SUCCESS && !memcmp(v, field[1], vol * 72 * sizeof *v),
+                  "MILC v5 with a site table (order 1, sites permuted) reads the same links as lat.sample.l4448%s%s",
+                  rc ? ": " : "", rc ? qf_last_error() : "");
+            free(v);
+        }
+        if (fp) fclose(fp);
+        free(in);
+        free(out);
+    }
+
+    /* the writer refuses what it cannot store faithfully */
+    if (field[9]) {
+        const int *dims = samples[9].dims;
+        double *bad = malloc(256 * 72 * sizeof *bad);
+        memcpy(bad, field[9], 256 * 72 * sizeof *bad);
+        for (int r = 0; r < 18; r++) bad[72 * 17 + 18 * 2 + r] *= 1.01;
+        qf_gauge_write_options opt = {64, 0, NULL};
+        const char *p = tmp_path("refused.nersc");
+        rc = qf_gauge_write(p, QF_GAUGE_NERSC, dims, bad, &opt);
+        check(rc == QF_ERROR && access(p, F_OK) != 0, "writer refuses a link 1%% off SU(3) and leaves no file: %s",
+              qf_last_error());
+        opt.two_row = 1;
+        rc = qf_gauge_write(p, QF_GAUGE_NERSC, dims, bad, &opt);
+        check(rc == QF_ERROR, "two-row writer refuses it too (row 3 could not be rebuilt): %s", qf_last_error());
+        opt.two_row = 0;
+        memcpy(bad, field[9], 256 * 72 * sizeof *bad);
+        bad[72 * 100 + 7] = NAN;
+        rc = qf_gauge_write(p, QF_GAUGE_ILDG, dims, bad, &opt);
+        check(rc == QF_ERROR, "ILDG writer refuses a NaN: %s", qf_last_error());
+        opt.precision_bits = 32;
+        bad[72 * 100 + 7] = 1e300; /* finite in double, infinite in float */
+        rc = qf_gauge_write(p, QF_GAUGE_NERSC, dims, bad, &opt);
+        check(rc == QF_ERROR, "32-bit writer refuses a number that overflows float: %s", qf_last_error());
+        opt.precision_bits = 64;
+        opt.precision_bits = 16;
+        rc = qf_gauge_write(p, QF_GAUGE_NERSC, dims, field[9], &opt);
+        check(rc == QF_ERROR, "writer refuses 16-bit: %s", qf_last_error());
+        opt.precision_bits = 64;
+        rc = qf_gauge_write(p, QF_GAUGE_MILC, dims, field[9], &opt);
+        check(rc == QF_ERROR, "writer refuses MILC output: %s", qf_last_error());
+        opt.two_row = 1;
+        rc = qf_gauge_write(p, QF_GAUGE_ILDG, dims, field[9], &opt);
+        check(rc == QF_ERROR, "writer refuses two-row ILDG: %s", qf_last_error());
+        opt.two_row = 0;
+        opt.ensemble_id = "bad\nid";
+        rc = qf_gauge_write(p, QF_GAUGE_NERSC, dims, field[9], &opt);
+        check(rc == QF_ERROR, "writer refuses a newline in ensemble_id: %s", qf_last_error());
+        rc = qf_gauge_write(p, QF_GAUGE_ILDG, dims, field[9], &opt);
+        check(rc == QF_ERROR, "ILDG writer too: %s", qf_last_error());
+        free(bad);
+    }
+
+    /* format names */
+    for (int f = QF_GAUGE_AUTO; f <= QF_GAUGE_DDALPHA; f++) {
+        qf_gauge_format g;
+        check(qf_gauge_format_parse(qf_gauge_format_name((qf_gauge_format)f), &g) == QF_SUCCESS && g == (qf_gauge_format)f,
+              "format name '%s' parses back", qf_gauge_format_name((qf_gauge_format)f));
+    }
+    {
+        qf_gauge_format g;
+        int prc = qf_gauge_format_parse("lime", &g);
+        check(prc == QF_ERROR && strstr(qf_last_error(), "lime"), "unknown format name refused: %s", qf_last_error());
+    }
+
+    for (int k = 0; k < ntmp; k++) unlink(tmpfiles[k]);
+    check(rmdir(tmpdir) == 0, "temporary folder removed (no stray files left by the writers)");
+done:
+    for (int i = 0; i < NSAMPLES; i++) free(field[i]);
+    free(vec);
+    free(readme);
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail ? 1 : 0;
+}
