@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"gauge", "wilson", "staggered"};
-static const int site_reals[] = {72, 24, 6};
-static const int face_reals[] = {72, 12, 6};
+static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength"};
+static const int site_reals[] = {72, 24, 6, 108};
+static const int face_reals[] = {72, 12, 6, 108};
 
 const char *qf_field_kind_name(qf_field_kind k) { return kind_names[k]; }
 int qf_field_site_reals(qf_field_kind k) { return site_reals[k]; }
@@ -20,13 +20,37 @@ qf_field_kind qf_field_kind_of(const qf_field *f) { return f->kind; }
 qf_precision qf_field_precision(const qf_field *f) { return f->prec; }
 int qf_field_face_depth(const qf_field *f) { return f->face_depth; }
 
+int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, qf_precision prec)
+{
+    s->nblocks = lat->nblocks;
+    s->reals_per_site = reals_per_site;
+    s->depth = depth;
+    s->prec = prec;
+    s->face = calloc((size_t)lat->nblocks * 2 * QF_NDIM, sizeof *s->face);
+    if (!s->face) return qf_fail("out of host memory allocating face handles");
+    size_t site_bytes = (size_t)reals_per_site * qf_real_size(prec);
+    for (int b = 0; b < lat->nblocks; b++)
+        for (int mu = 0; mu < QF_NDIM; mu++)
+            for (int side = 0; side < 2; side++)
+                starpu_vector_data_register(&s->face[(b * QF_NDIM + mu) * 2 + side], -1, 0,
+                                            (uint32_t)qf_face_volume(lat->block, mu, depth), site_bytes);
+    return QF_SUCCESS;
+}
+
+void qf_face_set_destroy(qf_face_set *s)
+{
+    if (!s->face) return;
+    for (int k = 0; k < s->nblocks * 2 * QF_NDIM; k++) starpu_data_unregister(s->face[k]);
+    free(s->face);
+    s->face = NULL;
+}
+
 static void release_blocks(qf_field *f, int nregistered)
 {
     for (int b = 0; b < nregistered; b++) {
         starpu_data_partition_clean(f->block[b], 2, f->parity[b]);
         starpu_data_unregister(f->block[b]);
         starpu_free(f->block_data[b]);
-        for (int k = 0; k < 2 * QF_NDIM; k++) starpu_data_unregister(f->face[b * 2 * QF_NDIM + k]);
     }
 }
 
@@ -50,19 +74,16 @@ int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, q
     f->block_data = calloc((size_t)nb, sizeof *f->block_data);
     f->block = calloc((size_t)nb, sizeof *f->block);
     f->parity = calloc((size_t)nb, sizeof *f->parity);
-    f->face = calloc((size_t)nb * 2 * QF_NDIM, sizeof *f->face);
-    if (!f->block_data || !f->block || !f->parity || !f->face) {
+    if (!f->block_data || !f->block || !f->parity || qf_face_set_create(&f->faces, lat, f->face_reals, face_depth, prec)) {
         qf_field_destroy(f);
         return qf_fail("out of host memory allocating a field's handles");
     }
     size_t site_bytes = (size_t)f->site_reals * qf_real_size(prec);
-    size_t face_site_bytes = (size_t)f->face_reals * qf_real_size(prec);
     size_t nsites = (size_t)lat->block_volume;
     struct starpu_data_filter halves = {.filter_func = starpu_vector_filter_block, .nchildren = 2};
     for (int b = 0; b < nb; b++) {
         if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
-            release_blocks(f, b);
-            free(f->block_data), free(f->block), free(f->parity), free(f->face), free(f);
+            qf_field_destroy(f);
             return qf_fail("out of host memory: a %s field of %lld sites in %s precision needs %.1f MiB",
                            kind_names[kind], (long long)lat->local_volume, qf_precision_name(prec),
                            (double)lat->local_volume * (double)site_bytes / (1 << 20));
@@ -71,10 +92,6 @@ int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, q
         starpu_vector_data_register(&f->block[b], STARPU_MAIN_RAM, (uintptr_t)f->block_data[b], (uint32_t)nsites,
                                     site_bytes);
         starpu_data_partition_plan(f->block[b], &halves, f->parity[b]);
-        for (int mu = 0; mu < QF_NDIM; mu++)
-            for (int side = 0; side < 2; side++)
-                starpu_vector_data_register(&f->face[(b * QF_NDIM + mu) * 2 + side], -1, 0,
-                                            (uint32_t)qf_face_volume(lat->block, mu, face_depth), face_site_bytes);
     }
     *out = f;
     return QF_SUCCESS;
@@ -88,10 +105,10 @@ void qf_field_destroy(qf_field *f)
         while (n < f->lat->nblocks && f->block_data[n]) n++;
         release_blocks(f, n);
     }
+    qf_face_set_destroy(&f->faces);
     free(f->block_data);
     free(f->block);
     free(f->parity);
-    free(f->face);
     free(f);
 }
 

@@ -7,6 +7,22 @@
 
 #include <starpu.h>
 
+/* Face buffers for every block, direction and side: vector handles of face sites, allocated by StarPU
+ * where first written. Fields own one set; operators and updates own more (for example faces that
+ * carry products computed by the sender). */
+typedef struct {
+    int nblocks, reals_per_site, depth;
+    qf_precision prec;
+    starpu_data_handle_t *face; /* [nblocks][QF_NDIM][2 sides] */
+} qf_face_set;
+
+int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, qf_precision prec);
+void qf_face_set_destroy(qf_face_set *s);
+static inline starpu_data_handle_t qf_face_set_handle(const qf_face_set *s, int b, int mu, int side)
+{
+    return s->face[(b * QF_NDIM + mu) * 2 + side];
+}
+
 struct qf_field {
     const qf_lattice *lat;
     qf_field_kind kind;
@@ -15,7 +31,7 @@ struct qf_field {
     void **block_data;                      /* host copies, pinned by starpu_malloc */
     starpu_data_handle_t *block;            /* [nblocks] */
     starpu_data_handle_t (*parity)[2];      /* [nblocks][even, odd], planned partitions of block */
-    starpu_data_handle_t *face;             /* [nblocks][QF_NDIM][2 sides] */
+    qf_face_set faces;
 };
 
 static inline starpu_data_handle_t qf_field_block(const qf_field *f, int b) { return f->block[b]; }
@@ -26,7 +42,7 @@ static inline starpu_data_handle_t qf_field_parity(const qf_field *f, int b, int
 /* Face of block b in direction mu on side 0 (x_mu = 0 ...) or side 1 (x_mu = E_mu - 1 ...). */
 static inline starpu_data_handle_t qf_field_face(const qf_field *f, int b, int mu, int side)
 {
-    return f->face[(b * QF_NDIM + mu) * 2 + side];
+    return qf_face_set_handle(&f->faces, b, mu, side);
 }
 
 #endif

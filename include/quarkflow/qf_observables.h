@@ -20,6 +20,17 @@ typedef struct {
  * then waits for that accumulator only. */
 int qf_gauge_measure(const qf_field *gauge, qf_gauge_observables *out);
 
+/* Polyakov loop: the average over spatial sites of (1/3) Tr of the ordered product of the time
+ * links along the whole time extent (no boundary phase). */
+int qf_gauge_polyakov(const qf_field *gauge, double *re, double *im);
+
+/* Clover-leaf field strength F_munu(x) = (Q_munu(x) - Q_munu(x)^dagger) / 8, Q the sum of the four
+ * plaquette leaves around x in the mu-nu plane, each starting and ending at x, taken counter-clockwise
+ * (mu then nu); no trace subtraction (DESIGN.md). fmunu must be a QF_FIELD_FIELD_STRENGTH field on the
+ * gauge field's lattice; its site holds the planes 01 02 03 12 13 23. Submitted as tasks: the
+ * caller's next use of fmunu waits for them. */
+int qf_gauge_field_strength(const qf_field *gauge, qf_field *fmunu);
+
 #ifdef __cplusplus
 }
 #endif
