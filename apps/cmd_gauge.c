@@ -11,6 +11,7 @@ static const char help[] =
     "       quarkflow gauge convert IN OUT [options]  write IN in another format (--to nersc|ildg)\n"
     "       quarkflow gauge measure [FILE] [options]  plaquette and link trace as a task graph, of FILE or of\n"
     "                                                 a generated start field (default: weak field on 8^4)\n"
+    "       quarkflow gauge generate [options]        quenched Wilson-action heatbath + overrelaxation\n"
     "\n"
     "Options:\n"
     "  --format F          input format: auto (default), nersc, milc, scidac, ildg, bridge, ddalpha\n"
@@ -23,7 +24,11 @@ static const char help[] =
     "  --start cold|weak|hot  measure: generated start field (default weak)\n"
     "  --seed S            seed of the counter-based generator (default 1)\n"
     "  --eps E             weak-field noise (default 0.1)\n"
-    "  --out FILE          measure: also write the field (format --to, precision --out-prec)\n"
+    "  --out FILE          measure, generate: also write the field (format --to, precision --out-prec)\n"
+    "  --beta B            generate: gauge coupling (default 6.0)\n"
+    "  --sweeps N          generate: heatbath sweeps (default 20), each followed by --or K (default 4)\n"
+    "                      overrelaxation sweeps; the start field is --start (default cold)\n"
+    "  --therm T           generate: sweeps left out of the average plaquette (default N / 2)\n"
     "\n"
     "Plaquettes are printed as Re Tr / 3 (NERSC, Chroma, Bridge++); MILC prints 3 times these.\n\n";
 
@@ -34,8 +39,10 @@ typedef struct {
     qf_precision prec;
     int out_bits, two_row;
     qf_gauge_start_kind start;
+    int start_given;
     uint64_t seed;
-    double eps;
+    double eps, beta;
+    int sweeps, or_steps, therm;
 } gauge_opts;
 
 static int parse(int argc, char **argv, gauge_opts *o, int min_files, int max_files)
@@ -45,6 +52,10 @@ static int parse(int argc, char **argv, gauge_opts *o, int min_files, int max_fi
     o->start = QF_START_WEAK;
     o->seed = 1;
     o->eps = 0.1;
+    o->beta = 6.0;
+    o->sweeps = 20;
+    o->or_steps = 4;
+    o->therm = -1;
     int nfiles = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -69,15 +80,22 @@ static int parse(int argc, char **argv, gauge_opts *o, int min_files, int max_fi
         } else if (!strcmp(a, "--start")) {
             if (i + 1 >= argc || qf_gauge_start_parse(argv[i + 1], &o->start))
                 return qf_app_usage_error("gauge", "--start needs cold, weak or hot");
+            o->start_given = 1;
             i++;
-        } else if (!strcmp(a, "--seed") || !strcmp(a, "--eps")) {
+        } else if (!strcmp(a, "--seed") || !strcmp(a, "--eps") || !strcmp(a, "--beta")) {
             char *end = NULL;
             if (i + 1 < argc) {
-                if (a[2] == 's') o->seed = strtoull(argv[i + 1], &end, 10);
-                else o->eps = strtod(argv[i + 1], &end);
+                if (!strcmp(a, "--seed")) o->seed = strtoull(argv[i + 1], &end, 10);
+                else *(!strcmp(a, "--eps") ? &o->eps : &o->beta) = strtod(argv[i + 1], &end);
             }
             if (!end || *end || end == argv[i + 1]) return qf_app_usage_error("gauge", "%s needs a number", a);
             i++;
+        } else if (!strcmp(a, "--sweeps")) {
+            rc = qf_app_int("gauge", argc, argv, &i, &o->sweeps);
+        } else if (!strcmp(a, "--or")) {
+            rc = qf_app_int("gauge", argc, argv, &i, &o->or_steps);
+        } else if (!strcmp(a, "--therm")) {
+            rc = qf_app_int("gauge", argc, argv, &i, &o->therm);
         } else if (!strcmp(a, "--out")) {
             if (i + 1 >= argc) return qf_app_usage_error("gauge", "--out needs a file name");
             o->out = argv[++i];
@@ -164,6 +182,81 @@ static int measure_tasks(const gauge_opts *o, const int dims[4], double *links)
     return QF_SUCCESS;
 }
 
+/* Mean and error of a Monte Carlo series from (up to) 8 bins, so that autocorrelation within a bin
+ * does not shrink the error. */
+static void binned_mean(const double *x, int n, double *mean, double *err, int *nbins)
+{
+    int nb = n < 8 ? n : 8, per = n / (nb > 0 ? nb : 1);
+    double sum = 0.0, sum2 = 0.0;
+    for (int b = 0; b < nb; b++) {
+        double m = 0.0;
+        for (int k = 0; k < per; k++) m += x[n - nb * per + b * per + k];
+        m /= per;
+        sum += m;
+        sum2 += m * m;
+    }
+    *nbins = nb;
+    *mean = nb ? sum / nb : 0.0;
+    *err = nb > 1 ? sqrt(fmax(sum2 / nb - *mean * *mean, 0.0) / (nb - 1)) : 0.0;
+}
+
+/* Heatbath + overrelaxation from a start field, with the plaquette after every sweep. */
+static int generate(gauge_opts *o)
+{
+    int dims[4] = {8, 8, 8, 8};
+    if (o->dims[0]) memcpy(dims, o->dims, sizeof dims);
+    if (o->sweeps < 1) return qf_fail("--sweeps %d: at least one sweep", o->sweeps);
+    if (o->therm < 0) o->therm = o->sweeps / 2;
+    if (o->therm >= o->sweeps) return qf_fail("--therm %d leaves none of the %d sweeps to average", o->therm, o->sweeps);
+    if (!o->start_given) o->start = QF_START_COLD;
+    qf_lattice lat;
+    if (qf_app_lattice(&lat, dims, o->blocks, 1)) return QF_ERROR;
+    qf_field *u;
+    if (qf_field_create(&u, &lat, QF_FIELD_GAUGE, o->prec, 0)) return QF_ERROR;
+    double *plaq = malloc((size_t)o->sweeps * sizeof *plaq);
+    qf_update_params p = {.beta = o->beta, .or_steps = o->or_steps, .seed = o->seed};
+    printf("generate      beta %g, %d sweeps of 1 heatbath + %d overrelaxation, %s start, seed %llu, lattice %d %d %d %d\n",
+           o->beta, o->sweeps, o->or_steps, qf_gauge_start_name(o->start), (unsigned long long)o->seed, dims[0], dims[1],
+           dims[2], dims[3]);
+    printf("task graph    %s precision, blocks %d x %d x %d x %d, %d CPU + %d CUDA workers\n", qf_precision_name(o->prec),
+           lat.blocks[0], lat.blocks[1], lat.blocks[2], lat.blocks[3], qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers());
+    int rc = !plaq || qf_gauge_start(u, o->start, o->seed, o->eps);
+    double total = 0.0;
+    for (int sweep = 0; sweep < o->sweeps && !rc; sweep++) {
+        double t0 = qf_wtime();
+        qf_gauge_observables obs;
+        rc = qf_gauge_update(u, &p, sweep, 1) || qf_gauge_measure(u, &obs);
+        double dt = qf_wtime() - t0;
+        total += dt;
+        if (rc) break;
+        plaq[sweep] = obs.plaquette;
+        printf("sweep %5d   plaquette %.10f (space %.10f, time %.10f)   %.3f s\n", sweep + 1, obs.plaquette,
+               obs.plaquette_space, obs.plaquette_time, dt);
+        fflush(stdout);
+    }
+    if (!rc) {
+        double mean, err;
+        int nb;
+        binned_mean(plaq + o->therm, o->sweeps - o->therm, &mean, &err, &nb);
+        double updates = 4.0 * (double)lat.global_volume * (1 + o->or_steps) * o->sweeps;
+        printf("average       plaquette %.8f +- %.8f over sweeps %d..%d (%d bins)\n", mean, err, o->therm + 1,
+               o->sweeps, nb);
+        printf("speed         %.3f s per sweep, %.3g link updates per second (measurements included)\n",
+               total / o->sweeps, updates / total);
+    }
+    if (!rc && o->out) {
+        double *links = malloc((size_t)lat.global_volume * 72 * sizeof *links);
+        qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
+        rc = !links || qf_field_export(u, links) || qf_gauge_write(o->out, o->to, dims, links, &w);
+        if (!rc) printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
+        else if (!links) qf_fail("out of host memory gathering the field for writing");
+        free(links);
+    }
+    free(plaq);
+    qf_field_destroy(u);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
 int qf_cmd_gauge(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -172,9 +265,9 @@ int qf_cmd_gauge(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *sub = argv[1];
-    int is_convert = !strcmp(sub, "convert");
-    if (!is_convert && strcmp(sub, "load") && strcmp(sub, "measure"))
-        return qf_app_usage_error("gauge", "unknown subcommand '%s' (load, convert or measure)", sub);
+    int is_convert = !strcmp(sub, "convert"), is_generate = !strcmp(sub, "generate");
+    if (!is_convert && !is_generate && strcmp(sub, "load") && strcmp(sub, "measure"))
+        return qf_app_usage_error("gauge", "unknown subcommand '%s' (load, convert, measure or generate)", sub);
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(help, stdout);
@@ -183,8 +276,14 @@ int qf_cmd_gauge(int argc, char **argv)
         }
     int is_load = !strcmp(sub, "load");
     gauge_opts o;
-    int rc = parse(argc, argv, &o, is_convert ? 2 : is_load, is_convert ? 2 : 1);
+    int rc = parse(argc, argv, &o, is_convert ? 2 : is_load, is_convert ? 2 : !is_generate);
     if (rc) return rc;
+    if (is_generate) {
+        if (qf_app_start(&argc, &argv)) return qf_app_error();
+        rc = generate(&o);
+        qf_app_stop();
+        return rc ? qf_app_error() : 0;
+    }
 
     double *links = NULL;
     qf_gauge_info g;

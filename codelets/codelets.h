@@ -42,6 +42,14 @@ extern struct starpu_codelet qf_cl_sum_add;
  * kernels/gauge_start.h). Buffers: W gauge block. */
 extern struct starpu_codelet qf_cl_gauge_start;
 
+/* Quenched updates (args: qf_update_args in kernels/heatbath.h).
+ * staple_face — buffers: R gauge block, R the +mu neighbour's side-0 face, W this block's side-1
+ * lower-staple faces for nu != mu (increasing nu).
+ * gauge_update — buffers: RW gauge block, R the +nu neighbours' side-0 faces (nu = 0..3), R the -nu
+ * neighbours' lower-staple faces for nu != mu (increasing nu). */
+extern struct starpu_codelet qf_cl_staple_face;
+extern struct starpu_codelet qf_cl_gauge_update;
+
 /* Precision conversion of one block. Buffers: R source block, W destination block. */
 typedef struct {
     int64_t nreals;

@@ -40,7 +40,8 @@ int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site
 void qf_face_set_destroy(qf_face_set *s)
 {
     if (!s->face) return;
-    for (int k = 0; k < s->nblocks * 2 * QF_NDIM; k++) starpu_data_unregister(s->face[k]);
+    /* StarPU owns the buffers: hand them back once their last task is done, without waiting here */
+    for (int k = 0; k < s->nblocks * 2 * QF_NDIM; k++) starpu_data_unregister_submit(s->face[k]);
     free(s->face);
     s->face = NULL;
 }

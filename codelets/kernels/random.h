@@ -4,6 +4,7 @@
 #ifndef QF_KERNEL_RANDOM_H
 #define QF_KERNEL_RANDOM_H
 
+#include "qf_math.h"
 #include "su3.h"
 
 #include <Random123/philox.h>
@@ -28,14 +29,15 @@ static inline QF_HD void qf_rng_uniform2(const qf_rng_key *k, uint32_t draw, dou
     }
 }
 
-/* Two independent standard normal numbers (Box-Muller). */
+/* Two independent standard normal numbers (Box-Muller), the same bits on CPUs and GPUs. */
 static inline QF_HD void qf_rng_gauss2(const qf_rng_key *k, uint32_t draw, double g[2])
 {
-    double u[2];
+    double u[2], s, c;
     qf_rng_uniform2(k, draw, u);
-    double r = sqrt(-2.0 * log(u[0]));
-    g[0] = r * cos(6.283185307179586476925 * u[1]);
-    g[1] = r * sin(6.283185307179586476925 * u[1]);
+    double r = sqrt(-2.0 * qf_log(u[0]));
+    qf_sincos_2pi(u[1], &s, &c);
+    g[0] = r * c;
+    g[1] = r * s;
 }
 
 /* A random SU(3) matrix: Gaussian complex rows, reunitarised. With eps < 0 the matrix is Haar

@@ -78,6 +78,33 @@ static inline QF_HD qf_su3 qf_su3_mul_nd(const qf_su3 *a, const qf_su3 *b)
     return c;
 }
 
+/* a^dagger * b */
+static inline QF_HD qf_su3 qf_su3_mul_dn(const qf_su3 *a, const qf_su3 *b)
+{
+    qf_su3 c;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            qf_complex s = qf_cconjmul(a->e[0][i], b->e[0][j]);
+            s = qf_cadd(s, qf_cconjmul(a->e[1][i], b->e[1][j]));
+            c.e[i][j] = qf_cadd(s, qf_cconjmul(a->e[2][i], b->e[2][j]));
+        }
+    return c;
+}
+
+static inline QF_HD void qf_su3_add_to(qf_su3 *a, const qf_su3 *b)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) a->e[i][j] = qf_cadd(a->e[i][j], b->e[i][j]);
+}
+
+static inline QF_HD qf_su3 qf_su3_zero(void)
+{
+    qf_su3 m;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(0.0, 0.0);
+    return m;
+}
+
 /* Re Tr(a * b^dagger), without forming the product. */
 static inline QF_HD double qf_su3_retrace_mul_nd(const qf_su3 *a, const qf_su3 *b)
 {

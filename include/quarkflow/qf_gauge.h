@@ -23,6 +23,20 @@ int qf_gauge_start_parse(const char *s, qf_gauge_start_kind *k);
 /* Fills a gauge field with a start field: one task per block. eps is the weak-field noise. */
 int qf_gauge_start(qf_field *gauge, qf_gauge_start_kind kind, uint64_t seed, double eps);
 
+/* Quenched updates with the Wilson gauge action S = beta sum_P (1 - Re Tr U_P / 3). */
+typedef struct {
+    double beta;
+    int or_steps;  /* overrelaxation passes after each heatbath pass */
+    uint64_t seed;
+} qf_update_params;
+
+/* Submits `count` sweeps numbered first_sweep, first_sweep + 1, ...: each is a Cabibbo-Marinari
+ * heatbath pass (Kennedy-Pendleton, three SU(2) subgroups) over every link (mu = x, y, z, t; even
+ * sites, then odd) followed by or_steps overrelaxation passes, every updated link reunitarised. The
+ * random numbers are keyed by seed, global site, link and sweep number, so the field is bit-identical
+ * for every block grid, scheduler and CPU/GPU placement. Returns once the tasks are submitted. */
+int qf_gauge_update(qf_field *gauge, const qf_update_params *p, int first_sweep, int count);
+
 #ifdef __cplusplus
 }
 #endif

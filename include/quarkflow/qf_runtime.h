@@ -38,6 +38,9 @@ void qf_runtime_print_machine(FILE *out);
 /* Prints the build configuration: version, StarPU, CUDA, MPI, FxT. */
 void qf_runtime_print_build(FILE *out);
 
+/* Wall-clock seconds from an arbitrary origin (StarPU's clock). */
+double qf_wtime(void);
+
 /* Waits for every submitted task. */
 void qf_runtime_wait_all(void);
 

@@ -1,0 +1,37 @@
+/* Codelet staple_face: the lower staples that a block's neighbours in +nu need for the links behind
+ * their face, computed where the links live and sent as faces (one per nu != mu). */
+#include "codelets.h"
+#include "kernels/heatbath.h"
+
+#if QF_HAVE_CUDA
+void qf_staple_face_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void staple_face_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_update_args *a = cl_arg;
+    const void *block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    const void *fwd[QF_NDIM] = {NULL, NULL, NULL, NULL};
+    fwd[a->mu] = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
+    for (int k = 0, nu = 0; nu < QF_NDIM; nu++) {
+        if (nu == a->mu) continue;
+        double *face = (double *)STARPU_VECTOR_GET_PTR(buffers[2 + k]);
+        int64_t n = STARPU_VECTOR_GET_NX(buffers[2 + k]);
+        for (int64_t f = 0; f < n; f++) qf_lower_staple_face_site(block, fwd, face, f, a->ext, a->mu, nu, a->prec);
+        k++;
+    }
+}
+
+static struct starpu_perfmodel staple_face_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_staple_face"};
+
+struct starpu_codelet qf_cl_staple_face = {
+    .name = "staple_face",
+    .cpu_funcs = {staple_face_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_staple_face_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 5,
+    .modes = {STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_W},
+    .model = &staple_face_model,
+};
