@@ -53,6 +53,13 @@ if [ "$prog" = ctest-gpu ]; then
   STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 "$here/bin/test_fields"
   echo "== test_fields, CUDA + CPU workers (STARPU_NCUDA=1, dmdas)"
   STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 "$here/bin/test_fields"
+  for t in "$here"/bin/test_*; do
+    case $t in */test_fields|*/test_gauge_io*|*/test_geometry) continue ;; esac
+    echo "== $(basename "$t"), CUDA workers only"
+    STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 "$t"
+    echo "== $(basename "$t"), CUDA + CPU workers (dmdas)"
+    STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 "$t"
+  done
   exit 0
 fi
 [ -x "$here/bin/$prog" ] && prog="$here/bin/$prog"
