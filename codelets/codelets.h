@@ -57,6 +57,48 @@ typedef struct {
 } qf_convert_args;
 extern struct starpu_codelet qf_cl_convert;
 
+/* ---- Gauge observables: Polyakov loop (tasks/polyakov.c) and clover field strength
+ * (tasks/field_strength.c); site kernels in kernels/polyakov.h and kernels/clover_leaf.h. ---- */
+
+/* Polyakov loop. A block's line buffer is a vector handle of E_x E_y E_z matrices (18 doubles each,
+ * block-local lexicographic order of the spatial sites).
+ * polyakov_line — ordered product of each spatial site's time links over the block's t extent.
+ *   Args: qf_polyakov_args. Buffers: R gauge block, W line buffer.
+ * polyakov_chain — acc(x) = acc(x) next(x), appending the next block along t. No args.
+ *   Buffers: RW line buffer (the column's running product), R the next block's line buffer.
+ * polyakov_trace — adds the sums over spatial sites of Re and Im of (1/3) Tr line(x). No args.
+ *   Buffers: R line buffer, REDUX accumulator of 2 doubles (re, im). */
+typedef struct {
+    int ext[QF_NDIM];
+    qf_precision prec; /* of the gauge field */
+} qf_polyakov_args;
+extern struct starpu_codelet qf_cl_polyakov_line;
+extern struct starpu_codelet qf_cl_polyakov_chain;
+extern struct starpu_codelet qf_cl_polyakov_trace;
+
+/* Clover field strength. P and R are per-block vector handles of sites holding 6 matrices (planes 01
+ * 02 03 12 13 23, 108 doubles a site); transport faces hold 3 matrices (54 doubles) a face site.
+ * plaquette_matrix — P(x) for the six planes. Args: qf_plaquette_args (ext, gauge precision).
+ *   Buffers: R gauge block, R the side-0 gauge faces of the forward neighbours in x, y, z, t, W P.
+ * leaf_transport — sender of a transport pass: U_rho(y)^dagger M(y) U_rho(y) on the block's side-1
+ *   faces, for the planes p with dir[p] == rho. Args: qf_leaf_args.
+ *   Buffers: R gauge block, R M, W this block's side-1 transport faces in directions face_dir[0..2].
+ * leaf_sum — receiver: out = M + S_dir(M), or with finish set F = (Q - Q^dagger) / 8 of that sum in
+ *   out_prec. Args: qf_leaf_args. Buffers: R gauge block, R M, R the side-1 transport faces of the
+ *   -rho neighbours for rho = face_dir[0..2], W out (R in double, or the field-strength block). */
+#define QF_LEAF_FACE_DIRS 3
+typedef struct {
+    int ext[QF_NDIM];
+    int dir[6];                        /* the transport S_rho of plane p crosses rho = dir[p] */
+    int face_dir[QF_LEAF_FACE_DIRS];   /* the distinct directions in dir[], increasing: face buffer order */
+    int finish;                        /* 0: out = M + S(M) in double; 1: out = (Q - Q^dagger) / 8 */
+    qf_precision prec;                 /* of the gauge field */
+    qf_precision out_prec;             /* of out when finish is set */
+} qf_leaf_args;
+extern struct starpu_codelet qf_cl_plaquette_matrix;
+extern struct starpu_codelet qf_cl_leaf_transport;
+extern struct starpu_codelet qf_cl_leaf_sum;
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,34 @@
+/* Codelet plaquette_matrix: the plaquette matrices P(x) of the six planes at every site of a block
+ * (double precision), the first step of the clover field strength. */
+#include "codelets.h"
+#include "kernels/clover_leaf.h"
+
+#if QF_HAVE_CUDA
+void qf_plaquette_matrix_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void plaquette_matrix_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_plaquette_args *a = cl_arg;
+    const void *block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    const void *faces[QF_NDIM];
+    for (int mu = 0; mu < QF_NDIM; mu++) faces[mu] = (const void *)STARPU_VECTOR_GET_PTR(buffers[1 + mu]);
+    double *pm = (double *)STARPU_VECTOR_GET_PTR(buffers[1 + QF_NDIM]);
+    int64_t n = STARPU_VECTOR_GET_NX(buffers[0]);
+    for (int64_t s = 0; s < n; s++) qf_plaquette_matrix_site(block, faces, pm, s, a->ext, a->prec);
+}
+
+static struct starpu_perfmodel plaquette_matrix_model = {.type = STARPU_HISTORY_BASED,
+                                                         .symbol = "qf_plaquette_matrix"};
+
+struct starpu_codelet qf_cl_plaquette_matrix = {
+    .name = "plaquette_matrix",
+    .cpu_funcs = {plaquette_matrix_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_plaquette_matrix_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 2 + QF_NDIM,
+    .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W},
+    .model = &plaquette_matrix_model,
+};

@@ -1,0 +1,151 @@
+/* The clover-leaf field strength as a graph (kernels/clover_leaf.h has the algebra):
+ *
+ *   face_copy(b, mu)          R: U(b)                                   W: U face(b, mu, side 0)
+ *   plaquette_matrix(b)       R: U(b), U faces of the +mu neighbours    W: P(b)
+ *   pass 1, S_nu, dir = nu of each plane (faces in y, z, t):
+ *     leaf_transport(b)       R: U(b), P(b)                             W: T1 faces(b, rho, side 1)
+ *     leaf_sum(b)             R: U(b), P(b), T1 faces of the -rho nbrs  W: R(b) = P + S_nu P
+ *   pass 2, S_mu, dir = mu of each plane (faces in x, y, z):
+ *     leaf_transport(b)       R: U(b), R(b)                             W: T2 faces(b, rho, side 1)
+ *     leaf_sum(b, finish)     R: U(b), R(b), T2 faces of the -rho nbrs  W: F(b) = (Q - Q^dagger) / 8
+ *
+ * Only 1-deep faces travel: the forward gauge links for P, and transported matrices that the owner of
+ * the links U_rho(y) on its side-1 face has multiplied in, so gauge links never go backwards. P, R and
+ * the transport faces are double-precision scratch handles that StarPU allocates where first written
+ * and frees after their last task (unregister_submit): the host does not wait. */
+#include "quarkflow/qf_observables.h"
+#include "kernels/clover_leaf.h"
+#include "tasks.h"
+
+static int same_geometry(const qf_lattice *a, const qf_lattice *b)
+{
+    if (a == b) return 1;
+    if (a->nprocs != b->nprocs || a->rank != b->rank) return 0;
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        if (a->global[mu] != b->global[mu] || a->procs[mu] != b->procs[mu] || a->blocks[mu] != b->blocks[mu] ||
+            a->proc_coord[mu] != b->proc_coord[mu])
+            return 0;
+    return 1;
+}
+
+/* Fills face_dir with the distinct directions of dir, increasing; their number must be
+ * QF_LEAF_FACE_DIRS (true of both passes: nu takes 1 2 3, mu takes 0 1 2). */
+static void leaf_args_init(qf_leaf_args *a, const qf_lattice *lat, const int dir[QF_NPLANES], int finish,
+                           qf_precision prec, qf_precision out_prec)
+{
+    memset(a, 0, sizeof *a);
+    for (int mu = 0; mu < QF_NDIM; mu++) a->ext[mu] = lat->block[mu];
+    for (int p = 0; p < QF_NPLANES; p++) a->dir[p] = dir[p];
+    int k = 0;
+    for (int rho = 0; rho < QF_NDIM; rho++) {
+        int used = 0;
+        for (int p = 0; p < QF_NPLANES; p++) used |= dir[p] == rho;
+        if (used) a->face_dir[k++] = rho;
+    }
+    a->finish = finish;
+    a->prec = prec;
+    a->out_prec = out_prec;
+}
+
+/* One transport pass: out(b) = M(b) + S_dir(M)(b), or F of it (a->finish). */
+static int submit_pass(const qf_field *u, const starpu_data_handle_t *m, const qf_face_set *t,
+                       const starpu_data_handle_t *out, const qf_leaf_args *a)
+{
+    const qf_lattice *lat = u->lat;
+    for (int b = 0; b < lat->nblocks; b++) {
+        int ret = starpu_task_insert(&qf_cl_leaf_transport, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_W,
+                                     qf_face_set_handle(t, b, a->face_dir[0], 1), STARPU_W,
+                                     qf_face_set_handle(t, b, a->face_dir[1], 1), STARPU_W,
+                                     qf_face_set_handle(t, b, a->face_dir[2], 1), QF_ARGS(*a), 0);
+        if (qf_task_check(ret, "leaf_transport")) return QF_ERROR;
+    }
+    for (int b = 0; b < lat->nblocks; b++) {
+        starpu_data_handle_t in[QF_LEAF_FACE_DIRS];
+        for (int k = 0; k < QF_LEAF_FACE_DIRS; k++) {
+            int rho = a->face_dir[k];
+            in[k] = qf_face_set_handle(t, qf_block_neighbour(b, lat->blocks, rho, -1), rho, 1);
+        }
+        int ret = starpu_task_insert(&qf_cl_leaf_sum, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_R, in[0],
+                                     STARPU_R, in[1], STARPU_R, in[2], STARPU_W, out[b], QF_ARGS(*a), 0);
+        if (qf_task_check(ret, "leaf_sum")) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+static int submit(const qf_field *u, qf_field *fmunu, const starpu_data_handle_t *p, const starpu_data_handle_t *r,
+                  const qf_face_set *t1, const qf_face_set *t2)
+{
+    const qf_lattice *lat = u->lat;
+    if (qf_tasks_copy_faces(u, 0)) return QF_ERROR;
+    qf_plaquette_args pa = {.prec = u->prec};
+    for (int mu = 0; mu < QF_NDIM; mu++) pa.ext[mu] = lat->block[mu];
+    for (int b = 0; b < lat->nblocks; b++) {
+        starpu_data_handle_t fwd[QF_NDIM];
+        for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
+        int ret = starpu_task_insert(&qf_cl_plaquette_matrix, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0],
+                                     STARPU_R, fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_W, p[b], QF_ARGS(pa),
+                                     0);
+        if (qf_task_check(ret, "plaquette_matrix")) return QF_ERROR;
+    }
+    int dir_nu[QF_NPLANES], dir_mu[QF_NPLANES];
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        for (int nu = mu + 1; nu < QF_NDIM; nu++) {
+            dir_mu[qf_plane_index(mu, nu)] = mu;
+            dir_nu[qf_plane_index(mu, nu)] = nu;
+        }
+    qf_leaf_args a;
+    leaf_args_init(&a, lat, dir_nu, 0, u->prec, QF_DOUBLE);
+    if (submit_pass(u, p, t1, r, &a)) return QF_ERROR;
+    leaf_args_init(&a, lat, dir_mu, 1, u->prec, fmunu->prec);
+    return submit_pass(u, r, t2, fmunu->block, &a);
+}
+
+int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
+{
+    if (u->kind != QF_FIELD_GAUGE)
+        return qf_fail("the field strength needs a gauge field as input, not a %s field", qf_field_kind_name(u->kind));
+    if (fmunu->kind != QF_FIELD_FIELD_STRENGTH)
+        return qf_fail("the field strength goes into a %s field, not a %s field: create it with QF_FIELD_FIELD_STRENGTH",
+                       qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->kind));
+    const qf_lattice *lat = u->lat;
+    if (!same_geometry(lat, fmunu->lat))
+        return qf_fail("the field-strength field's lattice (%d %d %d %d, blocks %d %d %d %d) differs from the gauge "
+                       "field's (%d %d %d %d, blocks %d %d %d %d): create it on the gauge field's lattice",
+                       fmunu->lat->global[0], fmunu->lat->global[1], fmunu->lat->global[2], fmunu->lat->global[3],
+                       fmunu->lat->blocks[0], fmunu->lat->blocks[1], fmunu->lat->blocks[2], fmunu->lat->blocks[3],
+                       lat->global[0], lat->global[1], lat->global[2], lat->global[3], lat->blocks[0], lat->blocks[1],
+                       lat->blocks[2], lat->blocks[3]);
+    if (lat->nprocs > 1)
+        return qf_fail("the field strength on %d processes is not yet supported: run it on one process", lat->nprocs);
+    if (u->face_depth != 1)
+        return qf_fail("the field strength reads 1-deep gauge faces, but this gauge field has %d-deep ones: create it "
+                       "with face depth 1",
+                       u->face_depth);
+
+    int nb = lat->nblocks;
+    starpu_data_handle_t *p = calloc((size_t)nb, sizeof *p), *r = calloc((size_t)nb, sizeof *r);
+    qf_face_set t1 = {0}, t2 = {0};
+    if (!p || !r || qf_face_set_create(&t1, lat, QF_LEAF_FACE_SLOTS * QF_SU3_REALS, 1, QF_DOUBLE) ||
+        qf_face_set_create(&t2, lat, QF_LEAF_FACE_SLOTS * QF_SU3_REALS, 1, QF_DOUBLE)) {
+        qf_face_set_destroy(&t1);
+        qf_face_set_destroy(&t2);
+        free(p);
+        free(r);
+        return qf_fail("out of host memory allocating the field strength's scratch handles");
+    }
+    size_t site_bytes = (size_t)QF_NPLANES * QF_SU3_REALS * sizeof(double);
+    for (int b = 0; b < nb; b++) {
+        starpu_vector_data_register(&p[b], -1, 0, (uint32_t)lat->block_volume, site_bytes);
+        starpu_vector_data_register(&r[b], -1, 0, (uint32_t)lat->block_volume, site_bytes);
+    }
+    int rc = submit(u, fmunu, p, r, &t1, &t2);
+    for (int b = 0; b < nb; b++) {
+        starpu_data_unregister_submit(p[b]);
+        starpu_data_unregister_submit(r[b]);
+    }
+    free(p);
+    free(r);
+    qf_face_set_destroy(&t1);
+    qf_face_set_destroy(&t2);
+    return rc;
+}
