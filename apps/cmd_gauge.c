@@ -9,8 +9,9 @@
 static const char help[] =
     "usage: quarkflow gauge load FILE [options]       read, verify every fact the file carries, print them\n"
     "       quarkflow gauge convert IN OUT [options]  write IN in another format (--to nersc|ildg)\n"
-    "       quarkflow gauge measure [FILE] [options]  plaquette and link trace as a task graph, of FILE or of\n"
-    "                                                 a generated start field (default: weak field on 8^4)\n"
+    "       quarkflow gauge measure [FILE] [options]  plaquette, link trace, Polyakov loop as task graphs,\n"
+    "                                                 of FILE or of a generated start field (default:\n"
+    "                                                 weak field on 8^4)\n"
     "       quarkflow gauge generate [options]        quenched Wilson-action heatbath + overrelaxation\n"
     "\n"
     "Options:\n"
@@ -154,7 +155,8 @@ static int measure_tasks(const gauge_opts *o, const int dims[4], double *links)
     if (qf_field_create(&u, &lat, QF_FIELD_GAUGE, o->prec, 0)) return QF_ERROR;
     int rc = o->in ? qf_field_import(u, links) : qf_gauge_start(u, o->start, o->seed, o->eps);
     qf_gauge_observables obs;
-    rc = rc || qf_gauge_measure(u, &obs) || qf_field_export(u, links);
+    double poly_re = 0.0, poly_im = 0.0;
+    rc = rc || qf_gauge_measure(u, &obs) || qf_gauge_polyakov(u, &poly_re, &poly_im) || qf_field_export(u, links);
     qf_field_destroy(u);
     if (rc) return QF_ERROR;
     printf("task graph    %s precision, blocks %d x %d x %d x %d of %d x %d x %d x %d sites, %d CPU + %d CUDA workers\n",
@@ -174,6 +176,7 @@ static int measure_tasks(const gauge_opts *o, const int dims[4], double *links)
                        "this is a bug, please report it with this command line",
                        d, tol);
     printf("              agrees with plain global loops over the same links (difference %.1e)\n", d);
+    printf("Polyakov loop %.16f %+.16f i\n", poly_re, poly_im);
     if (o->out) {
         qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
         if (qf_gauge_write(o->out, o->to, dims, links, &w)) return QF_ERROR;
@@ -243,6 +246,9 @@ static int generate(gauge_opts *o)
                o->sweeps, nb);
         printf("speed         %.3f s per sweep, %.3g link updates per second (measurements included)\n",
                total / o->sweeps, updates / total);
+        double poly_re, poly_im;
+        rc = qf_gauge_polyakov(u, &poly_re, &poly_im);
+        if (!rc) printf("Polyakov loop %.10f %+.10f i (last field)\n", poly_re, poly_im);
     }
     if (!rc && o->out) {
         double *links = malloc((size_t)lat.global_volume * 72 * sizeof *links);
