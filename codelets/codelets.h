@@ -99,6 +99,39 @@ extern struct starpu_codelet qf_cl_plaquette_matrix;
 extern struct starpu_codelet qf_cl_leaf_transport;
 extern struct starpu_codelet qf_cl_leaf_sum;
 
+/* ---- Wilson hopping term (tasks/dirac.c); argument blocks, buffers and launchers in
+ * wilson_launch.h, site kernels in kernels/wilson.h. All three take STARPU_VARIABLE_NBUFFERS. ---- */
+extern struct starpu_codelet qf_cl_wilson_gather;
+extern struct starpu_codelet qf_cl_wilson_interior;
+extern struct starpu_codelet qf_cl_wilson_exterior;
+
+/* ---- Clover term (tasks/clover.c); site kernels and the storage layout of clover fields in
+ * kernels/clover.h. ----
+ * clover_build — A = 1 + i kappa c_sw sum_{mu<nu} sigma_munu F_munu and A^-1 on every site of a block,
+ *   from the field strength (f_prec) into two clover fields (prec), adding the number of sites where
+ *   a chiral block is not positive definite (A^-1 not built) into the accumulator.
+ *   Args: qf_clover_build_args. Buffers: R field-strength block, W A block, W A^-1 block,
+ *   REDUX accumulator of 1 double.
+ * clover_apply — out = a x + b C y on the sites of one parity (0, 1) or on all sites (-1), C a clover
+ *   field (A or A^-1); x is not read when a == 0; out may be x or y.
+ *   Args: qf_clover_apply_args. Buffers: R C block, R x block, R y block, RW out block (with one
+ *   parity, the other half keeps its values). */
+typedef struct {
+    int ext[QF_NDIM];
+    double kappa_csw;       /* kappa * c_sw */
+    qf_precision f_prec;    /* of the field strength */
+    qf_precision prec;      /* of A and A^-1 */
+} qf_clover_build_args;
+extern struct starpu_codelet qf_cl_clover_build;
+
+typedef struct {
+    int ext[QF_NDIM];
+    int parity;             /* 0, 1, or -1 for all sites */
+    double a, b;
+    qf_precision prec;      /* of C, x, y and out */
+} qf_clover_apply_args;
+extern struct starpu_codelet qf_cl_clover_apply;
+
 #ifdef __cplusplus
 }
 #endif

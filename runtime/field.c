@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength"};
-static const int site_reals[] = {72, 24, 6, 108};
-static const int face_reals[] = {72, 12, 6, 108};
+static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover"};
+static const int site_reals[] = {72, 24, 6, 108, 72};
+static const int face_reals[] = {72, 12, 6, 108, 72};
 
 const char *qf_field_kind_name(qf_field_kind k) { return kind_names[k]; }
 int qf_field_site_reals(qf_field_kind k) { return site_reals[k]; }
@@ -20,7 +20,8 @@ qf_field_kind qf_field_kind_of(const qf_field *f) { return f->kind; }
 qf_precision qf_field_precision(const qf_field *f) { return f->prec; }
 int qf_field_face_depth(const qf_field *f) { return f->face_depth; }
 
-int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, qf_precision prec)
+static int face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, int per_site,
+                           qf_precision prec)
 {
     s->nblocks = lat->nblocks;
     s->reals_per_site = reals_per_site;
@@ -33,8 +34,18 @@ int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site
         for (int mu = 0; mu < QF_NDIM; mu++)
             for (int side = 0; side < 2; side++)
                 starpu_vector_data_register(&s->face[(b * QF_NDIM + mu) * 2 + side], -1, 0,
-                                            (uint32_t)qf_face_volume(lat->block, mu, depth), site_bytes);
+                                            (uint32_t)(qf_face_volume(lat->block, mu, depth) / per_site), site_bytes);
     return QF_SUCCESS;
+}
+
+int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, qf_precision prec)
+{
+    return face_set_create(s, lat, reals_per_site, depth, 1, prec);
+}
+
+int qf_face_set_create_half(qf_face_set *s, const qf_lattice *lat, int reals_per_site, qf_precision prec)
+{
+    return face_set_create(s, lat, reals_per_site, 1, 2, prec);
 }
 
 void qf_face_set_destroy(qf_face_set *s)

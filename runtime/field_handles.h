@@ -17,6 +17,8 @@ typedef struct {
 } qf_face_set;
 
 int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, qf_precision prec);
+/* 1-deep faces holding the sites of one parity only (half the sites; kernels/wilson.h indexes them). */
+int qf_face_set_create_half(qf_face_set *s, const qf_lattice *lat, int reals_per_site, qf_precision prec);
 void qf_face_set_destroy(qf_face_set *s);
 static inline starpu_data_handle_t qf_face_set_handle(const qf_face_set *s, int b, int mu, int side)
 {

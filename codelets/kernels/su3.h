@@ -5,6 +5,7 @@
 #define QF_SU3_H
 
 #include "qf_complex.h"
+#include "reals.h"
 
 #include <math.h>
 
@@ -15,33 +16,23 @@ typedef struct { qf_complex e[3][3]; } qf_su3;
 
 static inline QF_HD qf_su3 qf_su3_load(const void *base, qf_precision prec, size_t matrix_index)
 {
+    double v[QF_SU3_REALS];
+    qf_reals_load(base, prec, matrix_index * QF_SU3_REALS, v, QF_SU3_REALS);
     qf_su3 m;
-    if (prec == QF_DOUBLE) {
-        const double *p = (const double *)base + matrix_index * QF_SU3_REALS;
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(p[6 * i + 2 * j], p[6 * i + 2 * j + 1]);
-    } else {
-        const float *p = (const float *)base + matrix_index * QF_SU3_REALS;
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(p[6 * i + 2 * j], p[6 * i + 2 * j + 1]);
-    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(v[6 * i + 2 * j], v[6 * i + 2 * j + 1]);
     return m;
 }
 
 static inline QF_HD void qf_su3_store(void *base, qf_precision prec, size_t matrix_index, const qf_su3 *m)
 {
-    if (prec == QF_DOUBLE) {
-        double *p = (double *)base + matrix_index * QF_SU3_REALS;
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) { p[6 * i + 2 * j] = m->e[i][j].re; p[6 * i + 2 * j + 1] = m->e[i][j].im; }
-    } else {
-        float *p = (float *)base + matrix_index * QF_SU3_REALS;
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) {
-                p[6 * i + 2 * j] = (float)m->e[i][j].re;
-                p[6 * i + 2 * j + 1] = (float)m->e[i][j].im;
-            }
-    }
+    double v[QF_SU3_REALS];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            v[6 * i + 2 * j] = m->e[i][j].re;
+            v[6 * i + 2 * j + 1] = m->e[i][j].im;
+        }
+    qf_reals_store(base, prec, matrix_index * QF_SU3_REALS, v, QF_SU3_REALS);
 }
 
 static inline QF_HD qf_su3 qf_su3_identity(void)

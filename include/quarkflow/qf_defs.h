@@ -12,6 +12,28 @@
 #define QF_HD
 #endif
 
+/* Site kernels that a codelet's loop must inline, so that the precision it passes as a constant
+ * specialises the kernel's loads and stores. */
+#if defined(__CUDACC__)
+#define QF_HD_INLINE __host__ __device__ __attribute__((always_inline))
+#elif defined(__GNUC__)
+#define QF_HD_INLINE __attribute__((always_inline))
+#else
+#define QF_HD_INLINE
+#endif
+
+/* Full unrolling of a short fixed loop in site kernels: keeps small arrays indexed by the loop
+ * variable in registers (on GPUs, dynamic indexing sends them to local memory). */
+#if defined(__CUDA_ARCH__)
+#define QF_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__) /* nvcc's host pass: its front end knows no GCC pragmas */
+#define QF_UNROLL
+#elif defined(__GNUC__) && !defined(__clang__)
+#define QF_UNROLL _Pragma("GCC unroll 16")
+#else
+#define QF_UNROLL
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -16,16 +16,17 @@ typedef enum {
     QF_FIELD_GAUGE = 0,      /* 4 links a site (x, y, z, t) */
     QF_FIELD_WILSON,         /* 4 spins x 3 colours */
     QF_FIELD_STAGGERED,      /* 1 x 3 */
-    QF_FIELD_FIELD_STRENGTH  /* 6 matrices a site, planes (mu,nu) = 01 02 03 12 13 23 */
+    QF_FIELD_FIELD_STRENGTH, /* 6 matrices a site, planes (mu,nu) = 01 02 03 12 13 23 */
+    QF_FIELD_CLOVER          /* 2 hermitian 6x6 chiral blocks a site (codelets/kernels/clover.h) */
 } qf_field_kind;
 
 typedef struct qf_field qf_field;
 
 const char *qf_field_kind_name(qf_field_kind k);
-/* Reals one site holds: gauge 72, Wilson 24, staggered 6, field strength 108. */
+/* Reals one site holds: gauge 72, Wilson 24, staggered 6, field strength 108, clover 72. */
 int qf_field_site_reals(qf_field_kind k);
 /* Reals one face site holds: gauge 72 (whole links), Wilson 12 (a spin-projected half spinor),
- * staggered 6, field strength 108. */
+ * staggered 6, field strength 108, clover 72 (clover fields have no use for faces). */
 int qf_field_face_reals(qf_field_kind k);
 /* Face depth a kind needs by default: 3 for staggered (the Naik term), 1 otherwise. */
 int qf_field_default_face_depth(qf_field_kind k);

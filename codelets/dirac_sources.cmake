@@ -1,0 +1,12 @@
+# The Wilson-clover Dirac operator as task graphs (tasks/dirac.c): the gather, interior and exterior
+# codelets of the hopping term and their CUDA implementations. Paths relative to the repository root;
+# included by the top CMakeLists.txt.
+set(QF_DIRAC_C_SOURCES
+  codelets/wilson_gather.c
+  codelets/wilson_interior.c
+  codelets/wilson_exterior.c
+  tasks/dirac.c)
+set(QF_DIRAC_CUDA_SOURCES
+  codelets/wilson_gather.cu
+  codelets/wilson_interior.cu
+  codelets/wilson_exterior.cu)

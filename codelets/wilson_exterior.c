@@ -1,0 +1,54 @@
+/* Codelet wilson_exterior: adds the hops that come through the neighbours' faces to the partial sums
+ * of one block's face sites and finishes them (kernels/wilson.h). Buffers (STARPU_VARIABLE_NBUFFERS):
+ * RW out, R gauge, R the eight neighbour faces (k = 2 mu: the -mu neighbour's side-1 face; k = 2 mu
+ * + 1: the +mu neighbour's side-0 face), then R x if has_x, R clover if clover_on. */
+#include "codelets.h"
+#include "wilson_launch.h"
+
+static void buffer_pointers(void *buffers[], const qf_wilson_args *a, const void *face[QF_WILSON_NFACES],
+                            const void **x, const void **clover)
+{
+    for (int k = 0; k < QF_WILSON_NFACES; k++) face[k] = (const void *)STARPU_VECTOR_GET_PTR(buffers[2 + k]);
+    int k = QF_WILSON_EXTERIOR_FIXED;
+    *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    *clover = a->clover_on != QF_CLOVER_NONE ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
+}
+
+#if QF_HAVE_CUDA
+static void wilson_exterior_cuda(void *buffers[], void *cl_arg)
+{
+    const qf_wilson_args *a = (const qf_wilson_args *)cl_arg;
+    const void *face[QF_WILSON_NFACES], *x, *clover;
+    buffer_pointers(buffers, a, face, &x, &clover);
+    qf_wilson_exterior_run_cuda(a, (void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                                x, clover, face, starpu_cuda_get_local_stream());
+}
+#endif
+
+void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
+                            const void *const nbr_face[QF_WILSON_NFACES])
+{
+    QF_WILSON_SPECIALISE(a, b, QF_WILSON_FOR_SITES(&b, s, xc, qf_wilson_exterior_at(out, gauge, x, clover, nbr_face, s, xc, &b)));
+}
+
+static void wilson_exterior_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_wilson_args *a = (const qf_wilson_args *)cl_arg;
+    const void *face[QF_WILSON_NFACES], *x, *clover;
+    buffer_pointers(buffers, a, face, &x, &clover);
+    qf_wilson_exterior_run(a, (void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                           x, clover, face);
+}
+
+static struct starpu_perfmodel wilson_exterior_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_wilson_exterior"};
+
+struct starpu_codelet qf_cl_wilson_exterior = {
+    .name = "wilson_exterior",
+    .cpu_funcs = {wilson_exterior_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {wilson_exterior_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &wilson_exterior_model,
+};

@@ -1,0 +1,49 @@
+/* Codelet wilson_gather: packs the eight spin-projected half-spinor faces of one block, the side-1
+ * ones multiplied by U^dagger (kernels/wilson.h). Buffers: R spinor, R gauge, W faces (mu, side). */
+#include "codelets.h"
+#include "wilson_launch.h"
+
+#if QF_HAVE_CUDA
+static void wilson_gather_cuda(void *buffers[], void *cl_arg)
+{
+    void *face[QF_WILSON_NFACES];
+    for (int k = 0; k < QF_WILSON_NFACES; k++) face[k] = (void *)STARPU_VECTOR_GET_PTR(buffers[2 + k]);
+    qf_wilson_gather_run_cuda((const qf_wilson_gather_args *)cl_arg, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                              (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), face, starpu_cuda_get_local_stream());
+}
+#endif
+
+void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                          void *const face[QF_WILSON_NFACES])
+{
+    int64_t n = qf_wilson_gather_total(a);
+    qf_wilson_gather_args b = *a;
+    if (a->prec == QF_DOUBLE) {
+        b.prec = QF_DOUBLE;
+        for (int64_t t = 0; t < n; t++) qf_wilson_gather_site(spinor, gauge, face, t, &b);
+    } else {
+        b.prec = QF_SINGLE;
+        for (int64_t t = 0; t < n; t++) qf_wilson_gather_site(spinor, gauge, face, t, &b);
+    }
+}
+
+static void wilson_gather_cpu(void *buffers[], void *cl_arg)
+{
+    void *face[QF_WILSON_NFACES];
+    for (int k = 0; k < QF_WILSON_NFACES; k++) face[k] = (void *)STARPU_VECTOR_GET_PTR(buffers[2 + k]);
+    qf_wilson_gather_run((const qf_wilson_gather_args *)cl_arg, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                         (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), face);
+}
+
+static struct starpu_perfmodel wilson_gather_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_wilson_gather"};
+
+struct starpu_codelet qf_cl_wilson_gather = {
+    .name = "wilson_gather",
+    .cpu_funcs = {wilson_gather_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {wilson_gather_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS, /* 10 buffers: modes given at insertion */
+    .model = &wilson_gather_model,
+};

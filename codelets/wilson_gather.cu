@@ -1,0 +1,28 @@
+/* CUDA implementation of wilson_gather: one thread per face entry, all eight faces in one launch. */
+#include "codelets.h"
+#include "cuda_launch.h"
+#include "wilson_launch.h"
+
+typedef struct { void *p[QF_WILSON_NFACES]; } face_ptrs;
+
+template <int P>
+static __global__ void wilson_gather_kernel(const void *spinor, const void *gauge, face_ptrs face, int64_t n,
+                                            qf_wilson_gather_args a)
+{
+    a.prec = (qf_precision)P;
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < n) qf_wilson_gather_site(spinor, gauge, face.p, t, &a);
+}
+
+extern "C" void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                                          void *const face[QF_WILSON_NFACES], cudaStream_t stream)
+{
+    face_ptrs f;
+    for (int k = 0; k < QF_WILSON_NFACES; k++) f.p[k] = face[k];
+    int64_t n = qf_wilson_gather_total(a);
+    if (a->prec == QF_DOUBLE)
+        wilson_gather_kernel<QF_DOUBLE><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(spinor, gauge, f, n, *a);
+    else
+        wilson_gather_kernel<QF_SINGLE><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(spinor, gauge, f, n, *a);
+    QF_CUDA_CHECK_LAUNCH();
+}

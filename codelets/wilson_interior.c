@@ -1,0 +1,53 @@
+/* Codelet wilson_interior: the hops of one block whose sources lie in the block, finishing the sites
+ * that have no face hop (kernels/wilson.h). Buffers (STARPU_VARIABLE_NBUFFERS): R input spinor,
+ * R gauge, W out (RW for one parity, whose other half is kept), then R x if has_x, R clover if
+ * clover_on. */
+#include "codelets.h"
+#include "wilson_launch.h"
+
+static void optional_buffers(void *buffers[], const qf_wilson_args *a, int first, const void **x, const void **clover)
+{
+    int k = first;
+    *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    *clover = a->clover_on != QF_CLOVER_NONE ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
+}
+
+#if QF_HAVE_CUDA
+static void wilson_interior_cuda(void *buffers[], void *cl_arg)
+{
+    const qf_wilson_args *a = (const qf_wilson_args *)cl_arg;
+    const void *x, *clover;
+    optional_buffers(buffers, a, QF_WILSON_INTERIOR_FIXED, &x, &clover);
+    qf_wilson_interior_run_cuda(a, (void *)STARPU_VECTOR_GET_PTR(buffers[2]), (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                                (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), x, clover,
+                                starpu_cuda_get_local_stream());
+}
+#endif
+
+void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
+                            const void *clover)
+{
+    QF_WILSON_SPECIALISE(a, b, QF_WILSON_FOR_SITES(&b, s, xc, qf_wilson_interior_at(out, in, gauge, x, clover, s, xc, &b)));
+}
+
+static void wilson_interior_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_wilson_args *a = (const qf_wilson_args *)cl_arg;
+    const void *x, *clover;
+    optional_buffers(buffers, a, QF_WILSON_INTERIOR_FIXED, &x, &clover);
+    qf_wilson_interior_run(a, (void *)STARPU_VECTOR_GET_PTR(buffers[2]), (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                           (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), x, clover);
+}
+
+static struct starpu_perfmodel wilson_interior_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_wilson_interior"};
+
+struct starpu_codelet qf_cl_wilson_interior = {
+    .name = "wilson_interior",
+    .cpu_funcs = {wilson_interior_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {wilson_interior_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &wilson_interior_model,
+};

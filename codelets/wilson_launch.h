@@ -1,0 +1,38 @@
+/* Launchers of the Wilson hopping kernels (kernels/wilson.h) on raw pointers: the codelets
+ * wilson_gather, wilson_interior and wilson_exterior call them on their buffers, and the benchmark
+ * calls them directly to measure the same kernels without the runtime. The CUDA launchers run on the
+ * given stream and return without waiting. */
+#ifndef QF_WILSON_LAUNCH_H
+#define QF_WILSON_LAUNCH_H
+
+#include "kernels/wilson.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                          void *const face[QF_WILSON_NFACES]);
+void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
+                            const void *clover);
+void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
+                            const void *const nbr_face[QF_WILSON_NFACES]);
+
+#if QF_HAVE_CUDA
+#include <cuda_runtime.h>
+void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                               void *const face[QF_WILSON_NFACES], cudaStream_t stream);
+void qf_wilson_interior_run_cuda(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
+                                 const void *clover, cudaStream_t stream);
+void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, const void *gauge, const void *x,
+                                 const void *clover, const void *const nbr_face[QF_WILSON_NFACES], cudaStream_t stream);
+#endif
+
+/* Buffer positions of the interior and exterior codelets (STARPU_VARIABLE_NBUFFERS): the fixed
+ * buffers first, then x when has_x, then the clover field when clover_on != QF_CLOVER_NONE. */
+enum { QF_WILSON_INTERIOR_FIXED = 3, QF_WILSON_EXTERIOR_FIXED = 2 + QF_WILSON_NFACES };
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,86 @@
+/* The Wilson-clover Dirac operator (DESIGN.md, kappa normalisation, DeGrand-Rossi basis):
+ *
+ *   M psi(x) = A(x) psi(x) - kappa D psi(x),
+ *   D psi(x) = sum_mu [ (1 - g_mu) U_mu(x) psi(x+mu) + (1 + g_mu) U_mu(x-mu)^dagger psi(x-mu) ],
+ *   A(x)     = 1 + i kappa c_sw sum_{mu<nu} sigma_munu F_munu(x),   sigma_munu = (i/2)[g_mu, g_nu],
+ *
+ * with F_munu the clover-leaf field strength (qf_gauge_field_strength) and a phase per direction on
+ * the hops that cross the lattice boundary: the hop from x + mu to x across the boundary carries
+ * phase_mu, the hop back carries conj(phase_mu). Each application is a task graph: per block a gather
+ * of the spin-projected faces (the backward-hop face already multiplied by U^dagger by its owner, so
+ * gauge links never travel), an interior task for the hops inside the block, and an exterior task
+ * for the hops that come through the faces, including faces whose neighbour is the block itself.
+ *
+ * Even-odd preconditioning (Schur complement on the even sites):
+ *   asymmetric   Mhat = A_ee - kappa^2 D_eo A_oo^-1 D_oe
+ *   symmetric    Mhat = 1 - kappa^2 A_ee^-1 D_eo A_oo^-1 D_oe
+ * Without clover both are 1 - kappa^2 D_eo D_oe. Even-odd operators take and return full-lattice
+ * fields and read and write their even sites only; the odd sites of the output keep their values.
+ * A solve of Mhat x_e = bhat_e is reconstructed with qf_dirac_prepare / qf_dirac_reconstruct.
+ *
+ * Colour-spinor fields are QF_FIELD_WILSON fields, a site's 24 reals ordered [spin][colour][re, im].
+ * All operands of an application must be distinct fields of the operator's precision, on its
+ * lattice. Every call submits tasks and returns; the next use of the output waits for them. */
+#ifndef QF_DIRAC_H
+#define QF_DIRAC_H
+
+#include "qf_field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct qf_dirac qf_dirac;
+
+typedef struct {
+    double kappa;
+    double csw;                        /* 0: plain Wilson (no clover field is built) */
+    double phase[QF_NDIM][2];          /* boundary phase (re, im) per direction */
+    qf_precision prec;                 /* of the operator's gauge and clover fields and its operands */
+} qf_dirac_params;
+
+/* kappa, csw 0, periodic in space and antiperiodic in time, double precision. */
+qf_dirac_params qf_dirac_default_params(double kappa);
+
+typedef enum {
+    QF_OP_M = 0,        /* full lattice: M */
+    QF_OP_MDAG,         /* M^dagger = g5 M g5 */
+    QF_OP_MDAGM,        /* M^dagger M */
+    QF_OP_MHAT,         /* even sites: Mhat (asymmetric or symmetric as the operator was built) */
+    QF_OP_MHAT_DAG,     /* Mhat^dagger */
+    QF_OP_MHAT_DAGMHAT  /* Mhat^dagger Mhat */
+} qf_dirac_op;
+
+typedef enum { QF_SCHUR_ASYMMETRIC = 0, QF_SCHUR_SYMMETRIC } qf_schur_form;
+
+/* Builds the operator on gauge (any precision; converted to prec as tasks): copies the links, and
+ * with csw != 0 computes F_munu, the clover term A and its inverse A^-1 on every site, all as
+ * tasks. Fails with a clear message when A is not positive definite on some site (kappa c_sw too
+ * large for this field: A^-1 is built by Cholesky factorisation). The gauge field may be destroyed
+ * afterwards. */
+int qf_dirac_create(qf_dirac **d, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form);
+void qf_dirac_destroy(qf_dirac *d);
+
+const qf_dirac_params *qf_dirac_get_params(const qf_dirac *d);
+const qf_lattice *qf_dirac_lattice(const qf_dirac *d);
+const char *qf_dirac_op_name(qf_dirac_op op);
+
+/* out = op in. The even-odd ops need an even-odd capable lattice (every block extent even, which
+ * qf_lattice_init guarantees). MDAGM and the Mhat products use an internal temporary. */
+int qf_dirac_apply(qf_dirac *d, qf_dirac_op op, qf_field *out, const qf_field *in);
+
+/* Even-odd source: bhat_e = b_e + kappa D_eo A_oo^-1 b_o (asymmetric), or A_ee^-1 of that
+ * (symmetric); written to the even sites of bhat. */
+int qf_dirac_prepare(qf_dirac *d, qf_field *bhat, const qf_field *b);
+/* Full solution from the even-site solution: copies x_e from x_even and sets
+ * x_o = A_oo^-1 (b_o + kappa D_oe x_e). */
+int qf_dirac_reconstruct(qf_dirac *d, qf_field *x, const qf_field *x_even, const qf_field *b);
+
+/* Flops of one application of op on the whole lattice by QUDA's counts (DESIGN.md): Wilson dslash
+ * 1320 a site it writes, clover term 504 a site (A or A^-1 applied), x + b y 48. */
+double qf_dirac_flops(const qf_dirac *d, qf_dirac_op op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

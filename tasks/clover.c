@@ -1,0 +1,115 @@
+/* The clover term as task graphs (tasks/clover.h):
+ *
+ *   clover_build(b)   R: F(b)                    W: A(b), A^-1(b)   REDUX: failed-site count
+ *   clover_apply(b)   R: C(b), x(b), y(b)        RW: out(b)
+ *
+ * Both are site-local: no faces. The build waits for its failure count only, so that a clover term
+ * that cannot be inverted is reported where it is built. */
+#include "clover.h"
+#include "tasks.h"
+
+#include <math.h>
+
+static int same_geometry(const qf_lattice *a, const qf_lattice *b)
+{
+    if (a == b) return 1;
+    if (a->nprocs != b->nprocs || a->rank != b->rank) return 0;
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        if (a->global[mu] != b->global[mu] || a->procs[mu] != b->procs[mu] || a->blocks[mu] != b->blocks[mu] ||
+            a->proc_coord[mu] != b->proc_coord[mu])
+            return 0;
+    return 1;
+}
+
+/* Fails unless f lives on lat's geometry; what names f, whose names the reference. */
+static int check_lattice(const qf_field *f, const char *what, const qf_lattice *lat, const char *whose)
+{
+    const qf_lattice *l = f->lat;
+    if (same_geometry(l, lat)) return QF_SUCCESS;
+    return qf_fail("%s's lattice (%d %d %d %d, blocks %d %d %d %d) differs from the %s's (%d %d %d %d, blocks %d "
+                   "%d %d %d): create it on the %s's lattice",
+                   what, l->global[0], l->global[1], l->global[2], l->global[3], l->blocks[0], l->blocks[1],
+                   l->blocks[2], l->blocks[3], whose, lat->global[0], lat->global[1], lat->global[2], lat->global[3],
+                   lat->blocks[0], lat->blocks[1], lat->blocks[2], lat->blocks[3], whose);
+}
+
+int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, qf_field *ainv)
+{
+    if (fmunu->kind != QF_FIELD_FIELD_STRENGTH)
+        return qf_fail("the clover term is built from a %s field (qf_gauge_field_strength), not a %s field",
+                       qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->kind));
+    if (a->kind != QF_FIELD_CLOVER || ainv->kind != QF_FIELD_CLOVER)
+        return qf_fail("the clover term and its inverse go into %s fields, not a %s field: create them with "
+                       "QF_FIELD_CLOVER",
+                       qf_field_kind_name(QF_FIELD_CLOVER),
+                       qf_field_kind_name(a->kind != QF_FIELD_CLOVER ? a->kind : ainv->kind));
+    if (a == ainv) return qf_fail("the clover term and its inverse need two distinct clover fields, not one");
+    if (a->prec != ainv->prec)
+        return qf_fail("the clover term (%s) and its inverse (%s) must have the same precision",
+                       qf_precision_name(a->prec), qf_precision_name(ainv->prec));
+    if (!isfinite(kappa_csw)) return qf_fail("kappa * c_sw = %g is not a finite number", kappa_csw);
+    const qf_lattice *lat = fmunu->lat;
+    if (check_lattice(a, "the clover field", lat, "field strength") ||
+        check_lattice(ainv, "the inverse clover field", lat, "field strength"))
+        return QF_ERROR;
+
+    double storage[1], failed[1];
+    starpu_data_handle_t acc;
+    qf_accumulator_create(&acc, storage, 1);
+    qf_clover_build_args args = {.kappa_csw = kappa_csw, .f_prec = fmunu->prec, .prec = a->prec};
+    for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
+    for (int b = 0; b < lat->nblocks; b++) {
+        int ret = starpu_task_insert(&qf_cl_clover_build, STARPU_R, qf_field_block(fmunu, b), STARPU_W,
+                                     qf_field_block(a, b), STARPU_W, qf_field_block(ainv, b), STARPU_REDUX, acc,
+                                     QF_ARGS(args), 0);
+        if (qf_task_check(ret, "clover_build")) {
+            qf_accumulator_read(acc, failed, 1);
+            return QF_ERROR;
+        }
+    }
+    if (qf_accumulator_read(acc, failed, 1)) return QF_ERROR;
+    if (failed[0] > 0.0)
+        return qf_fail("the clover term A = 1 + i kappa c_sw sigma.F is not positive definite (not invertible) on %.0f "
+                       "of %lld sites: kappa * c_sw = %g is too large for this gauge field; use a smaller c_sw (or "
+                       "kappa), or a smoother gauge field (thermalised or smeared rather than hot)",
+                       failed[0], (long long)lat->local_volume, kappa_csw);
+    return QF_SUCCESS;
+}
+
+/* Fails unless f is a Wilson field of the clover field's precision and lattice. */
+static int check_spinor(const qf_field *f, const char *what, const qf_field *clover)
+{
+    if (f->kind != QF_FIELD_WILSON)
+        return qf_fail("the clover term acts on %s fields: %s is a %s field", qf_field_kind_name(QF_FIELD_WILSON), what,
+                       qf_field_kind_name(f->kind));
+    if (f->prec != clover->prec)
+        return qf_fail("%s is in %s precision but the clover field in %s: convert it (qf_field_convert)", what,
+                       qf_precision_name(f->prec), qf_precision_name(clover->prec));
+    return check_lattice(f, what, clover->lat, "clover field");
+}
+
+int qf_tasks_clover_apply(qf_field *out, double a, const qf_field *x, double b, const qf_field *clover,
+                          const qf_field *y, int parity)
+{
+    if (parity < -1 || parity > 1)
+        return qf_fail("parity %d: the clover term applies to parity 0 (even), 1 (odd) or -1 (all sites)", parity);
+    if (clover->kind != QF_FIELD_CLOVER)
+        return qf_fail("the clover term needs a %s field (qf_tasks_clover_build), not a %s field",
+                       qf_field_kind_name(QF_FIELD_CLOVER), qf_field_kind_name(clover->kind));
+    if (!x && a != 0.0) return qf_fail("out = a x + b C y with a = %g needs an x field", a);
+    if (check_spinor(out, "the output", clover) || check_spinor(y, "the input y", clover) ||
+        (x && check_spinor(x, "the input x", clover)))
+        return QF_ERROR;
+    if (!x) x = y; /* a == 0: x is not read, but the codelet has a buffer for it */
+
+    const qf_lattice *lat = clover->lat;
+    qf_clover_apply_args args = {.parity = parity, .a = a, .b = b, .prec = clover->prec};
+    for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
+    for (int blk = 0; blk < lat->nblocks; blk++) {
+        int ret = starpu_task_insert(&qf_cl_clover_apply, STARPU_R, qf_field_block(clover, blk), STARPU_R,
+                                     qf_field_block(x, blk), STARPU_R, qf_field_block(y, blk), STARPU_RW,
+                                     qf_field_block(out, blk), QF_ARGS(args), 0);
+        if (qf_task_check(ret, "clover_apply")) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}

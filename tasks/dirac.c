@@ -1,0 +1,327 @@
+/* The Wilson-clover operator as task graphs (include/quarkflow/qf_dirac.h). Every application is
+ * built from one primitive, hop(): for each block a gather of its eight faces, an interior task and
+ * an exterior task that reads the neighbours' faces (DESIGN.md, "One Dirac-operator application as
+ * a graph"), with the site-local parts of the operator (x, the clover term or its inverse, the
+ * coefficients) fused into the finishing step. Gathers go first (higher priority), so that faces are
+ * ready when the interiors are done; blocks on the process boundary will matter once faces cross
+ * processes. */
+#include "quarkflow/qf_dirac.h"
+#include "quarkflow/qf_observables.h"
+#include "clover.h"
+#include "tasks.h"
+#include "../codelets/wilson_launch.h"
+
+#include <math.h>
+
+struct qf_dirac {
+    qf_dirac_params p;
+    qf_schur_form form;
+    const qf_lattice *lat;
+    qf_field *gauge;            /* in the operator's precision */
+    qf_field *clover, *clover_inv;  /* NULL for plain Wilson */
+    qf_face_set faces_full;     /* full faces for the full-lattice operator */
+    qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
+    qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
+};
+
+enum { PRIO_GATHER = 1, PRIO_EXTERIOR = 1, PRIO_INTERIOR = 0 };
+
+qf_dirac_params qf_dirac_default_params(double kappa)
+{
+    qf_dirac_params p;
+    memset(&p, 0, sizeof p);
+    p.kappa = kappa;
+    for (int mu = 0; mu < QF_NDIM; mu++) p.phase[mu][0] = mu == 3 ? -1.0 : 1.0;
+    p.prec = QF_DOUBLE;
+    return p;
+}
+
+static const char *const op_names[] = {"M", "Mdag", "MdagM", "Mhat", "Mhat_dag", "Mhat_dag_Mhat"};
+const char *qf_dirac_op_name(qf_dirac_op op) { return op >= QF_OP_M && op <= QF_OP_MHAT_DAGMHAT ? op_names[op] : "?"; }
+const qf_dirac_params *qf_dirac_get_params(const qf_dirac *d) { return &d->p; }
+const qf_lattice *qf_dirac_lattice(const qf_dirac *d) { return d->lat; }
+
+/* ---- the primitive ---- */
+
+typedef struct {
+    int parity;        /* output parity, -1: all sites */
+    int dagger;
+    double a, b;       /* out = a x + b hops (clover as clover_on says) */
+    const qf_field *x; /* NULL when a == 0 */
+    int clover_on;
+    const qf_field *clover;
+} hop_spec;
+
+static void block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM])
+{
+    int bc[QF_NDIM];
+    qf_lex_coords(b, lat->blocks, bc);
+    for (int mu = 0; mu < QF_NDIM; mu++) origin[mu] = lat->proc_coord[mu] * lat->local[mu] + bc[mu] * lat->block[mu];
+}
+
+/* out = finish(a, x, b, D in) on the sites of s->parity; reads in on the other parity. */
+static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s)
+{
+    const qf_lattice *lat = d->lat;
+    const qf_face_set *faces = s->parity < 0 ? &d->faces_full : &d->faces_half;
+    struct starpu_data_descr descr[QF_WILSON_EXTERIOR_FIXED + 2];
+
+    qf_wilson_gather_args g = {.parity = s->parity < 0 ? -1 : 1 - s->parity, .dagger = s->dagger, .prec = d->p.prec};
+    memcpy(g.ext, lat->block, sizeof g.ext);
+    for (int b = 0; b < lat->nblocks; b++) {
+        descr[0] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
+        descr[1] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
+        for (int k = 0; k < QF_WILSON_NFACES; k++)
+            descr[2 + k] = (struct starpu_data_descr){qf_face_set_handle(faces, b, k / 2, k % 2), STARPU_W};
+        int ret = starpu_task_insert(&qf_cl_wilson_gather, STARPU_DATA_MODE_ARRAY, descr, 2 + QF_WILSON_NFACES,
+                                     STARPU_PRIORITY, PRIO_GATHER, QF_ARGS(g), 0);
+        if (qf_task_check(ret, "wilson_gather")) return QF_ERROR;
+    }
+
+    qf_wilson_args a = {.parity = s->parity, .dagger = s->dagger, .a = s->a, .b = s->b, .has_x = s->x != NULL,
+                        .clover_on = s->clover_on, .prec = d->p.prec};
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    memcpy(a.global, lat->global, sizeof a.global);
+    memcpy(a.phase, d->p.phase, sizeof a.phase);
+    enum starpu_data_access_mode out_mode = s->parity < 0 ? STARPU_W : STARPU_RW;
+    for (int b = 0; b < lat->nblocks; b++) {
+        block_origin(lat, b, a.origin);
+        int n = 0;
+        descr[n++] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
+        descr[n++] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
+        descr[n++] = (struct starpu_data_descr){qf_field_block(out, b), out_mode};
+        if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
+        if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
+        int ret = starpu_task_insert(&qf_cl_wilson_interior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
+                                     PRIO_INTERIOR, QF_ARGS(a), 0);
+        if (qf_task_check(ret, "wilson_interior")) return QF_ERROR;
+    }
+    for (int b = 0; b < lat->nblocks; b++) {
+        block_origin(lat, b, a.origin);
+        int n = 0;
+        descr[n++] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};
+        descr[n++] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
+        for (int mu = 0; mu < QF_NDIM; mu++) {
+            descr[n++] = (struct starpu_data_descr){
+                qf_face_set_handle(faces, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R};
+            descr[n++] = (struct starpu_data_descr){
+                qf_face_set_handle(faces, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R};
+        }
+        if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
+        if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
+        int ret = starpu_task_insert(&qf_cl_wilson_exterior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
+                                     PRIO_EXTERIOR, QF_ARGS(a), 0);
+        if (qf_task_check(ret, "wilson_exterior")) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+/* ---- operators ---- */
+
+static int has_clover(const qf_dirac *d) { return d->clover != NULL; }
+
+/* out = M in or M^dagger in on the full lattice: A in - kappa D in. */
+static int apply_full(qf_dirac *d, qf_field *out, const qf_field *in, int dagger)
+{
+    hop_spec s = {.parity = -1, .dagger = dagger, .a = 1.0, .b = -d->p.kappa, .x = in,
+                  .clover_on = has_clover(d) ? QF_CLOVER_X : QF_CLOVER_NONE, .clover = d->clover};
+    return hop(d, out, in, &s);
+}
+
+/* t_o = A_oo^-1 D_oe in_e (D^dagger when dagger). */
+static int schur_first_half(qf_dirac *d, qf_field *t, const qf_field *in, int dagger)
+{
+    hop_spec s = {.parity = 1, .dagger = dagger, .a = 0.0, .b = 1.0,
+                  .clover_on = has_clover(d) ? QF_CLOVER_HOPS : QF_CLOVER_NONE, .clover = d->clover_inv};
+    return hop(d, t, in, &s);
+}
+
+/* out_e = Mhat in_e or Mhat^dagger in_e. */
+static int apply_schur(qf_dirac *d, qf_field *out, const qf_field *in, int dagger)
+{
+    double k2 = d->p.kappa * d->p.kappa;
+    qf_field *t = d->tmp[0];
+    if (!has_clover(d)) { /* 1 - kappa^2 D_eo D_oe */
+        hop_spec s = {.parity = 0, .dagger = dagger, .a = 1.0, .b = -k2, .x = in};
+        return schur_first_half(d, t, in, dagger) || hop(d, out, t, &s);
+    }
+    if (d->form == QF_SCHUR_ASYMMETRIC) { /* A_ee - kappa^2 D_eo A_oo^-1 D_oe, and its dagger with D^dagger */
+        hop_spec s = {.parity = 0, .dagger = dagger, .a = 1.0, .b = -k2, .x = in, .clover_on = QF_CLOVER_X,
+                      .clover = d->clover};
+        return schur_first_half(d, t, in, dagger) || hop(d, out, t, &s);
+    }
+    if (!dagger) { /* 1 - kappa^2 A_ee^-1 D_eo A_oo^-1 D_oe */
+        hop_spec s = {.parity = 0, .a = 1.0, .b = -k2, .x = in, .clover_on = QF_CLOVER_HOPS, .clover = d->clover_inv};
+        return schur_first_half(d, t, in, 0) || hop(d, out, t, &s);
+    }
+    /* 1 - kappa^2 D_eo^dagger A_oo^-1 D_oe^dagger A_ee^-1 */
+    qf_field *pre = d->tmp[1];
+    hop_spec s = {.parity = 0, .dagger = 1, .a = 1.0, .b = -k2, .x = in};
+    return qf_tasks_clover_apply(pre, 0.0, in, 1.0, d->clover_inv, in, 0) || schur_first_half(d, t, pre, 1) ||
+           hop(d, out, t, &s);
+}
+
+static int check_operand(const qf_dirac *d, const qf_field *f, const char *role)
+{
+    if (f->kind != QF_FIELD_WILSON)
+        return qf_fail("the Dirac operator's %s must be a %s field, not a %s field", role,
+                       qf_field_kind_name(QF_FIELD_WILSON), qf_field_kind_name(f->kind));
+    if (f->prec != d->p.prec)
+        return qf_fail("the Dirac operator's %s is in %s precision but the operator is in %s: convert it with "
+                       "qf_field_convert or build the operator in %s",
+                       role, qf_precision_name(f->prec), qf_precision_name(d->p.prec), qf_precision_name(f->prec));
+    const qf_lattice *a = f->lat, *b = d->lat;
+    if (a != b && (a->nblocks != b->nblocks || memcmp(a->global, b->global, sizeof a->global) ||
+                   memcmp(a->blocks, b->blocks, sizeof a->blocks)))
+        return qf_fail("the Dirac operator's %s lives on lattice %d %d %d %d with blocks %d %d %d %d, the operator on "
+                       "%d %d %d %d with blocks %d %d %d %d: create the field on the operator's lattice",
+                       role, a->global[0], a->global[1], a->global[2], a->global[3], a->blocks[0], a->blocks[1],
+                       a->blocks[2], a->blocks[3], b->global[0], b->global[1], b->global[2], b->global[3], b->blocks[0],
+                       b->blocks[1], b->blocks[2], b->blocks[3]);
+    return QF_SUCCESS;
+}
+
+static int check_distinct(const qf_field *out, const qf_field *in, const char *what)
+{
+    if (out == in)
+        return qf_fail("%s: the output and the input are the same field; the operator reads its input while it "
+                       "writes its output, so pass a different output field",
+                       what);
+    return QF_SUCCESS;
+}
+
+int qf_dirac_apply(qf_dirac *d, qf_dirac_op op, qf_field *out, const qf_field *in)
+{
+    if (op < QF_OP_M || op > QF_OP_MHAT_DAGMHAT) return qf_fail("unknown Dirac operator %d", (int)op);
+    if (check_operand(d, out, "output") || check_operand(d, in, "input") ||
+        check_distinct(out, in, qf_dirac_op_name(op)))
+        return QF_ERROR;
+    qf_field *prod = d->tmp[2];
+    switch (op) {
+    case QF_OP_M: return apply_full(d, out, in, 0);
+    case QF_OP_MDAG: return apply_full(d, out, in, 1);
+    case QF_OP_MDAGM: return apply_full(d, prod, in, 0) || apply_full(d, out, prod, 1) ? QF_ERROR : QF_SUCCESS;
+    case QF_OP_MHAT: return apply_schur(d, out, in, 0) ? QF_ERROR : QF_SUCCESS;
+    case QF_OP_MHAT_DAG: return apply_schur(d, out, in, 1) ? QF_ERROR : QF_SUCCESS;
+    default: return apply_schur(d, prod, in, 0) || apply_schur(d, out, prod, 1) ? QF_ERROR : QF_SUCCESS;
+    }
+}
+
+int qf_dirac_prepare(qf_dirac *d, qf_field *bhat, const qf_field *b)
+{
+    if (check_operand(d, bhat, "prepared source") || check_operand(d, b, "source") ||
+        check_distinct(bhat, b, "qf_dirac_prepare"))
+        return QF_ERROR;
+    /* bhat_e = b_e + kappa D_eo u_o, u_o = A_oo^-1 b_o; symmetric: A_ee^-1 of that */
+    const qf_field *u = b;
+    if (has_clover(d)) {
+        if (qf_tasks_clover_apply(d->tmp[0], 0.0, b, 1.0, d->clover_inv, b, 1)) return QF_ERROR;
+        u = d->tmp[0];
+    }
+    hop_spec s = {.parity = 0, .a = 1.0, .b = d->p.kappa, .x = b};
+    if (has_clover(d) && d->form == QF_SCHUR_SYMMETRIC) {
+        s.clover_on = QF_CLOVER_ALL;
+        s.clover = d->clover_inv;
+    }
+    return hop(d, bhat, u, &s);
+}
+
+int qf_dirac_reconstruct(qf_dirac *d, qf_field *x, const qf_field *x_even, const qf_field *b)
+{
+    if (check_operand(d, x, "solution") || check_operand(d, x_even, "even-site solution") ||
+        check_operand(d, b, "source") || check_distinct(x, x_even, "qf_dirac_reconstruct") ||
+        check_distinct(x, b, "qf_dirac_reconstruct"))
+        return QF_ERROR;
+    /* x = x_even on every site, then x_o = A_oo^-1 (b_o + kappa D_oe x_e) over the odd half */
+    if (qf_field_convert(x, x_even)) return QF_ERROR;
+    hop_spec s = {.parity = 1, .a = 1.0, .b = d->p.kappa, .x = b,
+                  .clover_on = has_clover(d) ? QF_CLOVER_ALL : QF_CLOVER_NONE, .clover = d->clover_inv};
+    return hop(d, x, x_even, &s);
+}
+
+/* ---- construction ---- */
+
+static int check_params(const qf_dirac_params *p, const qf_lattice *lat)
+{
+    if (!(p->kappa > 0.0) || !isfinite(p->kappa))
+        return qf_fail("kappa %g: the hopping parameter must be positive (mass m = 1/(2 kappa) - 4)", p->kappa);
+    if (!isfinite(p->csw) || p->csw < 0.0) return qf_fail("c_sw %g: the clover coefficient must be >= 0", p->csw);
+    if (p->prec != QF_DOUBLE && p->prec != QF_SINGLE) return qf_fail("unknown precision %d", (int)p->prec);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        double m = hypot(p->phase[mu][0], p->phase[mu][1]);
+        if (!(fabs(m - 1.0) < 1e-12))
+            return qf_fail("boundary phase of direction %d is (%g, %g), of modulus %g: a phase must have modulus 1 "
+                           "(periodic 1, antiperiodic -1)",
+                           mu, p->phase[mu][0], p->phase[mu][1], m);
+    }
+    if (lat->nprocs > 1)
+        return qf_fail("the Dirac operator on %d processes is not yet supported: run it on one process", lat->nprocs);
+    return QF_SUCCESS;
+}
+
+int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form)
+{
+    *out = NULL;
+    if (gauge->kind != QF_FIELD_GAUGE)
+        return qf_fail("the Dirac operator needs a gauge field, not a %s field", qf_field_kind_name(gauge->kind));
+    if (form != QF_SCHUR_ASYMMETRIC && form != QF_SCHUR_SYMMETRIC) return qf_fail("unknown Schur form %d", (int)form);
+    const qf_lattice *lat = gauge->lat;
+    if (check_params(p, lat)) return QF_ERROR;
+    qf_dirac *d = calloc(1, sizeof *d);
+    if (!d) return qf_fail("out of host memory creating the Dirac operator");
+    d->p = *p;
+    d->form = form;
+    d->lat = lat;
+    int rc = qf_field_create(&d->gauge, lat, QF_FIELD_GAUGE, p->prec, 1) || qf_field_convert(d->gauge, gauge);
+    for (int k = 0; k < 3 && !rc; k++) rc = qf_field_create(&d->tmp[k], lat, QF_FIELD_WILSON, p->prec, 0);
+    rc = rc || qf_face_set_create(&d->faces_full, lat, QF_HALF_SPINOR_REALS, 1, p->prec);
+    rc = rc || qf_face_set_create_half(&d->faces_half, lat, QF_HALF_SPINOR_REALS, p->prec);
+    if (!rc && p->csw != 0.0) {
+        qf_field *fmunu = NULL;
+        rc = qf_field_create(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0) ||
+             qf_field_create(&d->clover, lat, QF_FIELD_CLOVER, p->prec, 0) ||
+             qf_field_create(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec, 0) ||
+             qf_gauge_field_strength(gauge->face_depth == 1 ? gauge : d->gauge, fmunu) ||
+             qf_tasks_clover_build(fmunu, p->kappa * p->csw, d->clover, d->clover_inv);
+        if (fmunu) qf_field_destroy(fmunu);
+    }
+    if (rc) {
+        qf_dirac_destroy(d);
+        return QF_ERROR;
+    }
+    *out = d;
+    return QF_SUCCESS;
+}
+
+void qf_dirac_destroy(qf_dirac *d)
+{
+    if (!d) return;
+    if (d->gauge) qf_field_destroy(d->gauge);
+    if (d->clover) qf_field_destroy(d->clover);
+    if (d->clover_inv) qf_field_destroy(d->clover_inv);
+    for (int k = 0; k < 3; k++)
+        if (d->tmp[k]) qf_field_destroy(d->tmp[k]);
+    qf_face_set_destroy(&d->faces_full);
+    qf_face_set_destroy(&d->faces_half);
+    free(d);
+}
+
+/* QUDA's counts (DESIGN.md): dslash 1320 a site, clover term 504 (A or A^-1 on a site), x + b y 48.
+ * Mhat is two half-lattice dslashes: t = A_oo^-1 D in (1320 + 504), then in + b (A^-1 or A) D t
+ * (1320 + 504 + 48); the symmetric dagger applies A_ee^-1 to its input first (504 more). */
+double qf_dirac_flops(const qf_dirac *d, qf_dirac_op op)
+{
+    double v = (double)d->lat->global_volume, h = v / 2;
+    double clover = has_clover(d) ? 504.0 : 0.0;
+    double full = v * (1320.0 + 48.0 + clover);
+    double schur = h * (1320.0 + clover) + h * (1320.0 + 48.0 + clover);
+    double pre = has_clover(d) && d->form == QF_SCHUR_SYMMETRIC ? h * clover : 0.0;
+    switch (op) {
+    case QF_OP_M:
+    case QF_OP_MDAG: return full;
+    case QF_OP_MDAGM: return 2 * full;
+    case QF_OP_MHAT: return schur;
+    case QF_OP_MHAT_DAG: return schur + pre;
+    default: return 2 * schur + pre;
+    }
+}
