@@ -27,6 +27,19 @@ void qf_app_stop(void);
 /* Option parsing helpers: each consumes its values and advances *i; they return 0 or an exit status. */
 int qf_app_int(const char *command, int argc, char **argv, int *i, int *out);
 int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4]);
+int qf_app_double(const char *command, int argc, char **argv, int *i, double *out);
+int qf_app_u64(const char *command, int argc, char **argv, int *i, uint64_t *out);
+
+/* Fills a global lexicographic Wilson field (24 doubles a site) with unit-variance complex Gaussian
+ * numbers from a generator keyed by seed: the same field for every block grid and machine. */
+void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed);
+
+/* Dirac-operator options shared by apply and bench (cmd_apply.c): --op NAME, --schur asym|sym,
+ * --bc X Y Z T (periodic, antiperiodic or theta for exp(i pi theta)); and the operator's summary. */
+int qf_app_op_parse(const char *s, qf_dirac_op *op);
+int qf_app_schur(const char *command, int argc, char **argv, int *i, qf_schur_form *form);
+int qf_app_bc(const char *command, int argc, char **argv, int *i, double phase[4][2]);
+void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form);
 
 /* Chooses the block grid: the user's, or a default that gives every worker several blocks. */
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent);
@@ -36,5 +49,9 @@ extern const char qf_app_global_help[];
 
 int qf_cmd_info(int argc, char **argv);
 int qf_cmd_gauge(int argc, char **argv);
+int qf_cmd_apply(int argc, char **argv);
+int qf_cmd_bench(int argc, char **argv);
+/* bench/dslash_bench.c: quarkflow bench dslash */
+int qf_bench_dslash(int argc, char **argv);
 
 #endif

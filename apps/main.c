@@ -3,6 +3,7 @@
 #include "app.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@ static const char usage[] =
     "Commands:\n"
     "  info       machine, build and StarPU configuration\n"
     "  gauge      gauge fields: load and verify, convert between formats, measure\n"
+    "  apply      apply the Wilson-clover Dirac operator to a source, write the result\n"
+    "  bench      benchmarks (bench dslash: the even-odd Wilson-clover operator)\n"
     "\n"
     "Run 'quarkflow COMMAND --help' for a command's options.\n";
 
@@ -60,6 +63,54 @@ int qf_app_int(const char *command, int argc, char **argv, int *i, int *out)
     return 0;
 }
 
+int qf_app_double(const char *command, int argc, char **argv, int *i, double *out)
+{
+    if (*i + 1 >= argc) return qf_app_usage_error(command, "%s needs a value", argv[*i]);
+    char *end;
+    errno = 0;
+    double v = strtod(argv[*i + 1], &end);
+    if (errno || *end || end == argv[*i + 1] || !isfinite(v))
+        return qf_app_usage_error(command, "%s: '%s' is not a number", argv[*i], argv[*i + 1]);
+    *out = v;
+    *i += 1;
+    return 0;
+}
+
+int qf_app_u64(const char *command, int argc, char **argv, int *i, uint64_t *out)
+{
+    if (*i + 1 >= argc) return qf_app_usage_error(command, "%s needs a value", argv[*i]);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(argv[*i + 1], &end, 10);
+    if (errno || *end || end == argv[*i + 1] || argv[*i + 1][0] == '-')
+        return qf_app_usage_error(command, "%s: '%s' is not a non-negative integer", argv[*i], argv[*i + 1]);
+    *out = (uint64_t)v;
+    *i += 1;
+    return 0;
+}
+
+/* splitmix64: a small, well-mixed generator for sources (not for Monte Carlo, which uses Philox). */
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed)
+{
+    uint64_t s = seed ^ 0x5eed5eed5eed5eedull;
+    const double two_pi = 6.283185307179586476925286766559;
+    for (int64_t k = 0; k < volume * 24; k += 2) {
+        double u1 = ((double)(splitmix64(&s) >> 11) + 1.0) / 9007199254740993.0; /* (0, 1] */
+        double u2 = (double)(splitmix64(&s) >> 11) / 9007199254740992.0;
+        double r = sqrt(-log(u1));
+        psi[k] = r * cos(two_pi * u2);
+        psi[k + 1] = r * sin(two_pi * u2);
+    }
+}
+
 int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4])
 {
     if (qf_parse_dims(argv + *i + 1, argc - *i - 1, out, argv[*i]))
@@ -74,8 +125,10 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
     if (blocks_opt && blocks_opt[0] > 0) {
         memcpy(blocks, blocks_opt, sizeof blocks);
     } else {
-        int workers = qf_runtime_ncpu_workers() + qf_runtime_ncuda_workers();
-        if (qf_lattice_default_blocks(dims, 4 * (workers > 0 ? workers : 1), min_block_extent, blocks)) return QF_ERROR;
+        /* several blocks per CPU worker, so that the scheduler can balance them; one per GPU, whose
+         * kernels need large blocks to fill the device and hide the task overhead */
+        int target = 4 * qf_runtime_ncpu_workers() + qf_runtime_ncuda_workers();
+        if (qf_lattice_default_blocks(dims, target > 0 ? target : 1, min_block_extent, blocks)) return QF_ERROR;
     }
     return qf_lattice_init(lat, dims, NULL, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);
 }
@@ -141,6 +194,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "info")) return qf_cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gauge")) return qf_cmd_gauge(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "apply")) return qf_cmd_apply(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "bench")) return qf_cmd_bench(argc - 1, argv + 1);
     fprintf(stderr, "quarkflow: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

@@ -1,15 +1,15 @@
 /* LIME containers and the two lattice formats built on them: SciDAC/QIO (scidac-binary-data, as MILC
  * and Chroma write through QIO) and ILDG (ildg-binary-data), for gauge fields and for SciDAC colour
- * vectors. A LIME file is a chain of records, each a 144-byte header (magic 0x456789ab, u16 version 1,
+ * vectors and Wilson Dirac fermions. A LIME file is a chain of records, each a 144-byte header (magic 0x456789ab, u16 version 1,
  * u16 flags with message-begin/end bits, u64 payload length, 128-byte type name, all big-endian)
  * followed by the payload padded to a multiple of 8 bytes.
  *
  * The facts live in the XML records: scidac-private-file-xml holds the lattice dims,
  * scidac-private-record-xml the datatype, precision (F/D), colours, typesize and datacount,
- * ildg-format the field, precision (32/64) and lx ly lz lt; scidac-checksum holds suma/sumb, a CRC32
+ * (and spins for spinor types), ildg-format the field, precision (32/64) and lx ly lz lt; scidac-checksum holds suma/sumb, a CRC32
  * of each site's bytes rotated by the site's rank. Binary data are big-endian, sites in lexicographic
  * order (x fastest), per site `datacount` objects (for gauge fields the links mu = x y z t, each a
- * row-major 3x3 complex matrix). Every record is checked against every other one that restates a
+ * row-major 3x3 complex matrix; for Dirac fermions one object of 4 spins x 3 colours, colour fastest). Every record is checked against every other one that restates a
  * fact, because real files are often assembled by different tools. */
 #include "gauge_io_internal.h"
 
@@ -201,10 +201,12 @@ typedef struct {
 } lime_field;
 
 /* kind: "ColorMatrix" with datacount 4 for gauge fields, "ColorVector" with datacount 1 for colour
- * vectors. ildg: take the ildg-binary-data record and ildg-format (the SciDAC records are optional
- * there but checked when present). */
+ * vectors, "DiracFermion" with datacount 1 for Wilson colour-spinors. spins_want: the <spins> the
+ * record must state when it has that element (QIO writes it for spinor types; 0: not checked).
+ * ildg: take the ildg-binary-data record and ildg-format (the SciDAC records are optional there but
+ * checked when present). */
 static int locate_field(qf_io_file *f, const lime_record *recs, int n, int ildg, const char *kind,
-                        long datacount_want, int reals_per_object, lime_field *fld)
+                        long datacount_want, int reals_per_object, int spins_want, lime_field *fld)
 {
     const char *bin_type = ildg ? "ildg-binary-data" : "scidac-binary-data";
     memset(fld, 0, sizeof *fld);
@@ -267,6 +269,12 @@ static int locate_field(qf_io_file *f, const lime_record *recs, int n, int ildg,
         if (rc == QF_SUCCESS) snprintf(fld->datatype, sizeof fld->datatype, "%s", dt);
         if (rc == QF_SUCCESS) rc = xml_long(prec, rn, "colors", 1, 1000, &colors);
         if (rc == QF_SUCCESS && colors != 3) rc = qf_fail("%s: colors is %ld, only 3 is supported", rn, colors);
+        if (rc == QF_SUCCESS && spins_want && qf_io_xml_get(prec, "spins", dt, sizeof dt) == 0) {
+            long spins;
+            rc = xml_long(prec, rn, "spins", 0, 1000, &spins);
+            if (rc == QF_SUCCESS && spins != spins_want)
+                rc = qf_fail("%s: spins is %ld but a %s field has %d", rn, spins, kind, spins_want);
+        }
         if (rc == QF_SUCCESS) rc = xml_long(prec, rn, "datacount", 1, 1000, &sdatacount);
         if (rc == QF_SUCCESS && sdatacount != datacount_want)
             rc = qf_fail("%s: datacount is %ld but a %s field has %ld", rn, sdatacount, kind, datacount_want);
@@ -420,7 +428,7 @@ int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hin
     if (lime_scan(f, &recs, &n) != QF_SUCCESS) return QF_ERROR;
     lime_field fld;
     int ildg = format == QF_GAUGE_ILDG;
-    int rc = locate_field(f, recs, n, ildg, "ColorMatrix", 4, 18, &fld);
+    int rc = locate_field(f, recs, n, ildg, "ColorMatrix", 4, 18, 0, &fld);
     free(recs);
     if (rc != QF_SUCCESS) return rc;
     if (qf_gio_check_hint(fld.dims, dims_hint, ildg ? "the ildg-format record" : "the scidac-private-file-xml record") !=
@@ -445,10 +453,22 @@ int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hin
     return QF_SUCCESS;
 }
 
-int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits)
+/* The SciDAC fields with one colour vector per spin a site: colour vectors (1 spin, MILC's ksvector
+ * files) and Wilson Dirac fermions (4 spins, as Chroma and QUDA write them through QIO). */
+typedef struct {
+    int nspins;
+    const char *kind;     /* the datatype's field name */
+    const char *name;     /* for messages */
+    const char *datatype; /* written: printf pattern of the datatype with the precision letter */
+} spin_colour_kind;
+
+static const spin_colour_kind colour_vector_kind = {1, "ColorVector", "colour vector", "QDP_%c3_ColorVector"};
+static const spin_colour_kind dirac_fermion_kind = {4, "DiracFermion", "Dirac fermion", "USQCD_%c3_DiracFermion"};
+
+static int spin_colour_read(const spin_colour_kind *k, const char *path, const int dims_hint[4], int dims[4],
+                            double **out, int *precision_bits)
 {
-    if (!path || !dims || !vec) return qf_fail("qf_colour_vector_read: path, dims and vec must not be NULL");
-    *vec = NULL;
+    *out = NULL;
     qf_io_file f;
     if (qf_io_open(&f, path) != QF_SUCCESS) return qf_fail_context("%s", path);
     lime_record *recs = NULL;
@@ -460,18 +480,31 @@ int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4],
         rc = qf_fail("first bytes %02x %02x %02x %02x are not the LIME magic number: not a SciDAC file", magic[0],
                      magic[1], magic[2], magic[3]);
     if (rc == QF_SUCCESS) rc = lime_scan(&f, &recs, &n);
-    if (rc == QF_SUCCESS) rc = locate_field(&f, recs, n, 0, "ColorVector", 1, 6, &fld);
+    if (rc == QF_SUCCESS)
+        rc = locate_field(&f, recs, n, 0, k->kind, 1, 6 * k->nspins, k->nspins > 1 ? k->nspins : 0, &fld);
     free(recs);
     if (rc == QF_SUCCESS) rc = qf_gio_check_hint(fld.dims, dims_hint, "the scidac-private-file-xml record");
     uint32_t a, b;
     double *v = NULL;
     if (rc == QF_SUCCESS) rc = read_field_data(&f, &fld, &v, &a, &b);
     qf_io_close(&f);
-    if (rc != QF_SUCCESS) return qf_fail_context("%s (read as a SciDAC colour vector)", path);
+    if (rc != QF_SUCCESS) return qf_fail_context("%s (read as a SciDAC %s)", path, k->name);
     memcpy(dims, fld.dims, sizeof fld.dims);
     if (precision_bits) *precision_bits = 8 * fld.bytes;
-    *vec = v;
+    *out = v;
     return QF_SUCCESS;
+}
+
+int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits)
+{
+    if (!path || !dims || !vec) return qf_fail("qf_colour_vector_read: path, dims and vec must not be NULL");
+    return spin_colour_read(&colour_vector_kind, path, dims_hint, dims, vec, precision_bits);
+}
+
+int qf_dirac_fermion_read(const char *path, const int dims_hint[4], int dims[4], double **psi, int *precision_bits)
+{
+    if (!path || !dims || !psi) return qf_fail("qf_dirac_fermion_read: path, dims and psi must not be NULL");
+    return spin_colour_read(&dirac_fermion_kind, path, dims_hint, dims, psi, precision_bits);
 }
 
 /* ---- writing ---- */
@@ -499,6 +532,7 @@ static int write_text_record(qf_io_out *o, const char *type, const char *text, u
 typedef struct {
     const char *datatype;     /* QDP_F3_ColorMatrix ... */
     int reals_per_object, datacount, bytes;
+    int spins;                /* > 0: stated as <spins> (spinor types) */
     const char *user_file_xml, *user_record_xml;
     int ildg;
     const char *lfn;
@@ -517,11 +551,13 @@ static int write_field(const char *path, const int dims[4], const double *data, 
              dims[0], dims[1], dims[2], dims[3]);
     rc = write_text_record(&o, "scidac-private-file-xml", xml, LIME_MB);
     if (rc == QF_SUCCESS) rc = write_text_record(&o, "scidac-file-xml", d->user_file_xml, LIME_ME);
+    char spins[48] = "";
+    if (d->spins > 0) snprintf(spins, sizeof spins, "<spins>%d</spins>", d->spins);
     snprintf(xml, sizeof xml,
              "<?xml version=\"1.0\" encoding=\"UTF-8\"?><scidacRecord><version>1.0</version><date>%s</date>"
              "<globaldata>0</globaldata><datatype>%s</datatype><precision>%c</precision><colors>3</colors>"
-             "<typesize>%d</typesize><datacount>%d</datacount></scidacRecord>",
-             date, d->datatype, d->bytes == 4 ? 'F' : 'D', d->reals_per_object * d->bytes, d->datacount);
+             "%s<typesize>%d</typesize><datacount>%d</datacount></scidacRecord>",
+             date, d->datatype, d->bytes == 4 ? 'F' : 'D', spins, d->reals_per_object * d->bytes, d->datacount);
     if (rc == QF_SUCCESS) rc = write_text_record(&o, "scidac-private-record-xml", xml, LIME_MB);
     if (rc == QF_SUCCESS) rc = write_text_record(&o, "scidac-record-xml", d->user_record_xml, 0);
     if (d->ildg) {
@@ -579,33 +615,49 @@ int qf_ildg_write(const char *path, const int dims[4], const double *links, cons
              ens, m[0], m[3]);
     snprintf(lfn, sizeof lfn, "lfn://quarkflow/%s", ens);
     field_desc d = {opt->precision_bits == 32 ? "QDP_F3_ColorMatrix" : "QDP_D3_ColorMatrix", 18, 4, opt->precision_bits / 8,
-                    file_xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>gauge field written by quarkflow</info>",
+                    0, file_xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>gauge field written by quarkflow</info>",
                     1, lfn};
     return write_field(path, dims, links, &d);
 }
 
-int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits)
+static int spin_colour_write(const spin_colour_kind *k, const char *path, const int dims[4], const double *data,
+                             int precision_bits)
 {
-    int rc = QF_SUCCESS;
-    if (!path || !dims || !vec) return qf_fail("qf_colour_vector_write: path, dims and vec must not be NULL");
+    int rc = QF_SUCCESS, reals = 6 * k->nspins;
     if (precision_bits != 32 && precision_bits != 64) rc = qf_fail("precision %d bits: write 32 or 64", precision_bits);
-    else if (qf_io_check_dims(dims, 6 * 8, "the dimensions given") != QF_SUCCESS) rc = QF_ERROR;
+    else if (qf_io_check_dims(dims, (uint64_t)reals * 8, "the dimensions given") != QF_SUCCESS) rc = QF_ERROR;
     if (rc == QF_SUCCESS) {
-        uint64_t n = qf_io_volume(dims) * 6;
+        uint64_t n = qf_io_volume(dims) * (uint64_t)reals;
         for (uint64_t i = 0; i < n; i++)
-            if (!isfinite(vec[i]) || (precision_bits == 32 && !isfinite((float)vec[i]))) {
-                rc = qf_fail("colour vector number %llu (site %llu) is %g, not finite%s: nothing written",
-                             (unsigned long long)i, (unsigned long long)(i / 6), vec[i],
-                             isfinite(vec[i]) ? " in 32-bit" : "");
+            if (!isfinite(data[i]) || (precision_bits == 32 && !isfinite((float)data[i]))) {
+                rc = qf_fail("%s number %llu (site %llu) is %g, not finite%s: nothing written", k->name,
+                             (unsigned long long)i, (unsigned long long)(i / (uint64_t)reals), data[i],
+                             isfinite(data[i]) ? " in 32-bit" : "");
                 break;
             }
     }
     if (rc == QF_SUCCESS) {
-        field_desc d = {precision_bits == 32 ? "QDP_F3_ColorVector" : "QDP_D3_ColorVector", 6, 1, precision_bits / 8,
+        char datatype[64], record_xml[160];
+        snprintf(datatype, sizeof datatype, k->datatype, precision_bits == 32 ? 'F' : 'D');
+        snprintf(record_xml, sizeof record_xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>%s field</info>",
+                 k->name);
+        field_desc d = {datatype, reals, 1, precision_bits / 8, k->nspins > 1 ? k->nspins : 0,
                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info><creator>quarkflow</creator></info>",
-                        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>colour vector field</info>", 0, NULL};
-        rc = write_field(path, dims, vec, &d);
+                        record_xml, 0, NULL};
+        rc = write_field(path, dims, data, &d);
     }
-    if (rc != QF_SUCCESS) return qf_fail_context("writing colour vector %s", path);
+    if (rc != QF_SUCCESS) return qf_fail_context("writing %s %s", k->name, path);
     return QF_SUCCESS;
+}
+
+int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits)
+{
+    if (!path || !dims || !vec) return qf_fail("qf_colour_vector_write: path, dims and vec must not be NULL");
+    return spin_colour_write(&colour_vector_kind, path, dims, vec, precision_bits);
+}
+
+int qf_dirac_fermion_write(const char *path, const int dims[4], const double *psi, int precision_bits)
+{
+    if (!path || !dims || !psi) return qf_fail("qf_dirac_fermion_write: path, dims and psi must not be NULL");
+    return spin_colour_write(&dirac_fermion_kind, path, dims, psi, precision_bits);
 }

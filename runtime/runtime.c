@@ -103,6 +103,8 @@ int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
 int qf_runtime_ncuda_workers(void) { return (int)starpu_cuda_worker_get_count(); }
 void qf_runtime_wait_all(void) { starpu_task_wait_for_all(); }
+void qf_runtime_pause(void) { starpu_pause(); }
+void qf_runtime_resume(void) { starpu_resume(); }
 double qf_wtime(void) { return starpu_timing_now() * 1e-6; }
 
 const char *qf_runtime_sched_name(void)

@@ -1,7 +1,8 @@
-/* Gauge-field and colour-vector file I/O. Readers and writers work on plain global arrays in
- * lexicographic site order (x fastest), which is how fields are loaded and stored (qf_field.h):
+/* Gauge-field, colour-vector and Dirac-fermion file I/O. Readers and writers work on plain global
+ * arrays in lexicographic site order (x fastest), which is how fields are loaded and stored (qf_field.h):
  *   gauge:         double links[V][4][3][3][2]   (site, mu = x y z t, row, column, re/im)
  *   colour vector: double vec[V][3][2]
+ *   Dirac fermion: double psi[V][4][3][2]       (site, spin, colour, re/im; DeGrand-Rossi basis)
  * Every reader verifies every fact the format carries (dimensions, record lengths, checksums, stored
  * plaquette and link trace, closeness to SU(3)) and fails with one message naming the cause. This
  * module does not use StarPU. */
@@ -72,6 +73,16 @@ int qf_gauge_write(const char *path, qf_gauge_format format, const int dims[4], 
 /* SciDAC colour vectors (one 3-vector a site, as MILC's ksvector files), 32 or 64 bit. */
 int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits);
 int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits);
+
+/* SciDAC/USQCD Wilson Dirac fermions (QIO datatype USQCD_F3_DiracFermion / USQCD_D3_DiracFermion,
+ * 4 spins, 3 colours, typesize 96 / 192 bytes, datacount 1, SciDAC checksums), the colour-spinor
+ * files Chroma and QUDA read and write, in the DeGrand-Rossi basis as Chroma uses. The reader checks
+ * every record as the colour-vector reader does (dimensions against dims_hint when given, datatype,
+ * precision, colours, spins when stated, typesize, data length, checksum, finite numbers); the
+ * writer writes 32 or 64 bit and refuses non-finite numbers. Same calling conventions as the
+ * colour-vector functions (*psi malloc'ed, 24 doubles a site). */
+int qf_dirac_fermion_read(const char *path, const int dims_hint[4], int dims[4], double **psi, int *precision_bits);
+int qf_dirac_fermion_write(const char *path, const int dims[4], const double *psi, int precision_bits);
 
 /* Plaquette (Re Tr / 3: total, spatial, temporal), link trace and largest deviation from SU(3) of a
  * global gauge array, computed with plain loops: the readers' check, independent of blocks and tasks. */

@@ -1,0 +1,24 @@
+/* quarkflow bench: benchmark drivers (bench/). Each reports its flop and byte counts, the ceiling of
+ * the machine measured in the same run and the ratios (DESIGN.md, "Performance method"); the
+ * figures are recorded in bench/RESULTS.md with the command and the machine. */
+#include "app.h"
+
+#include <string.h>
+
+static const char help[] =
+    "usage: quarkflow bench dslash [options]   the even-odd Wilson-clover operator (Mhat): task graph,\n"
+    "                                          the same kernels without StarPU, and the memory-bandwidth\n"
+    "                                          ceiling (STREAM triad / device-to-device copy), with ratios\n"
+    "\n"
+    "Run 'quarkflow bench dslash --help' for its options. Results: bench/RESULTS.md.\n\n";
+
+int qf_cmd_bench(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        fputs(help, argc < 2 ? stderr : stdout);
+        fputs(qf_app_global_help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "dslash")) return qf_bench_dslash(argc - 1, argv + 1);
+    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash)", argv[1]);
+}
