@@ -46,6 +46,8 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
 
 /* The global options' help text. */
 extern const char qf_app_global_help[];
+/* 1, after printing the command's help and the global options, when argv[first..] holds -h or --help. */
+int qf_app_help_requested(int argc, char **argv, int first, const char *help);
 
 int qf_cmd_info(int argc, char **argv);
 int qf_cmd_gauge(int argc, char **argv);

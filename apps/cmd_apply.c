@@ -318,12 +318,7 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
 
 int qf_cmd_apply(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(help, stdout);
-            fputs(qf_app_global_help, stdout);
-            return 0;
-        }
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
     apply_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;

@@ -274,12 +274,7 @@ int qf_cmd_gauge(int argc, char **argv)
     int is_convert = !strcmp(sub, "convert"), is_generate = !strcmp(sub, "generate");
     if (!is_convert && !is_generate && strcmp(sub, "load") && strcmp(sub, "measure"))
         return qf_app_usage_error("gauge", "unknown subcommand '%s' (load, convert, measure or generate)", sub);
-    for (int i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(help, stdout);
-            fputs(qf_app_global_help, stdout);
-            return 0;
-        }
+    if (qf_app_help_requested(argc, argv, 2, help)) return 0;
     int is_load = !strcmp(sub, "load");
     gauge_opts o;
     int rc = parse(argc, argv, &o, is_convert ? 2 : is_load, is_convert ? 2 : !is_generate);

@@ -11,14 +11,8 @@ static const char help[] =
 
 int qf_cmd_info(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(help, stdout);
-            fputs(qf_app_global_help, stdout);
-            return 0;
-        }
-        return qf_app_usage_error("info", "unknown option '%s'", argv[i]);
-    }
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
+    if (argc > 1) return qf_app_usage_error("info", "unknown option '%s'", argv[1]);
     qf_runtime_print_build(stdout);
     if (qf_app_start(&argc, &argv)) return qf_app_error();
     if (!qf_app.verbose) qf_runtime_print_machine(stdout);

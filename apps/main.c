@@ -119,6 +119,17 @@ int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4])
     return 0;
 }
 
+int qf_app_help_requested(int argc, char **argv, int first, const char *help)
+{
+    for (int i = first; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(help, stdout);
+            fputs(qf_app_global_help, stdout);
+            return 1;
+        }
+    return 0;
+}
+
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent)
 {
     int blocks[4];

@@ -735,12 +735,7 @@ static int parse(int argc, char **argv, bench_opts *o)
 
 int qf_bench_dslash(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(help, stdout);
-            fputs(qf_app_global_help, stdout);
-            return 0;
-        }
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
     bench_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;

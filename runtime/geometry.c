@@ -95,3 +95,14 @@ int qf_parse_dims(char *const argv[], int argc_left, int out[QF_NDIM], const cha
     }
     return QF_SUCCESS;
 }
+
+int qf_lattice_same(const qf_lattice *a, const qf_lattice *b)
+{
+    if (a == b) return 1;
+    if (a->nprocs != b->nprocs || a->rank != b->rank) return 0;
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        if (a->global[mu] != b->global[mu] || a->procs[mu] != b->procs[mu] || a->blocks[mu] != b->blocks[mu] ||
+            a->proc_coord[mu] != b->proc_coord[mu])
+            return 0;
+    return 1;
+}

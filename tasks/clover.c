@@ -10,22 +10,11 @@
 
 #include <math.h>
 
-static int same_geometry(const qf_lattice *a, const qf_lattice *b)
-{
-    if (a == b) return 1;
-    if (a->nprocs != b->nprocs || a->rank != b->rank) return 0;
-    for (int mu = 0; mu < QF_NDIM; mu++)
-        if (a->global[mu] != b->global[mu] || a->procs[mu] != b->procs[mu] || a->blocks[mu] != b->blocks[mu] ||
-            a->proc_coord[mu] != b->proc_coord[mu])
-            return 0;
-    return 1;
-}
-
 /* Fails unless f lives on lat's geometry; what names f, whose names the reference. */
 static int check_lattice(const qf_field *f, const char *what, const qf_lattice *lat, const char *whose)
 {
     const qf_lattice *l = f->lat;
-    if (same_geometry(l, lat)) return QF_SUCCESS;
+    if (qf_lattice_same(l, lat)) return QF_SUCCESS;
     return qf_fail("%s's lattice (%d %d %d %d, blocks %d %d %d %d) differs from the %s's (%d %d %d %d, blocks %d "
                    "%d %d %d): create it on the %s's lattice",
                    what, l->global[0], l->global[1], l->global[2], l->global[3], l->blocks[0], l->blocks[1],

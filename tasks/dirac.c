@@ -171,8 +171,7 @@ static int check_operand(const qf_dirac *d, const qf_field *f, const char *role)
                        "qf_field_convert or build the operator in %s",
                        role, qf_precision_name(f->prec), qf_precision_name(d->p.prec), qf_precision_name(f->prec));
     const qf_lattice *a = f->lat, *b = d->lat;
-    if (a != b && (a->nblocks != b->nblocks || memcmp(a->global, b->global, sizeof a->global) ||
-                   memcmp(a->blocks, b->blocks, sizeof a->blocks)))
+    if (!qf_lattice_same(a, b))
         return qf_fail("the Dirac operator's %s lives on lattice %d %d %d %d with blocks %d %d %d %d, the operator on "
                        "%d %d %d %d with blocks %d %d %d %d: create the field on the operator's lattice",
                        role, a->global[0], a->global[1], a->global[2], a->global[3], a->blocks[0], a->blocks[1],

@@ -17,17 +17,6 @@
 #include "kernels/clover_leaf.h"
 #include "tasks.h"
 
-static int same_geometry(const qf_lattice *a, const qf_lattice *b)
-{
-    if (a == b) return 1;
-    if (a->nprocs != b->nprocs || a->rank != b->rank) return 0;
-    for (int mu = 0; mu < QF_NDIM; mu++)
-        if (a->global[mu] != b->global[mu] || a->procs[mu] != b->procs[mu] || a->blocks[mu] != b->blocks[mu] ||
-            a->proc_coord[mu] != b->proc_coord[mu])
-            return 0;
-    return 1;
-}
-
 /* Fills face_dir with the distinct directions of dir, increasing; their number must be
  * QF_LEAF_FACE_DIRS (true of both passes: nu takes 1 2 3, mu takes 0 1 2). */
 static void leaf_args_init(qf_leaf_args *a, const qf_lattice *lat, const int dir[QF_NPLANES], int finish,
@@ -108,7 +97,7 @@ int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
         return qf_fail("the field strength goes into a %s field, not a %s field: create it with QF_FIELD_FIELD_STRENGTH",
                        qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->kind));
     const qf_lattice *lat = u->lat;
-    if (!same_geometry(lat, fmunu->lat))
+    if (!qf_lattice_same(lat, fmunu->lat))
         return qf_fail("the field-strength field's lattice (%d %d %d %d, blocks %d %d %d %d) differs from the gauge "
                        "field's (%d %d %d %d, blocks %d %d %d %d): create it on the gauge field's lattice",
                        fmunu->lat->global[0], fmunu->lat->global[1], fmunu->lat->global[2], fmunu->lat->global[3],

@@ -26,6 +26,7 @@
  * The scheduler comes from STARPU_SCHED; with QF_TEST_REQUIRE_CUDA set the run is skipped (77)
  * without a CUDA worker. */
 #include "check.h"
+#include "test_start.h"
 #include "dirac_reference.h"
 #include "quarkflow.h"
 
@@ -812,18 +813,8 @@ static void test_errors(problem *pb)
 
 int main(void)
 {
-    int need_cuda = getenv("QF_TEST_REQUIRE_CUDA") != NULL;
-    if (qf_runtime_init(NULL, NULL, NULL)) {
-        printf("runtime: %s\n", qf_last_error());
-        return need_cuda ? 77 : 1;
-    }
-    if (need_cuda && qf_runtime_ncuda_workers() == 0) {
-        printf("no CUDA worker: skipped\n");
-        qf_runtime_shutdown();
-        return 77;
-    }
-    printf("scheduler %s, %d CPU workers, %d CUDA workers\n", qf_runtime_sched_name(), qf_runtime_ncpu_workers(),
-           qf_runtime_ncuda_workers());
+    int start = qf_test_start();
+    if (start >= 0) return start;
     double t0 = qf_wtime();
     init_bcs();
     const double kappa = 0.12, csws[2] = {0.0, 1.2};

@@ -2,6 +2,7 @@
  * sub-handles, and the plaquette for several block grids against the global-loop reference. The
  * scheduler comes from STARPU_SCHED, so ctest runs this under several policies. */
 #include "check.h"
+#include "test_start.h"
 #include "random_gauge.h"
 #include "quarkflow.h"
 #include "../runtime/field_handles.h"
@@ -110,19 +111,8 @@ static void test_start_fields(double *links, double *back)
 
 int main(void)
 {
-    /* The GPU-labelled run asks for CUDA workers only; without a GPU it is skipped, not failed. */
-    int need_cuda = getenv("QF_TEST_REQUIRE_CUDA") != NULL;
-    if (qf_runtime_init(NULL, NULL, NULL)) {
-        printf("runtime: %s\n", qf_last_error());
-        return need_cuda ? 77 : 1;
-    }
-    if (need_cuda && qf_runtime_ncuda_workers() == 0) {
-        printf("no CUDA worker: skipped\n");
-        qf_runtime_shutdown();
-        return 77;
-    }
-    printf("scheduler %s, %d CPU workers, %d CUDA workers\n", qf_runtime_sched_name(), qf_runtime_ncpu_workers(),
-           qf_runtime_ncuda_workers());
+    int start = qf_test_start();
+    if (start >= 0) return start;
     int64_t v = (int64_t)dims[0] * dims[1] * dims[2] * dims[3];
     double *links = malloc((size_t)v * 72 * sizeof *links), *back = malloc((size_t)v * 72 * sizeof *back);
     uint64_t seed = 12345;

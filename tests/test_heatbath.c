@@ -3,6 +3,7 @@
  * plaquette obeys the strong-coupling (beta/18) and weak-coupling (1 - 2/beta - 1.2208/beta^2)
  * expansions and the known quenched value at beta = 6. */
 #include "check.h"
+#include "test_start.h"
 #include "random_gauge.h"
 #include "quarkflow.h"
 #include "kernels/heatbath.h"
@@ -108,16 +109,8 @@ static void test_reproducible(void)
 
 int main(void)
 {
-    int need_cuda = getenv("QF_TEST_REQUIRE_CUDA") != NULL;
-    if (qf_runtime_init(NULL, NULL, NULL)) {
-        printf("runtime: %s\n", qf_last_error());
-        return need_cuda ? 77 : 1;
-    }
-    if (need_cuda && qf_runtime_ncuda_workers() == 0) {
-        printf("no CUDA worker: skipped\n");
-        qf_runtime_shutdown();
-        return 77;
-    }
+    int start = qf_test_start();
+    if (start >= 0) return start;
     test_overrelaxation_kernel();
     test_reproducible();
 

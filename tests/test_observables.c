@@ -7,6 +7,7 @@
  * lattices are refused with a message. The scheduler comes from STARPU_SCHED, so ctest runs this under
  * several policies. */
 #include "check.h"
+#include "test_start.h"
 #include "random_gauge.h"
 #include "quarkflow.h"
 
@@ -381,19 +382,8 @@ static void test_errors(problem *pb, problem *other)
 
 int main(void)
 {
-    /* The GPU-labelled run asks for CUDA workers only; without a GPU it is skipped, not failed. */
-    int need_cuda = getenv("QF_TEST_REQUIRE_CUDA") != NULL;
-    if (qf_runtime_init(NULL, NULL, NULL)) {
-        printf("runtime: %s\n", qf_last_error());
-        return need_cuda ? 77 : 1;
-    }
-    if (need_cuda && qf_runtime_ncuda_workers() == 0) {
-        printf("no CUDA worker: skipped\n");
-        qf_runtime_shutdown();
-        return 77;
-    }
-    printf("scheduler %s, %d CPU workers, %d CUDA workers\n", qf_runtime_sched_name(), qf_runtime_ncpu_workers(),
-           qf_runtime_ncuda_workers());
+    int start = qf_test_start();
+    if (start >= 0) return start;
 
     static const int dims_a[4] = {4, 4, 4, 8}, dims_b[4] = {6, 4, 4, 4};
     /* extent-2 blocks, whole-lattice blocks in some directions, and one block */

@@ -43,6 +43,10 @@ typedef struct {
 int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[QF_NDIM],
                     const int blocks[QF_NDIM], int rank, int nprocs, int min_block_extent);
 
+/* 1 when a and b describe the same decomposition (global extents, process grid and position, block
+ * grid), so that fields on them have the same blocks. */
+int qf_lattice_same(const qf_lattice *a, const qf_lattice *b);
+
 /* Picks a block grid for the local lattice: the fewest blocks with at least target_blocks blocks
  * in all, each extent even and >= min_extent, splitting the largest extents first. */
 int qf_lattice_default_blocks(const int local[QF_NDIM], int target_blocks, int min_extent, int blocks[QF_NDIM]);
