@@ -1,6 +1,6 @@
 /* The Polyakov loop and the clover-leaf field strength as task graphs, against an independent
  * reference (plain global loops over the lexicographic array, double precision, periodic, no blocks,
- * no StarPU) on two non-hypercubic lattices, for several block grids (blocks of extent 2 and blocks
+ * no StarPU; F from dirac_reference.c) on two non-hypercubic lattices, for several block grids (blocks of extent 2 and blocks
  * spanning the whole lattice in some directions) and both precisions; and against identities: F is
  * anti-hermitian, a cold field gives F = 0 and a Polyakov loop of 1, and a random gauge transformation
  * leaves the Polyakov loop unchanged and rotates F(x) -> g(x) F(x) g(x)^dagger. Wrong kinds and
@@ -9,6 +9,7 @@
 #include "check.h"
 #include "test_start.h"
 #include "random_gauge.h"
+#include "dirac_reference.h"
 #include "quarkflow.h"
 
 #include <complex.h>
@@ -56,13 +57,6 @@ static mat3 m_dag(mat3 a)
     return c;
 }
 
-static mat3 m_add(mat3 a, mat3 b)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) a.e[i][j] += b.e[i][j];
-    return a;
-}
-
 static mat3 m_unit(void)
 {
     mat3 m;
@@ -76,14 +70,6 @@ static int64_t site_shift(const int L[4], const int x[4], int mu, int step)
 {
     int y[4] = {x[0], x[1], x[2], x[3]};
     y[mu] = (y[mu] + step + L[mu]) % L[mu];
-    return y[0] + (int64_t)L[0] * (y[1] + (int64_t)L[1] * (y[2] + (int64_t)L[2] * y[3]));
-}
-
-static int64_t site_shift2(const int L[4], const int x[4], int mu, int smu, int nu, int snu)
-{
-    int y[4] = {x[0], x[1], x[2], x[3]};
-    y[mu] = (y[mu] + smu + L[mu]) % L[mu];
-    y[nu] = (y[nu] + snu + L[nu]) % L[nu];
     return y[0] + (int64_t)L[0] * (y[1] + (int64_t)L[1] * (y[2] + (int64_t)L[2] * y[3]));
 }
 
@@ -110,35 +96,6 @@ static double complex ref_polyakov(const int L[4], const double *links)
         sum += (m.e[0][0] + m.e[1][1] + m.e[2][2]) / 3.0;
     }
     return sum / (double)v3;
-}
-
-/* F_munu(x) = (Q - Q^dagger) / 8, Q the four leaves around x, each written out link by link. */
-static void ref_field_strength(const int L[4], const double *links, double *f)
-{
-    for (int64_t i = 0; i < volume(L); i++) {
-        int x[4];
-        coords(i, L, x);
-        int p = 0;
-        for (int mu = 0; mu < 4; mu++)
-            for (int nu = mu + 1; nu < 4; nu++, p++) {
-                int64_t xpm = site_shift(L, x, mu, +1), xpn = site_shift(L, x, nu, +1);
-                int64_t xmm = site_shift(L, x, mu, -1), xmn = site_shift(L, x, nu, -1);
-                int64_t xmmpn = site_shift2(L, x, mu, -1, nu, +1), xmmmn = site_shift2(L, x, mu, -1, nu, -1);
-                int64_t xmnpm = site_shift2(L, x, mu, +1, nu, -1);
-                mat3 l1 = m_mul(m_mul(link(links, i, mu), link(links, xpm, nu)),
-                                m_mul(m_dag(link(links, xpn, mu)), m_dag(link(links, i, nu))));
-                mat3 l2 = m_mul(m_mul(link(links, i, nu), m_dag(link(links, xmmpn, mu))),
-                                m_mul(m_dag(link(links, xmm, nu)), link(links, xmm, mu)));
-                mat3 l3 = m_mul(m_mul(m_dag(link(links, xmm, mu)), m_dag(link(links, xmmmn, nu))),
-                                m_mul(link(links, xmmmn, mu), link(links, xmn, nu)));
-                mat3 l4 = m_mul(m_mul(m_dag(link(links, xmn, nu)), link(links, xmn, mu)),
-                                m_mul(link(links, xmnpm, nu), m_dag(link(links, i, mu))));
-                mat3 q = m_add(m_add(l1, l2), m_add(l3, l4)), qd = m_dag(q), fm;
-                for (int a = 0; a < 3; a++)
-                    for (int b = 0; b < 3; b++) fm.e[a][b] = (q.e[a][b] - qd.e[a][b]) / 8.0;
-                m_store(f + (i * 6 + p) * 18, fm);
-            }
-    }
 }
 
 /* max |a - b| / max |b| over n reals (the scale of F is that of its largest entries). */
