@@ -52,6 +52,8 @@ int qf_app_help_requested(int argc, char **argv, int first, const char *help);
 int qf_cmd_info(int argc, char **argv);
 int qf_cmd_gauge(int argc, char **argv);
 int qf_cmd_apply(int argc, char **argv);
+int qf_cmd_solve(int argc, char **argv);
+int qf_cmd_propagator(int argc, char **argv);
 int qf_cmd_bench(int argc, char **argv);
 /* bench/dslash_bench.c: quarkflow bench dslash */
 int qf_bench_dslash(int argc, char **argv);

@@ -1,6 +1,7 @@
-/* quarkflow apply: one application of the Wilson-clover Dirac operator (qf_dirac.h) as a task graph,
- * on a gauge file or a generated start field, to a point, random or file source; the result goes to
- * a SciDAC/USQCD Dirac-fermion file. */
+/* quarkflow apply and quarkflow solve: one application of the Wilson-clover Dirac operator
+ * (qf_dirac.h) as a task graph, or one solve of M x = b (qf_solver.h), on a gauge file or a generated
+ * start field, with a point, random or file source; the result goes to a SciDAC/USQCD Dirac-fermion
+ * file. */
 #include "app.h"
 
 #include <math.h>
@@ -45,7 +46,27 @@ static const char help[] =
     "The even-odd operators read the even sites of the source only. Norms are sums of squares over\n"
     "the whole lattice (|x|^2).\n\n";
 
+static const char solve_help[] =
+    "usage: quarkflow solve [GAUGE_FILE] [options]\n"
+    "\n"
+    "Solves M x = b for the Wilson-clover operator with a Krylov solver whose iterations are task graphs\n"
+    "(the host reads the residual only every --check-every iterations), prints the iterated residual\n"
+    "as it goes, then the iterations, the true residual |b - M x| / |b|, the time and the GFLOPS of the\n"
+    "operator applications, and writes the solution x with --out.\n"
+    "\n"
+    "Solver:\n"
+    "  --solver S          bicgstab (default) or cgnr (CG on the normal equations)\n"
+    "  --tol T             true relative residual to reach (default 1e-10)\n"
+    "  --max-iter N        iteration limit (default 1000)\n"
+    "  --check-every K     the host reads the residual every K iterations (default 10)\n"
+    "  --full              solve on the full lattice instead of the even-odd Schur system\n"
+    "\n"
+    "The gauge field, operator, source and output options are those of quarkflow apply (see\n"
+    "'quarkflow apply --help'), except --op.\n\n";
+
 typedef struct {
+    int solve;                  /* quarkflow solve rather than apply */
+    qf_solver_params sp;
     const char *gauge_file, *source, *out;
     qf_gauge_format format;
     int dims[4], blocks[4], point[6];
@@ -132,9 +153,12 @@ void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form)
     }
 }
 
-static int parse(int argc, char **argv, apply_opts *o)
+static int parse(int argc, char **argv, apply_opts *o, int solve)
 {
     memset(o, 0, sizeof *o);
+    o->solve = solve;
+    o->sp = qf_solver_default_params();
+    o->sp.verbose = 1;
     o->start = QF_START_WEAK;
     o->seed = 1;
     o->eps = 0.1;
@@ -143,11 +167,29 @@ static int parse(int argc, char **argv, apply_opts *o)
     o->op = QF_OP_M;
     o->source = "point";
     o->out_bits = 64;
-    const char *cmd = "apply";
+    const char *cmd = solve ? "solve" : "apply";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc = 0;
-        if (!strcmp(a, "--format")) {
+        if (solve && !strcmp(a, "--solver")) {
+            if (i + 1 >= argc || qf_solver_parse(argv[i + 1], &o->sp.kind))
+                return qf_app_usage_error(cmd, "--solver needs bicgstab or cgnr");
+            i++;
+        } else if (solve && !strcmp(a, "--tol")) {
+            rc = qf_app_double(cmd, argc, argv, &i, &o->sp.tol);
+            if (!rc && !(o->sp.tol > 0.0 && o->sp.tol < 1.0))
+                return qf_app_usage_error(cmd, "--tol %g: the relative residual to reach, between 0 and 1", o->sp.tol);
+        } else if (solve && !strcmp(a, "--max-iter")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->sp.max_iter);
+            if (!rc && o->sp.max_iter < 1) return qf_app_usage_error(cmd, "--max-iter needs a positive number");
+        } else if (solve && !strcmp(a, "--check-every")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->sp.check_every);
+            if (!rc && o->sp.check_every < 1) return qf_app_usage_error(cmd, "--check-every needs a positive number");
+        } else if (solve && !strcmp(a, "--full")) {
+            o->sp.even_odd = 0;
+        } else if (solve && !strcmp(a, "--op")) {
+            return qf_app_usage_error(cmd, "--op belongs to quarkflow apply: solve always solves M x = b");
+        } else if (!strcmp(a, "--format")) {
             if (i + 1 >= argc) return qf_app_usage_error(cmd, "%s needs a value", a);
             if (qf_gauge_format_parse(argv[++i], &o->format)) return qf_app_usage_error(cmd, "%s", qf_last_error());
         } else if (!strcmp(a, "--dim")) {
@@ -280,7 +322,18 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
     rc = rc || qf_field_create(&in, &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
          qf_field_create(&out, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_field_import(in, src);
     double t_apply = 0.0;
-    if (!rc) {
+    qf_solver_result sr;
+    if (!rc && o->solve) {
+        qf_runtime_wait_all();
+        qf_app_print_operator(&o->p, o->form);
+        printf("solver        %s, %s, tolerance %.1e, at most %d iterations, residual read every %d\n",
+               qf_solver_name(o->sp.kind), o->sp.even_odd ? "even-odd Schur system" : "full lattice", o->sp.tol,
+               o->sp.max_iter, o->sp.check_every);
+        fflush(stdout);
+        rc = qf_blas_axpby(0.0, out, 0.0, out, -1) || qf_solve(d, out, in, &o->sp, &sr);
+        if (!rc) printf("solved        %d iterations, true residual |b - M x| / |b| = %.3e, %.3f s, %.2f GFLOPS\n",
+                        sr.iterations, sr.residual, sr.seconds, sr.flops / sr.seconds * 1e-9);
+    } else if (!rc) {
         qf_runtime_wait_all();
         t_apply = qf_wtime();
         rc = qf_dirac_apply(d, o->op, out, in);
@@ -288,7 +341,14 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
         t_apply = qf_wtime() - t_apply;
     }
     rc = rc || qf_field_export(out, res);
-    if (!rc) {
+    if (!rc && o->solve) {
+        printf("|x|^2         %.15e\n", norm2(res, vol, dims, 0));
+        if (o->out) {
+            rc = qf_dirac_fermion_write(o->out, dims, res, o->out_bits);
+            if (!rc) printf("wrote         %s (the solution; SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out,
+                            o->out_bits == 32 ? 'F' : 'D', o->out_bits);
+        }
+    } else if (!rc) {
         int eo = o->op >= QF_OP_MHAT;
         qf_app_print_operator(&o->p, o->form);
         printf("task graph    %s precision, blocks %d x %d x %d x %d of %d x %d x %d x %d sites, %d CPU + %d CUDA workers\n",
@@ -316,11 +376,11 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
-int qf_cmd_apply(int argc, char **argv)
+static int command(int argc, char **argv, int solve)
 {
-    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
+    if (qf_app_help_requested(argc, argv, 1, solve ? solve_help : help)) return 0;
     apply_opts o;
-    int rc = parse(argc, argv, &o);
+    int rc = parse(argc, argv, &o, solve);
     if (rc) return rc;
     double *links = NULL;
     int dims[4] = {8, 8, 8, 8};
@@ -340,7 +400,7 @@ int qf_cmd_apply(int argc, char **argv)
     for (int mu = 0; mu < 4 && !strcmp(o.source, "point"); mu++)
         if (o.point[mu] >= dims[mu]) {
             free(links);
-            return qf_app_usage_error("apply", "--point: coordinate %d of direction %c is outside the %d %d %d %d lattice",
+            return qf_app_usage_error(solve ? "solve" : "apply", "--point: coordinate %d of direction %c is outside the %d %d %d %d lattice",
                                       o.point[mu], "xyzt"[mu], dims[0], dims[1], dims[2], dims[3]);
         }
     if (qf_app_start(&argc, &argv)) {
@@ -352,3 +412,6 @@ int qf_cmd_apply(int argc, char **argv)
     qf_app_stop();
     return rc ? qf_app_error() : 0;
 }
+
+int qf_cmd_apply(int argc, char **argv) { return command(argc, argv, 0); }
+int qf_cmd_solve(int argc, char **argv) { return command(argc, argv, 1); }

@@ -29,6 +29,8 @@ static const char usage[] =
     "  info       machine, build and StarPU configuration\n"
     "  gauge      gauge fields: load and verify, convert between formats, measure\n"
     "  apply      apply the Wilson-clover Dirac operator to a source, write the result\n"
+    "  solve      solve M x = b with BiCGStab or CGNR as task graphs, write the solution\n"
+    "  propagator point-source propagator (12 solves) and meson correlators: the main job\n"
     "  bench      benchmarks (bench dslash: the even-odd Wilson-clover operator)\n"
     "\n"
     "Run 'quarkflow COMMAND --help' for a command's options.\n";
@@ -206,6 +208,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "info")) return qf_cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gauge")) return qf_cmd_gauge(argc - 1, argv + 1);
     if (!strcmp(argv[1], "apply")) return qf_cmd_apply(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "solve")) return qf_cmd_solve(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "propagator")) return qf_cmd_propagator(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench")) return qf_cmd_bench(argc - 1, argv + 1);
     fprintf(stderr, "quarkflow: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;

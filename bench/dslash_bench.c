@@ -467,7 +467,7 @@ typedef int (*timed_run)(void *ctx, long n, double *seconds);
  * doubling a probe run until it lasts 0.1 s (the probes warm up too). */
 static int timed(timed_run run, void *ctx, int warmup, long n, long *n_out, double *seconds)
 {
-    double t;
+    double t = 0.0;
     if (warmup > 0 && run(ctx, warmup, &t)) return QF_ERROR;
     if (n <= 0) {
         long probe = 1;
@@ -594,7 +594,9 @@ static int dslash(const bench_opts *o)
     long n_graph = 0, n_direct = 0;
     double t_graph = 0.0, t_direct = 0.0, ceiling = 0.0;
     size_t ceiling_bytes = 0;
+#if QF_HAVE_CUDA
     char err[512] = "";
+#endif
     if (!rc) {
         qf_runtime_wait_all();
         qf_runtime_pause();

@@ -132,6 +132,26 @@ typedef struct {
 } qf_clover_apply_args;
 extern struct starpu_codelet qf_cl_clover_apply;
 
+/* ---- BLAS-1 on fields and scalar arithmetic (tasks/blas.c, tasks/scalar.c); argument blocks, operand
+ * tables and site kernels in kernels/blas.h, buffer access in blas_launch.h. All take
+ * STARPU_VARIABLE_NBUFFERS: each distinct field block or scalar of the operation is one buffer, and
+ * the argument block's buf[] says which buffer holds each operand (aliased operands share one).
+ * Scalars are variable handles of 2 doubles (re, im); the reductions' results are STARPU_REDUX.
+ * blas_update — copy, axpby, caxpy, cxpay on one block (args qf_blas_args, op qf_blas_update_op).
+ *   Operands: y (W for copy and axpby with b == 0 on all sites, RW otherwise), x (R), c (R scalar).
+ * blas_reduce — norm2 or dot of one block (op qf_blas_reduce_op). Operands: x, y (R), r (REDUX).
+ * blas_cg_update — x = x + a p, r = r - a q, rr += |r|^2. Operands: x, r (RW), a (R), p, q (R),
+ *   rr (REDUX).
+ * blas_bicgstab_update — x = x + a p + w s, r = s - w t, rr += |r|^2. Operands: x (RW), r (W on all
+ *   sites, RW otherwise), a (R), p (R), w (R), s, t (R), rr (REDUX).
+ * scalar_op — out = value, a b, a / b or s a (args qf_scalar_op_args). Operands: out (W, or RW when
+ *   it is an input), a, b (R). */
+extern struct starpu_codelet qf_cl_blas_update;
+extern struct starpu_codelet qf_cl_blas_reduce;
+extern struct starpu_codelet qf_cl_blas_cg_update;
+extern struct starpu_codelet qf_cl_blas_bicgstab_update;
+extern struct starpu_codelet qf_cl_scalar_op;
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,7 @@
 #ifndef QUARKFLOW_H
 #define QUARKFLOW_H
 
+#include "quarkflow/qf_blas.h"
 #include "quarkflow/qf_config.h"
 #include "quarkflow/qf_defs.h"
 #include "quarkflow/qf_dirac.h"
@@ -11,5 +12,6 @@
 #include "quarkflow/qf_lattice.h"
 #include "quarkflow/qf_observables.h"
 #include "quarkflow/qf_runtime.h"
+#include "quarkflow/qf_solver.h"
 
 #endif

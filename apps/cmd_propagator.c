@@ -1,0 +1,245 @@
+/* quarkflow propagator: the main job. A point-source quark propagator (12 solves, one per source spin
+ * and colour) on a gauge file or a quenched field generated on the spot, and the pseudoscalar and
+ * vector meson correlators with their effective masses:
+ *
+ *   C(t) = sum_x Tr[ Gamma S(x, 0) Gamma_bar g5 S(x, 0)^dagger g5 ] (-1), Gamma_bar = g4 Gamma^dagger g4,
+ *
+ * which with S(0, x) = g5 S(x, 0)^dagger g5 gives C_pi(t) = sum_x |S(x, 0)|^2 and, for Gamma = g_k,
+ * C_rho(t) = sum_x Tr[ g_k S g_k g5 S^dagger g5 ], averaged over k = x, y, z: both positive. */
+#include "app.h"
+
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: quarkflow propagator [GAUGE_FILE] [options]\n"
+    "\n"
+    "Computes the point-source propagator (12 solves) and the pion and rho correlators. Without\n"
+    "GAUGE_FILE it first generates a quenched field (Wilson action, heatbath + overrelaxation).\n"
+    "\n"
+    "  --dim X Y Z T       lattice of the generated field (default 8 8 8 8)\n"
+    "  --beta B            gauge coupling of the generated field (default 6.0)\n"
+    "  --sweeps N          heatbath sweeps from a cold start before measuring (default 100)\n"
+    "  --seed S            seed of the generated field (default 1)\n"
+    "  --format F          format of GAUGE_FILE (default auto)\n"
+    "  --kappa K           hopping parameter (default 0.1330)\n"
+    "  --csw C             clover coefficient (default 1.769, non-perturbative at beta 6)\n"
+    "  --solver S          bicgstab (default) or cgnr; --tol T (default 1e-10), --max-iter N (default 2000)\n"
+    "  --prec double|single  precision of the operator (default double)\n"
+    "  --blocks BX BY BZ BT  block grid of the task graphs\n"
+    "  --out FILE          write the correlators as lines 't pion rho'\n"
+    "\n"
+    "The source is at the origin; boundary conditions are periodic in space, antiperiodic in time.\n\n";
+
+typedef struct {
+    const char *gauge_file, *out;
+    qf_gauge_format format;
+    int dims[4], blocks[4], sweeps;
+    double beta, kappa, csw;
+    uint64_t seed;
+    qf_solver_params sp;
+    qf_precision prec;
+} prop_opts;
+
+static int parse(int argc, char **argv, prop_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->dims[0] = o->dims[1] = o->dims[2] = o->dims[3] = 8;
+    o->sweeps = 100;
+    o->beta = 6.0;
+    o->kappa = 0.1330;
+    o->csw = 1.769;
+    o->seed = 1;
+    o->sp = qf_solver_default_params();
+    o->sp.max_iter = 2000;
+    const char *cmd = "propagator";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0;
+        if (!strcmp(a, "--dim")) rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
+        else if (!strcmp(a, "--blocks")) rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
+        else if (!strcmp(a, "--beta")) rc = qf_app_double(cmd, argc, argv, &i, &o->beta);
+        else if (!strcmp(a, "--sweeps")) rc = qf_app_int(cmd, argc, argv, &i, &o->sweeps);
+        else if (!strcmp(a, "--seed")) rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
+        else if (!strcmp(a, "--kappa")) rc = qf_app_double(cmd, argc, argv, &i, &o->kappa);
+        else if (!strcmp(a, "--csw")) rc = qf_app_double(cmd, argc, argv, &i, &o->csw);
+        else if (!strcmp(a, "--tol")) rc = qf_app_double(cmd, argc, argv, &i, &o->sp.tol);
+        else if (!strcmp(a, "--max-iter")) rc = qf_app_int(cmd, argc, argv, &i, &o->sp.max_iter);
+        else if (!strcmp(a, "--solver")) {
+            if (i + 1 >= argc || qf_solver_parse(argv[i + 1], &o->sp.kind))
+                return qf_app_usage_error(cmd, "--solver needs bicgstab or cgnr");
+            i++;
+        } else if (!strcmp(a, "--prec")) {
+            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &o->prec))
+                return qf_app_usage_error(cmd, "--prec needs double or single");
+            i++;
+        } else if (!strcmp(a, "--format")) {
+            if (i + 1 >= argc || qf_gauge_format_parse(argv[i + 1], &o->format))
+                return qf_app_usage_error(cmd, "--format needs a gauge-file format");
+            i++;
+        } else if (!strcmp(a, "--out")) {
+            if (i + 1 >= argc) return qf_app_usage_error(cmd, "--out needs a file name");
+            o->out = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            return qf_app_usage_error(cmd, "unknown option '%s'", a);
+        } else if (!o->gauge_file) {
+            o->gauge_file = a;
+        } else {
+            return qf_app_usage_error(cmd, "unexpected argument '%s' (one gauge file at most)", a);
+        }
+        if (rc) return rc;
+    }
+    if (!(o->kappa > 0.0)) return qf_app_usage_error(cmd, "--kappa %g: must be positive", o->kappa);
+    if (o->csw < 0.0) return qf_app_usage_error(cmd, "--csw %g: must be >= 0", o->csw);
+    if (o->sweeps < 0) return qf_app_usage_error(cmd, "--sweeps %d: must be >= 0", o->sweeps);
+    return 0;
+}
+
+/* Adds one source column's contribution (source spin s0, colour c0) to the correlators:
+ * psi[x][s][c] = S(x, 0)[s c][s0 c0]. The rho needs the whole matrix, so the columns are kept. */
+static void contract(const int dims[4], double *const col[12], double *pion, double *rho)
+{
+    /* DeGrand-Rossi gamma matrices, one nonzero per row: gcol[k][row] and gval[k][row] */
+    static const int gcol[3][4] = {{3, 2, 1, 0}, {3, 2, 1, 0}, {2, 3, 0, 1}};
+    static const double complex gval[3][4] = {{I, I, -I, -I}, {-1, 1, 1, -1}, {I, -I, -I, I}};
+    static const double g5[4] = {1, 1, -1, -1};
+    int64_t vol = qf_volume(dims);
+    for (int64_t i = 0; i < vol; i++) {
+        int x[4];
+        qf_lex_coords(i, dims, x);
+        double complex S[12][12]; /* [s c][s0 c0] */
+        for (int k = 0; k < 12; k++)
+            for (int r = 0; r < 12; r++) S[r][k] = col[k][24 * i + 2 * r] + I * col[k][24 * i + 2 * r + 1];
+        double p = 0.0;
+        for (int r = 0; r < 12; r++)
+            for (int k = 0; k < 12; k++) p += creal(S[r][k] * conj(S[r][k]));
+        pion[x[3]] += p;
+        /* Tr[g_k S g_k g5 S^dagger g5] = sum g_k[a][a'] S[a' , b] g_k[b][b'] g5[b'] conj(S[a'', b']) g5[a''] */
+        double complex v = 0.0;
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 4; a++) {
+                int ap = gcol[k][a];
+                for (int b = 0; b < 4; b++) {
+                    int bp = gcol[k][b];
+                    /* (g5 S^dagger g5)[bp][a] = g5[bp] conj(S[a][bp]) g5[a] */
+                    double complex f = gval[k][a] * gval[k][b] * g5[bp] * g5[a];
+                    for (int c = 0; c < 3; c++)
+                        for (int c2 = 0; c2 < 3; c2++) v += f * S[3 * ap + c][3 * b + c2] * conj(S[3 * a + c][3 * bp + c2]);
+                }
+            }
+        rho[x[3]] += creal(v) / 3.0;
+    }
+}
+
+static int run(const prop_opts *o, int dims[4], const double *links)
+{
+    qf_lattice lat;
+    qf_field *u = NULL, *b = NULL, *x = NULL;
+    qf_dirac *d = NULL;
+    int64_t vol = qf_volume(dims);
+    double *col[12] = {0}, *src = calloc((size_t)vol * 24, sizeof *src);
+    double *pion = calloc((size_t)dims[3], sizeof *pion), *rho = calloc((size_t)dims[3], sizeof *rho);
+    int rc = !src || !pion || !rho || qf_app_lattice(&lat, dims, o->blocks, 1) ||
+             qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0);
+    if (!rc && links) {
+        rc = qf_field_import(u, links);
+    } else if (!rc) { /* a quenched field generated on the spot */
+        qf_update_params up = {.beta = o->beta, .or_steps = 4, .seed = o->seed};
+        double t0 = qf_wtime();
+        rc = qf_gauge_start(u, QF_START_COLD, o->seed, 0.0) || (o->sweeps && qf_gauge_update(u, &up, 0, o->sweeps));
+        qf_gauge_observables obs;
+        rc = rc || qf_gauge_measure(u, &obs);
+        if (!rc)
+            printf("gauge         generated: beta %g, %d sweeps (1 heatbath + 4 overrelaxation) from cold, seed %llu, "
+                   "%d %d %d %d, plaquette %.8f, %.1f s\n",
+                   o->beta, o->sweeps, (unsigned long long)o->seed, dims[0], dims[1], dims[2], dims[3], obs.plaquette,
+                   qf_wtime() - t0);
+    }
+    qf_dirac_params dp = qf_dirac_default_params(o->kappa);
+    dp.csw = o->csw;
+    dp.prec = o->prec;
+    rc = rc || qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) ||
+         qf_field_create(&b, &lat, QF_FIELD_WILSON, o->prec, 0) || qf_field_create(&x, &lat, QF_FIELD_WILSON, o->prec, 0);
+    if (!rc) {
+        qf_app_print_operator(&dp, QF_SCHUR_ASYMMETRIC);
+        printf("solver        %s, even-odd, tolerance %.1e\n", qf_solver_name(o->sp.kind), o->sp.tol);
+    }
+    double t_solve = 0.0, flops = 0.0;
+    int iters = 0;
+    for (int k = 0; k < 12 && !rc; k++) {
+        col[k] = malloc((size_t)vol * 24 * sizeof *col[k]);
+        memset(src, 0, (size_t)vol * 24 * sizeof *src);
+        src[2 * k] = 1.0; /* origin, spin k / 3, colour k % 3 */
+        qf_solver_result res;
+        rc = !col[k] || qf_field_import(b, src) || qf_blas_axpby(0.0, x, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &res) ||
+             qf_field_export(x, col[k]);
+        if (!rc) {
+            printf("solve %2d      spin %d colour %d: %4d iterations, true residual %.2e, %.2f s\n", k + 1, k / 3, k % 3,
+                   res.iterations, res.residual, res.seconds);
+            fflush(stdout);
+            t_solve += res.seconds;
+            flops += res.flops;
+            iters += res.iterations;
+        }
+    }
+    if (!rc) {
+        contract(dims, col, pion, rho);
+        printf("propagator    12 solves, %d iterations, %.2f s, %.2f GFLOPS\n", iters, t_solve, flops / t_solve * 1e-9);
+        printf("   t        pion C(t)               rho C(t)          m_eff pion   m_eff rho\n");
+        for (int t = 0; t < dims[3]; t++) {
+            int tn = (t + 1) % dims[3];
+            printf("%4d   %.15e   %.15e", t, pion[t], rho[t]);
+            if (t < dims[3] / 2) printf("   %9.5f   %9.5f", log(pion[t] / pion[tn]), log(rho[t] / rho[tn]));
+            printf("\n");
+        }
+        if (o->out) {
+            FILE *f = fopen(o->out, "w");
+            if (!f) {
+                rc = qf_fail("cannot write %s: check the directory exists and is writable", o->out);
+            } else {
+                fprintf(f, "# t pion rho (point source at the origin, kappa %.6f, csw %.6f)\n", o->kappa, o->csw);
+                for (int t = 0; t < dims[3]; t++) fprintf(f, "%d %.17e %.17e\n", t, pion[t], rho[t]);
+                rc = fclose(f) ? qf_fail("writing %s failed", o->out) : QF_SUCCESS;
+                if (!rc) printf("wrote         %s\n", o->out);
+            }
+        }
+    }
+    for (int k = 0; k < 12; k++) free(col[k]);
+    free(src);
+    free(pion);
+    free(rho);
+    if (d) qf_dirac_destroy(d);
+    if (u) qf_field_destroy(u);
+    if (b) qf_field_destroy(b);
+    if (x) qf_field_destroy(x);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_cmd_propagator(int argc, char **argv)
+{
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
+    prop_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc) return rc;
+    double *links = NULL;
+    int dims[4];
+    memcpy(dims, o.dims, sizeof dims);
+    if (o.gauge_file) {
+        qf_gauge_info g;
+        const int no_hint[4] = {0, 0, 0, 0};
+        if (qf_gauge_read(o.gauge_file, o.format, no_hint, &links, &g)) return qf_app_error();
+        memcpy(dims, g.dims, sizeof dims);
+        printf("gauge         %s (%s), lattice %d %d %d %d, plaquette %.10f\n", o.gauge_file,
+               qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3], g.plaquette);
+    }
+    if (qf_app_start(&argc, &argv)) {
+        free(links);
+        return qf_app_error();
+    }
+    rc = run(&o, dims, links);
+    free(links);
+    qf_app_stop();
+    return rc ? qf_app_error() : 0;
+}

@@ -1,0 +1,49 @@
+/* Codelet blas_bicgstab_update: the fused final update of BiCGStab on one block, x = x + a p + w s,
+ * r = s - w t, and |r|^2 of the new r (as stored) added in double into a STARPU_REDUX scalar, in one
+ * pass, over the elements of one parity or of the whole block (kernels/blas.h).
+ * STARPU_VARIABLE_NBUFFERS: x, r, a, p, w, s, t, rr (8 at most), each distinct one once. */
+#include "codelets.h"
+#include "blas_launch.h"
+
+#if QF_HAVE_CUDA
+void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static inline QF_HD_INLINE double bicgstab_loop(qf_precision prec, const qf_blas_args *a, void *x, void *r,
+                                                qf_complex c, const void *p, qf_complex w, const void *s,
+                                                const void *t)
+{
+    double sum = 0.0;
+    for (int64_t i = a->first; i < a->first + a->n; i++) sum += qf_blas_bicgstab_elem(x, r, c, p, w, s, t, i, prec);
+    return sum;
+}
+
+static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_blas_args *a = cl_arg;
+    void *x = qf_blas_field_ptr(buffers, a, QF_BICG_X);
+    void *r = qf_blas_field_ptr(buffers, a, QF_BICG_R);
+    const void *p = qf_blas_field_ptr(buffers, a, QF_BICG_P);
+    const void *s = qf_blas_field_ptr(buffers, a, QF_BICG_S);
+    const void *t = qf_blas_field_ptr(buffers, a, QF_BICG_T);
+    const double *sa = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
+    const double *sw = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
+    double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
+    qf_complex c = qf_cmake(sa[0], sa[1]), w = qf_cmake(sw[0], sw[1]);
+    rr[0] += a->prec == QF_DOUBLE ? bicgstab_loop(QF_DOUBLE, a, x, r, c, p, w, s, t)
+                                  : bicgstab_loop(QF_SINGLE, a, x, r, c, p, w, s, t);
+}
+
+static struct starpu_perfmodel blas_bicgstab_update_model = {
+    .type = STARPU_HISTORY_BASED, .symbol = "qf_blas_bicgstab_update", .footprint = qf_blas_footprint};
+
+struct starpu_codelet qf_cl_blas_bicgstab_update = {
+    .name = "blas_bicgstab_update",
+    .cpu_funcs = {blas_bicgstab_update_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_blas_bicgstab_update_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &blas_bicgstab_update_model,
+};

@@ -1,0 +1,43 @@
+/* CUDA implementation of blas_bicgstab_update: a grid-stride loop over the elements, the new |r|^2
+ * summed per thread, reduced per thread block in shared memory and added with one atomic per thread
+ * block into the worker's accumulator (the task's STARPU_REDUX buffer). */
+#include "codelets.h"
+#include "blas_launch.h"
+
+struct bicgstab_ptrs {
+    void *x, *r;
+    const void *p, *s, *t;
+    const double *a, *w;
+};
+
+template <int P>
+static __global__ void blas_bicgstab_update_kernel(bicgstab_ptrs f, qf_blas_args a, double *rr)
+{
+    qf_complex c = qf_cmake(f.a[0], f.a[1]), w = qf_cmake(f.w[0], f.w[1]);
+    double sum[1] = {0.0};
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
+        sum[0] += qf_blas_bicgstab_elem(f.x, f.r, c, f.p, w, f.s, f.t, a.first + i, (qf_precision)P);
+    qf_blas_block_add<1>(sum, rr);
+}
+
+extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
+{
+    const qf_blas_args *a = (const qf_blas_args *)cl_arg;
+    if (a->n <= 0) return;
+    bicgstab_ptrs f;
+    f.x = qf_blas_field_ptr(buffers, a, QF_BICG_X);
+    f.r = qf_blas_field_ptr(buffers, a, QF_BICG_R);
+    f.p = qf_blas_field_ptr(buffers, a, QF_BICG_P);
+    f.s = qf_blas_field_ptr(buffers, a, QF_BICG_S);
+    f.t = qf_blas_field_ptr(buffers, a, QF_BICG_T);
+    f.a = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
+    f.w = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
+    double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
+    unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
+    cudaStream_t stream = starpu_cuda_get_local_stream();
+    if (a->prec == QF_DOUBLE)
+        blas_bicgstab_update_kernel<QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);
+    else
+        blas_bicgstab_update_kernel<QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);
+    QF_CUDA_CHECK_LAUNCH();
+}

@@ -1,0 +1,45 @@
+/* Codelet blas_cg_update: the fused update of conjugate gradients on one block, x = x + a p,
+ * r = r - a q, and |r|^2 of the new r (as stored) added in double into a STARPU_REDUX scalar, in one
+ * pass, over the elements of one parity or of the whole block (kernels/blas.h).
+ * STARPU_VARIABLE_NBUFFERS: x, r, a, p, q, rr, each distinct one once (the table in the arguments). */
+#include "codelets.h"
+#include "blas_launch.h"
+
+#if QF_HAVE_CUDA
+void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static inline QF_HD_INLINE double cg_loop(qf_precision prec, const qf_blas_args *a, void *x, void *r, qf_complex c,
+                                          const void *p, const void *q)
+{
+    double sum = 0.0;
+    for (int64_t i = a->first; i < a->first + a->n; i++) sum += qf_blas_cg_elem(x, r, c, p, q, i, prec);
+    return sum;
+}
+
+static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_blas_args *a = cl_arg;
+    void *x = qf_blas_field_ptr(buffers, a, QF_CG_X);
+    void *r = qf_blas_field_ptr(buffers, a, QF_CG_R);
+    const void *p = qf_blas_field_ptr(buffers, a, QF_CG_P);
+    const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
+    const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
+    double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
+    qf_complex c = qf_cmake(sa[0], sa[1]);
+    rr[0] += a->prec == QF_DOUBLE ? cg_loop(QF_DOUBLE, a, x, r, c, p, q) : cg_loop(QF_SINGLE, a, x, r, c, p, q);
+}
+
+static struct starpu_perfmodel blas_cg_update_model = {
+    .type = STARPU_HISTORY_BASED, .symbol = "qf_blas_cg_update", .footprint = qf_blas_footprint};
+
+struct starpu_codelet qf_cl_blas_cg_update = {
+    .name = "blas_cg_update",
+    .cpu_funcs = {blas_cg_update_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_blas_cg_update_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &blas_cg_update_model,
+};

@@ -1,0 +1,35 @@
+/* CUDA implementation of blas_cg_update: a grid-stride loop over the elements, the new |r|^2 summed
+ * per thread, reduced per thread block in shared memory and added with one atomic per thread block
+ * into the worker's accumulator (the task's STARPU_REDUX buffer). */
+#include "codelets.h"
+#include "blas_launch.h"
+
+template <int P>
+static __global__ void blas_cg_update_kernel(void *x, void *r, const double *sa, const void *p, const void *q,
+                                             qf_blas_args a, double *rr)
+{
+    qf_complex c = qf_cmake(sa[0], sa[1]);
+    double sum[1] = {0.0};
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
+        sum[0] += qf_blas_cg_elem(x, r, c, p, q, a.first + i, (qf_precision)P);
+    qf_blas_block_add<1>(sum, rr);
+}
+
+extern "C" void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg)
+{
+    const qf_blas_args *a = (const qf_blas_args *)cl_arg;
+    if (a->n <= 0) return;
+    void *x = qf_blas_field_ptr(buffers, a, QF_CG_X);
+    void *r = qf_blas_field_ptr(buffers, a, QF_CG_R);
+    const void *p = qf_blas_field_ptr(buffers, a, QF_CG_P);
+    const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
+    const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
+    double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
+    unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
+    cudaStream_t stream = starpu_cuda_get_local_stream();
+    if (a->prec == QF_DOUBLE)
+        blas_cg_update_kernel<QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr);
+    else
+        blas_cg_update_kernel<QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr);
+    QF_CUDA_CHECK_LAUNCH();
+}

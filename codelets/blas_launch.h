@@ -1,0 +1,69 @@
+/* Buffers of the BLAS codelets (blas_update, blas_reduce, blas_cg_update, blas_bicgstab_update,
+ * scalar_op), shared by their CPU and CUDA implementations: every operand is found through the
+ * argument block's buffer table (kernels/blas.h), so that an operand given twice (the same field or
+ * scalar) is one buffer of the task. */
+#ifndef QF_BLAS_LAUNCH_H
+#define QF_BLAS_LAUNCH_H
+
+#include "kernels/blas.h"
+
+#include <starpu.h>
+
+/* The block of field operand k (a vector handle), or NULL when the operation has no such operand. */
+static inline void *qf_blas_field_ptr(void *buffers[], const qf_blas_args *a, int k)
+{
+    return a->buf[k] < 0 ? NULL : (void *)STARPU_VECTOR_GET_PTR(buffers[a->buf[k]]);
+}
+
+/* The 2 doubles of scalar operand k (a variable handle), or NULL. */
+static inline double *qf_blas_scalar_ptr(void *buffers[], const qf_blas_args *a, int k)
+{
+    return a->buf[k] < 0 ? NULL : (double *)STARPU_VARIABLE_GET_PTR(buffers[a->buf[k]]);
+}
+
+static inline double *qf_scalar_op_ptr(void *buffers[], const qf_scalar_op_args *a, int k)
+{
+    return a->buf[k] < 0 ? NULL : (double *)STARPU_VARIABLE_GET_PTR(buffers[a->buf[k]]);
+}
+
+#ifdef __CUDACC__
+#include "cuda_launch.h"
+
+/* Thread blocks of a launch over n elements: enough to fill the GPU, a grid-stride loop does the rest;
+ * reductions take fewer, so that few atomic adds reach the accumulator. */
+#define QF_BLAS_UPDATE_BLOCKS 4096u
+#define QF_BLAS_REDUCE_BLOCKS 1024u
+static inline unsigned qf_blas_cuda_blocks(int64_t n, unsigned max)
+{
+    unsigned b = qf_cuda_blocks(n);
+    return b < max ? b : max;
+}
+
+/* Sums the N values v of every thread of the block (blockDim.x == QF_CUDA_THREADS) in shared memory
+ * and adds the block's sums into acc[0 .. N-1] with one atomic add each. */
+template <int N>
+static __device__ __forceinline__ void qf_blas_block_add(const double (&v)[N], double *acc)
+{
+    __shared__ double partial[N][QF_CUDA_THREADS];
+    for (int k = 0; k < N; k++) partial[k][threadIdx.x] = v[k];
+    __syncthreads();
+    for (int stride = QF_CUDA_THREADS / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride)
+            for (int k = 0; k < N; k++) partial[k][threadIdx.x] += partial[k][threadIdx.x + stride];
+        __syncthreads();
+    }
+    if (threadIdx.x < N) atomicAdd(&acc[threadIdx.x], partial[threadIdx.x][0]);
+}
+#else
+/* Performance-model footprint of the field codelets: the buffers' sizes, the operation and the number
+ * of elements visited (one parity does half the work of all sites on the same buffers). */
+static inline uint32_t qf_blas_footprint(struct starpu_task *task)
+{
+    const qf_blas_args *a = (const qf_blas_args *)task->cl_arg;
+    uint32_t h = starpu_hash_crc32c_be((uint32_t)a->op, starpu_task_data_footprint(task));
+    h = starpu_hash_crc32c_be((uint32_t)a->n, h);
+    return starpu_hash_crc32c_be((uint32_t)(a->b != 0.0), h);
+}
+#endif
+
+#endif

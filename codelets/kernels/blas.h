@@ -1,0 +1,167 @@
+/* Kernels of the BLAS-1 codelets (blas_update, blas_reduce, blas_cg_update, blas_bicgstab_update) and
+ * of scalar_op, shared by CPU and CUDA code, with their argument blocks.
+ *
+ * A field block is seen as a run of complex numbers: its sites' reals taken in (re, im) pairs,
+ * whatever the kind (Wilson 24 reals a site, staggered 6, ...). A parity is a contiguous range of
+ * that run (the in-block layout is parity-major, qf_lattice.h), so a task works on the elements
+ * first .. first + n - 1. Values are loaded into double, combined in double and rounded once when
+ * stored; reductions add in double, over the values as stored (rounded to the field's precision).
+ *
+ * Every element kernel loads all its operands before it stores anything, so that operands that are
+ * the same field (passed to the task once, the operand table below pointing at one buffer) see the
+ * old values, as if every right-hand side were evaluated before any assignment.
+ *
+ * A scalar (qf_scalar) is a variable of 2 doubles (re, im). */
+#ifndef QF_KERNEL_BLAS_H
+#define QF_KERNEL_BLAS_H
+
+#include "qf_complex.h"
+
+/* Operands of the codelets: the task carries each distinct field or scalar once (STARPU_VARIABLE_NBUFFERS)
+ * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
+#define QF_BLAS_MAX_OPERANDS 8
+enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_A };                                  /* blas_update */
+enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R };                                  /* blas_reduce */
+enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR };         /* blas_cg_update */
+enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
+enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* scalar_op */
+
+/* blas_update: y = x; y = a x + b y (y not read when b == 0); y = y + s c x; y = x + s c y, c the
+ * scalar operand. blas_reduce: r += |x|^2 or r += <x, y> = sum conj(x) y. */
+typedef enum { QF_BLAS_COPY = 0, QF_BLAS_AXPBY, QF_BLAS_CAXPY, QF_BLAS_CXPAY } qf_blas_update_op;
+typedef enum { QF_BLAS_NORM2 = 0, QF_BLAS_DOT } qf_blas_reduce_op;
+
+typedef struct {
+    int op;                          /* qf_blas_update_op or qf_blas_reduce_op; unused by the fused updates */
+    qf_precision prec;               /* of every field operand */
+    int64_t first, n;                /* complex elements of the block the task visits */
+    double a, b;                     /* real coefficients of axpby */
+    double s;                        /* real factor of the scalar coefficient(s): caxpy, cxpay */
+    int buf[QF_BLAS_MAX_OPERANDS];   /* buffer index of each operand */
+} qf_blas_args;
+
+/* scalar_op: out = (re, im); out = a b; out = a / b (NaN when b == 0); out = s a. */
+typedef enum { QF_SCALAR_SET = 0, QF_SCALAR_MUL, QF_SCALAR_DIV, QF_SCALAR_SCALE } qf_scalar_op_kind;
+
+typedef struct {
+    int op;          /* qf_scalar_op_kind */
+    double re, im;   /* the value of QF_SCALAR_SET */
+    double s;        /* the factor of QF_SCALAR_SCALE */
+    int buf[3];      /* buffer index of out, a, b (-1: unused) */
+} qf_scalar_op_args;
+
+/* ---- elements ---- */
+
+static inline QF_HD qf_complex qf_blas_load(const void *base, qf_precision prec, int64_t i)
+{
+    if (prec == QF_DOUBLE) {
+        const double *p = (const double *)base + 2 * i;
+        return qf_cmake(p[0], p[1]);
+    }
+    const float *p = (const float *)base + 2 * i;
+    return qf_cmake(p[0], p[1]);
+}
+
+static inline QF_HD void qf_blas_store(void *base, qf_precision prec, int64_t i, qf_complex v)
+{
+    if (prec == QF_DOUBLE) {
+        double *p = (double *)base + 2 * i;
+        p[0] = v.re;
+        p[1] = v.im;
+    } else {
+        float *p = (float *)base + 2 * i;
+        p[0] = (float)v.re;
+        p[1] = (float)v.im;
+    }
+}
+
+/* v as the field's precision stores it */
+static inline QF_HD qf_complex qf_blas_round(qf_precision prec, qf_complex v)
+{
+    return prec == QF_DOUBLE ? v : qf_cmake((double)(float)v.re, (double)(float)v.im);
+}
+
+/* y + c x */
+static inline QF_HD qf_complex qf_blas_caxpy_value(qf_complex y, qf_complex c, qf_complex x)
+{
+    return qf_cadd(y, qf_cmul(c, x));
+}
+
+/* ---- blas_update: element i of y; c = s * scalar (caxpy, cxpay) ---- */
+static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void *x, double a, double b, qf_complex c,
+                                                    int64_t i, qf_precision prec)
+{
+    qf_complex xv = qf_blas_load(x, prec, i), r;
+    if (op == QF_BLAS_COPY) {
+        r = xv;
+    } else if (op == QF_BLAS_AXPBY) {
+        r = qf_cscale(a, xv);
+        if (b != 0.0) r = qf_cadd(r, qf_cscale(b, qf_blas_load(y, prec, i)));
+    } else if (op == QF_BLAS_CAXPY) {
+        r = qf_blas_caxpy_value(qf_blas_load(y, prec, i), c, xv);
+    } else {
+        r = qf_blas_caxpy_value(xv, c, qf_blas_load(y, prec, i));
+    }
+    qf_blas_store(y, prec, i, r);
+}
+
+/* ---- blas_reduce: the contribution of element i (im is 0 for the norm) ---- */
+static inline QF_HD_INLINE qf_complex qf_blas_reduce_elem(int op, const void *x, const void *y, int64_t i,
+                                                          qf_precision prec)
+{
+    qf_complex xv = qf_blas_load(x, prec, i);
+    if (op == QF_BLAS_NORM2) return qf_cmake(qf_cnorm2(xv), 0.0);
+    return qf_cconjmul(xv, qf_blas_load(y, prec, i));
+}
+
+/* ---- blas_cg_update: x = x + c p, r = r - c q; returns |r|^2 of r as stored ---- */
+static inline QF_HD_INLINE double qf_blas_cg_elem(void *x, void *r, qf_complex c, const void *p, const void *q,
+                                                  int64_t i, qf_precision prec)
+{
+    qf_complex xv = qf_blas_load(x, prec, i), rv = qf_blas_load(r, prec, i);
+    qf_complex pv = qf_blas_load(p, prec, i), qv = qf_blas_load(q, prec, i);
+    xv = qf_blas_caxpy_value(xv, c, pv);
+    rv = qf_blas_round(prec, qf_csub(rv, qf_cmul(c, qv)));
+    qf_blas_store(x, prec, i, xv);
+    qf_blas_store(r, prec, i, rv);
+    return qf_cnorm2(rv);
+}
+
+/* ---- blas_bicgstab_update: x = x + c p + w s, r = s - w t; returns |r|^2 of r as stored ---- */
+static inline QF_HD_INLINE double qf_blas_bicgstab_elem(void *x, void *r, qf_complex c, const void *p, qf_complex w,
+                                                        const void *s, const void *t, int64_t i, qf_precision prec)
+{
+    qf_complex xv = qf_blas_load(x, prec, i), pv = qf_blas_load(p, prec, i);
+    qf_complex sv = qf_blas_load(s, prec, i), tv = qf_blas_load(t, prec, i);
+    xv = qf_blas_caxpy_value(qf_blas_caxpy_value(xv, c, pv), w, sv);
+    qf_complex rv = qf_blas_round(prec, qf_csub(sv, qf_cmul(w, tv)));
+    qf_blas_store(x, prec, i, xv);
+    qf_blas_store(r, prec, i, rv);
+    return qf_cnorm2(rv);
+}
+
+/* ---- scalar_op on (re, im) pairs; a and b may be out ---- */
+static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, double *out, const double *a,
+                                            const double *b)
+{
+    qf_complex r;
+    if (args->op == QF_SCALAR_SET) {
+        r = qf_cmake(args->re, args->im);
+    } else if (args->op == QF_SCALAR_SCALE) {
+        r = qf_cscale(args->s, qf_cmake(a[0], a[1]));
+    } else {
+        qf_complex av = qf_cmake(a[0], a[1]), bv = qf_cmake(b[0], b[1]);
+        if (args->op == QF_SCALAR_MUL) {
+            r = qf_cmul(av, bv);
+        } else {
+            /* a conj(b) / |b|^2: 0 / 0 = NaN when b == 0, which the solvers detect */
+            double d = qf_cnorm2(bv);
+            qf_complex num = qf_cmul(av, qf_cconj(bv));
+            r = qf_cmake(num.re / d, num.im / d);
+        }
+    }
+    out[0] = r.re;
+    out[1] = r.im;
+}
+
+#endif

@@ -1,0 +1,58 @@
+/* BLAS-1 on lattice fields as task graphs, with scalars that stay in the runtime. A qf_scalar is a
+ * complex double held in a StarPU variable handle: reductions write it (STARPU_REDUX, accumulated
+ * in double whatever the field precision), small scalar tasks combine scalars (alpha = rr / pAp),
+ * and field updates read their coefficients from scalars, so a solver iteration is submitted without
+ * the host waiting for any value; qf_scalar_get is the only call that waits.
+ *
+ * Every field operation takes a parity: 0 or 1 for the even or odd sites of full-lattice fields
+ * (what the even-odd operators of qf_dirac.h read and write), -1 for all sites. Fields must be of
+ * one kind, precision and lattice (qf_lattice_same); a field may appear as several operands.
+ * Every call submits tasks (one per block, plus one per scalar operation) and returns. */
+#ifndef QF_BLAS_H
+#define QF_BLAS_H
+
+#include "qf_field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct qf_scalar qf_scalar;
+
+int qf_scalar_create(qf_scalar **s);          /* starts at 0 */
+void qf_scalar_destroy(qf_scalar *s);         /* after its tasks, without waiting */
+int qf_scalar_set(qf_scalar *s, double re, double im);
+/* Waits for the tasks that write s and returns its value. */
+int qf_scalar_get(const qf_scalar *s, double *re, double *im);
+
+/* Scalar arithmetic as tasks: out = a * b, out = a / b (fails at run time into NaN, which the
+ * solvers detect, when b is 0), out = s * a for a real constant s. out may be a or b. */
+int qf_scalar_mul(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
+int qf_scalar_div(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
+int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a);
+
+/* Reductions: r = |x|^2 (imaginary part 0), r = <x, y> = sum conj(x) y. */
+int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity);
+int qf_blas_dot(qf_scalar *r, const qf_field *x, const qf_field *y, int parity);
+
+/* Updates with real constants: y = x; y = a x + b y. */
+int qf_blas_copy(qf_field *y, const qf_field *x, int parity);
+int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity);
+
+/* Updates with scalar coefficients (s = +1 or -1 flips the sign without another scalar task):
+ * y = y + s a x (caxpy); y = x + s a y (cxpay). */
+int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity);
+int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity);
+
+/* Fused forms of the Krylov solvers, one pass over the fields each:
+ * CG:       x = x + a p, r = r - a q, rr = |r|^2 (the new residual norm in the same pass);
+ * BiCGStab: x = x + a p + w s, r = s - w t, rr = |r|^2. */
+int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_field *q,
+                      qf_scalar *rr, int parity);
+int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,
+                            const qf_field *s, const qf_field *t, qf_scalar *rr, int parity);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,162 @@
+/* qf_solve: the driver around the Krylov methods. It sets up the system (the full operator, or the
+ * even-odd Schur operator with the prepared source), runs the method, recomputes the true residual
+ * of the system and restarts from the current solution with a tighter iterated target while the
+ * true residual misses the tolerance (the iterated residual drifts from the true one, and CGNR's
+ * iterated residual is that of the normal equations), then reconstructs the odd sites and reports
+ * the true residual |b - M x| / |b| of the full system. */
+#include "krylov.h"
+#include "quarkflow/qf_runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const names[] = {"CGNR", "BiCGStab"};
+
+const char *qf_solver_name(qf_solver_kind k) { return k == QF_SOLVER_BICGSTAB ? names[1] : names[0]; }
+
+int qf_solver_parse(const char *s, qf_solver_kind *k)
+{
+    if (!strcmp(s, "cgnr") || !strcmp(s, "cg")) *k = QF_SOLVER_CGNR;
+    else if (!strcmp(s, "bicgstab")) *k = QF_SOLVER_BICGSTAB;
+    else return qf_fail("unknown solver '%s': use cgnr or bicgstab", s);
+    return QF_SUCCESS;
+}
+
+qf_solver_params qf_solver_default_params(void)
+{
+    qf_solver_params p = {.kind = QF_SOLVER_BICGSTAB, .tol = 1e-10, .max_iter = 1000, .check_every = 10,
+                          .even_odd = 1, .verbose = 0};
+    return p;
+}
+
+int qf_krylov_field(const qf_krylov *k, qf_field **f)
+{
+    const qf_dirac_params *dp = qf_dirac_get_params(k->d);
+    if (qf_field_create(f, qf_dirac_lattice(k->d), QF_FIELD_WILSON, dp->prec, 0)) return QF_ERROR;
+    /* a Krylov vector must not carry garbage on the parity the system does not use */
+    return qf_blas_axpby(0.0, *f, 0.0, *f, -1);
+}
+
+int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in)
+{
+    k->flops += qf_dirac_flops(k->d, op);
+    return qf_dirac_apply(k->d, op, out, in);
+}
+
+int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm)
+{
+    double re, im;
+    if (qf_scalar_get(rr, &re, &im)) return QF_ERROR;
+    if (!isfinite(re) || re < 0.0)
+        return qf_fail("%s broke down after %d iterations: the iterated residual norm^2 is %g (a vanishing "
+                       "denominator, or NaN or Inf in the fields); check the operator's parameters, or try the other "
+                       "solver",
+                       solver, k->iterations, re);
+    *norm = sqrt(re);
+    if (k->p->verbose && qf_runtime_rank() == 0) {
+        printf("  %-9s iteration %5d   iterated residual %.3e\n", solver, k->iterations, *norm);
+        fflush(stdout);
+    }
+    return QF_SUCCESS;
+}
+
+/* |b - op x| on the system's sites, into r. */
+static int system_residual(qf_krylov *k, qf_field *r, const qf_field *x, const qf_field *b, double *norm)
+{
+    qf_scalar *s;
+    if (qf_scalar_create(&s)) return QF_ERROR;
+    double re = 0.0, im;
+    int rc = qf_krylov_apply(k, k->op, r, x) || qf_blas_axpby(1.0, b, -1.0, r, k->parity) ||
+             qf_blas_norm2(s, r, k->parity) || qf_scalar_get(s, &re, &im);
+    qf_scalar_destroy(s);
+    *norm = sqrt(re);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+static int check_params(const qf_solver_params *p)
+{
+    if (p->kind != QF_SOLVER_CGNR && p->kind != QF_SOLVER_BICGSTAB) return qf_fail("unknown solver %d", (int)p->kind);
+    if (!(p->tol > 0.0 && p->tol < 1.0))
+        return qf_fail("solver tolerance %g: it is the relative residual |b - M x| / |b|, between 0 and 1 (e.g. 1e-10)",
+                       p->tol);
+    if (p->max_iter < 1) return qf_fail("solver max_iter %d: give at least one iteration", p->max_iter);
+    if (p->check_every < 1) return qf_fail("solver check_every %d: check at least every iteration", p->check_every);
+    return QF_SUCCESS;
+}
+
+/* Runs the method until the system's true residual reaches target (absolute) or the iterations run
+ * out; *best is the smallest true residual seen. */
+static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *r, double target, double *best)
+{
+    double iterated_target = target, norm;
+    if (system_residual(k, r, x, b, &norm)) return QF_ERROR;
+    *best = norm;
+    while (norm > target) {
+        if (k->iterations >= k->p->max_iter)
+            return qf_fail("%s did not converge in %d iterations: the best true residual reached is %.3e of the "
+                           "requested %.3e (relative); raise max_iter, loosen the tolerance or use %s",
+                           qf_solver_name(k->p->kind), k->iterations, *best / (target / k->p->tol), k->p->tol,
+                           k->p->kind == QF_SOLVER_CGNR ? "BiCGStab" : "CGNR");
+        int rc = k->p->kind == QF_SOLVER_CGNR ? qf_cgnr(k, x, b, iterated_target) : qf_bicgstab(k, x, b, iterated_target);
+        if (rc || system_residual(k, r, x, b, &norm)) return QF_ERROR;
+        if (norm < *best) *best = norm;
+        /* the iterated residual has drifted from the true one: restart with a target tightened by the gap */
+        if (norm > target) iterated_target *= fmax(0.5 * target / norm, 1e-3);
+    }
+    return QF_SUCCESS;
+}
+
+int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params *p, qf_solver_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (check_params(p)) return QF_ERROR;
+    if (x == b) return qf_fail("qf_solve: the solution and the source are the same field; pass a separate solution field");
+    qf_krylov k = {.d = d, .p = p, .parity = p->even_odd ? 0 : -1};
+    k.op = p->even_odd ? QF_OP_MHAT : QF_OP_M;
+    k.op_dag = p->even_odd ? QF_OP_MHAT_DAG : QF_OP_MDAG;
+    k.op_normal = p->even_odd ? QF_OP_MHAT_DAGMHAT : QF_OP_MDAGM;
+    double t0 = qf_wtime();
+
+    qf_field *r = NULL, *bs = NULL, *xs = NULL;
+    qf_scalar *s = NULL;
+    double bnorm2 = 0.0, im, best = 0.0;
+    int rc = qf_krylov_field(&k, &r) || qf_scalar_create(&s) || qf_blas_norm2(s, b, -1) ||
+             qf_scalar_get(s, &bnorm2, &im);
+    if (!rc && bnorm2 == 0.0) { /* M x = 0: x = 0 */
+        rc = qf_blas_axpby(0.0, x, 0.0, x, -1);
+        res->converged = 1;
+    } else if (!rc) {
+        double target = p->tol * sqrt(bnorm2);
+        if (p->even_odd) { /* Mhat x_e = bhat_e, from the even sites of x */
+            rc = qf_krylov_field(&k, &bs) || qf_krylov_field(&k, &xs) || qf_dirac_prepare(d, bs, b) ||
+                 qf_blas_copy(xs, x, 0) || solve_system(&k, xs, bs, r, target, &best) ||
+                 qf_dirac_reconstruct(d, x, xs, b);
+        } else {
+            rc = solve_system(&k, x, b, r, target, &best);
+        }
+        /* the true residual of the full system, as reported; with the symmetric Schur form the system's
+         * residual is A_ee^-1 times the even part of the full one, hence the margin */
+        double rn = 0.0;
+        qf_krylov full = k;
+        full.op = QF_OP_M;
+        full.parity = -1;
+        if (!rc) rc = system_residual(&full, r, x, b, &rn);
+        k.flops = full.flops;
+        res->residual = rc ? best / sqrt(bnorm2) : rn / sqrt(bnorm2);
+        res->converged = !rc && res->residual <= 1.5 * p->tol;
+        if (!rc && !res->converged)
+            rc = qf_fail("%s: the true residual |b - M x| / |b| = %.3e misses the tolerance %.3e after %d iterations "
+                         "(precision of the operator: %s); loosen the tolerance or solve in double precision",
+                         qf_solver_name(p->kind), res->residual, p->tol, k.iterations,
+                         qf_precision_name(qf_dirac_get_params(d)->prec));
+    }
+    res->iterations = k.iterations;
+    res->seconds = qf_wtime() - t0;
+    res->flops = k.flops;
+    if (s) qf_scalar_destroy(s);
+    if (r) qf_field_destroy(r);
+    if (bs) qf_field_destroy(bs);
+    if (xs) qf_field_destroy(xs);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}

@@ -1,0 +1,6 @@
+# Krylov solvers written against the task-graph operators and BLAS (no StarPU calls). Paths
+# relative to the repository root; included by the top CMakeLists.txt.
+set(QF_SOLVER_C_SOURCES
+  solvers/solve.c
+  solvers/cgnr.c
+  solvers/bicgstab.c)

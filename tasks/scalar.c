@@ -1,0 +1,113 @@
+/* qf_scalar (include/quarkflow/qf_blas.h): complex doubles in StarPU variable handles, and their
+ * arithmetic as scalar_op tasks. Nothing here waits except qf_scalar_get.
+ *
+ *   scalar_op   W or RW: out    R: a, b (the distinct ones)
+ */
+#include "scalar.h"
+#include "tasks.h"
+#include "kernels/blas.h"
+
+#include <math.h>
+
+int qf_scalar_zero_submit(qf_scalar *s)
+{
+    return qf_task_check(starpu_task_insert(&qf_cl_sum_zero, STARPU_W, s->h, 0), "sum_zero");
+}
+
+/* One scalar_op task: out first, then a and b unless they are a scalar already listed; out is RW
+ * when it is also an input. */
+static int submit_op(qf_scalar *out, const qf_scalar *a, const qf_scalar *b, qf_scalar_op_args args)
+{
+    const qf_scalar *ops[3] = {out, a, b};
+    struct starpu_data_descr d[3];
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        args.buf[k] = -1;
+        if (!ops[k]) continue;
+        for (int j = 0; j < k; j++)
+            if (ops[j] == ops[k]) args.buf[k] = args.buf[j];
+        if (args.buf[k] >= 0) {
+            if (args.buf[k] == 0) d[0].mode = STARPU_RW; /* out is an input too */
+            continue;
+        }
+        args.buf[k] = n;
+        d[n].handle = ops[k]->h;
+        d[n].mode = k == QF_SOP_OUT ? STARPU_W : STARPU_R;
+        n++;
+    }
+    int ret = starpu_task_insert(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
+    return qf_task_check(ret, "scalar_op");
+}
+
+int qf_scalar_create(qf_scalar **out)
+{
+    if (!out) return qf_fail("qf_scalar_create: the place for the new scalar is NULL");
+    *out = NULL;
+    qf_scalar *s = calloc(1, sizeof *s);
+    if (!s) return qf_fail("out of host memory allocating a scalar");
+    starpu_variable_data_register(&s->h, -1, 0, 2 * sizeof(double));
+    starpu_data_set_reduction_methods(s->h, &qf_cl_sum_add, &qf_cl_sum_zero);
+    if (qf_scalar_set(s, 0.0, 0.0)) {
+        starpu_data_unregister(s->h);
+        free(s);
+        return QF_ERROR;
+    }
+    *out = s;
+    return QF_SUCCESS;
+}
+
+void qf_scalar_destroy(qf_scalar *s)
+{
+    if (!s) return;
+    /* StarPU owns the buffers: they go once the scalar's last task is done, without waiting here */
+    starpu_data_unregister_submit(s->h);
+    free(s);
+}
+
+int qf_scalar_set(qf_scalar *s, double re, double im)
+{
+    if (!s) return qf_fail("qf_scalar_set: the scalar is NULL");
+    qf_scalar_op_args args = {.op = QF_SCALAR_SET, .re = re, .im = im};
+    return submit_op(s, NULL, NULL, args);
+}
+
+int qf_scalar_get(const qf_scalar *s, double *re, double *im)
+{
+    if (!s) return qf_fail("qf_scalar_get: the scalar is NULL");
+    if (starpu_data_acquire(s->h, STARPU_R)) return qf_fail("qf_scalar_get: could not read the scalar back");
+    const double *v = (const double *)starpu_data_get_local_ptr(s->h);
+    if (re) *re = v[0];
+    if (im) *im = v[1];
+    starpu_data_release(s->h);
+    return QF_SUCCESS;
+}
+
+static int check_operands(const char *fn, const qf_scalar *out, const qf_scalar *a, const qf_scalar *b)
+{
+    if (!out) return qf_fail("%s: the output scalar is NULL", fn);
+    if (!a) return qf_fail("%s: the scalar a is NULL", fn);
+    if (!b) return qf_fail("%s: the scalar b is NULL", fn);
+    return QF_SUCCESS;
+}
+
+int qf_scalar_mul(qf_scalar *out, const qf_scalar *a, const qf_scalar *b)
+{
+    if (check_operands("qf_scalar_mul", out, a, b)) return QF_ERROR;
+    qf_scalar_op_args args = {.op = QF_SCALAR_MUL};
+    return submit_op(out, a, b, args);
+}
+
+int qf_scalar_div(qf_scalar *out, const qf_scalar *a, const qf_scalar *b)
+{
+    if (check_operands("qf_scalar_div", out, a, b)) return QF_ERROR;
+    qf_scalar_op_args args = {.op = QF_SCALAR_DIV};
+    return submit_op(out, a, b, args);
+}
+
+int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a)
+{
+    if (check_operands("qf_scalar_scale", out, a, a)) return QF_ERROR;
+    if (!isfinite(s)) return qf_fail("qf_scalar_scale: the factor %g is not a finite number", s);
+    qf_scalar_op_args args = {.op = QF_SCALAR_SCALE, .s = s};
+    return submit_op(out, a, NULL, args);
+}

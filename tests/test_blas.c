@@ -1,0 +1,589 @@
+/* BLAS-1 and scalars as task graphs (include/quarkflow/qf_blas.h), against plain loops in double
+ * complex arithmetic over the global lexicographic arrays (no blocks, no StarPU); a single-precision
+ * field is represented in the reference by its float-rounded values, and every value the reference
+ * stores into a single field is rounded the same way.
+ *
+ * On a 4x4x4x8 lattice, for several block grids, Wilson and staggered fields, double and single
+ * precision and parities -1, 0, 1: copy, axpby (also b = 0, which does not read y), caxpy, cxpay,
+ * axpby and caxpy with x == y, norm2, dot and dot(x, x), the fused CG and BiCGStab updates (also with
+ * aliased inputs); the other parity stays bit for bit what it was; reductions are in double (a single
+ * field's norm is the double-loop norm of its float values to 1e-12) and overwrite their result. A
+ * chain of scalar operations and updates ending in a norm is submitted while the runtime is paused,
+ * so that a call that waited would never return (a watchdog fails the test), and read with one get;
+ * a CG-like iteration is compared with the same iteration in plain loops; wrong inputs are refused
+ * with messages. The scheduler comes from STARPU_SCHED, so ctest runs this under several policies. */
+#include "check.h"
+#include "test_start.h"
+#include "random_gauge.h"
+#include "quarkflow.h"
+
+#include <complex.h>
+#include <math.h>
+#include <signal.h>
+#include <starpu.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef double complex cplx;
+
+static const int L[4] = {4, 4, 4, 8};
+enum { NR_MAX = 24 };
+static int64_t V;
+static double *X0, *Y0, *Z0, *W0, *U0, *tmp; /* random global arrays, NR_MAX reals a site */
+
+/* Largest relative errors seen, printed at the end: [0] double, [1] single. */
+static double worst_update[2], worst_reduce[2], worst_fused[2], worst_cg[2];
+
+static int site_parity(int64_t i)
+{
+    int s = 0;
+    for (int mu = 0; mu < 4; mu++) {
+        s += (int)(i % L[mu]);
+        i /= L[mu];
+    }
+    return s & 1;
+}
+
+static int in_parity(int64_t i, int parity) { return parity < 0 || site_parity(i) == parity; }
+static double rounded(double v, qf_precision p) { return p == QF_SINGLE ? (double)(float)v : v; }
+static cplx rounded_c(cplx v, qf_precision p) { return rounded(creal(v), p) + I * rounded(cimag(v), p); }
+/* complex element e (site * nr / 2 + k) of a global array, as a field of precision p holds it */
+static cplx ld(const double *a, int64_t e, qf_precision p)
+{
+    return rounded(a[2 * e], p) + I * rounded(a[2 * e + 1], p);
+}
+
+/* The fields of one (block grid, kind, precision) and what the checks need to know about them. */
+typedef struct {
+    char tag[96];
+    qf_field_kind kind;
+    qf_precision prec;
+    int nr;               /* reals a site */
+    int pi;               /* 0 double, 1 single */
+    qf_field *x, *y, *z, *w, *v;
+    qf_scalar *c, *r;
+} ctx;
+
+static int load(ctx *c, qf_field *f, const double *a)
+{
+    int rc = qf_field_import(f, a);
+    CHECK(rc == 0, "%s: import: %s", c->tag, qf_last_error());
+    return rc;
+}
+
+/* ---- updates ---- */
+
+enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_AXPBY_ALIAS, T_CAXPY_ALIAS, T_NUPD };
+static const char *const upd_name[T_NUPD] = {"copy", "axpby", "axpby b=0", "caxpy", "cxpay", "axpby x=y",
+                                             "caxpy x=y"};
+
+static void check_update(ctx *c, int t, int parity)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, %s, parity %d", c->tag, upd_name[t], parity);
+    const double a = 0.75, b = -1.25;
+    const cplx sc = 0.3 - 0.7 * I;
+    const double s = t == T_CXPAY ? -1.0 : 1.0;
+    if (load(c, c->x, X0) || load(c, c->y, Y0)) return;
+    int rc = qf_scalar_set(c->c, creal(sc), cimag(sc));
+    switch (t) {
+    case T_COPY: rc = rc || qf_blas_copy(c->y, c->x, parity); break;
+    case T_AXPBY: rc = rc || qf_blas_axpby(a, c->x, b, c->y, parity); break;
+    case T_AXPBY0: rc = rc || qf_blas_axpby(a, c->x, 0.0, c->y, parity); break;
+    case T_CAXPY: rc = rc || qf_blas_caxpy(c->c, s, c->x, c->y, parity); break;
+    case T_CXPAY: rc = rc || qf_blas_cxpay(c->x, c->c, s, c->y, parity); break;
+    case T_AXPBY_ALIAS: rc = rc || qf_blas_axpby(a, c->y, b, c->y, parity); break;
+    default: rc = rc || qf_blas_caxpy(c->c, s, c->y, c->y, parity); break;
+    }
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+    if (rc || qf_field_export(c->y, tmp)) return;
+    int half = c->nr / 2;
+    double err = 0, scale = 0;
+    int64_t changed = 0;
+    for (int64_t i = 0; i < V; i++)
+        for (int k = 0; k < half; k++) {
+            int64_t e = i * half + k;
+            if (!in_parity(i, parity)) {
+                changed += tmp[2 * e] != rounded(Y0[2 * e], c->prec) || tmp[2 * e + 1] != rounded(Y0[2 * e + 1], c->prec);
+                continue;
+            }
+            cplx x = ld(X0, e, c->prec), y = ld(Y0, e, c->prec), want;
+            if (t == T_AXPBY_ALIAS || t == T_CAXPY_ALIAS) x = y;
+            switch (t) {
+            case T_COPY: want = x; break;
+            case T_AXPBY: case T_AXPBY_ALIAS: want = a * x + b * y; break;
+            case T_AXPBY0: want = a * x; break;
+            case T_CAXPY: case T_CAXPY_ALIAS: want = y + s * sc * x; break;
+            default: want = x + s * sc * y; break;
+            }
+            err = fmax(err, cabs(ld(tmp, e, QF_DOUBLE) - want));
+            scale = fmax(scale, cabs(want));
+        }
+    err /= scale;
+    worst_update[c->pi] = fmax(worst_update[c->pi], err);
+    CHECK(err < (c->prec == QF_DOUBLE ? 1e-15 : 1e-7), "%s: matches the loops (rel err %.2e)", tag, err);
+    CHECK(changed == 0, "%s: the other parity is untouched (%lld elements changed)", tag, (long long)changed);
+}
+
+/* ---- reductions ---- */
+
+static cplx ref_dot(const double *x, const double *y, int nr, int parity, qf_precision p)
+{
+    cplx s = 0;
+    for (int64_t i = 0; i < V; i++)
+        if (in_parity(i, parity))
+            for (int k = 0; k < nr / 2; k++) s += conj(ld(x, i * (nr / 2) + k, p)) * ld(y, i * (nr / 2) + k, p);
+    return s;
+}
+
+static cplx get(const qf_scalar *s)
+{
+    double re = NAN, im = NAN;
+    int rc = qf_scalar_get(s, &re, &im);
+    CHECK(rc == 0, "qf_scalar_get: %s", qf_last_error());
+    return re + I * im;
+}
+
+static void check_reduce(ctx *c, int parity)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, parity %d", c->tag, parity);
+    if (load(c, c->x, X0) || load(c, c->y, Y0)) return;
+    cplx nx = ref_dot(X0, X0, c->nr, parity, c->prec), ny = ref_dot(Y0, Y0, c->nr, parity, c->prec);
+    cplx dxy = ref_dot(X0, Y0, c->nr, parity, c->prec);
+    double scale = sqrt(creal(nx) * creal(ny));
+
+    /* a value in r beforehand, and the same norm twice: each reduction overwrites r */
+    qf_scalar_set(c->r, 100.0, 5.0);
+    CHECK(qf_blas_norm2(c->r, c->x, parity) == 0, "%s: norm2: %s", tag, qf_last_error());
+    cplx g = get(c->r);
+    double e1 = cabs(g - nx) / creal(nx);
+    CHECK(qf_blas_norm2(c->r, c->x, parity) == 0, "%s: norm2: %s", tag, qf_last_error());
+    cplx g2 = get(c->r);
+    double e2 = cabs(g2 - nx) / creal(nx);
+    CHECK(e1 < 1e-12 && e2 < 1e-12 && cimag(g) == 0.0,
+          "%s: norm2 overwrites r and is the double-loop norm of the stored values (%.17g vs %.17g, rel err %.2e "
+          "%.2e)",
+          tag, creal(g), creal(nx), e1, e2);
+
+    CHECK(qf_blas_dot(c->r, c->x, c->y, parity) == 0, "%s: dot: %s", tag, qf_last_error());
+    double e3 = cabs(get(c->r) - dxy) / scale;
+    CHECK(e3 < 1e-12, "%s: dot = sum conj(x) y (rel err %.2e)", tag, e3);
+    CHECK(qf_blas_dot(c->r, c->y, c->y, parity) == 0, "%s: dot(y, y): %s", tag, qf_last_error());
+    cplx gyy = get(c->r);
+    double e4 = cabs(gyy - ny) / creal(ny);
+    CHECK(e4 < 1e-12 && cimag(gyy) == 0.0, "%s: dot(y, y) = |y|^2 (rel err %.2e, im %.1e)", tag, e4, cimag(gyy));
+    double worst = fmax(fmax(e1, e2), fmax(e3, e4));
+    worst_reduce[c->pi] = fmax(worst_reduce[c->pi], worst);
+}
+
+/* ---- fused updates: CG (q = p when alias) and BiCGStab (s = r, t = x when alias) ---- */
+
+static void check_fused(ctx *c, int bicg, int alias, int parity)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, %s%s, parity %d", c->tag, bicg ? "bicgstab_update" : "cg_update",
+             alias ? " (aliased inputs)" : "", parity);
+    const cplx av = 0.4 + 0.2 * I, wv = -0.3 + 0.5 * I;
+    /* x = X0, r = Y0, p = Z0, q or s = W0, t = U0 */
+    if (load(c, c->x, X0) || load(c, c->y, Y0) || load(c, c->z, Z0) || load(c, c->w, W0) || load(c, c->v, U0))
+        return;
+    qf_scalar *a = c->c, *w, *rr = c->r;
+    if (qf_scalar_create(&w)) {
+        CHECK(0, "%s: scalar: %s", tag, qf_last_error());
+        return;
+    }
+    qf_scalar_set(a, creal(av), cimag(av));
+    qf_scalar_set(w, creal(wv), cimag(wv));
+    int rc;
+    if (!bicg)
+        rc = qf_blas_cg_update(c->x, c->y, a, c->z, alias ? c->z : c->w, rr, parity);
+    else
+        rc = qf_blas_bicgstab_update(c->x, c->y, a, c->z, w, alias ? c->y : c->w, alias ? c->x : c->v, rr, parity);
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+    qf_scalar_destroy(w);
+    if (rc) return;
+    cplx g = get(rr);
+    double *xo = malloc((size_t)V * NR_MAX * sizeof(double));
+    if (qf_field_export(c->x, xo) || qf_field_export(c->y, tmp)) {
+        free(xo);
+        return;
+    }
+    int half = c->nr / 2;
+    double ex = 0, er = 0, sx = 0, sr = 0;
+    cplx rr_ref = 0;
+    int64_t changed = 0;
+    for (int64_t i = 0; i < V; i++)
+        for (int k = 0; k < half; k++) {
+            int64_t e = i * half + k;
+            if (!in_parity(i, parity)) {
+                for (int h = 0; h < 2; h++)
+                    changed += xo[2 * e + h] != rounded(X0[2 * e + h], c->prec) ||
+                               tmp[2 * e + h] != rounded(Y0[2 * e + h], c->prec);
+                continue;
+            }
+            cplx x = ld(X0, e, c->prec), r = ld(Y0, e, c->prec), p = ld(Z0, e, c->prec), q = ld(W0, e, c->prec);
+            cplx xn, rn;
+            if (!bicg) {
+                if (alias) q = p;
+                xn = x + av * p;
+                rn = r - av * q;
+            } else {
+                cplx s = alias ? r : q, t = alias ? x : ld(U0, e, c->prec);
+                xn = x + av * p + wv * s;
+                rn = s - wv * t;
+            }
+            rn = rounded_c(rn, c->prec);
+            cplx stored = ld(tmp, e, QF_DOUBLE);
+            rr_ref += creal(conj(stored) * stored);
+            ex = fmax(ex, cabs(ld(xo, e, QF_DOUBLE) - xn));
+            er = fmax(er, cabs(ld(tmp, e, QF_DOUBLE) - rn));
+            sx = fmax(sx, cabs(xn));
+            sr = fmax(sr, cabs(rn));
+        }
+    free(xo);
+    double tol = c->prec == QF_DOUBLE ? 1e-15 : 1e-7;
+    double err = fmax(ex / sx, er / sr), erd = cabs(g - rr_ref) / creal(rr_ref);
+    worst_fused[c->pi] = fmax(worst_fused[c->pi], fmax(err, erd));
+    CHECK(ex / sx < tol && er / sr < tol, "%s: x and r match the loops (rel err %.2e %.2e)", tag, ex / sx, er / sr);
+    CHECK(erd < 1e-12 && cimag(g) == 0.0, "%s: rr = |r|^2 of r as stored (rel err %.2e)", tag, erd);
+    CHECK(changed == 0, "%s: the other parity is untouched (%lld reals changed)", tag, (long long)changed);
+}
+
+/* ---- scalars: a chain submitted while the runtime is paused, read with gets at the end ---- */
+
+static void watchdog(int sig)
+{
+    (void)sig;
+    static const char msg[] = "FAIL: a qf_blas/qf_scalar call waited for the runtime while it was paused\n";
+    ssize_t n = write(1, msg, sizeof msg - 1);
+    (void)n;
+    _exit(1);
+}
+
+static void check_scalar_chain(ctx *c)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, scalar chain", c->tag);
+    if (load(c, c->x, X0) || load(c, c->y, Y0) || load(c, c->z, Z0)) return;
+    qf_scalar *a, *b, *alpha, *n, *m, *k, *u;
+    if (qf_scalar_create(&a) || qf_scalar_create(&b) || qf_scalar_create(&alpha) || qf_scalar_create(&n) ||
+        qf_scalar_create(&m) || qf_scalar_create(&k) || qf_scalar_create(&u)) {
+        CHECK(0, "%s: scalars: %s", tag, qf_last_error());
+        return;
+    }
+    qf_runtime_wait_all();
+    qf_runtime_pause();
+    signal(SIGALRM, watchdog);
+    alarm(60);
+    int before = starpu_task_nsubmitted();
+    int rc = qf_blas_dot(a, c->x, c->y, -1);          /* a = <x, y> */
+    rc = rc || qf_blas_norm2(b, c->z, -1);            /* b = |z|^2 */
+    rc = rc || qf_scalar_div(alpha, a, b);            /* alpha = a / b */
+    rc = rc || qf_blas_caxpy(alpha, -1.0, c->x, c->y, -1); /* y = y - alpha x */
+    rc = rc || qf_blas_norm2(n, c->y, -1);            /* n = |y|^2 */
+    rc = rc || qf_scalar_mul(m, alpha, a);            /* m = alpha a */
+    rc = rc || qf_scalar_scale(m, -2.0, m);           /* m = -2 m (out = input) */
+    rc = rc || qf_scalar_mul(k, alpha, alpha);        /* k = alpha^2 (a = b) */
+    rc = rc || qf_scalar_div(k, k, n);                /* k = k / n (out = a) */
+    rc = rc || qf_scalar_set(u, 1.5, -2.5);
+    rc = rc || qf_scalar_mul(u, m, u);                /* u = m u (out = b) */
+    rc = rc || qf_scalar_div(alpha, alpha, alpha);    /* alpha = 1 (all three one scalar) */
+    int pending = starpu_task_nsubmitted() - before;
+    alarm(0);
+    CHECK(rc == 0, "%s: submitting: %s", tag, qf_last_error());
+    int nblocks = qf_field_lattice(c->x)->nblocks;
+    int expected = 3 * nblocks + 3 + 1 + 7; /* 3 field operations, 3 zeroings, 7 scalar tasks */
+    CHECK(pending >= expected, "%s: all %d tasks pending while the runtime is paused (%d)", tag, expected, pending);
+    qf_runtime_resume();
+
+    cplx ra = ref_dot(X0, Y0, c->nr, -1, c->prec), rb = ref_dot(Z0, Z0, c->nr, -1, c->prec);
+    cplx ralpha = ra / rb;
+    /* y - alpha x, as the field stores it */
+    double *yn = malloc((size_t)V * NR_MAX * sizeof(double));
+    for (int64_t e = 0; e < V * c->nr / 2; e++) {
+        cplx v = rounded_c(ld(Y0, e, c->prec) - ralpha * ld(X0, e, c->prec), c->prec);
+        yn[2 * e] = creal(v);
+        yn[2 * e + 1] = cimag(v);
+    }
+    cplx rn = ref_dot(yn, yn, c->nr, -1, QF_DOUBLE);
+    cplx rm = -2.0 * ralpha * ra, rk = ralpha * ralpha / rn, ru = rm * (1.5 - 2.5 * I);
+    cplx gn = get(n); /* the first wait */
+    double tol = c->prec == QF_DOUBLE ? 1e-12 : 1e-6;
+    double en = cabs(gn - rn) / creal(rn);
+    CHECK(en < tol, "%s: n = |y - (<x,y>/|z|^2) x|^2 with one wait (%.15g vs %.15g, rel err %.2e)", tag, creal(gn),
+          creal(rn), en);
+    cplx gm = get(m), gk = get(k), gu = get(u), gal = get(alpha);
+    double em = cabs(gm - rm) / cabs(rm), ek = cabs(gk - rk) / cabs(rk), eu = cabs(gu - ru) / cabs(ru);
+    CHECK(em < 1e-12 && ek < tol && eu < 1e-12 && cabs(gal - 1.0) < 1e-15,
+          "%s: mul, scale, div and aliased operands (rel errs %.2e %.2e %.2e, alpha/alpha - 1 = %.1e)", tag, em, ek,
+          eu, cabs(gal - 1.0));
+    free(yn);
+
+    /* a / 0 is NaN, for the solvers to detect */
+    qf_scalar_set(b, 0.0, 0.0);
+    qf_scalar_div(alpha, a, b);
+    cplx gz = get(alpha);
+    CHECK(isnan(creal(gz)) && isnan(cimag(gz)), "%s: a / 0 is NaN (%g %g)", tag, creal(gz), cimag(gz));
+    qf_scalar_destroy(a);
+    qf_scalar_destroy(b);
+    qf_scalar_destroy(alpha);
+    qf_scalar_destroy(n);
+    qf_scalar_destroy(m);
+    qf_scalar_destroy(k);
+    qf_scalar_destroy(u);
+}
+
+/* ---- a CG-like iteration against the same iteration in loops ---- */
+
+static void check_cg(ctx *c, int parity)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, CG-like iteration, parity %d", c->tag, parity);
+    int half = c->nr / 2;
+    int64_t ne = V * half;
+    qf_precision pr = c->prec;
+    /* x = X0, r = Y0, p = Z0 (overwritten by the copy on the parity), q = W0, u = U0; "A p" is
+     * 1.5 p + 0.25 u (not proportional to p, so that the residual does not vanish in one step) */
+    qf_field *x = c->x, *r = c->y, *p = c->z, *q = c->w, *u = c->v;
+    if (load(c, x, X0) || load(c, r, Y0) || load(c, p, Z0) || load(c, q, W0) || load(c, u, U0)) return;
+    qf_scalar *rr, *rrn, *pq, *alpha, *beta;
+    if (qf_scalar_create(&rr) || qf_scalar_create(&rrn) || qf_scalar_create(&pq) || qf_scalar_create(&alpha) ||
+        qf_scalar_create(&beta)) {
+        CHECK(0, "%s: scalars: %s", tag, qf_last_error());
+        return;
+    }
+    enum { ITERS = 4 };
+    int rc = qf_blas_copy(p, r, parity) || qf_blas_norm2(rr, r, parity);
+    for (int it = 0; it < ITERS && !rc; it++) {
+        rc = qf_blas_axpby(1.5, p, 0.0, q, parity) || qf_blas_axpby(0.25, u, 1.0, q, parity) ||
+             qf_blas_dot(pq, p, q, parity) || qf_scalar_div(alpha, rr, pq) ||
+             qf_blas_cg_update(x, r, alpha, p, q, rrn, parity) || qf_scalar_div(beta, rrn, rr) ||
+             qf_blas_cxpay(r, beta, 1.0, p, parity);
+        qf_scalar *t = rr;
+        rr = rrn;
+        rrn = t;
+    }
+    /* and a BiCGStab update with s = q, t = p, w = beta */
+    rc = rc || qf_blas_bicgstab_update(x, r, alpha, p, beta, q, p, rrn, parity);
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+
+    cplx *X = malloc((size_t)ne * sizeof(cplx)), *R = malloc((size_t)ne * sizeof(cplx));
+    cplx *P = malloc((size_t)ne * sizeof(cplx)), *Q = malloc((size_t)ne * sizeof(cplx));
+    for (int64_t e = 0; e < ne; e++) {
+        X[e] = ld(X0, e, pr);
+        R[e] = ld(Y0, e, pr);
+        P[e] = ld(Z0, e, pr);
+        Q[e] = ld(W0, e, pr);
+    }
+#define ON_PARITY for (int64_t e = 0; e < ne; e++) if (in_parity(e / half, parity))
+    cplx rrv = 0, rrnv = 0, alv = 0, bev = 0;
+    ON_PARITY P[e] = R[e];
+    ON_PARITY rrv += conj(R[e]) * R[e];
+    for (int it = 0; it < ITERS; it++) {
+        ON_PARITY Q[e] = rounded_c(1.5 * P[e], pr);
+        ON_PARITY Q[e] = rounded_c(0.25 * ld(U0, e, pr) + Q[e], pr);
+        cplx pqv = 0;
+        ON_PARITY pqv += conj(P[e]) * Q[e];
+        alv = rrv / pqv;
+        rrnv = 0;
+        ON_PARITY {
+            X[e] = rounded_c(X[e] + alv * P[e], pr);
+            R[e] = rounded_c(R[e] - alv * Q[e], pr);
+            rrnv += conj(R[e]) * R[e];
+        }
+        bev = rrnv / rrv;
+        ON_PARITY P[e] = rounded_c(R[e] + bev * P[e], pr);
+        rrv = rrnv;
+    }
+    rrnv = 0;
+    ON_PARITY {
+        X[e] = rounded_c(X[e] + alv * P[e] + bev * Q[e], pr);
+        R[e] = rounded_c(Q[e] - bev * P[e], pr);
+        rrnv += conj(R[e]) * R[e];
+    }
+#undef ON_PARITY
+    cplx g_rr = get(rr), g_rrn = get(rrn);
+    double tol = pr == QF_DOUBLE ? 1e-12 : 1e-5;
+    double e_rr = cabs(g_rr - rrv) / creal(rrv), e_rrn = cabs(g_rrn - rrnv) / creal(rrnv);
+    double ef = 0;
+    const qf_field *fs[3] = {x, r, p};
+    cplx *refs[3] = {X, R, P};
+    for (int f = 0; f < 3; f++) {
+        if (qf_field_export(fs[f], tmp)) break;
+        double err = 0, scale = 0;
+        for (int64_t e = 0; e < ne; e++) {
+            err = fmax(err, cabs(ld(tmp, e, QF_DOUBLE) - refs[f][e]));
+            scale = fmax(scale, cabs(refs[f][e]));
+        }
+        ef = fmax(ef, err / scale);
+    }
+    worst_cg[c->pi] = fmax(worst_cg[c->pi], fmax(ef, fmax(e_rr, e_rrn)));
+    CHECK(e_rr < tol && e_rrn < tol && ef < tol,
+          "%s: residual norms and x, r, p match the loops (rel err |r|^2 %.2e, final %.2e, fields %.2e)", tag, e_rr,
+          e_rrn, ef);
+    free(X);
+    free(R);
+    free(P);
+    free(Q);
+    qf_scalar_destroy(rr);
+    qf_scalar_destroy(rrn);
+    qf_scalar_destroy(pq);
+    qf_scalar_destroy(alpha);
+    qf_scalar_destroy(beta);
+}
+
+/* ---- every check on one block grid, kind and precision ---- */
+
+static void test_case(const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int full)
+{
+    ctx c = {.kind = kind, .prec = prec, .nr = qf_field_site_reals(kind), .pi = prec == QF_SINGLE};
+    snprintf(c.tag, sizeof c.tag, "blocks %d %d %d %d, %s, %s", lat->blocks[0], lat->blocks[1], lat->blocks[2],
+             lat->blocks[3], qf_field_kind_name(kind), qf_precision_name(prec));
+    /* faces one deep whatever the kind: BLAS does not use them, and small blocks cannot hold 3 */
+    int rc = qf_field_create(&c.x, lat, kind, prec, 1) || qf_field_create(&c.y, lat, kind, prec, 1) ||
+             qf_field_create(&c.z, lat, kind, prec, 1) || qf_field_create(&c.w, lat, kind, prec, 1) ||
+             qf_field_create(&c.v, lat, kind, prec, 1) || qf_scalar_create(&c.c) || qf_scalar_create(&c.r);
+    CHECK(rc == 0, "%s: create: %s", c.tag, qf_last_error());
+    if (rc) return;
+    for (int parity = -1; parity <= 1; parity++) {
+        for (int t = 0; t < T_NUPD; t++) check_update(&c, t, parity);
+        check_reduce(&c, parity);
+        for (int alias = 0; alias < 2; alias++) {
+            check_fused(&c, 0, alias, parity);
+            check_fused(&c, 1, alias, parity);
+        }
+        if (full) check_cg(&c, parity);
+    }
+    if (full) check_scalar_chain(&c);
+    qf_field_destroy(c.x);
+    qf_field_destroy(c.y);
+    qf_field_destroy(c.z);
+    qf_field_destroy(c.w);
+    qf_field_destroy(c.v);
+    qf_scalar_destroy(c.c);
+    qf_scalar_destroy(c.r);
+}
+
+/* ---- refusals ---- */
+
+static void test_errors(const qf_lattice *lat, const qf_lattice *other)
+{
+    qf_field *w, *w2, *ws, *st, *wo;
+    qf_scalar *s, *s2;
+    if (qf_field_create(&w, lat, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_field_create(&w2, lat, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
+        qf_field_create(&ws, lat, QF_FIELD_WILSON, QF_SINGLE, 0) || qf_field_create(&st, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 1) ||
+        qf_field_create(&wo, other, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_scalar_create(&s) || qf_scalar_create(&s2)) {
+        CHECK(0, "errors: create: %s", qf_last_error());
+        return;
+    }
+#define REFUSED(call, text, what)                                                                                  \
+    CHECK((call) == QF_ERROR && strstr(qf_last_error(), text), what " refused: %s", qf_last_error())
+    REFUSED(qf_blas_axpby(1.0, ws, 1.0, w, -1), "precision", "axpby of a single x into a double y");
+    REFUSED(qf_blas_dot(s, w, ws, 0), "precision", "dot of double and single fields");
+    REFUSED(qf_blas_copy(w, st, -1), "kind", "copy of a staggered field into a Wilson field");
+    REFUSED(qf_blas_caxpy(s, 1.0, wo, w, -1), "lattice", "caxpy of a field on another block grid");
+    REFUSED(qf_blas_cg_update(w, w2, s, w, wo, s2, -1), "lattice", "cg_update with q on another block grid");
+    REFUSED(qf_blas_norm2(s, w, 2), "parity 2", "parity 2");
+    REFUSED(qf_blas_cxpay(w, s, 1.0, w2, -2), "parity -2", "parity -2");
+    REFUSED(qf_blas_norm2(NULL, w, -1), "scalar r is NULL", "a NULL result");
+    REFUSED(qf_blas_norm2(s, NULL, -1), "field x is NULL", "a NULL field");
+    REFUSED(qf_blas_caxpy(NULL, 1.0, w, w2, -1), "scalar a is NULL", "a NULL coefficient");
+    REFUSED(qf_blas_axpby(NAN, w, 1.0, w2, -1), "not a finite number", "a NaN coefficient");
+    REFUSED(qf_blas_cg_update(w, w, s, w2, w2, s2, 0), "distinct", "cg_update with x == r");
+    REFUSED(qf_blas_cg_update(w, w2, s, w2, w2, s, 0), "distinct", "cg_update with rr == a");
+    REFUSED(qf_blas_bicgstab_update(w, w2, s, w, s2, w, w, s2, 0), "rr and w", "bicgstab_update with rr == w");
+    REFUSED(qf_scalar_mul(s, NULL, s2), "NULL", "scalar mul of NULL");
+    REFUSED(qf_scalar_set(NULL, 1.0, 0.0), "NULL", "setting a NULL scalar");
+    REFUSED(qf_scalar_get(NULL, NULL, NULL), "NULL", "getting a NULL scalar");
+#undef REFUSED
+    /* after the refusals, the same fields and scalars still work */
+    static double ones[4 * 4 * 4 * 8 * 24];
+    for (size_t k = 0; k < sizeof ones / sizeof ones[0]; k++) ones[k] = 1.0;
+    CHECK(qf_field_import(w, ones) == 0 && qf_blas_norm2(s, w, 1) == 0, "norm after refused calls: %s",
+          qf_last_error());
+    cplx g = get(s);
+    CHECK(creal(g) == V / 2 * 24, "norm after refused calls is %g (want %lld)", creal(g), (long long)(V / 2 * 24));
+    qf_field_destroy(w);
+    qf_field_destroy(w2);
+    qf_field_destroy(ws);
+    qf_field_destroy(st);
+    qf_field_destroy(wo);
+    qf_scalar_destroy(s);
+    qf_scalar_destroy(s2);
+}
+
+int main(void)
+{
+    int start = qf_test_start();
+    if (start >= 0) return start;
+    V = (int64_t)L[0] * L[1] * L[2] * L[3];
+    size_t n = (size_t)V * NR_MAX;
+    X0 = malloc(n * sizeof(double));
+    Y0 = malloc(n * sizeof(double));
+    Z0 = malloc(n * sizeof(double));
+    W0 = malloc(n * sizeof(double));
+    U0 = malloc(n * sizeof(double));
+    tmp = malloc(n * sizeof(double));
+    uint64_t seed = 777;
+    for (size_t k = 0; k < n; k++) {
+        X0[k] = qf_test_gauss(&seed);
+        Y0[k] = qf_test_gauss(&seed);
+        Z0[k] = qf_test_gauss(&seed);
+        W0[k] = qf_test_gauss(&seed);
+        U0[k] = qf_test_gauss(&seed);
+    }
+
+    /* a fresh scalar is 0; set and get */
+    qf_scalar *s;
+    CHECK(qf_scalar_create(&s) == 0, "scalar: %s", qf_last_error());
+    cplx g0 = get(s);
+    qf_scalar_set(s, 1.25, -3.5);
+    cplx g1 = get(s);
+    CHECK(g0 == 0 && g1 == 1.25 - 3.5 * I, "a new scalar is 0 (%g %g), set then get gives (1.25, -3.5): (%g %g)",
+          creal(g0), cimag(g0), creal(g1), cimag(g1));
+    qf_scalar_destroy(s);
+
+    /* destroyed while its reduction is pending, never read: goes without waiting and without harm */
+    {
+        qf_lattice lat1;
+        const int one[4] = {1, 1, 1, 1};
+        qf_field *f;
+        qf_scalar *t;
+        int rc = qf_lattice_init(&lat1, L, NULL, one, 0, 1, 1) ||
+                 qf_field_create(&f, &lat1, QF_FIELD_WILSON, QF_DOUBLE, 0);
+        rc = rc || qf_field_import(f, X0) || qf_scalar_create(&t) || qf_blas_norm2(t, f, -1);
+        CHECK(rc == 0, "norm into a scalar destroyed unread: %s", qf_last_error());
+        if (!rc) qf_scalar_destroy(t);
+        qf_runtime_wait_all();
+        if (!rc) qf_field_destroy(f);
+    }
+
+    static const int grids[][4] = {{1, 1, 1, 1}, {2, 1, 1, 2}, {2, 2, 2, 2}, {1, 2, 1, 4}};
+    qf_lattice lats[4];
+    for (unsigned g = 0; g < 4; g++) {
+        if (qf_lattice_init(&lats[g], L, NULL, grids[g], 0, 1, 1)) {
+            CHECK(0, "lattice: %s", qf_last_error());
+            return qf_check_summary();
+        }
+        for (int kind = 0; kind < 2; kind++)
+            for (int pi = 0; pi < 2; pi++)
+                /* the iteration and the scalar chain on two grids, every operation on all four */
+                test_case(&lats[g], kind ? QF_FIELD_STAGGERED : QF_FIELD_WILSON, pi ? QF_SINGLE : QF_DOUBLE,
+                          g == 0 || g == 2);
+    }
+    test_errors(&lats[1], &lats[2]);
+    printf("largest relative errors (double, single): updates %.1e %.1e; reductions %.1e %.1e; fused updates "
+           "%.1e %.1e; CG-like iteration %.1e %.1e\n",
+           worst_update[0], worst_update[1], worst_reduce[0], worst_reduce[1], worst_fused[0], worst_fused[1],
+           worst_cg[0], worst_cg[1]);
+    free(X0);
+    free(Y0);
+    free(Z0);
+    free(W0);
+    free(U0);
+    free(tmp);
+    qf_runtime_shutdown();
+    return qf_check_summary();
+}

@@ -1,0 +1,168 @@
+/* The Krylov solvers (qf_solver.h) on the Wilson-clover operator: every solver, with and without
+ * even-odd preconditioning, both Schur forms, clover and plain Wilson, in double precision to 1e-12,
+ * the true residual |b - M x| / |b| recomputed independently with the reference operator
+ * (dirac_reference.c) on the exported solution; a single-precision operator to its precision; a
+ * zero source; non-convergence and bad parameters reported with messages. The scheduler comes from
+ * STARPU_SCHED; with QF_TEST_REQUIRE_CUDA the run is skipped (77) without a CUDA worker. */
+#include "check.h"
+#include "test_start.h"
+#include "dirac_reference.h"
+#include "quarkflow.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int L[4], blocks[4];
+    double *links, *b, *x;
+    qf_lattice lat;
+    qf_field *u;
+} problem;
+
+static void problem_init(problem *pb, const int L[4], const int blocks[4], uint64_t seed)
+{
+    memcpy(pb->L, L, sizeof pb->L);
+    memcpy(pb->blocks, blocks, sizeof pb->blocks);
+    int64_t V = ref_volume(L);
+    pb->links = malloc((size_t)V * REF_GAUGE_REALS * sizeof(double));
+    pb->b = malloc((size_t)V * REF_SPINOR_REALS * sizeof(double));
+    pb->x = malloc((size_t)V * REF_SPINOR_REALS * sizeof(double));
+    ref_rng g = {seed};
+    ref_random_links(&g, L, pb->links);
+    ref_random_spinor(&g, L, pb->b);
+    CHECK(qf_lattice_init(&pb->lat, L, NULL, blocks, 0, 1, 2) == QF_SUCCESS, "lattice: %s", qf_last_error());
+    CHECK(qf_field_create(&pb->u, &pb->lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) == QF_SUCCESS, "gauge: %s", qf_last_error());
+    qf_field_import(pb->u, pb->links);
+}
+
+static void problem_free(problem *pb)
+{
+    qf_field_destroy(pb->u);
+    free(pb->links);
+    free(pb->b);
+    free(pb->x);
+}
+
+/* Solves with the given settings and checks the solution with the reference operator. */
+static void solve_and_check(problem *pb, qf_solver_kind kind, int even_odd, qf_schur_form form, double csw,
+                            qf_precision prec, double tol)
+{
+    char cfg[200];
+    snprintf(cfg, sizeof cfg, "%s, %s, %s form, csw %g, %s, lattice %d %d %d %d blocks %d %d %d %d",
+             qf_solver_name(kind), even_odd ? "even-odd" : "full", form ? "symmetric" : "asymmetric", csw,
+             qf_precision_name(prec), pb->L[0], pb->L[1], pb->L[2], pb->L[3], pb->blocks[0], pb->blocks[1],
+             pb->blocks[2], pb->blocks[3]);
+    qf_dirac_params dp = qf_dirac_default_params(0.11);
+    dp.csw = csw;
+    dp.prec = prec;
+    qf_dirac *d = NULL;
+    qf_field *b = NULL, *x = NULL;
+    if (qf_dirac_create(&d, pb->u, &dp, form) || qf_field_create(&b, &pb->lat, QF_FIELD_WILSON, prec, 0) ||
+        qf_field_create(&x, &pb->lat, QF_FIELD_WILSON, prec, 0)) {
+        CHECK(0, "%s: setup: %s", cfg, qf_last_error());
+        return;
+    }
+    qf_field_import(b, pb->b);
+    qf_solver_params p = qf_solver_default_params();
+    p.kind = kind;
+    p.even_odd = even_odd;
+    p.tol = tol;
+    p.max_iter = 2000;
+    qf_solver_result res;
+    int rc = qf_solve(d, x, b, &p, &res);
+    CHECK(rc == QF_SUCCESS && res.converged, "%s: %s", cfg, rc ? qf_last_error() : "not converged");
+    qf_field_export(x, pb->x);
+
+    /* the true residual, independently: |b - M_ref x| / |b| with the field's own rounded source */
+    ref_dirac r;
+    ref_dirac_init(&r, pb->L, pb->links, dp.kappa, csw, dp.phase);
+    int64_t n = ref_volume(pb->L) * REF_SPINOR_REALS;
+    double *mx = malloc((size_t)n * sizeof(double)), *bs = malloc((size_t)n * sizeof(double));
+    qf_field_export(b, bs);
+    ref_dirac_apply(&r, REF_M, REF_ASYMMETRIC, mx, pb->x);
+    double rel = ref_rel_diff(pb->L, mx, bs, -1);
+    /* single precision: the solution is stored in single, so its residual is bounded by its rounding */
+    double bound = prec == QF_DOUBLE ? 1.5 * tol : 1e-5;
+    CHECK(rel <= bound, "%s: independent true residual %.3e > %.1e (solver reported %.3e after %d iterations)", cfg, rel,
+          bound, res.residual, res.iterations);
+    CHECK(prec != QF_DOUBLE || fabs(rel - res.residual) <= 1e-3 * rel + 1e-15,
+          "%s: reported residual %.6e differs from the independent one %.6e", cfg, res.residual, rel);
+    printf("ok   %-100s %4d iterations, true residual %.2e\n", cfg, res.iterations, rel);
+    free(mx);
+    free(bs);
+    ref_dirac_free(&r);
+    qf_field_destroy(b);
+    qf_field_destroy(x);
+    qf_dirac_destroy(d);
+}
+
+static void test_edge_cases(problem *pb)
+{
+    qf_dirac_params dp = qf_dirac_default_params(0.11);
+    dp.csw = 1.0;
+    qf_dirac *d;
+    qf_field *b, *x;
+    qf_dirac_create(&d, pb->u, &dp, QF_SCHUR_ASYMMETRIC);
+    qf_field_create(&b, &pb->lat, QF_FIELD_WILSON, QF_DOUBLE, 0);
+    qf_field_create(&x, &pb->lat, QF_FIELD_WILSON, QF_DOUBLE, 0);
+    qf_solver_params p = qf_solver_default_params();
+    qf_solver_result res;
+
+    /* zero source: x = 0 at once */
+    qf_field_import(x, pb->b);
+    CHECK(qf_solve(d, x, b, &p, &res) == QF_SUCCESS && res.converged && res.iterations == 0,
+          "zero source: %s", qf_last_error());
+    qf_field_export(x, pb->x);
+    CHECK(ref_norm2(pb->L, pb->x, -1) == 0.0, "zero source: the solution is not zero");
+
+    /* too few iterations: a clear failure with the best residual */
+    qf_field_import(b, pb->b);
+    qf_blas_axpby(0.0, x, 0.0, x, -1);
+    p.max_iter = 3;
+    p.check_every = 1;
+    CHECK(qf_solve(d, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "did not converge") &&
+              res.residual > 0.0,
+          "non-convergence: %s", qf_last_error());
+
+    /* bad parameters and operands */
+    p = qf_solver_default_params();
+    p.tol = 0.0;
+    CHECK(qf_solve(d, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "tolerance"), "tol 0: %s", qf_last_error());
+    p = qf_solver_default_params();
+    CHECK(qf_solve(d, b, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "same field"), "x == b: %s",
+          qf_last_error());
+    qf_solver_kind k;
+    CHECK(qf_solver_parse("gmres", &k) == QF_ERROR && strstr(qf_last_error(), "bicgstab"), "parse: %s", qf_last_error());
+
+    qf_field_destroy(b);
+    qf_field_destroy(x);
+    qf_dirac_destroy(d);
+}
+
+int main(void)
+{
+    int start = qf_test_start();
+    if (start >= 0) return start;
+
+    static const int L1[4] = {4, 4, 4, 4}, B1[4] = {1, 1, 2, 2};
+    static const int L2[4] = {4, 4, 4, 8}, B2[4] = {2, 1, 1, 2};
+    problem pb;
+    problem_init(&pb, L1, B1, 11);
+    for (int kind = QF_SOLVER_CGNR; kind <= QF_SOLVER_BICGSTAB; kind++)
+        for (int eo = 0; eo < 2; eo++)
+            for (int csw = 0; csw < 2; csw++) solve_and_check(&pb, kind, eo, QF_SCHUR_ASYMMETRIC, csw, QF_DOUBLE, 1e-12);
+    solve_and_check(&pb, QF_SOLVER_BICGSTAB, 1, QF_SCHUR_SYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
+    solve_and_check(&pb, QF_SOLVER_CGNR, 1, QF_SCHUR_SYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
+    solve_and_check(&pb, QF_SOLVER_BICGSTAB, 1, QF_SCHUR_ASYMMETRIC, 1.0, QF_SINGLE, 1e-5);
+    test_edge_cases(&pb);
+    problem_free(&pb);
+
+    problem_init(&pb, L2, B2, 12);
+    solve_and_check(&pb, QF_SOLVER_BICGSTAB, 1, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
+    solve_and_check(&pb, QF_SOLVER_CGNR, 0, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
+    problem_free(&pb);
+
+    qf_runtime_shutdown();
+    return qf_check_summary();
+}
