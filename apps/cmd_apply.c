@@ -330,7 +330,7 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
                qf_solver_name(o->sp.kind), o->sp.even_odd ? "even-odd Schur system" : "full lattice", o->sp.tol,
                o->sp.max_iter, o->sp.check_every);
         fflush(stdout);
-        rc = qf_blas_axpby(0.0, out, 0.0, out, -1) || qf_solve(d, out, in, &o->sp, &sr);
+        rc = qf_blas_axpby(0.0, NULL, 0.0, out, -1) || qf_solve(d, out, in, &o->sp, &sr);
         if (!rc) printf("solved        %d iterations, true residual |b - M x| / |b| = %.3e, %.3f s, %.2f GFLOPS\n",
                         sr.iterations, sr.residual, sr.seconds, sr.flops / sr.seconds * 1e-9);
     } else if (!rc) {

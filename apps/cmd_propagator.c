@@ -173,7 +173,7 @@ static int run(const prop_opts *o, int dims[4], const double *links)
         memset(src, 0, (size_t)vol * 24 * sizeof *src);
         src[2 * k] = 1.0; /* origin, spin k / 3, colour k % 3 */
         qf_solver_result res;
-        rc = !col[k] || qf_field_import(b, src) || qf_blas_axpby(0.0, x, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &res) ||
+        rc = !col[k] || qf_field_import(b, src) || qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &res) ||
              qf_field_export(x, col[k]);
         if (!rc) {
             printf("solve %2d      spin %d colour %d: %4d iterations, true residual %.2e, %.2f s\n", k + 1, k / 3, k % 3,

@@ -57,16 +57,21 @@ void qf_face_set_destroy(qf_face_set *s)
     s->face = NULL;
 }
 
-static void release_blocks(qf_field *f, int nregistered)
+static void release_blocks(qf_field *f)
 {
-    for (int b = 0; b < nregistered; b++) {
+    for (int b = 0; b < f->nregistered; b++) {
         starpu_data_partition_clean(f->block[b], 2, f->parity[b]);
-        starpu_data_unregister(f->block[b]);
-        starpu_free(f->block_data[b]);
+        if (f->block_data[b]) {
+            starpu_data_unregister(f->block[b]);
+            starpu_free(f->block_data[b]);
+        } else {
+            starpu_data_unregister_submit(f->block[b]); /* StarPU owns the buffers: no wait */
+        }
     }
 }
 
-int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth)
+static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth,
+                        int scratch)
 {
     *out = NULL;
     if (face_depth <= 0) face_depth = qf_field_default_face_depth(kind);
@@ -94,29 +99,40 @@ int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, q
     size_t nsites = (size_t)lat->block_volume;
     struct starpu_data_filter halves = {.filter_func = starpu_vector_filter_block, .nchildren = 2};
     for (int b = 0; b < nb; b++) {
-        if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
-            qf_field_destroy(f);
-            return qf_fail("out of host memory: a %s field of %lld sites in %s precision needs %.1f MiB",
-                           kind_names[kind], (long long)lat->local_volume, qf_precision_name(prec),
-                           (double)lat->local_volume * (double)site_bytes / (1 << 20));
+        if (scratch) { /* StarPU allocates each block where its first task writes it */
+            starpu_vector_data_register(&f->block[b], -1, 0, (uint32_t)nsites, site_bytes);
+        } else {
+            if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
+                qf_field_destroy(f);
+                return qf_fail("out of host memory: a %s field of %lld sites in %s precision needs %.1f MiB",
+                               kind_names[kind], (long long)lat->local_volume, qf_precision_name(prec),
+                               (double)lat->local_volume * (double)site_bytes / (1 << 20));
+            }
+            memset(f->block_data[b], 0, nsites * site_bytes);
+            starpu_vector_data_register(&f->block[b], STARPU_MAIN_RAM, (uintptr_t)f->block_data[b], (uint32_t)nsites,
+                                        site_bytes);
         }
-        memset(f->block_data[b], 0, nsites * site_bytes);
-        starpu_vector_data_register(&f->block[b], STARPU_MAIN_RAM, (uintptr_t)f->block_data[b], (uint32_t)nsites,
-                                    site_bytes);
         starpu_data_partition_plan(f->block[b], &halves, f->parity[b]);
+        f->nregistered = b + 1;
     }
     *out = f;
     return QF_SUCCESS;
 }
 
+int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth)
+{
+    return field_create(out, lat, kind, prec, face_depth, 0);
+}
+
+int qf_field_create_scratch(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec)
+{
+    return field_create(out, lat, kind, prec, 0, 1);
+}
+
 void qf_field_destroy(qf_field *f)
 {
     if (!f) return;
-    if (f->block && f->block_data) {
-        int n = 0;
-        while (n < f->lat->nblocks && f->block_data[n]) n++;
-        release_blocks(f, n);
-    }
+    if (f->block && f->block_data) release_blocks(f);
     qf_face_set_destroy(&f->faces);
     free(f->block_data);
     free(f->block);
@@ -159,7 +175,7 @@ int qf_field_import(qf_field *f, const double *global)
     for (int b = 0; b < f->lat->nblocks; b++) {
         if (starpu_data_acquire(f->block[b], STARPU_W))
             return qf_fail("could not acquire block %d of a %s field for writing", b, kind_names[f->kind]);
-        copy_block(f, b, (double *)global, f->block_data[b], 1);
+        copy_block(f, b, (double *)global, starpu_data_get_local_ptr(f->block[b]), 1);
         starpu_data_release(f->block[b]);
     }
     return QF_SUCCESS;
@@ -170,7 +186,7 @@ int qf_field_export(const qf_field *f, double *global)
     for (int b = 0; b < f->lat->nblocks; b++) {
         if (starpu_data_acquire(f->block[b], STARPU_R))
             return qf_fail("could not acquire block %d of a %s field for reading", b, kind_names[f->kind]);
-        copy_block(f, b, global, f->block_data[b], 0);
+        copy_block(f, b, global, starpu_data_get_local_ptr(f->block[b]), 0);
         starpu_data_release(f->block[b]);
     }
     return QF_SUCCESS;

@@ -30,7 +30,8 @@ struct qf_field {
     qf_field_kind kind;
     qf_precision prec;
     int site_reals, face_reals, face_depth;
-    void **block_data;                      /* host copies, pinned by starpu_malloc */
+    void **block_data;                      /* host copies, pinned by starpu_malloc; NULL for scratch fields */
+    int nregistered;                        /* blocks registered so far */
     starpu_data_handle_t *block;            /* [nblocks] */
     starpu_data_handle_t (*parity)[2];      /* [nblocks][even, odd], planned partitions of block */
     qf_face_set faces;

@@ -33,9 +33,9 @@ qf_solver_params qf_solver_default_params(void)
 int qf_krylov_field(const qf_krylov *k, qf_field **f)
 {
     const qf_dirac_params *dp = qf_dirac_get_params(k->d);
-    if (qf_field_create(f, qf_dirac_lattice(k->d), QF_FIELD_WILSON, dp->prec, 0)) return QF_ERROR;
+    if (qf_field_create_scratch(f, qf_dirac_lattice(k->d), QF_FIELD_WILSON, dp->prec)) return QF_ERROR;
     /* a Krylov vector must not carry garbage on the parity the system does not use */
-    return qf_blas_axpby(0.0, *f, 0.0, *f, -1);
+    return qf_blas_axpby(0.0, NULL, 0.0, *f, -1);
 }
 
 int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in)
@@ -124,7 +124,7 @@ int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params
     int rc = qf_krylov_field(&k, &r) || qf_scalar_create(&s) || qf_blas_norm2(s, b, -1) ||
              qf_scalar_get(s, &bnorm2, &im);
     if (!rc && bnorm2 == 0.0) { /* M x = 0: x = 0 */
-        rc = qf_blas_axpby(0.0, x, 0.0, x, -1);
+        rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1);
         res->converged = 1;
     } else if (!rc) {
         double target = p->tol * sqrt(bnorm2);

@@ -174,9 +174,10 @@ static int update(const char *fn, int op, qf_field *y, const qf_field *x, double
     const qf_field *f[2] = {y, x};
     const char *const fname[2] = {"y", "x"};
     int uses_scalar = op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY;
+    int reads_x = op != QF_BLAS_AXPBY || a != 0.0;
     const qf_scalar *sc[1] = {c};
     const char *const sname[1] = {"a"};
-    if (check_fields(fn, 2, f, fname) || (uses_scalar && check_scalars(fn, 1, sc, sname)) ||
+    if (check_fields(fn, reads_x ? 2 : 1, f, fname) || (uses_scalar && check_scalars(fn, 1, sc, sname)) ||
         check_parity(fn, parity))
         return QF_ERROR;
     if (op == QF_BLAS_AXPBY && (check_real(fn, "a", a) || check_real(fn, "b", b))) return QF_ERROR;
@@ -187,7 +188,7 @@ static int update(const char *fn, int op, qf_field *y, const qf_field *x, double
     plan_init(&pl, &args);
     set_range(&args, y, parity);
     plan_field(&pl, &args, QF_UPD_Y, y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W);
-    plan_field(&pl, &args, QF_UPD_X, x, STARPU_R);
+    if (reads_x) plan_field(&pl, &args, QF_UPD_X, x, STARPU_R);
     if (uses_scalar) plan_scalar(&pl, &args, QF_UPD_A, c, STARPU_R);
     return submit_blocks(&qf_cl_blas_update, &pl, &args, y->lat);
 }

@@ -5,6 +5,7 @@
  * coefficients) fused into the finishing step. Gathers go first (higher priority), so that faces are
  * ready when the interiors are done; blocks on the process boundary will matter once faces cross
  * processes. */
+#include "quarkflow/qf_blas.h"
 #include "quarkflow/qf_dirac.h"
 #include "quarkflow/qf_observables.h"
 #include "clover.h"
@@ -271,15 +272,19 @@ int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params
     d->p = *p;
     d->form = form;
     d->lat = lat;
-    int rc = qf_field_create(&d->gauge, lat, QF_FIELD_GAUGE, p->prec, 1) || qf_field_convert(d->gauge, gauge);
-    for (int k = 0; k < 3 && !rc; k++) rc = qf_field_create(&d->tmp[k], lat, QF_FIELD_WILSON, p->prec, 0);
+    /* the operator's own fields live where its tasks run: no pinned host copies */
+    int rc = qf_field_create_scratch(&d->gauge, lat, QF_FIELD_GAUGE, p->prec) || qf_field_convert(d->gauge, gauge);
+    /* the temporaries' unused parity is read (RW) by the even-odd steps: give them contents */
+    for (int k = 0; k < 3 && !rc; k++)
+        rc = qf_field_create_scratch(&d->tmp[k], lat, QF_FIELD_WILSON, p->prec) ||
+             qf_blas_axpby(0.0, NULL, 0.0, d->tmp[k], -1);
     rc = rc || qf_face_set_create(&d->faces_full, lat, QF_HALF_SPINOR_REALS, 1, p->prec);
     rc = rc || qf_face_set_create_half(&d->faces_half, lat, QF_HALF_SPINOR_REALS, p->prec);
     if (!rc && p->csw != 0.0) {
         qf_field *fmunu = NULL;
-        rc = qf_field_create(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0) ||
-             qf_field_create(&d->clover, lat, QF_FIELD_CLOVER, p->prec, 0) ||
-             qf_field_create(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec, 0) ||
+        rc = qf_field_create_scratch(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE) ||
+             qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
+             qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_gauge_field_strength(gauge->face_depth == 1 ? gauge : d->gauge, fmunu) ||
              qf_tasks_clover_build(fmunu, p->kappa * p->csw, d->clover, d->clover_inv);
         if (fmunu) qf_field_destroy(fmunu);

@@ -511,6 +511,29 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     qf_field_destroy(st);
     qf_field_destroy(wo);
     qf_scalar_destroy(s);
+
+    /* a scratch field (never written, no host copy) set to zero by axpby(0, NULL, 0, y), then a round trip */
+    {
+        static const int one[4] = {1, 1, 2, 2};
+        qf_lattice lz;
+        qf_field *z = NULL;
+        CHECK(qf_lattice_init(&lz, L, NULL, one, 0, 1, 2) == 0 &&
+                  qf_field_create_scratch(&z, &lz, QF_FIELD_WILSON, QF_SINGLE) == 0,
+              "scratch field: %s", qf_last_error());
+        CHECK(qf_blas_axpby(0.0, NULL, 0.0, z, -1) == 0, "zeroing a scratch field: %s", qf_last_error());
+        qf_field_export(z, tmp);
+        double m = 0.0;
+        for (int64_t k = 0; k < V * 24; k++) m = fmax(m, fabs(tmp[k]));
+        CHECK(m == 0.0, "a zeroed scratch field holds %g", m);
+        qf_field_import(z, X0);
+        qf_field_export(z, tmp);
+        m = 0.0;
+        for (int64_t k = 0; k < V * 24; k++) m = fmax(m, fabs(tmp[k] - (double)(float)X0[k]));
+        CHECK(m == 0.0, "scratch field round trip differs by %g", m);
+        CHECK(qf_blas_axpby(1.0, NULL, 0.0, z, -1) == QF_ERROR && strstr(qf_last_error(), "NULL"),
+              "axpby with a != 0 and no x: %s", qf_last_error());
+        qf_field_destroy(z);
+    }
     qf_scalar_destroy(s2);
 }
 

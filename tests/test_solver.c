@@ -118,7 +118,7 @@ static void test_edge_cases(problem *pb)
 
     /* too few iterations: a clear failure with the best residual */
     qf_field_import(b, pb->b);
-    qf_blas_axpby(0.0, x, 0.0, x, -1);
+    qf_blas_axpby(0.0, NULL, 0.0, x, -1);
     p.max_iter = 3;
     p.check_every = 1;
     CHECK(qf_solve(d, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "did not converge") &&

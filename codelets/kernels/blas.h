@@ -91,16 +91,16 @@ static inline QF_HD qf_complex qf_blas_caxpy_value(qf_complex y, qf_complex c, q
 static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void *x, double a, double b, qf_complex c,
                                                     int64_t i, qf_precision prec)
 {
-    qf_complex xv = qf_blas_load(x, prec, i), r;
+    qf_complex r;
     if (op == QF_BLAS_COPY) {
-        r = xv;
-    } else if (op == QF_BLAS_AXPBY) {
-        r = qf_cscale(a, xv);
+        r = qf_blas_load(x, prec, i);
+    } else if (op == QF_BLAS_AXPBY) { /* a = 0: x is not read (a y of garbage times 0 would not be 0) */
+        r = a != 0.0 ? qf_cscale(a, qf_blas_load(x, prec, i)) : qf_cmake(0.0, 0.0);
         if (b != 0.0) r = qf_cadd(r, qf_cscale(b, qf_blas_load(y, prec, i)));
     } else if (op == QF_BLAS_CAXPY) {
-        r = qf_blas_caxpy_value(qf_blas_load(y, prec, i), c, xv);
+        r = qf_blas_caxpy_value(qf_blas_load(y, prec, i), c, qf_blas_load(x, prec, i));
     } else {
-        r = qf_blas_caxpy_value(xv, c, qf_blas_load(y, prec, i));
+        r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(y, prec, i));
     }
     qf_blas_store(y, prec, i, r);
 }

@@ -35,7 +35,8 @@ int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a);
 int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity);
 int qf_blas_dot(qf_scalar *r, const qf_field *x, const qf_field *y, int parity);
 
-/* Updates with real constants: y = x; y = a x + b y. */
+/* Updates with real constants: y = x; y = a x + b y. With a = 0, x is not read (it may be NULL), so
+ * qf_blas_axpby(0, NULL, 0, y, p) sets y to zero, also a scratch field that was never written. */
 int qf_blas_copy(qf_field *y, const qf_field *x, int parity);
 int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity);
 

@@ -34,6 +34,11 @@ int qf_field_default_face_depth(qf_field_kind k);
 /* Creates a field on the lattice (which must outlive it); face_depth 0 takes the kind's default.
  * Contents start at zero. */
 int qf_field_create(qf_field **f, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth);
+/* A scratch field: no host memory and no initial contents (write it before anything reads it);
+ * StarPU allocates each block where the first task that writes it runs (a GPU, for a GPU-only
+ * solve), and host memory only if the host reads it.
+ * Solver temporaries are scratch fields: pinning host memory for them costs more than the solve. */
+int qf_field_create_scratch(qf_field **f, const qf_lattice *lat, qf_field_kind kind, qf_precision prec);
 void qf_field_destroy(qf_field *f);
 
 const qf_lattice *qf_field_lattice(const qf_field *f);
