@@ -101,6 +101,32 @@ int qf_app_schur(const char *command, int argc, char **argv, int *i, qf_schur_fo
     return 0;
 }
 
+int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_dirac_params *p, qf_schur_form *form)
+{
+    const char *a = argv[*i];
+    int rc;
+    if (!strcmp(a, "--kappa")) {
+        rc = qf_app_double(command, argc, argv, i, &p->kappa);
+        if (!rc && !(p->kappa > 0.0))
+            return qf_app_usage_error(command, "--kappa %g: the hopping parameter must be positive", p->kappa);
+        return rc;
+    }
+    if (!strcmp(a, "--csw")) {
+        rc = qf_app_double(command, argc, argv, i, &p->csw);
+        if (!rc && p->csw < 0.0) return qf_app_usage_error(command, "--csw %g: the clover coefficient must be >= 0", p->csw);
+        return rc;
+    }
+    if (!strcmp(a, "--prec")) {
+        if (*i + 1 >= argc || qf_precision_parse(argv[*i + 1], &p->prec))
+            return qf_app_usage_error(command, "--prec needs double or single");
+        *i += 1;
+        return 0;
+    }
+    if (!strcmp(a, "--bc")) return qf_app_bc(command, argc, argv, i, p->phase);
+    if (form && !strcmp(a, "--schur")) return qf_app_schur(command, argc, argv, i, form);
+    return QF_APP_NOT_AN_OPERATOR_OPTION;
+}
+
 /* exp(i pi theta), exact where theta is a multiple of 1/2 */
 static void phase_of(double theta, double z[2])
 {
@@ -170,7 +196,7 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
     const char *cmd = solve ? "solve" : "apply";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int rc = 0;
+        int rc = 0, op_rc;
         if (solve && !strcmp(a, "--solver")) {
             if (i + 1 >= argc || qf_solver_parse(argv[i + 1], &o->sp.kind))
                 return qf_app_usage_error(cmd, "--solver needs bicgstab or cgnr");
@@ -189,6 +215,8 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
             o->sp.even_odd = 0;
         } else if (solve && !strcmp(a, "--op")) {
             return qf_app_usage_error(cmd, "--op belongs to quarkflow apply: solve always solves M x = b");
+        } else if ((op_rc = qf_app_dirac_option(cmd, argc, argv, &i, &o->p, &o->form)) != QF_APP_NOT_AN_OPERATOR_OPTION) {
+            rc = op_rc;
         } else if (!strcmp(a, "--format")) {
             if (i + 1 >= argc) return qf_app_usage_error(cmd, "%s needs a value", a);
             if (qf_gauge_format_parse(argv[++i], &o->format)) return qf_app_usage_error(cmd, "%s", qf_last_error());
@@ -196,13 +224,12 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
             rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
-        } else if (!strcmp(a, "--prec") || !strcmp(a, "--out-prec")) {
+        } else if (!strcmp(a, "--out-prec")) {
             qf_precision p;
             if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &p))
                 return qf_app_usage_error(cmd, "%s needs double or single", a);
             i++;
-            if (!strcmp(a, "--prec")) o->p.prec = p;
-            else o->out_bits = p == QF_DOUBLE ? 64 : 32;
+            o->out_bits = p == QF_DOUBLE ? 64 : 32;
         } else if (!strcmp(a, "--start")) {
             if (i + 1 >= argc || qf_gauge_start_parse(argv[i + 1], &o->start))
                 return qf_app_usage_error(cmd, "--start needs cold, weak or hot");
@@ -211,17 +238,6 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
             rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
         } else if (!strcmp(a, "--eps")) {
             rc = qf_app_double(cmd, argc, argv, &i, &o->eps);
-        } else if (!strcmp(a, "--kappa")) {
-            rc = qf_app_double(cmd, argc, argv, &i, &o->p.kappa);
-            if (!rc && !(o->p.kappa > 0.0))
-                return qf_app_usage_error(cmd, "--kappa %g: the hopping parameter must be positive", o->p.kappa);
-        } else if (!strcmp(a, "--csw")) {
-            rc = qf_app_double(cmd, argc, argv, &i, &o->p.csw);
-            if (!rc && o->p.csw < 0.0) return qf_app_usage_error(cmd, "--csw %g: the clover coefficient must be >= 0", o->p.csw);
-        } else if (!strcmp(a, "--bc")) {
-            rc = qf_app_bc(cmd, argc, argv, &i, o->p.phase);
-        } else if (!strcmp(a, "--schur")) {
-            rc = qf_app_schur(cmd, argc, argv, &i, &o->form);
         } else if (!strcmp(a, "--op")) {
             if (i + 1 >= argc || qf_app_op_parse(argv[i + 1], &o->op))
                 return qf_app_usage_error(cmd, "--op '%s' is not one of M, Mdag, MdagM, Mhat, Mhat_dag, Mhat_dag_Mhat",

@@ -28,19 +28,20 @@ static const char help[] =
     "  --csw C             clover coefficient (default 1.769, non-perturbative at beta 6)\n"
     "  --solver S          bicgstab (default) or cgnr; --tol T (default 1e-10), --max-iter N (default 2000)\n"
     "  --prec double|single  precision of the operator (default double)\n"
+    "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
     "  --blocks BX BY BZ BT  block grid of the task graphs\n"
     "  --out FILE          write the correlators as lines 't pion rho'\n"
     "\n"
-    "The source is at the origin; boundary conditions are periodic in space, antiperiodic in time.\n\n";
+    "The source is at the origin.\n\n";
 
 typedef struct {
     const char *gauge_file, *out;
     qf_gauge_format format;
     int dims[4], blocks[4], sweeps;
-    double beta, kappa, csw;
+    double beta;
     uint64_t seed;
     qf_solver_params sp;
-    qf_precision prec;
+    qf_dirac_params dp;
 } prop_opts;
 
 static int parse(int argc, char **argv, prop_opts *o)
@@ -49,31 +50,27 @@ static int parse(int argc, char **argv, prop_opts *o)
     o->dims[0] = o->dims[1] = o->dims[2] = o->dims[3] = 8;
     o->sweeps = 100;
     o->beta = 6.0;
-    o->kappa = 0.1330;
-    o->csw = 1.769;
+    o->dp = qf_dirac_default_params(0.1330);
+    o->dp.csw = 1.769;
     o->seed = 1;
     o->sp = qf_solver_default_params();
     o->sp.max_iter = 2000;
     const char *cmd = "propagator";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int rc = 0;
+        int rc = 0, op_rc;
         if (!strcmp(a, "--dim")) rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         else if (!strcmp(a, "--blocks")) rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
         else if (!strcmp(a, "--beta")) rc = qf_app_double(cmd, argc, argv, &i, &o->beta);
         else if (!strcmp(a, "--sweeps")) rc = qf_app_int(cmd, argc, argv, &i, &o->sweeps);
         else if (!strcmp(a, "--seed")) rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
-        else if (!strcmp(a, "--kappa")) rc = qf_app_double(cmd, argc, argv, &i, &o->kappa);
-        else if (!strcmp(a, "--csw")) rc = qf_app_double(cmd, argc, argv, &i, &o->csw);
+        else if ((op_rc = qf_app_dirac_option(cmd, argc, argv, &i, &o->dp, NULL)) != QF_APP_NOT_AN_OPERATOR_OPTION)
+            rc = op_rc;
         else if (!strcmp(a, "--tol")) rc = qf_app_double(cmd, argc, argv, &i, &o->sp.tol);
         else if (!strcmp(a, "--max-iter")) rc = qf_app_int(cmd, argc, argv, &i, &o->sp.max_iter);
         else if (!strcmp(a, "--solver")) {
             if (i + 1 >= argc || qf_solver_parse(argv[i + 1], &o->sp.kind))
                 return qf_app_usage_error(cmd, "--solver needs bicgstab or cgnr");
-            i++;
-        } else if (!strcmp(a, "--prec")) {
-            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &o->prec))
-                return qf_app_usage_error(cmd, "--prec needs double or single");
             i++;
         } else if (!strcmp(a, "--format")) {
             if (i + 1 >= argc || qf_gauge_format_parse(argv[i + 1], &o->format))
@@ -91,8 +88,6 @@ static int parse(int argc, char **argv, prop_opts *o)
         }
         if (rc) return rc;
     }
-    if (!(o->kappa > 0.0)) return qf_app_usage_error(cmd, "--kappa %g: must be positive", o->kappa);
-    if (o->csw < 0.0) return qf_app_usage_error(cmd, "--csw %g: must be >= 0", o->csw);
     if (o->sweeps < 0) return qf_app_usage_error(cmd, "--sweeps %d: must be >= 0", o->sweeps);
     return 0;
 }
@@ -157,11 +152,9 @@ static int run(const prop_opts *o, int dims[4], const double *links)
                    o->beta, o->sweeps, (unsigned long long)o->seed, dims[0], dims[1], dims[2], dims[3], obs.plaquette,
                    qf_wtime() - t0);
     }
-    qf_dirac_params dp = qf_dirac_default_params(o->kappa);
-    dp.csw = o->csw;
-    dp.prec = o->prec;
+    const qf_dirac_params dp = o->dp;
     rc = rc || qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) ||
-         qf_field_create(&b, &lat, QF_FIELD_WILSON, o->prec, 0) || qf_field_create(&x, &lat, QF_FIELD_WILSON, o->prec, 0);
+         qf_field_create(&b, &lat, QF_FIELD_WILSON, dp.prec, 0) || qf_field_create(&x, &lat, QF_FIELD_WILSON, dp.prec, 0);
     if (!rc) {
         qf_app_print_operator(&dp, QF_SCHUR_ASYMMETRIC);
         printf("solver        %s, even-odd, tolerance %.1e\n", qf_solver_name(o->sp.kind), o->sp.tol);
@@ -199,7 +192,7 @@ static int run(const prop_opts *o, int dims[4], const double *links)
             if (!f) {
                 rc = qf_fail("cannot write %s: check the directory exists and is writable", o->out);
             } else {
-                fprintf(f, "# t pion rho (point source at the origin, kappa %.6f, csw %.6f)\n", o->kappa, o->csw);
+                fprintf(f, "# t pion rho (point source at the origin, kappa %.6f, csw %.6f)\n", dp.kappa, dp.csw);
                 for (int t = 0; t < dims[3]; t++) fprintf(f, "%d %.17e %.17e\n", t, pion[t], rho[t]);
                 rc = fclose(f) ? qf_fail("writing %s failed", o->out) : QF_SUCCESS;
                 if (!rc) printf("wrote         %s\n", o->out);

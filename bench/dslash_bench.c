@@ -53,6 +53,7 @@ static const char help[] =
     "  --kappa K           hopping parameter (default 0.12)\n"
     "  --csw C             clover coefficient (default 1.0; 0: plain Wilson)\n"
     "  --schur asym|sym    even-odd form (default asym)\n"
+    "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
     "  --iters N           timed applications (default: enough for about 2 s, for each of the task\n"
     "                      graph and the direct kernels)\n"
     "  --warmup W          untimed applications before each timing (default 2)\n"
@@ -699,24 +700,13 @@ static int parse(int argc, char **argv, bench_opts *o)
     const char *cmd = "bench dslash";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int rc = 0;
+        int rc = 0, op_rc;
         if (!strcmp(a, "--dim")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
-        } else if (!strcmp(a, "--prec")) {
-            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &o->p.prec))
-                return qf_app_usage_error(cmd, "--prec needs double or single");
-            i++;
-        } else if (!strcmp(a, "--kappa")) {
-            rc = qf_app_double(cmd, argc, argv, &i, &o->p.kappa);
-            if (!rc && !(o->p.kappa > 0.0))
-                return qf_app_usage_error(cmd, "--kappa %g: the hopping parameter must be positive", o->p.kappa);
-        } else if (!strcmp(a, "--csw")) {
-            rc = qf_app_double(cmd, argc, argv, &i, &o->p.csw);
-            if (!rc && o->p.csw < 0.0) return qf_app_usage_error(cmd, "--csw %g: the clover coefficient must be >= 0", o->p.csw);
-        } else if (!strcmp(a, "--schur")) {
-            rc = qf_app_schur(cmd, argc, argv, &i, &o->form);
+        } else if ((op_rc = qf_app_dirac_option(cmd, argc, argv, &i, &o->p, &o->form)) != QF_APP_NOT_AN_OPERATOR_OPTION) {
+            rc = op_rc;
         } else if (!strcmp(a, "--iters")) {
             int n = 0;
             rc = qf_app_int(cmd, argc, argv, &i, &n);
