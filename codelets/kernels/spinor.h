@@ -14,44 +14,26 @@ typedef struct { qf_complex h[2][3]; } qf_half_spinor;
 
 static inline QF_HD qf_spinor qf_spinor_load(const void *base, qf_precision prec, int64_t site)
 {
-    double v[QF_SPINOR_REALS];
-    qf_reals_load(base, prec, (size_t)site * QF_SPINOR_REALS, v, QF_SPINOR_REALS);
     qf_spinor s;
-    for (int a = 0; a < 4; a++)
-        for (int c = 0; c < 3; c++) s.s[a][c] = qf_cmake(v[6 * a + 2 * c], v[6 * a + 2 * c + 1]);
+    qf_complex_load(base, prec, (size_t)site * QF_SPINOR_REALS, &s.s[0][0], 12);
     return s;
 }
 
 static inline QF_HD void qf_spinor_store(void *base, qf_precision prec, int64_t site, const qf_spinor *s)
 {
-    double v[QF_SPINOR_REALS];
-    for (int a = 0; a < 4; a++)
-        for (int c = 0; c < 3; c++) {
-            v[6 * a + 2 * c] = s->s[a][c].re;
-            v[6 * a + 2 * c + 1] = s->s[a][c].im;
-        }
-    qf_reals_store(base, prec, (size_t)site * QF_SPINOR_REALS, v, QF_SPINOR_REALS);
+    qf_complex_store(base, prec, (size_t)site * QF_SPINOR_REALS, &s->s[0][0], 12);
 }
 
 static inline QF_HD qf_half_spinor qf_half_load(const void *base, qf_precision prec, int64_t f)
 {
-    double v[QF_HALF_SPINOR_REALS];
-    qf_reals_load(base, prec, (size_t)f * QF_HALF_SPINOR_REALS, v, QF_HALF_SPINOR_REALS);
     qf_half_spinor h;
-    for (int a = 0; a < 2; a++)
-        for (int c = 0; c < 3; c++) h.h[a][c] = qf_cmake(v[6 * a + 2 * c], v[6 * a + 2 * c + 1]);
+    qf_complex_load(base, prec, (size_t)f * QF_HALF_SPINOR_REALS, &h.h[0][0], 6);
     return h;
 }
 
 static inline QF_HD void qf_half_store(void *base, qf_precision prec, int64_t f, const qf_half_spinor *h)
 {
-    double v[QF_HALF_SPINOR_REALS];
-    for (int a = 0; a < 2; a++)
-        for (int c = 0; c < 3; c++) {
-            v[6 * a + 2 * c] = h->h[a][c].re;
-            v[6 * a + 2 * c + 1] = h->h[a][c].im;
-        }
-    qf_reals_store(base, prec, (size_t)f * QF_HALF_SPINOR_REALS, v, QF_HALF_SPINOR_REALS);
+    qf_complex_store(base, prec, (size_t)f * QF_HALF_SPINOR_REALS, &h->h[0][0], 6);
 }
 
 static inline QF_HD qf_spinor qf_spinor_zero(void)

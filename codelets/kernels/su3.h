@@ -14,25 +14,36 @@ typedef struct { qf_complex e[3][3]; } qf_su3;
 /* Reals in one stored matrix. */
 #define QF_SU3_REALS 18
 
+/* n <= 12 complex numbers (the longest record: a Wilson spinor) from or to n re, im pairs at base +
+ * offset reals: the one conversion between stored records and the double-precision structs. */
+#define QF_COMPLEX_RUN_MAX 12
+static inline QF_HD void qf_complex_load(const void *base, qf_precision prec, size_t offset, qf_complex *z, int n)
+{
+    double v[2 * QF_COMPLEX_RUN_MAX];
+    qf_reals_load(base, prec, offset, v, 2 * n);
+    for (int i = 0; i < n; i++) z[i] = qf_cmake(v[2 * i], v[2 * i + 1]);
+}
+
+static inline QF_HD void qf_complex_store(void *base, qf_precision prec, size_t offset, const qf_complex *z, int n)
+{
+    double v[2 * QF_COMPLEX_RUN_MAX];
+    for (int i = 0; i < n; i++) {
+        v[2 * i] = z[i].re;
+        v[2 * i + 1] = z[i].im;
+    }
+    qf_reals_store(base, prec, offset, v, 2 * n);
+}
+
 static inline QF_HD qf_su3 qf_su3_load(const void *base, qf_precision prec, size_t matrix_index)
 {
-    double v[QF_SU3_REALS];
-    qf_reals_load(base, prec, matrix_index * QF_SU3_REALS, v, QF_SU3_REALS);
     qf_su3 m;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmake(v[6 * i + 2 * j], v[6 * i + 2 * j + 1]);
+    qf_complex_load(base, prec, matrix_index * QF_SU3_REALS, &m.e[0][0], 9);
     return m;
 }
 
 static inline QF_HD void qf_su3_store(void *base, qf_precision prec, size_t matrix_index, const qf_su3 *m)
 {
-    double v[QF_SU3_REALS];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            v[6 * i + 2 * j] = m->e[i][j].re;
-            v[6 * i + 2 * j + 1] = m->e[i][j].im;
-        }
-    qf_reals_store(base, prec, matrix_index * QF_SU3_REALS, v, QF_SU3_REALS);
+    qf_complex_store(base, prec, matrix_index * QF_SU3_REALS, &m->e[0][0], 9);
 }
 
 static inline QF_HD qf_su3 qf_su3_identity(void)

@@ -124,6 +124,14 @@ static inline QF_HD qf_half_spinor qf_half_mul(const qf_su3 *u, const qf_half_sp
     return r;
 }
 
+/* U h or U^dagger h for the half spinor h of (1 + t g_mu) psi: a hop's projection carried across
+ * the link, by the receiver (interior hops) or by the owner of the link (backward faces). */
+static inline QF_HD qf_half_spinor qf_hop_transport(const qf_spinor *psi, const qf_su3 *u, int mu, double t, int dagger)
+{
+    qf_half_spinor p = qf_spin_project(psi, mu, t);
+    return qf_half_mul(u, &p, dagger);
+}
+
 /* Projector signs: the forward hop uses 1 - s g_mu, the backward hop 1 + s g_mu. */
 static inline QF_HD double qf_forward_sign(int dagger) { return dagger ? 1.0 : -1.0; }
 static inline QF_HD double qf_backward_sign(int dagger) { return dagger ? -1.0 : 1.0; }
@@ -190,9 +198,8 @@ static inline QF_HD_INLINE void qf_wilson_gather_site(const void *spinor, const 
     if (side == 0) { /* for the forward hop of the block below: projected only */
         h = qf_spin_project(&psi, mu, qf_forward_sign(a->dagger));
     } else {         /* for the backward hop of the block above: U_mu(y)^dagger times projected */
-        qf_half_spinor p = qf_spin_project(&psi, mu, qf_backward_sign(a->dagger));
         qf_su3 u = qf_su3_load(gauge, a->prec, (size_t)(4 * s + mu));
-        h = qf_half_mul(&u, &p, 1);
+        h = qf_hop_transport(&psi, &u, mu, qf_backward_sign(a->dagger), 1);
     }
     qf_half_store(face[2 * mu + side], a->prec, f, &h);
 }
@@ -254,9 +261,8 @@ static inline QF_HD_INLINE void qf_wilson_interior_at(void *out, const void *in,
             qf_spinor psi = qf_spinor_load(in, a->prec, qf_block_site_index(xc, a->ext));
             xc[mu] -= 1;
             double t = qf_forward_sign(a->dagger);
-            qf_half_spinor p = qf_spin_project(&psi, mu, t);
             qf_su3 u = qf_su3_load(gauge, a->prec, (size_t)(4 * s + mu));
-            qf_half_spinor h = qf_half_mul(&u, &p, 0);
+            qf_half_spinor h = qf_hop_transport(&psi, &u, mu, t, 0);
             qf_spin_reconstruct_add(&acc, &h, mu, t);
         }
         if (xc[mu] > 0) {
@@ -265,9 +271,8 @@ static inline QF_HD_INLINE void qf_wilson_interior_at(void *out, const void *in,
             xc[mu] += 1;
             qf_spinor psi = qf_spinor_load(in, a->prec, sb);
             double t = qf_backward_sign(a->dagger);
-            qf_half_spinor p = qf_spin_project(&psi, mu, t);
             qf_su3 u = qf_su3_load(gauge, a->prec, (size_t)(4 * sb + mu));
-            qf_half_spinor h = qf_half_mul(&u, &p, 1);
+            qf_half_spinor h = qf_hop_transport(&psi, &u, mu, t, 1);
             qf_spin_reconstruct_add(&acc, &h, mu, t);
         }
     }
