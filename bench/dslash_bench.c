@@ -25,7 +25,6 @@
 #include "app.h"
 #include "dslash_bench.h"
 
-#include <starpu.h>
 
 #include <math.h>
 #include <pthread.h>
@@ -275,20 +274,7 @@ typedef struct {
 /* The cores of StarPU's CPU workers, in worker order: direct thread k runs on worker k's core, so
  * that both sides use the same cores (nothing is bound when StarPU binds nothing, as with
  * STARPU_WORKERS_NOBIND=1). */
-static int worker_bindid[STARPU_NMAXWORKERS], n_worker_bindid;
-
-static void collect_worker_cores(void)
-{
-    int ids[STARPU_NMAXWORKERS];
-    n_worker_bindid = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids, STARPU_NMAXWORKERS);
-    for (int k = 0; k < n_worker_bindid; k++) worker_bindid[k] = starpu_worker_get_bindid(ids[k]);
-}
-
-static void bind_to_worker_core(int tid)
-{
-    if (tid < n_worker_bindid && worker_bindid[tid] >= 0)
-        starpu_bind_thread_on(worker_bindid[tid], 0, "quarkflow bench thread");
-}
+static void bind_to_worker_core(int tid) { qf_runtime_bind_thread(qf_runtime_cpu_worker_core(tid), "quarkflow bench thread"); }
 
 typedef struct {
     qf_bench_plan *p;
@@ -515,8 +501,8 @@ static int dslash(const bench_opts *o)
     int gpu = 0, device = 0;
 #if QF_HAVE_CUDA
     if (ncuda > 0) {
-        int w = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
-        device = w >= 0 ? starpu_worker_get_devid(w) : 0;
+        device = qf_runtime_cuda_device();
+        if (device < 0) device = 0;
         gpu = qf_bench_cuda_devices() > 0;
     }
 #endif
@@ -539,7 +525,6 @@ static int dslash(const bench_opts *o)
                "per CPU worker\n",
                ncpu, qf_runtime_sched_name(), ncuda ? " (CUDA workers present but no GPU usable)" : "", ncpu);
 
-    collect_worker_cores();
     int64_t vol = lat.global_volume;
     qf_field *u = NULL, *f[2] = {NULL, NULL};
     qf_dirac *d = NULL;

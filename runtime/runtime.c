@@ -159,3 +159,21 @@ void qf_runtime_print_build(FILE *out)
 #endif
     );
 }
+
+int qf_runtime_cpu_worker_core(int k)
+{
+    int ids[STARPU_NMAXWORKERS];
+    int n = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids, STARPU_NMAXWORKERS);
+    return k >= 0 && k < n ? starpu_worker_get_bindid(ids[k]) : -1;
+}
+
+void qf_runtime_bind_thread(int core, const char *name)
+{
+    if (core >= 0) starpu_bind_thread_on(core, 0, name);
+}
+
+int qf_runtime_cuda_device(void)
+{
+    int w = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+    return w >= 0 ? starpu_worker_get_devid(w) : -1;
+}

@@ -50,6 +50,13 @@ void qf_runtime_wait_all(void);
 void qf_runtime_pause(void);
 void qf_runtime_resume(void);
 
+/* For code that runs beside the runtime on the same cores (benchmarks of the kernels without it):
+ * the core of CPU worker k (-1 when StarPU binds nothing), binding the calling thread to a core, and
+ * the CUDA device of the first CUDA worker (-1 when there is none). */
+int qf_runtime_cpu_worker_core(int k);
+void qf_runtime_bind_thread(int core, const char *name);
+int qf_runtime_cuda_device(void);
+
 #ifdef __cplusplus
 }
 #endif
