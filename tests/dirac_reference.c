@@ -64,17 +64,15 @@ static int64_t neighbour2(const int L[4], const int x[4], int mu, int smu, int n
 
 /* ---- 3x3 matrices and spinors ---- */
 
-typedef struct { double complex e[3][3]; } mat3;
-
-static mat3 m_load(const double *p)
+ref_mat3 ref_m_load(const double *p)
 {
-    mat3 m;
+    ref_mat3 m;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) m.e[i][j] = CMPLX(p[6 * i + 2 * j], p[6 * i + 2 * j + 1]);
     return m;
 }
 
-static void m_store(double *p, const mat3 *m)
+void ref_m_store(double *p, const ref_mat3 *m)
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
@@ -83,9 +81,9 @@ static void m_store(double *p, const mat3 *m)
         }
 }
 
-static mat3 m_mul(mat3 a, mat3 b)
+ref_mat3 ref_m_mul(ref_mat3 a, ref_mat3 b)
 {
-    mat3 c;
+    ref_mat3 c;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             double complex s = 0;
@@ -95,15 +93,15 @@ static mat3 m_mul(mat3 a, mat3 b)
     return c;
 }
 
-static mat3 m_dag(mat3 a)
+ref_mat3 ref_m_dag(ref_mat3 a)
 {
-    mat3 c;
+    ref_mat3 c;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) c.e[i][j] = conj(a.e[j][i]);
     return c;
 }
 
-static mat3 m_link(const double *links, int64_t site, int mu) { return m_load(links + (site * 4 + mu) * 18); }
+ref_mat3 ref_m_link(const double *links, int64_t site, int mu) { return ref_m_load(links + (site * 4 + mu) * 18); }
 
 static void sp_load(const double *p, double complex s[12])
 {
@@ -144,22 +142,22 @@ void ref_field_strength(const int L[4], const double *U, double *f)
                 int64_t xmmpn = neighbour2(L, x, mu, -1, nu, +1), xmmmn = neighbour2(L, x, mu, -1, nu, -1);
                 int64_t xpmmn = neighbour2(L, x, mu, +1, nu, -1);
                 /* the four leaves, each from x back to x, counter-clockwise in the (mu, nu) plane */
-                mat3 q1 = m_mul(m_mul(m_link(U, i, mu), m_link(U, xpm, nu)),
-                                m_mul(m_dag(m_link(U, xpn, mu)), m_dag(m_link(U, i, nu))));
-                mat3 q2 = m_mul(m_mul(m_link(U, i, nu), m_dag(m_link(U, xmmpn, mu))),
-                                m_mul(m_dag(m_link(U, xmm, nu)), m_link(U, xmm, mu)));
-                mat3 q3 = m_mul(m_mul(m_dag(m_link(U, xmm, mu)), m_dag(m_link(U, xmmmn, nu))),
-                                m_mul(m_link(U, xmmmn, mu), m_link(U, xmn, nu)));
-                mat3 q4 = m_mul(m_mul(m_dag(m_link(U, xmn, nu)), m_link(U, xmn, mu)),
-                                m_mul(m_link(U, xpmmn, nu), m_dag(m_link(U, i, mu))));
-                mat3 fm;
+                ref_mat3 q1 = ref_m_mul(ref_m_mul(ref_m_link(U, i, mu), ref_m_link(U, xpm, nu)),
+                                ref_m_mul(ref_m_dag(ref_m_link(U, xpn, mu)), ref_m_dag(ref_m_link(U, i, nu))));
+                ref_mat3 q2 = ref_m_mul(ref_m_mul(ref_m_link(U, i, nu), ref_m_dag(ref_m_link(U, xmmpn, mu))),
+                                ref_m_mul(ref_m_dag(ref_m_link(U, xmm, nu)), ref_m_link(U, xmm, mu)));
+                ref_mat3 q3 = ref_m_mul(ref_m_mul(ref_m_dag(ref_m_link(U, xmm, mu)), ref_m_dag(ref_m_link(U, xmmmn, nu))),
+                                ref_m_mul(ref_m_link(U, xmmmn, mu), ref_m_link(U, xmn, nu)));
+                ref_mat3 q4 = ref_m_mul(ref_m_mul(ref_m_dag(ref_m_link(U, xmn, nu)), ref_m_link(U, xmn, mu)),
+                                ref_m_mul(ref_m_link(U, xpmmn, nu), ref_m_dag(ref_m_link(U, i, mu))));
+                ref_mat3 fm;
                 for (int a = 0; a < 3; a++)
                     for (int b = 0; b < 3; b++) {
                         double complex q = q1.e[a][b] + q2.e[a][b] + q3.e[a][b] + q4.e[a][b];
                         double complex qd = conj(q1.e[b][a] + q2.e[b][a] + q3.e[b][a] + q4.e[b][a]);
                         fm.e[a][b] = (q - qd) / 8.0;
                     }
-                m_store(f + (i * 6 + p) * 18, &fm);
+                ref_m_store(f + (i * 6 + p) * 18, &fm);
             }
     }
 }
@@ -184,7 +182,7 @@ void ref_clover_site(const double *f_site, double kappa_csw, double complex a[12
         for (int nu = mu + 1; nu < 4; nu++, p++) {
             double complex s[4][4];
             sigma(mu, nu, s);
-            mat3 f = m_load(f_site + 18 * p);
+            ref_mat3 f = ref_m_load(f_site + 18 * p);
             for (int sa = 0; sa < 4; sa++)
                 for (int sb = 0; sb < 4; sb++)
                     for (int ca = 0; ca < 3; ca++)
@@ -285,15 +283,15 @@ void ref_hop(const ref_dirac *r, double *out, const double *in, int dagger, int 
             for (int dir = 0; dir < 2; dir++) {
                 int64_t j;
                 double complex ph = 1.0;
-                mat3 u;
+                ref_mat3 u;
                 if (dir == 0) { /* from x + mu: U_mu(x) psi(x + mu) */
                     j = neighbour(L, x, mu, +1);
                     if (x[mu] == L[mu] - 1) ph = r->phase[mu];
-                    u = m_link(r->links, i, mu);
+                    u = ref_m_link(r->links, i, mu);
                 } else { /* from x - mu: U_mu(x - mu)^dagger psi(x - mu) */
                     j = neighbour(L, x, mu, -1);
                     if (x[mu] == 0) ph = conj(r->phase[mu]);
-                    u = m_dag(m_link(r->links, j, mu));
+                    u = ref_m_dag(ref_m_link(r->links, j, mu));
                 }
                 double complex psi[12], chi[12];
                 sp_load(in + REF_SPINOR_REALS * j, psi);
@@ -530,9 +528,9 @@ void ref_random_su3(ref_rng *g, double *m)
         int a = (j + 1) % 3, b = (j + 2) % 3;
         r[2][j] = conj(r[0][a] * r[1][b] - r[0][b] * r[1][a]);
     }
-    mat3 u;
+    ref_mat3 u;
     memcpy(u.e, r, sizeof u.e);
-    m_store(m, &u);
+    ref_m_store(m, &u);
 }
 
 void ref_random_links(ref_rng *g, const int L[4], double *links)
@@ -564,9 +562,9 @@ void ref_gauge_transform_links(const int L[4], const double *omega, const double
         int x[4];
         ref_coords(i, L, x);
         for (int mu = 0; mu < 4; mu++) {
-            mat3 u = m_mul(m_mul(m_load(omega + 18 * i), m_link(links, i, mu)),
-                           m_dag(m_load(omega + 18 * neighbour(L, x, mu, +1))));
-            m_store(out + (i * 4 + mu) * 18, &u);
+            ref_mat3 u = ref_m_mul(ref_m_mul(ref_m_load(omega + 18 * i), ref_m_link(links, i, mu)),
+                           ref_m_dag(ref_m_load(omega + 18 * neighbour(L, x, mu, +1))));
+            ref_m_store(out + (i * 4 + mu) * 18, &u);
         }
     }
 }
@@ -575,7 +573,7 @@ void ref_gauge_transform_spinor(const int L[4], const double *omega, const doubl
 {
     int64_t V = ref_volume(L);
     for (int64_t i = 0; i < V; i++) {
-        mat3 w = m_load(omega + 18 * i);
+        ref_mat3 w = ref_m_load(omega + 18 * i);
         double complex s[12], t[12];
         sp_load(psi + REF_SPINOR_REALS * i, s);
         for (int sp = 0; sp < 4; sp++)

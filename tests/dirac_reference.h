@@ -78,6 +78,15 @@ void ref_clover_site(const double *f_site, double kappa_csw, double complex a[12
 /* inv = a^-1 by Gaussian elimination with partial pivoting; returns -1 when a is singular. */
 int ref_invert12(const double complex a[12][12], double complex inv[12][12]);
 
+/* ---- 3x3 complex matrices (links, F) in C99 complex arithmetic, 18 doubles [row][col][re, im] ---- */
+typedef struct { double complex e[3][3]; } ref_mat3;
+ref_mat3 ref_m_load(const double *p);
+void ref_m_store(double *p, const ref_mat3 *m);
+ref_mat3 ref_m_mul(ref_mat3 a, ref_mat3 b);
+ref_mat3 ref_m_dag(ref_mat3 a);
+/* U_mu(site) of a 72-doubles-a-site gauge array */
+ref_mat3 ref_m_link(const double *links, int64_t site, int mu);
+
 /* ---- lattice helpers ---- */
 int64_t ref_volume(const int L[4]);
 void ref_coords(int64_t i, const int L[4], int x[4]);

@@ -19,47 +19,9 @@
 
 /* ---- the reference: 3x3 complex matrices in C99 complex arithmetic ---- */
 
-typedef struct { double complex e[3][3]; } mat3;
-
-static mat3 m_load(const double *p)
+static ref_mat3 m_unit(void)
 {
-    mat3 m;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) m.e[i][j] = p[6 * i + 2 * j] + I * p[6 * i + 2 * j + 1];
-    return m;
-}
-
-static void m_store(double *p, mat3 m)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            p[6 * i + 2 * j] = creal(m.e[i][j]);
-            p[6 * i + 2 * j + 1] = cimag(m.e[i][j]);
-        }
-}
-
-static mat3 m_mul(mat3 a, mat3 b)
-{
-    mat3 c;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            c.e[i][j] = 0;
-            for (int k = 0; k < 3; k++) c.e[i][j] += a.e[i][k] * b.e[k][j];
-        }
-    return c;
-}
-
-static mat3 m_dag(mat3 a)
-{
-    mat3 c;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) c.e[i][j] = conj(a.e[j][i]);
-    return c;
-}
-
-static mat3 m_unit(void)
-{
-    mat3 m;
+    ref_mat3 m;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) m.e[i][j] = i == j;
     return m;
@@ -83,7 +45,6 @@ static void coords(int64_t i, const int L[4], int x[4])
 
 static int64_t volume(const int L[4]) { return (int64_t)L[0] * L[1] * L[2] * L[3]; }
 
-static mat3 link(const double *links, int64_t site, int mu) { return m_load(links + (site * 4 + mu) * 18); }
 
 /* Average over spatial sites of (1/3) Tr U_t(x, 0) U_t(x, 1) ... U_t(x, T - 1). */
 static double complex ref_polyakov(const int L[4], const double *links)
@@ -91,8 +52,8 @@ static double complex ref_polyakov(const int L[4], const double *links)
     double complex sum = 0;
     int64_t v3 = (int64_t)L[0] * L[1] * L[2];
     for (int64_t xs = 0; xs < v3; xs++) {
-        mat3 m = m_unit();
-        for (int t = 0; t < L[3]; t++) m = m_mul(m, link(links, xs + v3 * t, 3));
+        ref_mat3 m = m_unit();
+        for (int t = 0; t < L[3]; t++) m = ref_m_mul(m, ref_m_link(links, xs + v3 * t, 3));
         sum += (m.e[0][0] + m.e[1][1] + m.e[2][2]) / 3.0;
     }
     return sum / (double)v3;
@@ -114,7 +75,7 @@ static double antihermiticity(const double *f, int64_t nmat)
 {
     double d = 0, s = 0;
     for (int64_t k = 0; k < nmat; k++) {
-        mat3 m = m_load(f + 18 * k), md = m_dag(m);
+        ref_mat3 m = ref_m_load(f + 18 * k), md = ref_m_dag(m);
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++) {
                 d = fmax(d, cabs(m.e[a][b] + md.e[a][b]));
@@ -172,9 +133,9 @@ static void problem_init(problem *pb, const int L[4], uint64_t seed)
         int x[4];
         coords(i, L, x);
         for (int mu = 0; mu < 4; mu++) {
-            mat3 u = m_mul(m_mul(m_load(pb->g + 18 * i), link(pb->links, i, mu)),
-                           m_dag(m_load(pb->g + 18 * site_shift(L, x, mu, +1))));
-            m_store(pb->gauged + (i * 4 + mu) * 18, u);
+            ref_mat3 u = ref_m_mul(ref_m_mul(ref_m_load(pb->g + 18 * i), ref_m_link(pb->links, i, mu)),
+                           ref_m_dag(ref_m_load(pb->g + 18 * site_shift(L, x, mu, +1))));
+            ref_m_store(pb->gauged + (i * 4 + mu) * 18, &u);
         }
     }
     pb->poly = ref_polyakov(L, pb->links);
@@ -262,9 +223,12 @@ static void test_grid(problem *pb, const int bg[4])
                   creal(pg), cimag(pg), creal(p), cimag(p), e);
             graph_field_strength(u, QF_DOUBLE, pb->out2);
             for (int64_t i = 0; i < v; i++) {
-                mat3 g = m_load(pb->g + 18 * i);
+                ref_mat3 g = ref_m_load(pb->g + 18 * i);
                 for (int k = 0; k < 6; k++)
-                    m_store(pb->out + (i * 6 + k) * 18, m_mul(m_mul(g, m_load(pb->out + (i * 6 + k) * 18)), m_dag(g)));
+                    {
+                        ref_mat3 f = ref_m_mul(ref_m_mul(g, ref_m_load(pb->out + (i * 6 + k) * 18)), ref_m_dag(g));
+                        ref_m_store(pb->out + (i * 6 + k) * 18, &f);
+                    }
             }
             e = rel_diff(pb->out2, pb->out, v * 108);
             worst_f[2] = fmax(worst_f[2], e);
