@@ -23,6 +23,7 @@ struct qf_dirac {
     qf_face_set faces_full;     /* full faces for the full-lattice operator */
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
+    qf_dirac *twin;             /* owned: this operator in the other precision (qf_dirac_in_precision) */
 };
 
 enum { PRIO_GATHER = 1, PRIO_EXTERIOR = 1, PRIO_INTERIOR = 0 };
@@ -259,14 +260,13 @@ static int check_params(const qf_dirac_params *p, const qf_lattice *lat)
     return QF_SUCCESS;
 }
 
-int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form)
+/* The operator on gauge with parameters p; its clover fields are built from F_munu, or converted
+ * from those of like (the same operator in another precision) when like is given. */
+static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form,
+                       const qf_dirac *like)
 {
     *out = NULL;
-    if (gauge->kind != QF_FIELD_GAUGE)
-        return qf_fail("the Dirac operator needs a gauge field, not a %s field", qf_field_kind_name(gauge->kind));
-    if (form != QF_SCHUR_ASYMMETRIC && form != QF_SCHUR_SYMMETRIC) return qf_fail("unknown Schur form %d", (int)form);
     const qf_lattice *lat = gauge->lat;
-    if (check_params(p, lat)) return QF_ERROR;
     qf_dirac *d = calloc(1, sizeof *d);
     if (!d) return qf_fail("out of host memory creating the Dirac operator");
     d->p = *p;
@@ -280,7 +280,11 @@ int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params
              qf_blas_axpby(0.0, NULL, 0.0, d->tmp[k], -1);
     rc = rc || qf_face_set_create(&d->faces_full, lat, QF_HALF_SPINOR_REALS, 1, p->prec);
     rc = rc || qf_face_set_create_half(&d->faces_half, lat, QF_HALF_SPINOR_REALS, p->prec);
-    if (!rc && p->csw != 0.0) {
+    if (!rc && p->csw != 0.0 && like) {
+        rc = qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
+             qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||
+             qf_field_convert(d->clover, like->clover) || qf_field_convert(d->clover_inv, like->clover_inv);
+    } else if (!rc && p->csw != 0.0) {
         qf_field *fmunu = NULL;
         rc = qf_field_create_scratch(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE) ||
              qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
@@ -297,9 +301,34 @@ int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params
     return QF_SUCCESS;
 }
 
+int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form)
+{
+    *out = NULL;
+    if (gauge->kind != QF_FIELD_GAUGE)
+        return qf_fail("the Dirac operator needs a gauge field, not a %s field", qf_field_kind_name(gauge->kind));
+    if (form != QF_SCHUR_ASYMMETRIC && form != QF_SCHUR_SYMMETRIC) return qf_fail("unknown Schur form %d", (int)form);
+    if (check_params(p, gauge->lat)) return QF_ERROR;
+    return dirac_build(out, gauge, p, form, NULL);
+}
+
+int qf_dirac_in_precision(qf_dirac *d, qf_precision prec, qf_dirac **out)
+{
+    *out = d;
+    if (prec == d->p.prec) return QF_SUCCESS;
+    if (!d->twin) {
+        /* from the operator's own fields: a double twin of a single operator holds its rounded values */
+        qf_dirac_params p = d->p;
+        p.prec = prec;
+        if (dirac_build(&d->twin, d->gauge, &p, d->form, d)) return QF_ERROR;
+    }
+    *out = d->twin;
+    return QF_SUCCESS;
+}
+
 void qf_dirac_destroy(qf_dirac *d)
 {
     if (!d) return;
+    qf_dirac_destroy(d->twin);
     if (d->gauge) qf_field_destroy(d->gauge);
     if (d->clover) qf_field_destroy(d->clover);
     if (d->clover_inv) qf_field_destroy(d->clover_inv);

@@ -61,6 +61,11 @@ typedef enum { QF_SCHUR_ASYMMETRIC = 0, QF_SCHUR_SYMMETRIC } qf_schur_form;
 int qf_dirac_create(qf_dirac **d, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form);
 void qf_dirac_destroy(qf_dirac *d);
 
+/* The same operator in precision prec, for mixed-precision solvers: d itself when prec is its own,
+ * otherwise a copy whose gauge and clover fields are d's converted (as tasks), built on the first
+ * request and kept until d is destroyed. */
+int qf_dirac_in_precision(qf_dirac *d, qf_precision prec, qf_dirac **out);
+
 const qf_dirac_params *qf_dirac_get_params(const qf_dirac *d);
 const qf_lattice *qf_dirac_lattice(const qf_dirac *d);
 const char *qf_dirac_op_name(qf_dirac_op op);
