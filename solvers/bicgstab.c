@@ -1,9 +1,8 @@
 /* BiCGStab (van der Vorst) on A x = b. The coefficients alpha = rho / <r0, v>, omega = <t, s> / |t|^2
  * and beta = (rho_new / rho) (alpha / omega) are scalar tasks, so the host waits only at the
- * residual checks; a breakdown (a vanishing denominator) shows there as NaN or Inf. */
+ * residual checks; a breakdown (a vanishing denominator) shows there as NaN or Inf. Mixed-precision
+ * solves make their reliable updates at the checks and restart rho from the recomputed residual. */
 #include "krylov.h"
-
-#include <stdlib.h>
 
 int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
 {
@@ -11,23 +10,21 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     enum { RR, RHO, RHO_NEW, R0V, ALPHA, TS, TT, OMEGA, RATIO, BETA, NS };
     qf_field *f[NF] = {0};
     qf_scalar *c[NS] = {0};
+    qf_reliable rel = {0};
     int rc = QF_SUCCESS, parity = k->parity;
     for (int i = 0; i < NF && !rc; i++) rc = qf_krylov_field(k, &f[i]);
     for (int i = 0; i < NS && !rc; i++) rc = qf_scalar_create(&c[i]);
     /* r = b - A x, r0 = p = r, rho = <r0, r> */
-    rc = rc || qf_krylov_apply(k, k->op, f[V], x) || qf_blas_copy(f[R], b, parity) ||
-         qf_blas_axpby(-1.0, f[V], 1.0, f[R], parity) || qf_blas_copy(f[R0], f[R], parity) ||
-         qf_blas_copy(f[P], f[R], parity) || qf_blas_dot(c[RHO], f[R0], f[R], parity) ||
-         qf_blas_norm2(c[RR], f[R], parity);
     double norm = 0.0;
-    rc = rc || qf_krylov_check(k, c[RR], "BiCGStab", &norm);
+    rc = rc || qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, f[R], &norm) || qf_blas_copy(f[R0], f[R], parity) ||
+         qf_blas_copy(f[P], f[R], parity) || qf_blas_dot(c[RHO], f[R0], f[R], parity);
     while (!rc && norm > target && k->iterations < k->p->max_iter) {
         rc = qf_krylov_apply(k, k->op, f[V], f[P]) || qf_blas_dot(c[R0V], f[R0], f[V], parity) ||
              qf_scalar_div(c[ALPHA], c[RHO], c[R0V]) || qf_blas_copy(f[S], f[R], parity) ||
              qf_blas_caxpy(c[ALPHA], -1.0, f[V], f[S], parity) || qf_krylov_apply(k, k->op, f[T], f[S]) ||
              qf_blas_dot(c[TS], f[T], f[S], parity) || qf_blas_norm2(c[TT], f[T], parity) ||
              qf_scalar_div(c[OMEGA], c[TS], c[TT]) ||
-             qf_blas_bicgstab_update(x, f[R], c[ALPHA], f[P], c[OMEGA], f[S], f[T], c[RR], parity) ||
+             qf_blas_bicgstab_update(rel.xs, f[R], c[ALPHA], f[P], c[OMEGA], f[S], f[T], c[RR], parity) ||
              qf_blas_dot(c[RHO_NEW], f[R0], f[R], parity) || qf_scalar_div(c[RATIO], c[RHO_NEW], c[RHO]) ||
              qf_scalar_div(c[BETA], c[ALPHA], c[OMEGA]) || qf_scalar_mul(c[BETA], c[BETA], c[RATIO]) ||
              qf_blas_caxpy(c[OMEGA], -1.0, f[V], f[P], parity) || qf_blas_cxpay(f[R], c[BETA], 1.0, f[P], parity);
@@ -35,9 +32,12 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         c[RHO] = c[RHO_NEW];
         c[RHO_NEW] = t;
         k->iterations++;
-        if (!rc && (k->iterations % k->p->check_every == 0 || k->iterations == k->p->max_iter))
-            rc = qf_krylov_check(k, c[RR], "BiCGStab", &norm);
+        if (rc || !qf_krylov_check_due(k)) continue;
+        rc = qf_krylov_check(k, c[RR], "BiCGStab", &norm);
+        if (!rc && norm > target && qf_reliable_due(&rel, norm))
+            rc = qf_reliable_update(&rel, f[R], &norm) || qf_blas_dot(c[RHO], f[R0], f[R], parity);
     }
+    rc = qf_reliable_finish(&rel, rc) || rc;
     for (int i = 0; i < NS; i++)
         if (c[i]) qf_scalar_destroy(c[i]);
     for (int i = 0; i < NF; i++)

@@ -1,32 +1,75 @@
 /* What the Krylov solvers share: the system they iterate on (the full operator or the even-odd
- * Schur operator on the even sites), its temporaries, and the cadence of residual checks. Internal
- * to solvers/. */
+ * Schur operator on the even sites) in the solve's precision and in the sloppy precision of the
+ * iterations, their temporaries, the cadence of residual checks, and the high-precision corrections
+ * of mixed-precision iterations (reliable updates). Internal to solvers/. */
 #ifndef QF_KRYLOV_H
 #define QF_KRYLOV_H
 
 #include "quarkflow/qf_blas.h"
 #include "quarkflow/qf_solver.h"
 
+#define QF_GCR_MAX_NKRYLOV 128
+
 typedef struct {
-    qf_dirac *d;
+    qf_dirac *d;             /* the operator in the solve's precision */
+    qf_dirac *ds;            /* the operator the iterations use: d, or its sloppy twin */
     const qf_solver_params *p;
     int parity;              /* sites of the system: 0 (even-odd) or -1 (full lattice) */
-    qf_dirac_op op, op_dag, op_normal;
+    qf_dirac_op op, op_dag;
     double flops;            /* of the operator applications so far (QUDA's counts) */
     int iterations;          /* Krylov iterations so far, over restarts */
+    int updates;             /* high-precision corrections so far */
 } qf_krylov;
 
-/* A temporary colour-spinor field on the operator's lattice and precision. */
+/* Temporary colour-spinor fields on the operator's lattice, zero: in the iterations' precision, or
+ * in the solve's. */
 int qf_krylov_field(const qf_krylov *k, qf_field **f);
-/* out = op in, counting its flops. */
+int qf_krylov_field_hi(const qf_krylov *k, qf_field **f);
+/* out = op in with the operator of out's precision, counting its flops. */
 int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in);
 /* Reads the iterated residual norm^2 rr (the host's only wait in an iteration) and returns its
  * square root, or fails on NaN or Inf: a breakdown. */
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm);
+/* Whether the iterations so far call for a residual check. */
+int qf_krylov_check_due(const qf_krylov *k);
 
-/* One run of the method from the current x towards |iterated residual| <= target, for at most
+/* The residual a method iterates on: b - A x, or A^dagger (b - A x) for CG on the normal equations. */
+typedef enum { QF_RESIDUAL_SYSTEM = 0, QF_RESIDUAL_NORMAL } qf_residual_form;
+
+/* A method's iterations update xs and the residual rs in the sloppy precision; xs is a correction
+ * to the solution x, folded into x (and the residual recomputed from it in x's precision) by
+ * qf_reliable_update. In uniform precision xs is x itself and an update only recomputes rs. */
+typedef struct {
+    qf_krylov *k;
+    qf_field *x;             /* the solution, in the solve's precision */
+    const qf_field *b;
+    qf_residual_form form;
+    qf_field *xs;            /* the correction the iterations build (x when uniform) */
+    qf_field *hi[2];         /* temporaries in the solve's precision */
+    double rmax;             /* largest iterated residual since the last update */
+} qf_reliable;
+
+/* Sets up the correction (zero) and computes the residual of x into rs, *norm = |rs|. */
+int qf_reliable_start(qf_reliable *rel, qf_krylov *k, qf_field *x, const qf_field *b, qf_residual_form form,
+                      qf_field *rs, double *norm);
+/* Whether an iteration with residual norm calls for an update: mixed precision, and norm fell by
+ * delta below the largest residual since the last update (which it tracks). */
+int qf_reliable_due(qf_reliable *rel, double norm);
+/* x += xs, xs = 0, rs and *norm recomputed from x; counts an update. */
+int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm);
+/* x += xs and frees the temporaries; call also after a failure (then it only frees). */
+int qf_reliable_finish(qf_reliable *rel, int failed);
+
+/* One run of a method from the current x towards |iterated residual| <= target, for at most
  * max_iter - k->iterations iterations; x is updated in place. */
 int qf_cgnr(qf_krylov *k, qf_field *x, const qf_field *b, double target);
+int qf_cgne(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target);
+int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target);
+int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target);
+
+/* z = n MR steps on A z = r from z = 0, in the iterations' precision (GCR's preconditioner); e and
+ * q are temporaries. */
+int qf_mr_steps(qf_krylov *k, qf_field *z, const qf_field *r, qf_field *e, qf_field *q, int n);
 
 #endif

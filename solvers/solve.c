@@ -1,5 +1,6 @@
 /* qf_solve: the driver around the Krylov methods. It sets up the system (the full operator, or the
- * even-odd Schur operator with the prepared source), runs the method, recomputes the true residual
+ * even-odd Schur operator with the prepared source) and the operator's twin in the sloppy precision
+ * for mixed-precision iterations, runs the method, recomputes the true residual
  * of the system and restarts from the current solution with a tighter iterated target while the
  * true residual misses the tolerance (the iterated residual drifts from the true one, and CGNR's
  * iterated residual is that of the normal equations), then reconstructs the odd sites and reports
@@ -11,54 +12,42 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const names[] = {"CGNR", "BiCGStab"};
+typedef int (*method_fn)(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 
-const char *qf_solver_name(qf_solver_kind k) { return k == QF_SOLVER_BICGSTAB ? names[1] : names[0]; }
+static const struct {
+    const char *name, *option;
+    method_fn run;
+} methods[] = {
+    [QF_SOLVER_CGNR] = {"CGNR", "cgnr", qf_cgnr},         [QF_SOLVER_BICGSTAB] = {"BiCGStab", "bicgstab", qf_bicgstab},
+    [QF_SOLVER_CGNE] = {"CGNE", "cgne", qf_cgne},         [QF_SOLVER_GCR] = {"GCR", "gcr", qf_gcr},
+    [QF_SOLVER_MR] = {"MR", "mr", qf_mr},
+};
+enum { NMETHODS = sizeof methods / sizeof methods[0] };
+
+static int known(qf_solver_kind k) { return (int)k >= 0 && (int)k < NMETHODS; }
+
+const char *qf_solver_name(qf_solver_kind k) { return known(k) ? methods[k].name : "?"; }
 
 int qf_solver_parse(const char *s, qf_solver_kind *k)
 {
-    if (!strcmp(s, "cgnr") || !strcmp(s, "cg")) *k = QF_SOLVER_CGNR;
-    else if (!strcmp(s, "bicgstab")) *k = QF_SOLVER_BICGSTAB;
-    else return qf_fail("unknown solver '%s': use cgnr or bicgstab", s);
-    return QF_SUCCESS;
+    for (int i = 0; i < NMETHODS; i++)
+        if (!strcmp(s, methods[i].option)) {
+            *k = (qf_solver_kind)i;
+            return QF_SUCCESS;
+        }
+    if (!strcmp(s, "cg")) { /* CG on the normal equations of the solve's system */
+        *k = QF_SOLVER_CGNR;
+        return QF_SUCCESS;
+    }
+    return qf_fail("unknown solver '%s': use cgnr, cgne, bicgstab, gcr or mr", s);
 }
 
 qf_solver_params qf_solver_default_params(void)
 {
     qf_solver_params p = {.kind = QF_SOLVER_BICGSTAB, .tol = 1e-10, .max_iter = 1000, .check_every = 10,
-                          .even_odd = 1, .verbose = 0};
+                          .even_odd = 1, .verbose = 0, .sloppy = QF_DOUBLE, .delta = 0.1, .gcr_nkrylov = 16,
+                          .gcr_inner_mr = 0};
     return p;
-}
-
-int qf_krylov_field(const qf_krylov *k, qf_field **f)
-{
-    const qf_dirac_params *dp = qf_dirac_get_params(k->d);
-    if (qf_field_create_scratch(f, qf_dirac_lattice(k->d), QF_FIELD_WILSON, dp->prec)) return QF_ERROR;
-    /* a Krylov vector must not carry garbage on the parity the system does not use */
-    return qf_blas_axpby(0.0, NULL, 0.0, *f, -1);
-}
-
-int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in)
-{
-    k->flops += qf_dirac_flops(k->d, op);
-    return qf_dirac_apply(k->d, op, out, in);
-}
-
-int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm)
-{
-    double re, im;
-    if (qf_scalar_get(rr, &re, &im)) return QF_ERROR;
-    if (!isfinite(re) || re < 0.0)
-        return qf_fail("%s broke down after %d iterations: the iterated residual norm^2 is %g (a vanishing "
-                       "denominator, or NaN or Inf in the fields); check the operator's parameters, or try the other "
-                       "solver",
-                       solver, k->iterations, re);
-    *norm = sqrt(re);
-    if (k->p->verbose && qf_runtime_rank() == 0) {
-        printf("  %-9s iteration %5d   iterated residual %.3e\n", solver, k->iterations, *norm);
-        fflush(stdout);
-    }
-    return QF_SUCCESS;
 }
 
 /* |f| on the sites of parity: a reduction and the host's wait for it. */
@@ -84,12 +73,20 @@ static int residual(qf_krylov *k, qf_dirac_op op, int parity, qf_field *r, const
 
 static int check_params(const qf_solver_params *p)
 {
-    if (p->kind != QF_SOLVER_CGNR && p->kind != QF_SOLVER_BICGSTAB) return qf_fail("unknown solver %d", (int)p->kind);
+    if (!known(p->kind)) return qf_fail("unknown solver %d", (int)p->kind);
     if (!(p->tol > 0.0 && p->tol < 1.0))
         return qf_fail("solver tolerance %g: it is the relative residual |b - M x| / |b|, between 0 and 1 (e.g. 1e-10)",
                        p->tol);
     if (p->max_iter < 1) return qf_fail("solver max_iter %d: give at least one iteration", p->max_iter);
     if (p->check_every < 1) return qf_fail("solver check_every %d: check at least every iteration", p->check_every);
+    if (p->sloppy != QF_DOUBLE && p->sloppy != QF_SINGLE) return qf_fail("unknown sloppy precision %d", (int)p->sloppy);
+    if (!(p->delta > 0.0 && p->delta < 1.0))
+        return qf_fail("solver delta %g: the fall of the iterated residual between high-precision updates is between 0 "
+                       "and 1 (e.g. 0.1)",
+                       p->delta);
+    if (p->kind == QF_SOLVER_GCR && (p->gcr_nkrylov < 1 || p->gcr_nkrylov > QF_GCR_MAX_NKRYLOV))
+        return qf_fail("GCR with %d search directions: keep between 1 and %d", p->gcr_nkrylov, QF_GCR_MAX_NKRYLOV);
+    if (p->gcr_inner_mr < 0) return qf_fail("GCR preconditioner with %d MR steps: give 0 or more", p->gcr_inner_mr);
     return QF_SUCCESS;
 }
 
@@ -98,6 +95,7 @@ static int check_params(const qf_solver_params *p)
 static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *r, double target, double *best)
 {
     double iterated_target = target, norm;
+    int runs = 0;
     if (residual(k, k->op, k->parity, r, x, b, &norm)) return QF_ERROR;
     *best = norm;
     while (norm > target) {
@@ -105,8 +103,9 @@ static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *
             return qf_fail("%s did not converge in %d iterations: the best true residual reached is %.3e of the "
                            "requested %.3e (relative); raise max_iter, loosen the tolerance or use %s",
                            qf_solver_name(k->p->kind), k->iterations, *best / (target / k->p->tol), k->p->tol,
-                           k->p->kind == QF_SOLVER_CGNR ? "BiCGStab" : "CGNR");
-        int rc = k->p->kind == QF_SOLVER_CGNR ? qf_cgnr(k, x, b, iterated_target) : qf_bicgstab(k, x, b, iterated_target);
+                           k->p->kind == QF_SOLVER_BICGSTAB ? "GCR" : "BiCGStab");
+        if (runs++ > 0) k->updates++; /* a restart from the corrected solution */
+        int rc = methods[k->p->kind].run(k, x, b, iterated_target);
         if (rc || residual(k, k->op, k->parity, r, x, b, &norm)) return QF_ERROR;
         if (norm < *best) *best = norm;
         /* the iterated residual has drifted from the true one: restart with a target tightened by the gap */
@@ -123,19 +122,20 @@ int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params
     qf_krylov k = {.d = d, .p = p, .parity = p->even_odd ? 0 : -1};
     k.op = p->even_odd ? QF_OP_MHAT : QF_OP_M;
     k.op_dag = p->even_odd ? QF_OP_MHAT_DAG : QF_OP_MDAG;
-    k.op_normal = p->even_odd ? QF_OP_MHAT_DAGMHAT : QF_OP_MDAGM;
     double t0 = qf_wtime();
+    qf_precision prec = qf_dirac_get_params(d)->prec;
+    if (qf_dirac_in_precision(d, p->sloppy == QF_SINGLE ? QF_SINGLE : prec, &k.ds)) return QF_ERROR;
 
     qf_field *r = NULL, *bs = NULL, *xs = NULL;
     double bnorm = 0.0, best = 0.0;
-    int rc = qf_krylov_field(&k, &r) || field_norm(b, -1, &bnorm);
+    int rc = qf_krylov_field_hi(&k, &r) || field_norm(b, -1, &bnorm);
     if (!rc && bnorm == 0.0) { /* M x = 0: x = 0 */
         rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1);
         res->converged = 1;
     } else if (!rc) {
         double target = p->tol * bnorm;
         if (p->even_odd) { /* Mhat x_e = bhat_e, from the even sites of x */
-            rc = qf_krylov_field(&k, &bs) || qf_krylov_field(&k, &xs) || qf_dirac_prepare(d, bs, b) ||
+            rc = qf_krylov_field_hi(&k, &bs) || qf_krylov_field_hi(&k, &xs) || qf_dirac_prepare(d, bs, b) ||
                  qf_blas_copy(xs, x, 0) || solve_system(&k, xs, bs, r, target, &best) ||
                  qf_dirac_reconstruct(d, x, xs, b);
         } else {
@@ -154,6 +154,7 @@ int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params
                          qf_precision_name(qf_dirac_get_params(d)->prec));
     }
     res->iterations = k.iterations;
+    res->updates = k.updates;
     res->seconds = qf_wtime() - t0;
     res->flops = k.flops;
     if (r) qf_field_destroy(r);

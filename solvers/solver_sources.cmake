@@ -2,5 +2,8 @@
 # relative to the repository root; included by the top CMakeLists.txt.
 set(QF_SOLVER_C_SOURCES
   solvers/solve.c
-  solvers/cgnr.c
-  solvers/bicgstab.c)
+  solvers/krylov.c
+  solvers/cg.c
+  solvers/bicgstab.c
+  solvers/gcr.c
+  solvers/mr.c)

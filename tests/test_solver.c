@@ -1,8 +1,9 @@
 /* The Krylov solvers (qf_solver.h) on the Wilson-clover operator: every solver, with and without
  * even-odd preconditioning, both Schur forms, clover and plain Wilson, in double precision to 1e-12,
  * the true residual |b - M x| / |b| recomputed independently with the reference operator
- * (dirac_reference.c) on the exported solution; a single-precision operator to its precision; a
- * zero source; non-convergence and bad parameters reported with messages. The scheduler comes from
+ * (dirac_reference.c) on the exported solution; mixed precision (single iterations, double
+ * updates) to 1e-12; a single-precision operator to its precision; the same solve on two block
+ * grids; a zero source; non-convergence and bad parameters reported with messages. The scheduler comes from
  * STARPU_SCHED; with QF_TEST_REQUIRE_CUDA the run is skipped (77) without a CUDA worker. */
 #include "check.h"
 #include "test_start.h"
@@ -44,15 +45,30 @@ static void problem_free(problem *pb)
     free(pb->x);
 }
 
-/* Solves with the given settings and checks the solution with the reference operator. */
-static void solve_and_check(problem *pb, qf_solver_kind kind, int even_odd, qf_schur_form form, double csw,
-                            qf_precision prec, double tol)
+/* A solver configuration: kind, even-odd, tolerance, and the iterations' precision. */
+static qf_solver_params solver(qf_solver_kind kind, int even_odd, double tol, qf_precision sloppy)
 {
-    char cfg[200];
-    snprintf(cfg, sizeof cfg, "%s, %s, %s form, csw %g, %s, lattice %d %d %d %d blocks %d %d %d %d",
-             qf_solver_name(kind), even_odd ? "even-odd" : "full", form ? "symmetric" : "asymmetric", csw,
-             qf_precision_name(prec), pb->L[0], pb->L[1], pb->L[2], pb->L[3], pb->blocks[0], pb->blocks[1],
-             pb->blocks[2], pb->blocks[3]);
+    qf_solver_params p = qf_solver_default_params();
+    p.kind = kind;
+    p.even_odd = even_odd;
+    p.tol = tol;
+    p.sloppy = sloppy;
+    p.max_iter = 4000;
+    p.gcr_nkrylov = 8;
+    return p;
+}
+
+/* Solves with the given settings and checks the solution with the reference operator; returns the
+ * iterations and leaves the solution in pb->x. */
+static int solve_and_check(problem *pb, qf_solver_params p, qf_schur_form form, double csw, qf_precision prec)
+{
+    char cfg[240];
+    double tol = p.tol;
+    snprintf(cfg, sizeof cfg, "%s%s%s, %s, %s form, csw %g, %s%s, lattice %d %d %d %d blocks %d %d %d %d",
+             qf_solver_name(p.kind), p.kind == QF_SOLVER_GCR && p.gcr_inner_mr ? "+MR" : "",
+             p.kind == QF_SOLVER_GCR ? "(8)" : "", p.even_odd ? "even-odd" : "full", form ? "symmetric" : "asymmetric",
+             csw, qf_precision_name(prec), p.sloppy != prec && prec == QF_DOUBLE ? "/single" : "", pb->L[0], pb->L[1],
+             pb->L[2], pb->L[3], pb->blocks[0], pb->blocks[1], pb->blocks[2], pb->blocks[3]);
     qf_dirac_params dp = qf_dirac_default_params(0.11);
     dp.csw = csw;
     dp.prec = prec;
@@ -61,14 +77,9 @@ static void solve_and_check(problem *pb, qf_solver_kind kind, int even_odd, qf_s
     if (qf_dirac_create(&d, pb->u, &dp, form) || qf_field_create(&b, &pb->lat, QF_FIELD_WILSON, prec, 0) ||
         qf_field_create(&x, &pb->lat, QF_FIELD_WILSON, prec, 0)) {
         CHECK(0, "%s: setup: %s", cfg, qf_last_error());
-        return;
+        return -1;
     }
     qf_field_import(b, pb->b);
-    qf_solver_params p = qf_solver_default_params();
-    p.kind = kind;
-    p.even_odd = even_odd;
-    p.tol = tol;
-    p.max_iter = 2000;
     qf_solver_result res;
     int rc = qf_solve(d, x, b, &p, &res);
     CHECK(rc == QF_SUCCESS && res.converged, "%s: %s", cfg, rc ? qf_last_error() : "not converged");
@@ -88,13 +99,15 @@ static void solve_and_check(problem *pb, qf_solver_kind kind, int even_odd, qf_s
           bound, res.residual, res.iterations);
     CHECK(prec != QF_DOUBLE || fabs(rel - res.residual) <= 1e-3 * rel + 1e-15,
           "%s: reported residual %.6e differs from the independent one %.6e", cfg, res.residual, rel);
-    printf("ok   %-100s %4d iterations, true residual %.2e\n", cfg, res.iterations, rel);
+    CHECK(p.sloppy == prec || prec == QF_SINGLE || res.updates > 0, "%s: a mixed-precision solve made no update", cfg);
+    printf("ok   %-108s %4d iterations, %2d updates, true residual %.2e\n", cfg, res.iterations, res.updates, rel);
     free(mx);
     free(bs);
     ref_dirac_free(&r);
     qf_field_destroy(b);
     qf_field_destroy(x);
     qf_dirac_destroy(d);
+    return res.iterations;
 }
 
 static void test_edge_cases(problem *pb)
@@ -133,7 +146,7 @@ static void test_edge_cases(problem *pb)
     CHECK(qf_solve(d, b, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "same field"), "x == b: %s",
           qf_last_error());
     qf_solver_kind k;
-    CHECK(qf_solver_parse("gmres", &k) == QF_ERROR && strstr(qf_last_error(), "bicgstab"), "parse: %s", qf_last_error());
+    CHECK(qf_solver_parse("gmres", &k) == QF_ERROR && strstr(qf_last_error(), "gcr"), "parse: %s", qf_last_error());
 
     qf_field_destroy(b);
     qf_field_destroy(x);
@@ -149,18 +162,51 @@ int main(void)
     static const int L2[4] = {4, 4, 4, 8}, B2[4] = {2, 1, 1, 2};
     problem pb;
     problem_init(&pb, L1, B1, 11);
-    for (int kind = QF_SOLVER_CGNR; kind <= QF_SOLVER_BICGSTAB; kind++)
+    /* every method in double, full and even-odd, with and without clover */
+    static const qf_solver_kind kinds[] = {QF_SOLVER_CGNR, QF_SOLVER_CGNE, QF_SOLVER_BICGSTAB, QF_SOLVER_GCR,
+                                           QF_SOLVER_MR};
+    for (int i = 0; i < 5; i++)
         for (int eo = 0; eo < 2; eo++)
-            for (int csw = 0; csw < 2; csw++) solve_and_check(&pb, kind, eo, QF_SCHUR_ASYMMETRIC, csw, QF_DOUBLE, 1e-12);
-    solve_and_check(&pb, QF_SOLVER_BICGSTAB, 1, QF_SCHUR_SYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
-    solve_and_check(&pb, QF_SOLVER_CGNR, 1, QF_SCHUR_SYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
-    solve_and_check(&pb, QF_SOLVER_BICGSTAB, 1, QF_SCHUR_ASYMMETRIC, 1.0, QF_SINGLE, 1e-5);
+            for (int csw = 0; csw < 2; csw++)
+                solve_and_check(&pb, solver(kinds[i], eo, 1e-12, QF_DOUBLE), QF_SCHUR_ASYMMETRIC, csw, QF_DOUBLE);
+    qf_solver_params gcr_mr = solver(QF_SOLVER_GCR, 1, 1e-12, QF_DOUBLE);
+    gcr_mr.gcr_inner_mr = 4;
+    solve_and_check(&pb, gcr_mr, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+    for (int i = 0; i < 4; i++)
+        solve_and_check(&pb, solver(kinds[i], 1, 1e-12, QF_DOUBLE), QF_SCHUR_SYMMETRIC, 1.0, QF_DOUBLE);
+    /* mixed precision: single iterations, double corrections, to 1e-12 */
+    for (int i = 0; i < 5; i++)
+        solve_and_check(&pb, solver(kinds[i], 1, 1e-12, QF_SINGLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+    gcr_mr.sloppy = QF_SINGLE;
+    solve_and_check(&pb, gcr_mr, QF_SCHUR_SYMMETRIC, 1.0, QF_DOUBLE);
+    solve_and_check(&pb, solver(QF_SOLVER_BICGSTAB, 0, 1e-12, QF_SINGLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+    /* a single-precision operator, to its precision */
+    solve_and_check(&pb, solver(QF_SOLVER_BICGSTAB, 1, 1e-5, QF_DOUBLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_SINGLE);
+    solve_and_check(&pb, solver(QF_SOLVER_GCR, 1, 1e-5, QF_SINGLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_SINGLE);
     test_edge_cases(&pb);
+
+    /* the same solve on another block grid: iterations within 1, solutions within the tolerance */
+    static const int B1b[4] = {2, 2, 1, 1};
+    problem pb2;
+    problem_init(&pb2, L1, B1b, 11);
+    static const qf_solver_kind grid_kinds[] = {QF_SOLVER_CGNR, QF_SOLVER_BICGSTAB};
+    for (int i = 0; i < 2; i++)
+        for (int mixed = 0; mixed < 2; mixed++) {
+            qf_solver_params p = solver(grid_kinds[i], 1, 1e-12, mixed ? QF_SINGLE : QF_DOUBLE);
+            p.check_every = 1;
+            int n1 = solve_and_check(&pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+            int n2 = solve_and_check(&pb2, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+            double diff = ref_rel_diff(L1, pb.x, pb2.x, -1);
+            CHECK(abs(n1 - n2) <= 1 && diff <= 1e-10, "%s%s: block grids 1 1 2 2 and 2 2 1 1 give %d and %d iterations, "
+                  "solutions %.2e apart", qf_solver_name(p.kind), mixed ? " mixed" : "", n1, n2, diff);
+        }
+    problem_free(&pb2);
     problem_free(&pb);
 
     problem_init(&pb, L2, B2, 12);
-    solve_and_check(&pb, QF_SOLVER_BICGSTAB, 1, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
-    solve_and_check(&pb, QF_SOLVER_CGNR, 0, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE, 1e-12);
+    solve_and_check(&pb, solver(QF_SOLVER_BICGSTAB, 1, 1e-12, QF_DOUBLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+    solve_and_check(&pb, solver(QF_SOLVER_CGNR, 0, 1e-12, QF_DOUBLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+    solve_and_check(&pb, solver(QF_SOLVER_GCR, 1, 1e-12, QF_SINGLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
     problem_free(&pb);
 
     qf_runtime_shutdown();

@@ -4,7 +4,19 @@
  * |b - M x| / |b| is recomputed at the end and reported.
  *
  *   CGNR      conjugate gradients on the normal equations M^dagger M x = M^dagger b;
- *   BiCGStab  stabilised bi-conjugate gradients on M itself.
+ *   CGNE      conjugate gradients on M M^dagger y = b, x = M^dagger y;
+ *   BiCGStab  stabilised bi-conjugate gradients on M itself;
+ *   GCR       generalised conjugate residuals with gcr_nkrylov vectors between restarts, optionally
+ *             preconditioned by gcr_inner_mr minimal-residual steps (flexible GCR);
+ *   MR        minimal residual iteration (converges when the hermitian part of M is definite).
+ *
+ * Mixed precision: with sloppy below the operator's precision, the iterations run on a copy of the
+ * operator in the sloppy precision and the high precision only corrects them. CG (CGNR, CGNE) and
+ * BiCGStab use reliable updates (the QUDA papers): when the iterated residual has fallen by delta
+ * below its maximum since the last update, the solution is accumulated in high precision and the
+ * residual recomputed there. GCR restarts in high precision (Algorithm 1 of the GCR-DD paper) when
+ * it has used gcr_nkrylov vectors or its iterated residual has fallen by delta; MR does likewise
+ * every delta. Uniform precision: sloppy equal to (or above) the operator's.
  *
  * With even_odd set, the solver works on the Schur system Mhat x_e = bhat_e on the even sites
  * (qf_dirac_prepare) and reconstructs the odd sites (qf_dirac_reconstruct). */
@@ -17,7 +29,7 @@
 extern "C" {
 #endif
 
-typedef enum { QF_SOLVER_CGNR = 0, QF_SOLVER_BICGSTAB } qf_solver_kind;
+typedef enum { QF_SOLVER_CGNR = 0, QF_SOLVER_BICGSTAB, QF_SOLVER_CGNE, QF_SOLVER_GCR, QF_SOLVER_MR } qf_solver_kind;
 
 typedef struct {
     qf_solver_kind kind;
@@ -26,16 +38,22 @@ typedef struct {
     int check_every;   /* the host reads the iterated residual every this many iterations */
     int even_odd;      /* 1: solve the even-odd Schur system and reconstruct */
     int verbose;       /* print the iterated residual at each check */
+    qf_precision sloppy; /* precision of the iterations (the lower of this and the operator's) */
+    double delta;        /* reliable-update / high-precision restart threshold, in (0, 1) */
+    int gcr_nkrylov;     /* GCR: search directions kept between restarts */
+    int gcr_inner_mr;    /* GCR: MR steps of the preconditioner, 0 for none */
 } qf_solver_params;
 
-/* BiCGStab, tol 1e-10, 1000 iterations, a check every 10, even-odd, quiet. */
+/* BiCGStab, tol 1e-10, 1000 iterations, a check every 10, even-odd, quiet, uniform double precision,
+ * delta 0.1, GCR with 16 vectors and no preconditioner. */
 qf_solver_params qf_solver_default_params(void);
 const char *qf_solver_name(qf_solver_kind k);
-/* Parses cgnr or bicgstab. */
+/* Parses cgnr, cgne, bicgstab, gcr or mr. */
 int qf_solver_parse(const char *s, qf_solver_kind *k);
 
 typedef struct {
-    int iterations;
+    int iterations;       /* Krylov iterations (an inner MR step of GCR's preconditioner counts as none) */
+    int updates;          /* high-precision corrections: reliable updates or restarts */
     int converged;        /* the true residual reached tol */
     double residual;      /* true relative residual |b - M x| / |b| at the end */
     double seconds;

@@ -1,0 +1,137 @@
+/* Restarted, flexible GCR with the implicit solution update, as Algorithm 1 of the GCR-DD paper:
+ * the search directions p_j = K r (K: gcr_inner_mr MR steps, or the identity) and z_j = A p_j
+ * orthogonalised against the earlier z_i (modified Gram-Schmidt, beta_ij = <z_i, z_j> / |z_i|^2),
+ * the residual r -= alpha_j z_j with alpha_j = <z_j, r> / |z_j|^2, all as tasks in the iterations'
+ * precision. At a restart (gcr_nkrylov directions, or the residual fallen by delta in mixed
+ * precision, or the target reached) the host solves the triangular system
+ * chi_i + sum_{l > i} beta_il chi_l = alpha_i, adds sum chi_l p_l to the solution and recomputes
+ * the residual in the solve's precision. */
+#include "krylov.h"
+
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct {
+    int n;                   /* directions kept */
+    qf_field **p, **z;       /* n each */
+    qf_field *e, *q;         /* the preconditioner's temporaries */
+    qf_scalar **beta;        /* n x n, beta[i * n + l] for i < l */
+    qf_scalar **zz, **alpha; /* n each */
+    qf_scalar *dot;
+} gcr_space;
+
+static void space_free(gcr_space *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (s->p && s->p[i]) qf_field_destroy(s->p[i]);
+        if (s->z && s->z[i]) qf_field_destroy(s->z[i]);
+        if (s->zz && s->zz[i]) qf_scalar_destroy(s->zz[i]);
+        if (s->alpha && s->alpha[i]) qf_scalar_destroy(s->alpha[i]);
+        for (int l = 0; s->beta && l < s->n; l++)
+            if (s->beta[i * s->n + l]) qf_scalar_destroy(s->beta[i * s->n + l]);
+    }
+    if (s->e) qf_field_destroy(s->e);
+    if (s->q) qf_field_destroy(s->q);
+    if (s->dot) qf_scalar_destroy(s->dot);
+    free(s->p);
+    free(s->z);
+    free(s->beta);
+    free(s->zz);
+    free(s->alpha);
+}
+
+static int space_create(qf_krylov *k, gcr_space *s)
+{
+    int n = s->n = k->p->gcr_nkrylov;
+    s->p = calloc(n, sizeof *s->p);
+    s->z = calloc(n, sizeof *s->z);
+    s->beta = calloc((size_t)n * n, sizeof *s->beta);
+    s->zz = calloc(n, sizeof *s->zz);
+    s->alpha = calloc(n, sizeof *s->alpha);
+    if (!s->p || !s->z || !s->beta || !s->zz || !s->alpha)
+        return qf_fail("GCR: out of host memory for %d search directions", n);
+    int rc = qf_scalar_create(&s->dot);
+    if (k->p->gcr_inner_mr > 0) rc = rc || qf_krylov_field(k, &s->e) || qf_krylov_field(k, &s->q);
+    for (int i = 0; i < n && !rc; i++) {
+        rc = qf_krylov_field(k, &s->p[i]) || qf_krylov_field(k, &s->z[i]) || qf_scalar_create(&s->zz[i]) ||
+             qf_scalar_create(&s->alpha[i]);
+        for (int l = i + 1; l < n && !rc; l++) rc = qf_scalar_create(&s->beta[i * n + l]);
+    }
+    return rc;
+}
+
+/* Direction j: p_j = K r, z_j = A p_j orthogonalised, r -= alpha_j z_j. */
+static int direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
+{
+    int parity = k->parity, n = s->n;
+    int rc = k->p->gcr_inner_mr > 0 ? qf_mr_steps(k, s->p[j], r, s->e, s->q, k->p->gcr_inner_mr)
+                                    : qf_blas_copy(s->p[j], r, parity);
+    rc = rc || qf_krylov_apply(k, k->op, s->z[j], s->p[j]);
+    for (int i = 0; i < j && !rc; i++)
+        rc = qf_blas_dot(s->dot, s->z[i], s->z[j], parity) || qf_scalar_div(s->beta[i * n + j], s->dot, s->zz[i]) ||
+             qf_blas_caxpy(s->beta[i * n + j], -1.0, s->z[i], s->z[j], parity);
+    return rc || qf_blas_norm2(s->zz[j], s->z[j], parity) || qf_blas_dot(s->dot, s->z[j], r, parity) ||
+                   qf_scalar_div(s->alpha[j], s->dot, s->zz[j]) || qf_blas_caxpy(s->alpha[j], -1.0, s->z[j], r, parity)
+               ? QF_ERROR
+               : QF_SUCCESS;
+}
+
+static int get(const qf_scalar *s, double complex *v)
+{
+    double re, im;
+    if (qf_scalar_get(s, &re, &im)) return QF_ERROR;
+    *v = CMPLX(re, im);
+    return QF_SUCCESS;
+}
+
+/* xs += sum_{l < m} chi_l p_l, chi from back substitution. */
+static int implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
+{
+    double complex chi[QF_GCR_MAX_NKRYLOV];
+    for (int i = m - 1; i >= 0; i--) {
+        if (get(s->alpha[i], &chi[i])) return QF_ERROR;
+        for (int l = i + 1; l < m; l++) {
+            double complex beta;
+            if (get(s->beta[i * s->n + l], &beta)) return QF_ERROR;
+            chi[i] -= beta * chi[l];
+        }
+        if (!isfinite(creal(chi[i])) || !isfinite(cimag(chi[i])))
+            return qf_fail("GCR broke down: a search direction vanished (|A p| = 0) or NaN or Inf entered the fields; "
+                           "check the operator's parameters, or try another solver");
+    }
+    /* alpha[l] is free once chi is known: it carries chi_l to its update */
+    for (int l = 0; l < m; l++)
+        if (qf_scalar_set(s->alpha[l], creal(chi[l]), cimag(chi[l])) ||
+            qf_blas_caxpy(s->alpha[l], 1.0, s->p[l], xs, parity))
+            return QF_ERROR;
+    return QF_SUCCESS;
+}
+
+int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
+{
+    gcr_space s = {0};
+    qf_field *r = NULL;
+    qf_scalar *rr = NULL;
+    qf_reliable rel = {0};
+    double norm = 0.0;
+    int rc = space_create(k, &s) || qf_krylov_field(k, &r) || qf_scalar_create(&rr) ||
+             qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
+    int j = 0;
+    while (!rc && norm > target && k->iterations < k->p->max_iter) {
+        rc = direction(k, &s, j++, r);
+        k->iterations++;
+        int full = j == s.n;
+        if (rc || !(full || qf_krylov_check_due(k))) continue;
+        rc = qf_blas_norm2(rr, r, k->parity) || qf_krylov_check(k, rr, "GCR", &norm);
+        if (!rc && (full || norm <= target || k->iterations >= k->p->max_iter || qf_reliable_due(&rel, norm))) {
+            rc = implicit_update(&s, j, rel.xs, k->parity) || qf_reliable_update(&rel, r, &norm);
+            j = 0;
+        }
+    }
+    rc = qf_reliable_finish(&rel, rc) || rc;
+    if (rr) qf_scalar_destroy(rr);
+    if (r) qf_field_destroy(r);
+    space_free(&s);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}

@@ -1,0 +1,112 @@
+/* The pieces every Krylov method uses: temporaries in either precision, operator applications that
+ * count flops, the host's residual checks, and reliable updates (the high-precision corrections of
+ * mixed-precision iterations, after the QUDA papers). */
+#include "krylov.h"
+#include "quarkflow/qf_runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int zero_field(const qf_krylov *k, qf_precision prec, qf_field **f)
+{
+    if (qf_field_create_scratch(f, qf_dirac_lattice(k->d), QF_FIELD_WILSON, prec)) return QF_ERROR;
+    /* a Krylov vector must not carry garbage on the parity the system does not use */
+    return qf_blas_axpby(0.0, NULL, 0.0, *f, -1);
+}
+
+int qf_krylov_field(const qf_krylov *k, qf_field **f) { return zero_field(k, qf_dirac_get_params(k->ds)->prec, f); }
+int qf_krylov_field_hi(const qf_krylov *k, qf_field **f) { return zero_field(k, qf_dirac_get_params(k->d)->prec, f); }
+
+int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in)
+{
+    qf_dirac *d = qf_field_precision(out) == qf_dirac_get_params(k->d)->prec ? k->d : k->ds;
+    k->flops += qf_dirac_flops(d, op);
+    return qf_dirac_apply(d, op, out, in);
+}
+
+int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm)
+{
+    double re, im;
+    if (qf_scalar_get(rr, &re, &im)) return QF_ERROR;
+    if (!isfinite(re) || re < 0.0)
+        return qf_fail("%s broke down after %d iterations: the iterated residual norm^2 is %g (a vanishing "
+                       "denominator, or NaN or Inf in the fields); check the operator's parameters, or try another "
+                       "solver",
+                       solver, k->iterations, re);
+    *norm = sqrt(re);
+    if (k->p->verbose && qf_runtime_rank() == 0) {
+        printf("  %-9s iteration %5d   iterated residual %.3e\n", solver, k->iterations, *norm);
+        fflush(stdout);
+    }
+    return QF_SUCCESS;
+}
+
+int qf_krylov_check_due(const qf_krylov *k)
+{
+    return k->iterations % k->p->check_every == 0 || k->iterations >= k->p->max_iter;
+}
+
+static int mixed(const qf_reliable *rel) { return rel->xs != rel->x; }
+
+/* rs = the residual of x (in x's precision, then rounded to rs's), *norm = |rs|. */
+static int residual(qf_reliable *rel, qf_field *rs, double *norm)
+{
+    qf_krylov *k = rel->k;
+    int parity = k->parity;
+    qf_field *ax = rel->hi[0], *r = rel->hi[1];
+    qf_scalar *rr = NULL;
+    int rc = qf_krylov_apply(k, k->op, ax, rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, ax, parity);
+    if (rel->form == QF_RESIDUAL_NORMAL) rc = rc || qf_krylov_apply(k, k->op_dag, r, ax);
+    else r = ax;
+    double re = 0.0, im;
+    rc = rc || (mixed(rel) ? qf_field_convert(rs, r) : qf_blas_copy(rs, r, parity)) || qf_scalar_create(&rr) ||
+         qf_blas_norm2(rr, rs, parity) || qf_scalar_get(rr, &re, &im);
+    if (rr) qf_scalar_destroy(rr);
+    if (!rc && !isfinite(re))
+        rc = qf_fail("%s: the residual of the solution after %d iterations is NaN or Inf: the iterations diverged or "
+                     "broke down; check the operator's parameters, or try another solver",
+                     qf_solver_name(k->p->kind), k->iterations);
+    rel->rmax = *norm = sqrt(re);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_reliable_start(qf_reliable *rel, qf_krylov *k, qf_field *x, const qf_field *b, qf_residual_form form,
+                      qf_field *rs, double *norm)
+{
+    *rel = (qf_reliable){.k = k, .x = x, .b = b, .form = form, .xs = x};
+    int rc = qf_krylov_field_hi(k, &rel->hi[0]) || qf_krylov_field_hi(k, &rel->hi[1]);
+    if (!rc && qf_field_precision(rs) != qf_field_precision(x)) rc = qf_krylov_field(k, &rel->xs);
+    return rc || residual(rel, rs, norm) ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_reliable_due(qf_reliable *rel, double norm)
+{
+    if (norm > rel->rmax) rel->rmax = norm;
+    return mixed(rel) && norm < rel->k->p->delta * rel->rmax;
+}
+
+/* x += xs, xs = 0 */
+static int fold(qf_reliable *rel)
+{
+    int parity = rel->k->parity;
+    return qf_field_convert(rel->hi[0], rel->xs) || qf_blas_axpby(1.0, rel->hi[0], 1.0, rel->x, parity) ||
+                   qf_blas_axpby(0.0, NULL, 0.0, rel->xs, parity)
+               ? QF_ERROR
+               : QF_SUCCESS;
+}
+
+int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm)
+{
+    rel->k->updates++;
+    return (mixed(rel) && fold(rel)) || residual(rel, rs, norm) ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_reliable_finish(qf_reliable *rel, int failed)
+{
+    int rc = !failed && mixed(rel) && rel->xs && fold(rel);
+    if (rel->xs && mixed(rel)) qf_field_destroy(rel->xs);
+    for (int i = 0; i < 2; i++)
+        if (rel->hi[i]) qf_field_destroy(rel->hi[i]);
+    *rel = (qf_reliable){0};
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
