@@ -46,6 +46,27 @@ void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form);
 #define QF_APP_NOT_AN_OPERATOR_OPTION (-1)
 int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_dirac_params *p, qf_schur_form *form);
 
+/* The solver options of solve, propagator and bench solver at argv[*i] (apps/solver_options.c),
+ * validated: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION. QF_APP_SOLVER_HELP is
+ * their help text. */
+#define QF_APP_NOT_A_SOLVER_OPTION (-1)
+int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_solver_params *sp);
+/* "double", "single" or "double/single" (mixed) for a solve with an operator of precision op_prec;
+ * and the one-line summary of the solver's settings. */
+const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_prec);
+void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
+#define QF_APP_SOLVER_HELP                                                                                            \
+    "  --solver S          bicgstab (default), gcr, cgnr (CG on M^dagger M x = M^dagger b), cgne (CG on\n"         \
+    "                      M M^dagger y = b, x = M^dagger y) or mr (minimal residual)\n"                           \
+    "  --tol T             true relative residual |b - M x| / |b| to reach (default 1e-10)\n"                      \
+    "  --max-iter N        iteration limit (default 1000)\n"                                                        \
+    "  --check-every K     the host reads the residual every K iterations (default 10)\n"                          \
+    "  --sloppy P          precision of the iterations: double (default) or single; single with a double\n"       \
+    "                      operator is mixed precision (reliable updates; GCR restarts in double)\n"              \
+    "  --delta D           the residual's fall that triggers a high-precision update (default 0.1)\n"            \
+    "  --nkrylov N         GCR: search directions between restarts (default 16)\n"                                \
+    "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"
+
 /* Chooses the block grid: the user's, or a default that gives every worker several blocks. */
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent);
 

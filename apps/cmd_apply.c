@@ -54,11 +54,7 @@ static const char solve_help[] =
     "as it goes, then the iterations, the true residual |b - M x| / |b|, the time and the GFLOPS of the\n"
     "operator applications, and writes the solution x with --out.\n"
     "\n"
-    "Solver:\n"
-    "  --solver S          bicgstab (default) or cgnr (CG on the normal equations)\n"
-    "  --tol T             true relative residual to reach (default 1e-10)\n"
-    "  --max-iter N        iteration limit (default 1000)\n"
-    "  --check-every K     the host reads the residual every K iterations (default 10)\n"
+    "Solver:\n" QF_APP_SOLVER_HELP
     "  --full              solve on the full lattice instead of the even-odd Schur system\n"
     "\n"
     "The gauge field, operator, source and output options are those of quarkflow apply (see\n"
@@ -197,20 +193,8 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc = 0, op_rc;
-        if (solve && !strcmp(a, "--solver")) {
-            if (i + 1 >= argc || qf_solver_parse(argv[i + 1], &o->sp.kind))
-                return qf_app_usage_error(cmd, "--solver needs bicgstab or cgnr");
-            i++;
-        } else if (solve && !strcmp(a, "--tol")) {
-            rc = qf_app_double(cmd, argc, argv, &i, &o->sp.tol);
-            if (!rc && !(o->sp.tol > 0.0 && o->sp.tol < 1.0))
-                return qf_app_usage_error(cmd, "--tol %g: the relative residual to reach, between 0 and 1", o->sp.tol);
-        } else if (solve && !strcmp(a, "--max-iter")) {
-            rc = qf_app_int(cmd, argc, argv, &i, &o->sp.max_iter);
-            if (!rc && o->sp.max_iter < 1) return qf_app_usage_error(cmd, "--max-iter needs a positive number");
-        } else if (solve && !strcmp(a, "--check-every")) {
-            rc = qf_app_int(cmd, argc, argv, &i, &o->sp.check_every);
-            if (!rc && o->sp.check_every < 1) return qf_app_usage_error(cmd, "--check-every needs a positive number");
+        if (solve && (op_rc = qf_app_solver_option(cmd, argc, argv, &i, &o->sp)) != QF_APP_NOT_A_SOLVER_OPTION) {
+            rc = op_rc;
         } else if (solve && !strcmp(a, "--full")) {
             o->sp.even_odd = 0;
         } else if (solve && !strcmp(a, "--op")) {
@@ -342,13 +326,13 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
     if (!rc && o->solve) {
         qf_runtime_wait_all();
         qf_app_print_operator(&o->p, o->form);
-        printf("solver        %s, %s, tolerance %.1e, at most %d iterations, residual read every %d\n",
-               qf_solver_name(o->sp.kind), o->sp.even_odd ? "even-odd Schur system" : "full lattice", o->sp.tol,
-               o->sp.max_iter, o->sp.check_every);
+        qf_app_print_solver(&o->sp, o->p.prec);
         fflush(stdout);
         rc = qf_blas_axpby(0.0, NULL, 0.0, out, -1) || qf_solve(d, out, in, &o->sp, &sr);
-        if (!rc) printf("solved        %d iterations, true residual |b - M x| / |b| = %.3e, %.3f s, %.2f GFLOPS\n",
-                        sr.iterations, sr.residual, sr.seconds, sr.flops / sr.seconds * 1e-9);
+        if (!rc)
+            printf("solved        %d iterations, %d high-precision updates, true residual |b - M x| / |b| = %.3e, "
+                   "%.3f s, %.2f GFLOPS\n",
+                   sr.iterations, sr.updates, sr.residual, sr.seconds, sr.flops / sr.seconds * 1e-9);
     } else if (!rc) {
         qf_runtime_wait_all();
         t_apply = qf_wtime();

@@ -26,11 +26,12 @@ static const char help[] =
     "  --format F          format of GAUGE_FILE (default auto)\n"
     "  --kappa K           hopping parameter (default 0.1330)\n"
     "  --csw C             clover coefficient (default 1.769, non-perturbative at beta 6)\n"
-    "  --solver S          bicgstab (default) or cgnr; --tol T (default 1e-10), --max-iter N (default 2000)\n"
     "  --prec double|single  precision of the operator (default double)\n"
     "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
     "  --blocks BX BY BZ BT  block grid of the task graphs\n"
     "  --out FILE          write the correlators as lines 't pion rho'\n"
+    "\n"
+    "The solves (even-odd, at most 2000 iterations unless --max-iter says otherwise):\n" QF_APP_SOLVER_HELP
     "\n"
     "The source is at the origin.\n\n";
 
@@ -66,13 +67,9 @@ static int parse(int argc, char **argv, prop_opts *o)
         else if (!strcmp(a, "--seed")) rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
         else if ((op_rc = qf_app_dirac_option(cmd, argc, argv, &i, &o->dp, NULL)) != QF_APP_NOT_AN_OPERATOR_OPTION)
             rc = op_rc;
-        else if (!strcmp(a, "--tol")) rc = qf_app_double(cmd, argc, argv, &i, &o->sp.tol);
-        else if (!strcmp(a, "--max-iter")) rc = qf_app_int(cmd, argc, argv, &i, &o->sp.max_iter);
-        else if (!strcmp(a, "--solver")) {
-            if (i + 1 >= argc || qf_solver_parse(argv[i + 1], &o->sp.kind))
-                return qf_app_usage_error(cmd, "--solver needs bicgstab or cgnr");
-            i++;
-        } else if (!strcmp(a, "--format")) {
+        else if ((op_rc = qf_app_solver_option(cmd, argc, argv, &i, &o->sp)) != QF_APP_NOT_A_SOLVER_OPTION)
+            rc = op_rc;
+        else if (!strcmp(a, "--format")) {
             if (i + 1 >= argc || qf_gauge_format_parse(argv[i + 1], &o->format))
                 return qf_app_usage_error(cmd, "--format needs a gauge-file format");
             i++;
@@ -157,7 +154,7 @@ static int run(const prop_opts *o, int dims[4], const double *links)
          qf_field_create(&b, &lat, QF_FIELD_WILSON, dp.prec, 0) || qf_field_create(&x, &lat, QF_FIELD_WILSON, dp.prec, 0);
     if (!rc) {
         qf_app_print_operator(&dp, QF_SCHUR_ASYMMETRIC);
-        printf("solver        %s, even-odd, tolerance %.1e\n", qf_solver_name(o->sp.kind), o->sp.tol);
+        qf_app_print_solver(&o->sp, dp.prec);
     }
     double t_solve = 0.0, flops = 0.0;
     int iters = 0;
@@ -169,8 +166,8 @@ static int run(const prop_opts *o, int dims[4], const double *links)
         rc = !col[k] || qf_field_import(b, src) || qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &res) ||
              qf_field_export(x, col[k]);
         if (!rc) {
-            printf("solve %2d      spin %d colour %d: %4d iterations, true residual %.2e, %.2f s\n", k + 1, k / 3, k % 3,
-                   res.iterations, res.residual, res.seconds);
+            printf("solve %2d      spin %d colour %d: %4d iterations, %2d updates, true residual %.2e, %.2f s\n", k + 1,
+                   k / 3, k % 3, res.iterations, res.updates, res.residual, res.seconds);
             fflush(stdout);
             t_solve += res.seconds;
             flops += res.flops;
