@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int started, rank, nprocs = 1;
 #if QF_HAVE_MPI
@@ -29,6 +30,24 @@ static void set_int_env(const char *name, int value)
     char buf[32];
     snprintf(buf, sizeof buf, "%d", value);
     setenv(name, buf, 1);
+}
+
+/* StarPU budgets main memory by hwloc's figure for the NUMA node, and fails an allocation beyond it
+ * with an assertion (StarPU allocates main memory also for the fields that live on GPUs, when it
+ * partitions them). Some virtual machines show hwloc a fraction of their memory (a GPU node with
+ * 125 GiB appeared to have 5.8 GiB): there, unless the user set a limit, StarPU's main-memory
+ * allocations are left uncounted so that the system's memory is the limit. */
+static double system_memory; /* bytes, when trust_system_memory took over from hwloc's figure */
+
+static void trust_system_memory(void)
+{
+    if (getenv("STARPU_LIMIT_CPU_MEM") || getenv("STARPU_LIMIT_CPU_NUMA_MEM")) return;
+    double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    starpu_ssize_t budget = starpu_memory_get_total(STARPU_MAIN_RAM);
+    if (budget > 0 && phys > 0 && (double)budget < 0.5 * phys) {
+        starpu_malloc_on_node_set_default_flags(STARPU_MAIN_RAM, STARPU_MALLOC_PINNED);
+        system_memory = phys;
+    }
 }
 
 int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
@@ -81,6 +100,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
         return qf_fail("StarPU found no worker to run tasks on: check STARPU_NCPU / STARPU_NCUDA (or --ncpu / --ncuda)");
     if (ret) return qf_fail("StarPU failed to start (error %d): %s", ret, strerror(-ret));
     started = 1;
+    trust_system_memory();
     return QF_SUCCESS;
 }
 
@@ -129,7 +149,10 @@ void qf_runtime_print_machine(FILE *out)
         char name[128];
         starpu_memory_node_get_name(n, name, sizeof name);
         starpu_ssize_t total = starpu_memory_get_total(n);
-        if (total > 0)
+        if (n == STARPU_MAIN_RAM && system_memory > 0)
+            fprintf(out, "  node %u: %-12s %.1f GiB (hwloc shows StarPU %.1f GiB: not counted, the system's memory is the limit)\n",
+                    n, name, system_memory / (1024.0 * 1024 * 1024), total / (1024.0 * 1024 * 1024));
+        else if (total > 0)
             fprintf(out, "  node %u: %-12s %.1f GiB available to StarPU\n", n, name, total / (1024.0 * 1024 * 1024));
         else
             fprintf(out, "  node %u: %-12s (no limit set)\n", n, name);
