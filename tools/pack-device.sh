@@ -2,7 +2,7 @@
 # Packs a CUDA build of quarkflow for a GPU machine that has the CUDA 13 runtime and libraries but no
 # package registry: the command, the test programs, libquarkflow, and the non-system libraries they
 # need (StarPU, FxT, GLPK, SuiteSparse parts, libltdl, GMP, hwloc) go into .deploy/ (git-ignored),
-# with the sample gauge files and a run script. Built single-process (no MPI), for sm_90 unless
+# with StarPU's starpu_fxt_tool, the sample gauge files and a run script. Built single-process (no MPI), for sm_90 unless
 # CMAKE_CUDA_ARCHITECTURES says otherwise.
 #
 #   tools/pack-device.sh            then, on the GPU machine:   .deploy/run.sh COMMAND [ARGS...]
@@ -26,6 +26,9 @@ mkdir -p "$deploy/bin" "$deploy/lib" "$deploy/data"
 cp "$build/bin/quarkflow" "$deploy/bin/"
 find "$build/tests" -maxdepth 1 -type f -executable -name 'test_*' ! -name '*_sanitized' -exec cp {} "$deploy/bin/" \;
 cp -P "$build"/libquarkflow.so* "$deploy/lib/"
+# to turn FxT traces into paje.trace and tasks.rec where they were recorded
+starpu_bin=${QF_DEPS_PREFIX:-/opt/quarkflow/starpu-1.3.10}/bin
+[ -x "$starpu_bin/starpu_fxt_tool" ] && cp "$starpu_bin/starpu_fxt_tool" "$deploy/bin/"
 
 # Every library the programs load that a bare CUDA machine lacks: skip the C library, the CUDA
 # libraries (the GPU machine has its own, matching its driver) and MPI (not used by this build).
