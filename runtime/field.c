@@ -1,6 +1,7 @@
-/* Field allocation and data registration: one vector handle per block (elements are sites), its two
- * parity halves planned as sub-handles (StarPU partitions and unpartitions them on demand), and lazily
- * allocated face buffers; plus the copies between fields and global lexicographic arrays. */
+/* Field allocation and data registration: one vector handle per block (elements are sites, even
+ * sites first: tasks select a parity by range, not by sub-handle, because StarPU gives a planned
+ * partition of a lazily allocated handle a main-memory copy, which would cost every GPU-resident
+ * scratch field its size in pinned host memory), and lazily allocated face buffers; plus the copies between fields and global lexicographic arrays. */
 #include "field_handles.h"
 
 #include <stdlib.h>
@@ -60,7 +61,6 @@ void qf_face_set_destroy(qf_face_set *s)
 static void release_blocks(qf_field *f)
 {
     for (int b = 0; b < f->nregistered; b++) {
-        starpu_data_partition_clean(f->block[b], 2, f->parity[b]);
         if (f->block_data[b]) {
             starpu_data_unregister(f->block[b]);
             starpu_free(f->block_data[b]);
@@ -90,14 +90,12 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
     int nb = lat->nblocks;
     f->block_data = calloc((size_t)nb, sizeof *f->block_data);
     f->block = calloc((size_t)nb, sizeof *f->block);
-    f->parity = calloc((size_t)nb, sizeof *f->parity);
-    if (!f->block_data || !f->block || !f->parity || qf_face_set_create(&f->faces, lat, f->face_reals, face_depth, prec)) {
+    if (!f->block_data || !f->block || qf_face_set_create(&f->faces, lat, f->face_reals, face_depth, prec)) {
         qf_field_destroy(f);
         return qf_fail("out of host memory allocating a field's handles");
     }
     size_t site_bytes = (size_t)f->site_reals * qf_real_size(prec);
     size_t nsites = (size_t)lat->block_volume;
-    struct starpu_data_filter halves = {.filter_func = starpu_vector_filter_block, .nchildren = 2};
     for (int b = 0; b < nb; b++) {
         if (scratch) { /* StarPU allocates each block where its first task writes it */
             starpu_vector_data_register(&f->block[b], -1, 0, (uint32_t)nsites, site_bytes);
@@ -112,7 +110,6 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
             starpu_vector_data_register(&f->block[b], STARPU_MAIN_RAM, (uintptr_t)f->block_data[b], (uint32_t)nsites,
                                         site_bytes);
         }
-        starpu_data_partition_plan(f->block[b], &halves, f->parity[b]);
         f->nregistered = b + 1;
     }
     *out = f;
@@ -136,7 +133,6 @@ void qf_field_destroy(qf_field *f)
     qf_face_set_destroy(&f->faces);
     free(f->block_data);
     free(f->block);
-    free(f->parity);
     free(f);
 }
 

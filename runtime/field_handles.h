@@ -1,4 +1,4 @@
-/* The StarPU side of a field, for the task builders in tasks/: block handles, parity sub-handles and
+/* The StarPU side of a field, for the task builders in tasks/: block handles and
  * face buffers. Not part of the public API. */
 #ifndef QF_FIELD_HANDLES_H
 #define QF_FIELD_HANDLES_H
@@ -33,15 +33,10 @@ struct qf_field {
     void **block_data;                      /* host copies, pinned by starpu_malloc; NULL for scratch fields */
     int nregistered;                        /* blocks registered so far */
     starpu_data_handle_t *block;            /* [nblocks] */
-    starpu_data_handle_t (*parity)[2];      /* [nblocks][even, odd], planned partitions of block */
     qf_face_set faces;
 };
 
 static inline starpu_data_handle_t qf_field_block(const qf_field *f, int b) { return f->block[b]; }
-static inline starpu_data_handle_t qf_field_parity(const qf_field *f, int b, int parity)
-{
-    return f->parity[b][parity];
-}
 /* Face of block b in direction mu on side 0 (x_mu = 0 ...) or side 1 (x_mu = E_mu - 1 ...). */
 static inline starpu_data_handle_t qf_field_face(const qf_field *f, int b, int mu, int side)
 {
