@@ -83,5 +83,7 @@ int qf_cmd_propagator(int argc, char **argv);
 int qf_cmd_bench(int argc, char **argv);
 /* bench/dslash_bench.c: quarkflow bench dslash */
 int qf_bench_dslash(int argc, char **argv);
+/* bench/solver_bench.c: quarkflow bench solver */
+int qf_bench_solver(int argc, char **argv);
 
 #endif

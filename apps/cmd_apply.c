@@ -52,7 +52,9 @@ static const char solve_help[] =
     "Solves M x = b for the Wilson-clover operator with a Krylov solver whose iterations are task graphs\n"
     "(the host reads the residual only every --check-every iterations), prints the iterated residual\n"
     "as it goes, then the iterations, the true residual |b - M x| / |b|, the time and the GFLOPS of the\n"
-    "operator applications, and writes the solution x with --out.\n"
+    "operator applications, and the workers' statistics over the solve (rank 0's workers): per worker\n"
+    "the tasks, the busy time (running codelets), the idle share and the tasks of each codelet kind,\n"
+    "from StarPU's profiling, which is on during the solve only. --out writes the solution x.\n"
     "\n"
     "Solver:\n" QF_APP_SOLVER_HELP
     "  --full              solve on the full lattice instead of the even-odd Schur system\n"
@@ -328,11 +330,20 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
         qf_app_print_operator(&o->p, o->form);
         qf_app_print_solver(&o->sp, o->p.prec);
         fflush(stdout);
-        rc = qf_blas_axpby(0.0, NULL, 0.0, out, -1) || qf_solve(d, out, in, &o->sp, &sr);
-        if (!rc)
+        qf_runtime_stats *stats = NULL;
+        rc = qf_blas_axpby(0.0, NULL, 0.0, out, -1) || qf_runtime_stats_begin();
+        if (!rc) {
+            /* the interval ends also after a failed solve, so that profiling is off again */
+            rc = qf_solve(d, out, in, &o->sp, &sr);
+            rc = qf_runtime_stats_end(&stats) || rc;
+        }
+        if (!rc) {
             printf("solved        %d iterations, %d high-precision updates, true residual |b - M x| / |b| = %.3e, "
                    "%.3f s, %.2f GFLOPS\n",
                    sr.iterations, sr.updates, sr.residual, sr.seconds, sr.flops / sr.seconds * 1e-9);
+            if (qf_runtime_rank() == 0) qf_runtime_stats_print(stats, stdout);
+        }
+        qf_runtime_stats_free(stats);
     } else if (!rc) {
         qf_runtime_wait_all();
         t_apply = qf_wtime();

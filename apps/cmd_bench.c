@@ -9,8 +9,12 @@ static const char help[] =
     "usage: quarkflow bench dslash [options]   the even-odd Wilson-clover operator (Mhat): task graph,\n"
     "                                          the same kernels without StarPU, and the memory-bandwidth\n"
     "                                          ceiling (STREAM triad / device-to-device copy), with ratios\n"
+    "       quarkflow bench solver [options]   CGNR and BiCGStab (or others) in double and mixed precision on\n"
+    "                                          the even-odd clover operator: iterations, time to solution,\n"
+    "                                          GFLOPS, the workers' idle share, the overhead against the\n"
+    "                                          directly called kernels\n"
     "\n"
-    "Run 'quarkflow bench dslash --help' for its options. Results: bench/RESULTS.md.\n\n";
+    "Run 'quarkflow bench NAME --help' for a benchmark's options. Results: bench/RESULTS.md.\n\n";
 
 int qf_cmd_bench(int argc, char **argv)
 {
@@ -20,5 +24,6 @@ int qf_cmd_bench(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if (!strcmp(argv[1], "dslash")) return qf_bench_dslash(argc - 1, argv + 1);
-    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash)", argv[1]);
+    if (!strcmp(argv[1], "solver")) return qf_bench_solver(argc - 1, argv + 1);
+    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, solver)", argv[1]);
 }

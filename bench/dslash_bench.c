@@ -201,14 +201,14 @@ static double plan_bytes(const qf_bench_plan *p, const qf_lattice *lat)
     return reals * (double)qf_real_size(p->prec);
 }
 
-static int plan_create(qf_bench_plan *p, const qf_lattice *lat, const bench_opts *o, const qf_field *gauge,
-                       const qf_field *in)
+static int plan_create(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form,
+                       const qf_field *gauge, const qf_field *in)
 {
     memset(p, 0, sizeof *p);
     p->nblocks = lat->nblocks;
     memcpy(p->blocks, lat->blocks, sizeof p->blocks);
-    p->prec = o->p.prec;
-    plan_hops(p, lat, &o->p, o->form);
+    p->prec = dp->prec;
+    plan_hops(p, lat, dp, form);
     int nb = p->nblocks;
     p->block_origin = calloc((size_t)nb, sizeof *p->block_origin);
     p->neighbour = calloc((size_t)nb, sizeof *p->neighbour);
@@ -242,13 +242,13 @@ static int plan_create(qf_bench_plan *p, const qf_lattice *lat, const bench_opts
     rc = rc || qf_field_create(&gp, lat, QF_FIELD_GAUGE, p->prec, 1) || qf_field_convert(gp, gauge) ||
          qf_field_export(gp, g);
     if (!rc) pack(p, lat, g, 72, p->gauge, 1);
-    if (!rc && o->p.csw != 0.0) {
+    if (!rc && dp->csw != 0.0) {
         for (int k = 0; k < 2 && !rc; k++)
             if (!(p->clover[k] = alloc_blocks(nb, p->clover_bytes))) rc = qf_fail("out of host memory for the clover buffers");
         rc = rc || qf_field_create(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0) ||
              qf_field_create(&cl[0], lat, QF_FIELD_CLOVER, p->prec, 0) ||
              qf_field_create(&cl[1], lat, QF_FIELD_CLOVER, p->prec, 0) || qf_gauge_field_strength(gauge, fmunu) ||
-             qf_tasks_clover_build(fmunu, o->p.kappa * o->p.csw, cl[0], cl[1]);
+             qf_tasks_clover_build(fmunu, dp->kappa * dp->csw, cl[0], cl[1]);
         for (int k = 0; k < 2 && !rc; k++) {
             rc = qf_field_export(cl[k], g);
             if (!rc) pack(p, lat, g, 72, p->clover[k], 1);
@@ -429,6 +429,31 @@ static int stream_triad(int nthreads, double *gbps, size_t *array_bytes)
     return rc;
 }
 
+/* ---- timing ---- */
+
+typedef int (*timed_run)(void *ctx, long n, double *seconds);
+
+/* warmup untimed runs, then n timed ones; n <= 0: as many as last about target_s seconds, found by
+ * doubling a probe run until it lasts 0.1 s (the probes warm up too). */
+static int timed(timed_run run, void *ctx, int warmup, long n, double target_s, long *n_out, double *seconds)
+{
+    double t = 0.0;
+    if (warmup > 0 && run(ctx, warmup, &t)) return QF_ERROR;
+    if (n <= 0) {
+        long probe = 1;
+        for (;;) {
+            if (run(ctx, probe, &t)) return QF_ERROR;
+            if (t >= 0.1 || probe >= (1L << 24)) break;
+            probe *= 2;
+        }
+        double per = t / (double)probe;
+        n = per > 0 ? (long)ceil(target_s / per) : probe;
+        if (n < 1) n = 1;
+    }
+    *n_out = n;
+    return run(ctx, n, seconds);
+}
+
 /* ---- the task graph ---- */
 
 typedef struct {
@@ -448,30 +473,13 @@ static int graph_run(void *ctx, long n, double *seconds)
     return QF_SUCCESS;
 }
 
-typedef int (*timed_run)(void *ctx, long n, double *seconds);
-
-/* warmup untimed runs, then n timed ones; n <= 0: as many as last about target_seconds, found by
- * doubling a probe run until it lasts 0.1 s (the probes warm up too). */
-static int timed(timed_run run, void *ctx, int warmup, long n, long *n_out, double *seconds)
+int qf_bench_graph_time(qf_dirac *d, qf_field *f[2], int warmup, long n, double target_s, long *n_out, double *seconds)
 {
-    double t = 0.0;
-    if (warmup > 0 && run(ctx, warmup, &t)) return QF_ERROR;
-    if (n <= 0) {
-        long probe = 1;
-        for (;;) {
-            if (run(ctx, probe, &t)) return QF_ERROR;
-            if (t >= 0.1 || probe >= (1L << 24)) break;
-            probe *= 2;
-        }
-        double per = t / (double)probe;
-        n = per > 0 ? (long)ceil(target_seconds / per) : probe;
-        if (n < 1) n = 1;
-    }
-    *n_out = n;
-    return run(ctx, n, seconds);
+    graph_ctx g = {d, f};
+    return timed(graph_run, &g, warmup, n, target_s, n_out, seconds);
 }
 
-/* ---- comparison ---- */
+/* ---- the direct kernels of one Mhat application ---- */
 
 static double rel_diff(const double *a, const double *ref, int64_t n)
 {
@@ -483,6 +491,112 @@ static double rel_diff(const double *a, const double *ref, int64_t n)
     }
     return r > 0 ? sqrt(d / r) : sqrt(d);
 }
+
+int qf_bench_direct_path(int *gpu, int *device)
+{
+    *gpu = 0;
+    *device = 0;
+#if QF_HAVE_CUDA
+    if (qf_runtime_ncuda_workers() > 0) {
+        *device = qf_runtime_cuda_device();
+        if (*device < 0) *device = 0;
+        *gpu = qf_bench_cuda_devices() > 0;
+    }
+#endif
+    if (!*gpu && qf_runtime_ncpu_workers() < 1)
+        return qf_fail("no CPU worker and no usable CUDA worker: give --ncpu N (or a GPU with --ncuda 1)");
+    return QF_SUCCESS;
+}
+
+int qf_bench_direct_create(qf_bench_direct *dk, const qf_lattice *lat, const qf_dirac_params *p, qf_schur_form form,
+                           const qf_field *gauge, const qf_field *in, int gpu, int device)
+{
+    memset(dk, 0, sizeof *dk);
+    dk->lat = *lat;
+    dk->gpu = gpu;
+    dk->device = device;
+    dk->nthreads = qf_runtime_ncpu_workers();
+    if (plan_create(&dk->plan, lat, p, form, gauge, in)) return QF_ERROR;
+    dk->bytes = plan_bytes(&dk->plan, lat);
+    if (gpu) return QF_SUCCESS;
+    int nf = dk->plan.nblocks * QF_WILSON_NFACES;
+    if (!(dk->faces = calloc((size_t)nf, sizeof *dk->faces))) return qf_fail("out of host memory for the face buffers");
+    for (int k = 0; k < nf; k++) {
+        size_t fb = dk->plan.face_bytes[(k % QF_WILSON_NFACES) / 2];
+        if (posix_memalign(&dk->faces[k], 64, fb ? fb : 64)) {
+            dk->faces[k] = NULL;
+            return qf_fail("out of host memory for the face buffers");
+        }
+        memset(dk->faces[k], 0, fb);
+    }
+    return QF_SUCCESS;
+}
+
+void qf_bench_direct_free(qf_bench_direct *dk)
+{
+    if (dk->faces)
+        for (int k = 0; k < dk->plan.nblocks * QF_WILSON_NFACES; k++) free(dk->faces[k]);
+    free(dk->faces);
+    plan_free(&dk->plan);
+    memset(dk, 0, sizeof *dk);
+}
+
+/* The direct kernels run with the runtime paused: idle StarPU workers poll on the cores (CPU), and
+ * the GPU should run nothing else. `warmup` untimed applications, then n (n <= 0: about target_s
+ * seconds); on the GPU the first application is also checked back into the plan's output buffers. */
+static int direct_run(qf_bench_direct *dk, int warmup, long n, double target_s, long *n_out, double *seconds)
+{
+    int rc = QF_SUCCESS;
+    qf_runtime_wait_all();
+    qf_runtime_pause();
+    if (!dk->gpu) {
+        cpu_direct cd = {.p = &dk->plan, .face = dk->faces, .nthreads = dk->nthreads};
+        rc = timed(cpu_direct_run, &cd, warmup, n, target_s, n_out, seconds);
+    }
+#if QF_HAVE_CUDA
+    else {
+        char err[512] = "";
+        *n_out = n > 0 ? n : 0;
+        if (qf_bench_cuda_direct(&dk->plan, dk->device, warmup, target_s, n_out, seconds, err, sizeof err))
+            rc = qf_fail("direct CUDA kernels: %s", err);
+    }
+#endif
+    qf_runtime_resume();
+    return rc;
+}
+
+int qf_bench_direct_check(qf_bench_direct *dk, const double *ref, double *diff)
+{
+    long one = 1;
+    double secs;
+    const qf_lattice *lat = &dk->lat;
+    int64_t n = lat->global_volume * 24;
+    double *dir = calloc((size_t)n, sizeof *dir);
+    if (!dir) return qf_fail("out of host memory for a colour-spinor field");
+    int rc = direct_run(dk, 0, one, 0.0, &one, &secs);
+    double tol = qf_bench_check_tolerance(dk->plan.prec), refn = 0.0;
+    if (!rc) {
+        pack(&dk->plan, lat, dir, 24, dk->plan.spinor[QF_BENCH_OUT], 0);
+        *diff = rel_diff(dir, ref, n);
+        for (int64_t i = 0; i < n; i++) refn += ref[i] * ref[i];
+        if (!(refn > 0.0) || !isfinite(refn))
+            rc = qf_fail("the task graph's Mhat of the random source has |x|^2 = %g: nothing to compare", refn);
+        else if (!(*diff <= tol))
+            rc = qf_fail("the direct kernels and the task graph disagree: relative difference %.3e > %.0e. The benchmark "
+                         "would time wrong results; this is a bug (in the benchmark's copy of the hop sequence, or in "
+                         "the operator), please report it with this command line",
+                         *diff, tol);
+    }
+    free(dir);
+    return rc;
+}
+
+int qf_bench_direct_time(qf_bench_direct *dk, int warmup, long n, double target_s, long *n_out, double *seconds)
+{
+    return direct_run(dk, warmup, n, target_s, n_out, seconds);
+}
+
+/* ---- bench dslash ---- */
 
 static void print_rate(const char *label, long n, double secs, double flops, double bytes)
 {
@@ -498,16 +612,8 @@ static int dslash(const bench_opts *o)
     qf_lattice lat;
     if (qf_app_lattice(&lat, dims, o->blocks, 1)) return QF_ERROR;
     int ncpu = qf_runtime_ncpu_workers(), ncuda = qf_runtime_ncuda_workers();
-    int gpu = 0, device = 0;
-#if QF_HAVE_CUDA
-    if (ncuda > 0) {
-        device = qf_runtime_cuda_device();
-        if (device < 0) device = 0;
-        gpu = qf_bench_cuda_devices() > 0;
-    }
-#endif
-    if (!gpu && ncpu < 1)
-        return qf_fail("no CPU worker and no usable CUDA worker: give --ncpu N (or a GPU with --ncuda 1)");
+    int gpu, device;
+    if (qf_bench_direct_path(&gpu, &device)) return QF_ERROR;
 
     printf("bench dslash  Mhat (QF_OP_MHAT, even-odd Wilson%s), weak-field gauge (eps 0.1), random source, seed %llu\n",
            o->p.csw != 0.0 ? "-clover" : "", (unsigned long long)o->seed);
@@ -528,12 +634,10 @@ static int dslash(const bench_opts *o)
     int64_t vol = lat.global_volume;
     qf_field *u = NULL, *f[2] = {NULL, NULL};
     qf_dirac *d = NULL;
-    qf_bench_plan plan;
-    memset(&plan, 0, sizeof plan);
-    double *src = malloc((size_t)vol * 24 * sizeof *src), *ref = malloc((size_t)vol * 24 * sizeof *ref),
-           *dir = malloc((size_t)vol * 24 * sizeof *dir);
-    void **faces = NULL;
-    int rc = !src || !ref || !dir ? qf_fail("out of host memory for three colour-spinor fields") : QF_SUCCESS;
+    qf_bench_direct dk;
+    memset(&dk, 0, sizeof dk);
+    double *src = malloc((size_t)vol * 24 * sizeof *src), *ref = malloc((size_t)vol * 24 * sizeof *ref);
+    int rc = !src || !ref ? qf_fail("out of host memory for two colour-spinor fields") : QF_SUCCESS;
     rc = rc || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1);
     rc = rc || qf_dirac_create(&d, u, &o->p, o->form);
     rc = rc || qf_field_create(&f[0], &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
@@ -544,11 +648,11 @@ static int dslash(const bench_opts *o)
     }
     /* the reference: one application by the task graph */
     rc = rc || qf_dirac_apply(d, QF_OP_MHAT, f[1], f[0]) || qf_field_export(f[1], ref);
-    rc = rc || plan_create(&plan, &lat, o, u, f[0]);
+    rc = rc || qf_bench_direct_create(&dk, &lat, &o->p, o->form, u, f[0], gpu, device);
     if (u) qf_field_destroy(u);
     u = NULL;
 
-    double flops = rc ? 0.0 : qf_dirac_flops(d, QF_OP_MHAT), bytes = rc ? 0.0 : plan_bytes(&plan, &lat);
+    double flops = rc ? 0.0 : qf_dirac_flops(d, QF_OP_MHAT), bytes = dk.bytes;
     if (!rc) {
         int rs = (int)qf_real_size(o->p.prec);
         printf("counts        %.4g flops an application (qf_dirac_flops: %.0f a site)\n", flops, flops / (double)vol);
@@ -556,81 +660,31 @@ static int dslash(const bench_opts *o)
                "              dslash 8 x (18 gauge + 24 spinor) = 336 reals (%d bytes), + 24 output write, + 72 clover\n"
                "              where the fused finish reads it (hop 1: %s; hop 2: %s), + 24 x read (hop 2); faces and\n"
                "              the interior's partial sums of face sites not counted (QUDA's rule)\n",
-               bytes, rs, 336 * rs, plan.hop[0].clover >= 0 ? "A^-1" : "none",
-               plan.hop[1].clover == 0 ? "A" : plan.hop[1].clover == 1 ? "A^-1" : "none");
+               bytes, rs, 336 * rs, dk.plan.hop[0].clover >= 0 ? "A^-1" : "none",
+               dk.plan.hop[1].clover == 0 ? "A" : dk.plan.hop[1].clover == 1 ? "A^-1" : "none");
     }
 
-    /* ---- direct kernels: check ---- */
-    double tol = o->p.prec == QF_SINGLE ? 1e-5 : 1e-12;
-    cpu_direct cd = {.p = &plan, .nthreads = ncpu};
-    if (!rc && !gpu) {
-        faces = calloc((size_t)plan.nblocks * QF_WILSON_NFACES, sizeof *faces);
-        for (int b = 0; faces && b < plan.nblocks; b++)
-            for (int k = 0; k < QF_WILSON_NFACES; k++) {
-                size_t fb = plan.face_bytes[k / 2];
-                if (posix_memalign(&faces[b * QF_WILSON_NFACES + k], 64, fb ? fb : 64)) faces[b * QF_WILSON_NFACES + k] = NULL;
-                else memset(faces[b * QF_WILSON_NFACES + k], 0, fb);
-            }
-        cd.face = faces;
-        if (!faces) rc = qf_fail("out of host memory for the face buffers");
-        for (int k = 0; !rc && k < plan.nblocks * QF_WILSON_NFACES; k++)
-            if (!faces[k]) rc = qf_fail("out of host memory for the face buffers");
-    }
-    double secs = 0.0;
+    double diff = 0.0;
+    rc = rc || qf_bench_direct_check(&dk, ref, &diff);
+    if (!rc)
+        printf("check         direct kernels agree with the task graph: relative difference %.2e (tolerance %.0e)\n",
+               diff, qf_bench_check_tolerance(o->p.prec));
+
     long n_graph = 0, n_direct = 0;
     double t_graph = 0.0, t_direct = 0.0, ceiling = 0.0;
     size_t ceiling_bytes = 0;
-#if QF_HAVE_CUDA
-    char err[512] = "";
-#endif
+    rc = rc || qf_bench_graph_time(d, f, o->warmup, o->iters, target_seconds, &n_graph, &t_graph);
+    if (!rc) print_rate("task graph", n_graph, t_graph, flops, bytes);
+    fflush(stdout);
+    rc = rc || qf_bench_direct_time(&dk, o->warmup, o->iters, target_seconds, &n_direct, &t_direct);
+    if (!rc) print_rate("direct", n_direct, t_direct, flops, bytes);
+
+    /* ---- the ceiling, with the runtime paused ---- */
     if (!rc) {
         qf_runtime_wait_all();
         qf_runtime_pause();
         if (!gpu) {
-            rc = cpu_direct_run(&cd, 1, &secs);
-        }
-#if QF_HAVE_CUDA
-        else {
-            long one = 1;
-            if (qf_bench_cuda_direct(&plan, device, 0, 0.0, &one, &secs, err, sizeof err))
-                rc = qf_fail("direct CUDA kernels: %s", err);
-        }
-#endif
-        qf_runtime_resume();
-    }
-    if (!rc) {
-        memset(dir, 0, (size_t)vol * 24 * sizeof *dir);
-        pack(&plan, &lat, dir, 24, plan.spinor[QF_BENCH_OUT], 0);
-        double diff = rel_diff(dir, ref, vol * 24), refn = 0.0;
-        for (int64_t i = 0; i < vol * 24; i++) refn += ref[i] * ref[i];
-        if (!(refn > 0.0) || !isfinite(refn))
-            rc = qf_fail("the task graph's Mhat of the random source has |x|^2 = %g: nothing to compare", refn);
-        else if (!(diff <= tol))
-            rc = qf_fail("the direct kernels and the task graph disagree: relative difference %.3e > %.0e. The benchmark "
-                         "would time wrong results; this is a bug (in the benchmark's copy of the hop sequence, or in "
-                         "the operator), please report it with this command line",
-                         diff, tol);
-        else
-            printf("check         direct kernels agree with the task graph: relative difference %.2e (tolerance %.0e)\n",
-                   diff, tol);
-    }
-
-    /* ---- task graph ---- */
-    if (!rc) {
-        graph_ctx g = {d, f};
-        rc = timed(graph_run, &g, o->warmup, o->iters, &n_graph, &t_graph);
-        if (!rc) print_rate("task graph", n_graph, t_graph, flops, bytes);
-        fflush(stdout);
-    }
-
-    /* ---- direct kernels and ceiling, with the runtime paused ---- */
-    if (!rc) {
-        qf_runtime_wait_all();
-        qf_runtime_pause();
-        if (!gpu) {
-            rc = timed(cpu_direct_run, &cd, o->warmup, o->iters, &n_direct, &t_direct);
-            if (!rc) print_rate("direct", n_direct, t_direct, flops, bytes);
-            rc = rc || stream_triad(ncpu, &ceiling, &ceiling_bytes);
+            rc = stream_triad(ncpu, &ceiling, &ceiling_bytes);
             if (!rc)
                 printf("ceiling       STREAM triad a = b + s c, 3 arrays of %zu MiB, %d threads, best of 10: %.2f GB/s "
                        "(3 x 8 bytes an element)\n",
@@ -638,12 +692,9 @@ static int dslash(const bench_opts *o)
         }
 #if QF_HAVE_CUDA
         else {
-            n_direct = o->iters > 0 ? o->iters : 0;
-            if (qf_bench_cuda_direct(&plan, device, o->warmup, target_seconds, &n_direct, &t_direct, err, sizeof err))
-                rc = qf_fail("direct CUDA kernels: %s", err);
-            if (!rc) print_rate("direct", n_direct, t_direct, flops, bytes);
+            char err[512] = "";
             ceiling_bytes = (size_t)1 << 30;
-            if (!rc && qf_bench_cuda_copy_bandwidth(device, ceiling_bytes, &ceiling, err, sizeof err))
+            if (qf_bench_cuda_copy_bandwidth(device, ceiling_bytes, &ceiling, err, sizeof err))
                 rc = qf_fail("device-to-device copy: %s", err);
             if (!rc)
                 printf("ceiling       cudaMemcpy device to device, %zu MiB, best of 10: %.2f GB/s (bytes read + written)\n",
@@ -660,16 +711,12 @@ static int dslash(const bench_opts *o)
                bw_graph / bw_direct);
     }
 
-    if (faces)
-        for (int k = 0; k < plan.nblocks * QF_WILSON_NFACES; k++) free(faces[k]);
-    free(faces);
-    plan_free(&plan);
+    qf_bench_direct_free(&dk);
     if (d) qf_dirac_destroy(d);
     for (int k = 0; k < 2; k++)
         if (f[k]) qf_field_destroy(f[k]);
     free(src);
     free(ref);
-    free(dir);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 

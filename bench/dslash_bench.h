@@ -1,12 +1,13 @@
-/* quarkflow bench dslash: what the C driver (dslash_bench.c) and its CUDA part (dslash_bench_cuda.cu)
- * share. The driver mirrors one application of the even-odd operator as the sequence of hops that
- * tasks/dirac.c submits (each hop: gathers of every block, interiors, exteriors), on plain per-block
- * buffers in the fields' own layout, and hands the plan to the CPU threads or to the GPU. */
+/* quarkflow bench dslash: what the C driver (dslash_bench.c), its CUDA part (dslash_bench_cuda.cu)
+ * and bench solver (solver_bench.c, which times the same direct kernels) share. The driver mirrors
+ * one application of the even-odd operator as the sequence of hops that tasks/dirac.c submits (each
+ * hop: gathers of every block, interiors, exteriors), on plain per-block buffers in the fields' own
+ * layout, and hands the plan to the CPU threads or to the GPU. */
 #ifndef QF_DSLASH_BENCH_H
 #define QF_DSLASH_BENCH_H
 
 #include "quarkflow/qf_config.h"
-#include "quarkflow/qf_lattice.h" /* before the kernels: kernels/clover.h uses QF_NDIM */
+#include "quarkflow/qf_dirac.h" /* before the kernels: kernels/clover.h uses QF_NDIM */
 #include "wilson_launch.h"
 
 #ifdef __cplusplus
@@ -39,6 +40,37 @@ typedef struct {
     void **gauge;                     /* [block] */
     void **clover[2];                 /* [A or A^-1][block], NULL without clover */
 } qf_bench_plan;
+
+/* The direct kernels of one Mhat application on an operator's data (dslash_bench.c), shared by bench
+ * dslash and bench solver: the plan, and the face buffers of the CPU threads. */
+typedef struct {
+    qf_bench_plan plan;
+    qf_lattice lat;
+    int gpu, device;      /* the GPU path on CUDA device `device`, or CPU threads */
+    int nthreads;         /* CPU: one a StarPU CPU worker, bound to its core */
+    void **faces;         /* CPU: [block * QF_WILSON_NFACES + k] */
+    double bytes;         /* moved by one application, by QUDA's rule */
+} qf_bench_direct;
+
+/* The path of the direct kernels: the GPU of the first CUDA worker when there is one and the device
+ * is usable, otherwise the CPU workers' cores. Fails when there is neither. */
+int qf_bench_direct_path(int *gpu, int *device);
+/* The plan of Mhat for the operator of parameters p and form on gauge (its data rebuilt as
+ * qf_dirac_create builds it, in p->prec), with `in` (a field of precision p->prec) as the input. */
+int qf_bench_direct_create(qf_bench_direct *dk, const qf_lattice *lat, const qf_dirac_params *p, qf_schur_form form,
+                           const qf_field *gauge, const qf_field *in, int gpu, int device);
+/* One direct application compared with ref, the task graph's Mhat of the input (a global
+ * lexicographic array): fails with a message when the relative difference *diff exceeds
+ * qf_bench_check_tolerance of the plan's precision. */
+int qf_bench_direct_check(qf_bench_direct *dk, const double *ref, double *diff);
+static inline double qf_bench_check_tolerance(qf_precision p) { return p == QF_SINGLE ? 1e-5 : 1e-12; }
+/* warmup untimed, then n timed chained applications (n <= 0: as many as last about target_s
+ * seconds; *n_out says how many) in *seconds, with the runtime paused. */
+int qf_bench_direct_time(qf_bench_direct *dk, int warmup, long n, double target_s, long *n_out, double *seconds);
+void qf_bench_direct_free(qf_bench_direct *dk);
+/* The task graph timed the same way: chained qf_dirac_apply(QF_OP_MHAT) between f[0] and f[1] (in
+ * f[0] on entry), one wait at the end. */
+int qf_bench_graph_time(qf_dirac *d, qf_field *f[2], int warmup, long n, double target_s, long *n_out, double *seconds);
 
 #if QF_HAVE_CUDA
 /* Number of CUDA devices the runtime sees (0 when none, or no driver). */

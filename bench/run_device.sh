@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU-machine run behind bench/RESULTS.md: the GPU-labelled tests, then the Dirac-operator and
-# gauge-generation benchmarks. Run here `tools/pack-device.sh`, then on the GPU machine (with .deploy
+# solver benchmarks. Run here `tools/pack-device.sh`, then on the GPU machine (with .deploy
 # carried): bench/run_device.sh [OUTDIR]. Logs go to OUTDIR (default $OUT or /tmp); the summary
 # lines are printed last.
 set -u
@@ -14,11 +14,13 @@ timeout 300 "$run" ctest-gpu > "$out/ctest-gpu.txt" 2>&1
 echo "ctest-gpu exit $?: $(grep -c 'passed' "$out/ctest-gpu.txt") summary lines, failures: $(grep -ci 'fail' "$out/ctest-gpu.txt")"
 bench() { # name, args...
   local name=$1; shift
-  timeout 120 "$run" quarkflow "$@" > "$out/$name.txt" 2>&1
+  timeout 300 "$run" quarkflow "$@" > "$out/$name.txt" 2>&1
   echo "== $name: quarkflow $*"
-  grep -E "^(path|task graph|direct|ceiling|ratio|check)" "$out/$name.txt"
+  grep -E "^(path|task graph|direct|ceiling|ratio|check|workers|Mhat|solver|CGNR|CGNE|BiCGStab|GCR|MR) " "$out/$name.txt"
 }
 bench gpu32_single --ncpu 0 --ncuda 1 bench dslash --dim 32 32 32 32 --prec single
 bench gpu32_double --ncpu 0 --ncuda 1 bench dslash --dim 32 32 32 32 --prec double
 bench gpu16_single --ncpu 0 --ncuda 1 bench dslash --dim 16 16 16 16 --prec single
 bench cpu16_single --ncuda 0 bench dslash --dim 16 16 16 16 --prec single
+bench gpu32_solver --ncpu 0 --ncuda 1 bench solver --dim 32 32 32 32
+bench cpu16_solver --ncuda 0 bench solver --dim 16 16 16 16

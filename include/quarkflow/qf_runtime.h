@@ -57,6 +57,37 @@ int qf_runtime_cpu_worker_core(int k);
 void qf_runtime_bind_thread(int core, const char *name);
 int qf_runtime_cuda_device(void);
 
+/* ---- Per-worker statistics of an interval (runtime/stats.c) ----
+ * Between qf_runtime_stats_begin and qf_runtime_stats_end StarPU's profiling is on, and the end
+ * collects for every worker of this process: the tasks it executed, its busy time (running codelets;
+ * for CUDA workers with asynchronous codelets, from the launch of a kernel to the driver's seeing it
+ * finish), its idle time (the rest of the interval: waiting for work, scheduling, data transfers it
+ * waits for; StarPU 1.3 reports no separate overhead), and its tasks of each quarkflow codelet.
+ * Profiling costs every task a record and time stamps, so it is on only inside begin/end: the end
+ * restores the status that the begin found (on only where STARPU_PROFILING=1 asked for it). Both
+ * calls wait for every submitted task, so that the interval holds exactly the tasks submitted
+ * between them. One interval at a time. */
+typedef struct qf_runtime_stats qf_runtime_stats;
+typedef enum { QF_WORKER_CPU = 0, QF_WORKER_CUDA } qf_worker_kind;
+
+int qf_runtime_stats_begin(void);
+/* Ends the interval; *s (free with qf_runtime_stats_free) holds its statistics. */
+int qf_runtime_stats_end(qf_runtime_stats **s);
+void qf_runtime_stats_free(qf_runtime_stats *s);
+/* A table: a row per worker (kind and number, tasks, busy seconds, idle percentage, and its tasks of
+ * every codelet kind that ran in the interval, in columns headed by short labels), a total line per
+ * worker kind present and, with several kinds, one for all workers. */
+void qf_runtime_stats_print(const qf_runtime_stats *s, FILE *out);
+/* Idle time over the interval's time, summed over the workers of a kind (the GPU idle fraction of a
+ * solve for QF_WORKER_CUDA); -1 when there is no worker of that kind. */
+double qf_runtime_stats_idle_fraction(const qf_runtime_stats *s, qf_worker_kind kind);
+/* Tasks over all workers of the codelet named codelet (struct starpu_codelet's name, for example
+ * "wilson_gather"), or every task of the interval when codelet is NULL; -1 for a name that is no
+ * quarkflow codelet's. */
+long qf_runtime_stats_tasks(const qf_runtime_stats *s, const char *codelet);
+/* Length of the interval in seconds. */
+double qf_runtime_stats_seconds(const qf_runtime_stats *s);
+
 #ifdef __cplusplus
 }
 #endif
