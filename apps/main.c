@@ -29,7 +29,7 @@ static const char usage[] =
     "  info       machine, build and StarPU configuration\n"
     "  gauge      gauge fields: load and verify, convert between formats, measure\n"
     "  apply      apply the Wilson-clover Dirac operator to a source, write the result\n"
-    "  solve      solve M x = b with BiCGStab or CGNR as task graphs, write the solution\n"
+    "  solve      solve M x = b (BiCGStab, GCR, CGNR, CGNE, MR; mixed precision) as task graphs\n"
     "  propagator point-source propagator (12 solves) and meson correlators: the main job\n"
     "  bench      benchmarks (bench dslash: the even-odd Wilson-clover operator)\n"
     "\n"

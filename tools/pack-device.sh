@@ -40,6 +40,7 @@ done | sort -u | while read -r name path; do
 done
 strip --strip-unneeded "$deploy"/lib/*.so* "$deploy"/bin/* 2>/dev/null || true
 cp "$top"/../shared/data/* "$deploy/data/" 2>/dev/null || true
+cp "$top/tests/solve_invariance.sh" "$deploy/"
 
 cat > "$deploy/run.sh" <<'EOF'
 #!/usr/bin/env bash
@@ -62,6 +63,12 @@ if [ "$prog" = ctest-gpu ]; then
     STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 "$t"
     echo "== $(basename "$t"), CUDA + CPU workers (dmdas)"
     STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 "$t"
+  done
+  for solver in bicgstab "gcr --sloppy single --inner-mr 2"; do
+    echo "== the same $solver solve on CPU workers, a CUDA worker, and both"
+    sh "$here/solve_invariance.sh" "$here/bin/quarkflow" \
+      "--dim 8 8 8 8 --csw 1 --kappa 0.12 --source random --tol 1e-11 --check-every 1 --solver $solver" \
+      "--ncuda 0 --sched eager" "--ncpu 0 --ncuda 1" "--ncuda 1 --sched dmdas --blocks 2 1 1 2"
   done
   exit 0
 fi
