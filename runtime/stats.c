@@ -84,7 +84,8 @@ int qf_runtime_stats_end(qf_runtime_stats **out)
             enum starpu_worker_archtype type = starpu_worker_get_type(w);
             ws->kind = type == STARPU_CPU_WORKER ? QF_WORKER_CPU : type == STARPU_CUDA_WORKER ? QF_WORKER_CUDA : -1;
             if (ws->kind == QF_WORKER_CPU) snprintf(ws->name, sizeof ws->name, "CPU %d", ncpu++);
-            else snprintf(ws->name, sizeof ws->name, "%s %d", starpu_worker_get_type_as_string(type), starpu_worker_get_devid(w));
+            else if (ws->kind == QF_WORKER_CUDA) snprintf(ws->name, sizeof ws->name, "CUDA %d", starpu_worker_get_devid(w));
+            else snprintf(ws->name, sizeof ws->name, "worker %d", w);
             for (int c = 0; c < nc; c++)
                 s->count[w * nc + c] = qf_codelet_registry[c].cl->per_worker_stats[w] - interval.base[w * nc + c];
         }
