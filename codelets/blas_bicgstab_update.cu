@@ -23,6 +23,9 @@ static __global__ void blas_bicgstab_update_kernel(bicgstab_ptrs f, qf_blas_args
 extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = (const qf_blas_args *)cl_arg;
+    double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
+    cudaStream_t stream = starpu_cuda_get_local_stream();
+    qf_blas_result_clear(a, rr, stream);
     if (a->n <= 0) return;
     bicgstab_ptrs f;
     f.x = qf_blas_field_ptr(buffers, a, QF_BICG_X);
@@ -32,9 +35,7 @@ extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
     f.t = qf_blas_field_ptr(buffers, a, QF_BICG_T);
     f.a = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
     f.w = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
-    double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    cudaStream_t stream = starpu_cuda_get_local_stream();
     if (a->prec == QF_DOUBLE)
         blas_bicgstab_update_kernel<QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);
     else

@@ -18,15 +18,16 @@ static __global__ void blas_cg_update_kernel(void *x, void *r, const double *sa,
 extern "C" void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = (const qf_blas_args *)cl_arg;
+    double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
+    cudaStream_t stream = starpu_cuda_get_local_stream();
+    qf_blas_result_clear(a, rr, stream);
     if (a->n <= 0) return;
     void *x = qf_blas_field_ptr(buffers, a, QF_CG_X);
     void *r = qf_blas_field_ptr(buffers, a, QF_CG_R);
     const void *p = qf_blas_field_ptr(buffers, a, QF_CG_P);
     const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
     const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
-    double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    cudaStream_t stream = starpu_cuda_get_local_stream();
     if (a->prec == QF_DOUBLE)
         blas_cg_update_kernel<QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr);
     else

@@ -21,6 +21,13 @@ static inline double *qf_blas_scalar_ptr(void *buffers[], const qf_blas_args *a,
     return a->buf[k] < 0 ? NULL : (double *)STARPU_VARIABLE_GET_PTR(buffers[a->buf[k]]);
 }
 
+/* Stores a task's sum into its result scalar r: added into the STARPU_REDUX copy, or assigned. */
+static inline void qf_blas_result(const qf_blas_args *a, double *r, double re, double im)
+{
+    if (a->assign) r[0] = re, r[1] = im;
+    else r[0] += re, r[1] += im;
+}
+
 static inline double *qf_scalar_op_ptr(void *buffers[], const qf_scalar_op_args *a, int k)
 {
     return a->buf[k] < 0 ? NULL : (double *)STARPU_VARIABLE_GET_PTR(buffers[a->buf[k]]);
@@ -37,6 +44,12 @@ static inline unsigned qf_blas_cuda_blocks(int64_t n, unsigned max)
 {
     unsigned b = qf_cuda_blocks(n);
     return b < max ? b : max;
+}
+
+/* A result scalar the task assigns starts at zero, as the kernels add into it. */
+static inline void qf_blas_result_clear(const qf_blas_args *a, double *r, cudaStream_t stream)
+{
+    if (a->assign) cudaMemsetAsync(r, 0, 2 * sizeof(double), stream);
 }
 
 /* Sums the N values v of every thread of the block (blockDim.x == QF_CUDA_THREADS) in shared memory

@@ -1,6 +1,7 @@
-/* Codelet blas_reduce: adds |x|^2 (norm2) or <x, y> = sum conj(x) y (dot) over the elements of one
- * parity or of the whole block, in double whatever the fields' precision, into a STARPU_REDUX scalar
- * (2 doubles, re and im). STARPU_VARIABLE_NBUFFERS: x, then y unless it is x (or norm2), then r. */
+/* Codelet blas_reduce: adds |x|^2 (norm2), <x, y> = sum conj(x) y (dot), or both (dot into r, norm
+ * into r2) over the elements of one parity or of the whole block, in double whatever the fields'
+ * precision, into STARPU_REDUX scalars (2 doubles, re and im), or assigns them (one block).
+ * STARPU_VARIABLE_NBUFFERS: x, then y unless it is x (or norm2), then r, then r2. */
 #include "codelets.h"
 #include "blas_launch.h"
 
@@ -8,16 +9,16 @@
 void qf_blas_reduce_cuda(void *buffers[], void *cl_arg);
 #endif
 
-static inline QF_HD_INLINE qf_complex reduce_loop(int op, qf_precision prec, const qf_blas_args *a, const void *x,
-                                                  const void *y)
+/* The sums of one task: <x, y> or |x|^2 in dot, and |x|^2 in norm for QF_BLAS_DOT_NORM2. */
+static inline void reduce_loop(int op, qf_precision prec, const qf_blas_args *a, const void *x, const void *y,
+                               double dot[2], double *norm)
 {
-    double re = 0.0, im = 0.0;
     for (int64_t i = a->first; i < a->first + a->n; i++) {
-        qf_complex v = qf_blas_reduce_elem(op, x, y, i, prec);
-        re += v.re;
-        im += v.im;
+        qf_complex v = qf_blas_reduce_elem(op == QF_BLAS_NORM2 ? QF_BLAS_NORM2 : QF_BLAS_DOT, x, y, i, prec);
+        dot[0] += v.re;
+        dot[1] += v.im;
+        if (op == QF_BLAS_DOT_NORM2) *norm += qf_blas_reduce_elem(QF_BLAS_NORM2, x, x, i, prec).re;
     }
-    return qf_cmake(re, im);
 }
 
 static void blas_reduce_cpu(void *buffers[], void *cl_arg)
@@ -25,16 +26,12 @@ static void blas_reduce_cpu(void *buffers[], void *cl_arg)
     const qf_blas_args *a = cl_arg;
     const void *x = qf_blas_field_ptr(buffers, a, QF_RED_X);
     const void *y = qf_blas_field_ptr(buffers, a, QF_RED_Y);
-    double *r = qf_blas_scalar_ptr(buffers, a, QF_RED_R);
-    qf_complex sum;
-    if (a->op == QF_BLAS_NORM2)
-        sum = a->prec == QF_DOUBLE ? reduce_loop(QF_BLAS_NORM2, QF_DOUBLE, a, x, x)
-                                   : reduce_loop(QF_BLAS_NORM2, QF_SINGLE, a, x, x);
-    else
-        sum = a->prec == QF_DOUBLE ? reduce_loop(QF_BLAS_DOT, QF_DOUBLE, a, x, y)
-                                   : reduce_loop(QF_BLAS_DOT, QF_SINGLE, a, x, y);
-    r[0] += sum.re;
-    r[1] += sum.im;
+    double dot[2] = {0.0, 0.0}, norm = 0.0;
+    if (!y) y = x;
+    if (a->prec == QF_DOUBLE) reduce_loop(a->op, QF_DOUBLE, a, x, y, dot, &norm);
+    else reduce_loop(a->op, QF_SINGLE, a, x, y, dot, &norm);
+    qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R), dot[0], dot[1]);
+    if (a->op == QF_BLAS_DOT_NORM2) qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R2), norm, 0.0);
 }
 
 static struct starpu_perfmodel blas_reduce_model = {

@@ -2,9 +2,11 @@
  * over the elements of one parity or of the whole block, coefficients read from scalar handles:
  *
  *   blas_update(b)            R: x(b), c            W or RW: y(b)
- *   blas_reduce(b)            R: x(b), y(b)         REDUX: r       (after a sum_zero task W: r)
+ *   blas_reduce(b)            R: x(b), y(b)         REDUX: r (and r2)   (after a sum_zero task W: r)
  *   blas_cg_update(b)         R: a, p(b), q(b)      RW: x(b), r(b)              REDUX: rr
  *   blas_bicgstab_update(b)   R: a, p(b), w, s(b), t(b)   RW: x(b)   W or RW: r(b)   REDUX: rr
+ *
+ * (on a lattice of one block the reduced scalar is W instead, and no sum_zero task precedes)
  *
  * Nothing here waits. A field or scalar that is several operands of one call is one buffer of each
  * task, with the union of the operands' modes (R and W give RW) and the argument block's operand table
@@ -106,6 +108,16 @@ static void plan_scalar(buffer_plan *pl, qf_blas_args *args, int operand, const 
     plan_add(pl, args, operand, s, NULL, qf_scalar_handle(s), mode);
 }
 
+/* The scalar a reduction writes: with one block, the task's alone (W, assigned: one task a
+ * reduction); with several, a STARPU_REDUX accumulator that a sum_zero task clears first (StarPU
+ * then adds per-worker copies: two more tasks). */
+static int result_scalar(buffer_plan *pl, qf_blas_args *args, int operand, qf_scalar *r, const qf_lattice *lat)
+{
+    args->assign = lat->nblocks == 1;
+    plan_scalar(pl, args, operand, r, args->assign ? STARPU_W : STARPU_REDUX);
+    return args->assign ? QF_SUCCESS : qf_scalar_zero_submit(r);
+}
+
 /* The element range of a parity (or of the whole block) of f's blocks, as complex numbers. */
 static void set_range(qf_blas_args *args, const qf_field *f, int parity)
 {
@@ -133,35 +145,43 @@ static int submit_blocks(struct starpu_codelet *cl, const buffer_plan *pl, const
 
 /* ---- reductions ---- */
 
-static int reduce(const char *fn, int op, qf_scalar *r, const qf_field *x, const qf_field *y, int parity)
+static int reduce(const char *fn, int op, qf_scalar *r, qf_scalar *r2, const qf_field *x, const qf_field *y,
+                  int parity)
 {
     const qf_field *f[2] = {x, y};
     const char *const fname[2] = {"x", "y"};
-    const qf_scalar *s[1] = {r};
-    const char *const sname[1] = {"r"};
-    if (check_scalars(fn, 1, s, sname) || check_fields(fn, op == QF_BLAS_DOT ? 2 : 1, f, fname) ||
+    const qf_scalar *s[2] = {r, r2};
+    const char *const sname[2] = {op == QF_BLAS_DOT_NORM2 ? "dot" : "r", "norm"};
+    if (check_scalars(fn, op == QF_BLAS_DOT_NORM2 ? 2 : 1, s, sname) || check_fields(fn, op == QF_BLAS_NORM2 ? 1 : 2, f, fname) ||
         check_parity(fn, parity))
         return QF_ERROR;
+    if (r == r2) return qf_fail("%s: dot and norm are one scalar: give two", fn);
     if (op == QF_BLAS_DOT && x == y) op = QF_BLAS_NORM2; /* <x, x> = |x|^2, with x read once and im exactly 0 */
     qf_blas_args args = {.op = op};
     buffer_plan pl;
     plan_init(&pl, &args);
     set_range(&args, x, parity);
     plan_field(&pl, &args, QF_RED_X, x, STARPU_R);
-    if (op == QF_BLAS_DOT) plan_field(&pl, &args, QF_RED_Y, y, STARPU_R);
-    plan_scalar(&pl, &args, QF_RED_R, r, STARPU_REDUX);
-    if (qf_scalar_zero_submit(r)) return QF_ERROR;
+    if (op != QF_BLAS_NORM2) plan_field(&pl, &args, QF_RED_Y, y, STARPU_R);
+    if (result_scalar(&pl, &args, QF_RED_R, r, x->lat) ||
+        (op == QF_BLAS_DOT_NORM2 && result_scalar(&pl, &args, QF_RED_R2, r2, x->lat)))
+        return QF_ERROR;
     return submit_blocks(&qf_cl_blas_reduce, &pl, &args, x->lat);
 }
 
 int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity)
 {
-    return reduce("qf_blas_norm2", QF_BLAS_NORM2, r, x, NULL, parity);
+    return reduce("qf_blas_norm2", QF_BLAS_NORM2, r, NULL, x, NULL, parity);
 }
 
 int qf_blas_dot(qf_scalar *r, const qf_field *x, const qf_field *y, int parity)
 {
-    return reduce("qf_blas_dot", QF_BLAS_DOT, r, x, y, parity);
+    return reduce("qf_blas_dot", QF_BLAS_DOT, r, NULL, x, y, parity);
+}
+
+int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const qf_field *y, int parity)
+{
+    return reduce("qf_blas_dot_norm2", QF_BLAS_DOT_NORM2, dot, norm, x, y, parity);
 }
 
 /* ---- updates ---- */
@@ -239,8 +259,7 @@ int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_fie
     plan_scalar(&pl, &args, QF_CG_A, a, STARPU_R);
     plan_field(&pl, &args, QF_CG_P, p, STARPU_R);
     plan_field(&pl, &args, QF_CG_Q, q, STARPU_R);
-    plan_scalar(&pl, &args, QF_CG_RR, rr, STARPU_REDUX);
-    if (qf_scalar_zero_submit(rr)) return QF_ERROR;
+    if (result_scalar(&pl, &args, QF_CG_RR, rr, x->lat)) return QF_ERROR;
     return submit_blocks(&qf_cl_blas_cg_update, &pl, &args, x->lat);
 }
 
@@ -270,7 +289,6 @@ int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const 
     plan_scalar(&pl, &args, QF_BICG_W, w, STARPU_R);
     plan_field(&pl, &args, QF_BICG_S, s, STARPU_R);
     plan_field(&pl, &args, QF_BICG_T, t, STARPU_R);
-    plan_scalar(&pl, &args, QF_BICG_RR, rr, STARPU_REDUX);
-    if (qf_scalar_zero_submit(rr)) return QF_ERROR;
+    if (result_scalar(&pl, &args, QF_BICG_RR, rr, x->lat)) return QF_ERROR;
     return submit_blocks(&qf_cl_blas_bicgstab_update, &pl, &args, x->lat);
 }

@@ -62,7 +62,7 @@ typedef struct {
     int nr;               /* reals a site */
     int pi;               /* 0 double, 1 single */
     qf_field *x, *y, *z, *w, *v;
-    qf_scalar *c, *r;
+    qf_scalar *c, *r, *r2;
 } ctx;
 
 static int load(ctx *c, qf_field *f, const double *a)
@@ -174,7 +174,14 @@ static void check_reduce(ctx *c, int parity)
     cplx gyy = get(c->r);
     double e4 = cabs(gyy - ny) / creal(ny);
     CHECK(e4 < 1e-12 && cimag(gyy) == 0.0, "%s: dot(y, y) = |y|^2 (rel err %.2e, im %.1e)", tag, e4, cimag(gyy));
-    double worst = fmax(fmax(e1, e2), fmax(e3, e4));
+    /* dot and norm in one pass: the same values as the two reductions */
+    CHECK(qf_blas_dot_norm2(c->r, c->r2, c->x, c->y, parity) == 0, "%s: dot_norm2: %s", tag, qf_last_error());
+    double e5 = cabs(get(c->r) - dxy) / scale;
+    cplx gn = get(c->r2);
+    double e6 = cabs(gn - nx) / creal(nx);
+    CHECK(e5 < 1e-12 && e6 < 1e-12 && cimag(gn) == 0.0, "%s: dot_norm2 = <x, y> and |x|^2 (rel err %.2e %.2e)", tag,
+          e5, e6);
+    double worst = fmax(fmax(fmax(e1, e2), fmax(e3, e4)), fmax(e5, e6));
     worst_reduce[c->pi] = fmax(worst_reduce[c->pi], worst);
 }
 
@@ -294,7 +301,9 @@ static void check_scalar_chain(ctx *c)
     alarm(0);
     CHECK(rc == 0, "%s: submitting: %s", tag, qf_last_error());
     int nblocks = qf_field_lattice(c->x)->nblocks;
-    int expected = 3 * nblocks + 3 + 1 + 7; /* 3 field operations, 3 zeroings, 7 scalar tasks */
+    /* 3 field operations, 7 scalar tasks, and with several blocks a zeroing before each of the 3
+     * reductions (one block: the reduction writes its scalar itself) */
+    int expected = 3 * nblocks + (nblocks > 1 ? 3 : 0) + 1 + 7;
     CHECK(pending >= expected, "%s: all %d tasks pending while the runtime is paused (%d)", tag, expected, pending);
     qf_runtime_resume();
 
@@ -444,7 +453,7 @@ static void test_case(const qf_lattice *lat, qf_field_kind kind, qf_precision pr
     /* faces one deep whatever the kind: BLAS does not use them, and small blocks cannot hold 3 */
     int rc = qf_field_create(&c.x, lat, kind, prec, 1) || qf_field_create(&c.y, lat, kind, prec, 1) ||
              qf_field_create(&c.z, lat, kind, prec, 1) || qf_field_create(&c.w, lat, kind, prec, 1) ||
-             qf_field_create(&c.v, lat, kind, prec, 1) || qf_scalar_create(&c.c) || qf_scalar_create(&c.r);
+             qf_field_create(&c.v, lat, kind, prec, 1) || qf_scalar_create(&c.c) || qf_scalar_create(&c.r) || qf_scalar_create(&c.r2);
     CHECK(rc == 0, "%s: create: %s", c.tag, qf_last_error());
     if (rc) return;
     for (int parity = -1; parity <= 1; parity++) {
@@ -464,6 +473,7 @@ static void test_case(const qf_lattice *lat, qf_field_kind kind, qf_precision pr
     qf_field_destroy(c.v);
     qf_scalar_destroy(c.c);
     qf_scalar_destroy(c.r);
+    qf_scalar_destroy(c.r2);
 }
 
 /* ---- refusals ---- */
@@ -486,6 +496,8 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_blas_caxpy(s, 1.0, wo, w, -1), "lattice", "caxpy of a field on another block grid");
     REFUSED(qf_blas_cg_update(w, w2, s, w, wo, s2, -1), "lattice", "cg_update with q on another block grid");
     REFUSED(qf_blas_norm2(s, w, 2), "parity 2", "parity 2");
+    REFUSED(qf_blas_dot_norm2(s, s, w, w2, -1), "one scalar", "dot_norm2 into one scalar");
+    REFUSED(qf_blas_dot_norm2(s, NULL, w, w2, -1), "scalar norm is NULL", "dot_norm2 without a norm scalar");
     REFUSED(qf_blas_cxpay(w, s, 1.0, w2, -2), "parity -2", "parity -2");
     REFUSED(qf_blas_norm2(NULL, w, -1), "scalar r is NULL", "a NULL result");
     REFUSED(qf_blas_norm2(s, NULL, -1), "field x is NULL", "a NULL field");

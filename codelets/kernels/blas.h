@@ -21,15 +21,16 @@
  * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
 #define QF_BLAS_MAX_OPERANDS 8
 enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_A };                                  /* blas_update */
-enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R };                                  /* blas_reduce */
+enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
 enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR };         /* blas_cg_update */
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
 enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* scalar_op */
 
 /* blas_update: y = x; y = a x + b y (y not read when b == 0); y = y + s c x; y = x + s c y, c the
- * scalar operand. blas_reduce: r += |x|^2 or r += <x, y> = sum conj(x) y. */
+ * scalar operand. blas_reduce: r += |x|^2, r += <x, y> = sum conj(x) y, or both r += <x, y> and
+ * r2 += |x|^2 in one pass. */
 typedef enum { QF_BLAS_COPY = 0, QF_BLAS_AXPBY, QF_BLAS_CAXPY, QF_BLAS_CXPAY } qf_blas_update_op;
-typedef enum { QF_BLAS_NORM2 = 0, QF_BLAS_DOT } qf_blas_reduce_op;
+typedef enum { QF_BLAS_NORM2 = 0, QF_BLAS_DOT, QF_BLAS_DOT_NORM2 } qf_blas_reduce_op;
 
 typedef struct {
     int op;                          /* qf_blas_update_op or qf_blas_reduce_op; unused by the fused updates */
@@ -38,6 +39,8 @@ typedef struct {
     double a, b;                     /* real coefficients of axpby */
     double s;                        /* real factor of the scalar coefficient(s): caxpy, cxpay */
     int buf[QF_BLAS_MAX_OPERANDS];   /* buffer index of each operand */
+    int assign;                      /* the result scalar is the task's alone (W, a lattice of one block):
+                                      * set it to the sum instead of adding into a STARPU_REDUX copy */
 } qf_blas_args;
 
 /* scalar_op: out = (re, im); out = a b; out = a / b (NaN when b == 0); out = s a. */

@@ -31,9 +31,11 @@ int qf_scalar_mul(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
 int qf_scalar_div(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
 int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a);
 
-/* Reductions: r = |x|^2 (imaginary part 0), r = <x, y> = sum conj(x) y. */
+/* Reductions: r = |x|^2 (imaginary part 0), r = <x, y> = sum conj(x) y, and both <x, y> and |x|^2
+ * in one pass over the fields (two distinct scalars). */
 int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity);
 int qf_blas_dot(qf_scalar *r, const qf_field *x, const qf_field *y, int parity);
+int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const qf_field *y, int parity);
 
 /* Updates with real constants: y = x; y = a x + b y. With a = 0, x is not read (it may be NULL), so
  * qf_blas_axpby(0, NULL, 0, y, p) sets y to zero, also a scratch field that was never written. */
