@@ -11,7 +11,7 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader > "
 lscpu | grep -E "Model name|^CPU\(s\)" > "$out/cpu.txt"
 echo "== GPU-labelled tests"
 timeout 300 "$run" ctest-gpu > "$out/ctest-gpu.txt" 2>&1
-echo "ctest-gpu exit $?: $(grep -c 'passed' "$out/ctest-gpu.txt") summary lines, failures: $(grep -ci 'fail' "$out/ctest-gpu.txt")"
+echo "ctest-gpu exit $?: $(grep -c 'passed' "$out/ctest-gpu.txt") summary lines, failures: $(grep -c '^FAIL' "$out/ctest-gpu.txt")"
 bench() { # name, args...
   local name=$1; shift
   timeout 300 "$run" quarkflow "$@" > "$out/$name.txt" 2>&1

@@ -40,7 +40,6 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     rc = qf_reliable_finish(&rel, rc) || rc;
     for (int i = 0; i < NS; i++)
         if (c[i]) qf_scalar_destroy(c[i]);
-    for (int i = 0; i < NF; i++)
-        if (f[i]) qf_field_destroy(f[i]);
+    for (int i = 0; i < NF; i++) qf_krylov_release(k, f[i]);
     return rc ? QF_ERROR : QF_SUCCESS;
 }

@@ -43,8 +43,7 @@ static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, qf_re
     qf_scalar *s[] = {rr, rr_new, uu, alpha, beta};
     for (int i = 0; i < 5; i++)
         if (s[i]) qf_scalar_destroy(s[i]);
-    for (int i = 0; i < NF; i++)
-        if (f[i]) qf_field_destroy(f[i]);
+    for (int i = 0; i < NF; i++) qf_krylov_release(k, f[i]);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 

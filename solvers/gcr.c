@@ -21,18 +21,18 @@ typedef struct {
     qf_scalar *dot;
 } gcr_space;
 
-static void space_free(gcr_space *s)
+static void space_free(const qf_krylov *k, gcr_space *s)
 {
     for (int i = 0; i < s->n; i++) {
-        if (s->p && s->p[i]) qf_field_destroy(s->p[i]);
-        if (s->z && s->z[i]) qf_field_destroy(s->z[i]);
+        if (s->p) qf_krylov_release(k, s->p[i]);
+        if (s->z) qf_krylov_release(k, s->z[i]);
         if (s->zz && s->zz[i]) qf_scalar_destroy(s->zz[i]);
         if (s->alpha && s->alpha[i]) qf_scalar_destroy(s->alpha[i]);
         for (int l = 0; s->beta && l < s->n; l++)
             if (s->beta[i * s->n + l]) qf_scalar_destroy(s->beta[i * s->n + l]);
     }
-    if (s->e) qf_field_destroy(s->e);
-    if (s->q) qf_field_destroy(s->q);
+    qf_krylov_release(k, s->e);
+    qf_krylov_release(k, s->q);
     if (s->dot) qf_scalar_destroy(s->dot);
     free(s->p);
     free(s->z);
@@ -131,7 +131,7 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     }
     rc = qf_reliable_finish(&rel, rc) || rc;
     if (rr) qf_scalar_destroy(rr);
-    if (r) qf_field_destroy(r);
-    space_free(&s);
+    qf_krylov_release(k, r);
+    space_free(k, &s);
     return rc ? QF_ERROR : QF_SUCCESS;
 }

@@ -7,15 +7,21 @@
 #include <math.h>
 #include <stdio.h>
 
-static int zero_field(const qf_krylov *k, qf_precision prec, qf_field **f)
+static int zero_field(qf_dirac *d, qf_field **f)
 {
-    if (qf_field_create_scratch(f, qf_dirac_lattice(k->d), QF_FIELD_WILSON, prec)) return QF_ERROR;
+    *f = NULL;
+    if (qf_dirac_field_take(d, f)) return QF_ERROR;
     /* a Krylov vector must not carry garbage on the parity the system does not use */
     return qf_blas_axpby(0.0, NULL, 0.0, *f, -1);
 }
 
-int qf_krylov_field(const qf_krylov *k, qf_field **f) { return zero_field(k, qf_dirac_get_params(k->ds)->prec, f); }
-int qf_krylov_field_hi(const qf_krylov *k, qf_field **f) { return zero_field(k, qf_dirac_get_params(k->d)->prec, f); }
+int qf_krylov_field(const qf_krylov *k, qf_field **f) { return zero_field(k->ds, f); }
+int qf_krylov_field_hi(const qf_krylov *k, qf_field **f) { return zero_field(k->d, f); }
+
+void qf_krylov_release(const qf_krylov *k, qf_field *f)
+{
+    if (f) qf_dirac_field_give_back(qf_field_precision(f) == qf_dirac_get_params(k->d)->prec ? k->d : k->ds, f);
+}
 
 int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in)
 {
@@ -104,9 +110,8 @@ int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm)
 int qf_reliable_finish(qf_reliable *rel, int failed)
 {
     int rc = !failed && mixed(rel) && rel->xs && fold(rel);
-    if (rel->xs && mixed(rel)) qf_field_destroy(rel->xs);
-    for (int i = 0; i < 2; i++)
-        if (rel->hi[i]) qf_field_destroy(rel->hi[i]);
+    if (mixed(rel)) qf_krylov_release(rel->k, rel->xs);
+    for (int i = 0; i < 2; i++) qf_krylov_release(rel->k, rel->hi[i]);
     *rel = (qf_reliable){0};
     return rc ? QF_ERROR : QF_SUCCESS;
 }

@@ -21,10 +21,13 @@ typedef struct {
     int updates;             /* high-precision corrections so far */
 } qf_krylov;
 
-/* Temporary colour-spinor fields on the operator's lattice, zero: in the iterations' precision, or
- * in the solve's. */
+/* Temporary colour-spinor fields on the operator's lattice, zero, from the operator's pool: in the
+ * iterations' precision, or in the solve's. */
 int qf_krylov_field(const qf_krylov *k, qf_field **f);
 int qf_krylov_field_hi(const qf_krylov *k, qf_field **f);
+/* Gives a temporary back to its operator's pool (qf_dirac_field_take) for the next solve; NULL is
+ * ignored. */
+void qf_krylov_release(const qf_krylov *k, qf_field *f);
 /* out = op in with the operator of out's precision, counting its flops. */
 int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in);
 /* Reads the iterated residual norm^2 rr (the host's only wait in an iteration) and returns its

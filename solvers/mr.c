@@ -51,7 +51,7 @@ int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     }
     rc = qf_reliable_finish(&rel, rc) || rc;
     scalars(c, 0);
-    if (r) qf_field_destroy(r);
-    if (q) qf_field_destroy(q);
+    qf_krylov_release(k, r);
+    qf_krylov_release(k, q);
     return rc ? QF_ERROR : QF_SUCCESS;
 }

@@ -157,8 +157,8 @@ int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params
     res->updates = k.updates;
     res->seconds = qf_wtime() - t0;
     res->flops = k.flops;
-    if (r) qf_field_destroy(r);
-    if (bs) qf_field_destroy(bs);
-    if (xs) qf_field_destroy(xs);
+    qf_krylov_release(&k, r);
+    qf_krylov_release(&k, bs);
+    qf_krylov_release(&k, xs);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
