@@ -720,6 +720,26 @@ static int dslash(const bench_opts *o)
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
+int qf_bench_timing_option(const char *cmd, int argc, char **argv, int *i, long *iters, int *warmup, uint64_t *seed)
+{
+    const char *a = argv[*i];
+    int rc;
+    if (!strcmp(a, "--iters")) {
+        int n = 0;
+        rc = qf_app_int(cmd, argc, argv, i, &n);
+        if (!rc && n < 1) return qf_app_usage_error(cmd, "--iters %d: at least 1", n);
+        *iters = n;
+        return rc;
+    }
+    if (!strcmp(a, "--warmup")) {
+        rc = qf_app_int(cmd, argc, argv, i, warmup);
+        if (!rc && *warmup < 0) return qf_app_usage_error(cmd, "--warmup %d: 0 or more", *warmup);
+        return rc;
+    }
+    if (!strcmp(a, "--seed")) return qf_app_u64(cmd, argc, argv, i, seed);
+    return QF_BENCH_NOT_A_TIMING_OPTION;
+}
+
 static int parse(int argc, char **argv, bench_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -739,16 +759,9 @@ static int parse(int argc, char **argv, bench_opts *o)
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
         } else if ((op_rc = qf_app_dirac_option(cmd, argc, argv, &i, &o->p, &o->form)) != QF_APP_NOT_AN_OPERATOR_OPTION) {
             rc = op_rc;
-        } else if (!strcmp(a, "--iters")) {
-            int n = 0;
-            rc = qf_app_int(cmd, argc, argv, &i, &n);
-            if (!rc && n < 1) return qf_app_usage_error(cmd, "--iters %d: at least 1", n);
-            o->iters = n;
-        } else if (!strcmp(a, "--warmup")) {
-            rc = qf_app_int(cmd, argc, argv, &i, &o->warmup);
-            if (!rc && o->warmup < 0) return qf_app_usage_error(cmd, "--warmup %d: 0 or more", o->warmup);
-        } else if (!strcmp(a, "--seed")) {
-            rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
+        } else if ((op_rc = qf_bench_timing_option(cmd, argc, argv, &i, &o->iters, &o->warmup, &o->seed)) !=
+                   QF_BENCH_NOT_A_TIMING_OPTION) {
+            rc = op_rc;
         } else {
             return qf_app_usage_error(cmd, "%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }

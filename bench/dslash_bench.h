@@ -88,6 +88,11 @@ int qf_bench_cuda_direct(qf_bench_plan *p, int device, int warmup, double target
 int qf_bench_cuda_copy_bandwidth(int device, size_t bytes, double *gbps, char *err, size_t errlen);
 #endif
 
+/* The options both benchmarks share at argv[*i]: --iters N (timed applications), --warmup W
+ * (untimed ones first), --seed S; 0, a usage error's exit code, or QF_BENCH_NOT_A_TIMING_OPTION. */
+#define QF_BENCH_NOT_A_TIMING_OPTION (-1)
+int qf_bench_timing_option(const char *cmd, int argc, char **argv, int *i, long *iters, int *warmup, uint64_t *seed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -124,16 +124,9 @@ static int parse(int argc, char **argv, bench_opts *o)
             rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
-        } else if (!strcmp(a, "--iters")) {
-            int n = 0;
-            rc = qf_app_int(cmd, argc, argv, &i, &n);
-            if (!rc && n < 1) return qf_app_usage_error(cmd, "--iters %d: at least 1", n);
-            o->iters = n;
-        } else if (!strcmp(a, "--warmup")) {
-            rc = qf_app_int(cmd, argc, argv, &i, &o->warmup);
-            if (!rc && o->warmup < 0) return qf_app_usage_error(cmd, "--warmup %d: 0 or more", o->warmup);
-        } else if (!strcmp(a, "--seed")) {
-            rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
+        } else if ((op_rc = qf_bench_timing_option(cmd, argc, argv, &i, &o->iters, &o->warmup, &o->seed)) !=
+                   QF_BENCH_NOT_A_TIMING_OPTION) {
+            rc = op_rc;
         } else {
             return qf_app_usage_error(cmd, "%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }
