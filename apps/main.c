@@ -17,6 +17,8 @@ const char qf_app_global_help[] =
     "  --ncuda N        CUDA workers (default STARPU_NCUDA or all GPUs)\n"
     "  --verbose        print the machine (workers, memory nodes, hwloc topology) at start\n"
     "  --trace DIR      record an FxT trace into DIR (convert with starpu_fxt_tool -i DIR/prof_file_*)\n"
+    "  --watchdog S     when no task finishes for S seconds while tasks are pending, report the stall and\n"
+    "                   exit with status 1 instead of hanging (default 300; 0: off)\n"
     "  -h, --help       this help\n"
     "StarPU's environment variables keep working; FxT tracing is off unless STARPU_FXT_TRACE=1.\n";
 
@@ -165,6 +167,7 @@ void qf_app_stop(void)
 static int parse_globals(int *argc, char **argv)
 {
     qf_app.runtime = qf_runtime_default_options();
+    qf_app.runtime.watchdog_s = 300.0; /* quarkflow's tasks take milliseconds: five minutes is a hang */
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
@@ -179,6 +182,10 @@ static int parse_globals(int *argc, char **argv)
         } else if (!strcmp(a, "--trace")) {
             if (i + 1 >= *argc) return qf_app_usage_error("", "--trace needs a folder");
             qf_app.runtime.trace_dir = argv[++i];
+        } else if (!strcmp(a, "--watchdog")) {
+            rc = qf_app_double("", *argc, argv, &i, &qf_app.runtime.watchdog_s);
+            if (!rc && !(qf_app.runtime.watchdog_s >= 0.0))
+                return qf_app_usage_error("", "--watchdog %g: give seconds, or 0 for no watchdog", qf_app.runtime.watchdog_s);
         } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             qf_app.verbose = 1;
         } else {

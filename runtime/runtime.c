@@ -2,6 +2,7 @@
  * there is more than one process; quarkflow's defaults are layered under the user's environment. */
 #include "quarkflow/qf_runtime.h"
 #include "quarkflow/qf_config.h"
+#include "watchdog.h"
 
 #include <starpu.h>
 #if QF_HAVE_MPI
@@ -21,7 +22,7 @@ static int we_initialised_mpi, using_starpu_mpi;
 
 qf_runtime_options qf_runtime_default_options(void)
 {
-    qf_runtime_options o = {NULL, -1, -1, NULL};
+    qf_runtime_options o = {NULL, -1, -1, NULL, 0.0};
     return o;
 }
 
@@ -68,6 +69,8 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     if (opt->sched) setenv("STARPU_SCHED", opt->sched, 1);
     if (opt->ncpu >= 0) set_int_env("STARPU_NCPU", opt->ncpu);
     if (opt->ncuda >= 0) set_int_env("STARPU_NCUDA", opt->ncuda);
+    if (opt->watchdog_s < 0.0) return qf_fail("watchdog %g s: give a positive time, or 0 for none", opt->watchdog_s);
+    qf_watchdog_configure(opt->watchdog_s);
     /* Our tasks are short; StarPU's default of printing a warning per uncalibrated model is noise. */
     setenv("STARPU_SILENT", "1", 0);
 
@@ -101,6 +104,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     if (ret) return qf_fail("StarPU failed to start (error %d): %s", ret, strerror(-ret));
     started = 1;
     trust_system_memory();
+    qf_watchdog_install();
     return QF_SUCCESS;
 }
 

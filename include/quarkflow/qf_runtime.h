@@ -17,6 +17,9 @@ typedef struct {
     int ncpu;          /* CPU workers; -1: STARPU_NCPU or all cores */
     int ncuda;         /* CUDA workers; -1: STARPU_NCUDA or all devices */
     const char *trace_dir; /* record an FxT trace into this folder; NULL: no trace */
+    double watchdog_s;     /* > 0: when no task finishes for this long while tasks are pending, print
+                            * what was pending and what ran, and end the process (status 1) instead of
+                            * hanging; 0: no watchdog (StarPU's STARPU_WATCHDOG_TIMEOUT still works) */
 } qf_runtime_options;
 
 /* Defaults: everything from the environment. */

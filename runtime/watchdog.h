@@ -1,0 +1,10 @@
+/* The stall watchdog (watchdog.c), internal to the runtime: configure before StarPU starts, install
+ * after. */
+#ifndef QF_WATCHDOG_H
+#define QF_WATCHDOG_H
+
+/* seconds > 0: a stall of that long ends the process with a report; 0: no watchdog. */
+void qf_watchdog_configure(double seconds);
+void qf_watchdog_install(void);
+
+#endif
