@@ -67,6 +67,12 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
     "  --nkrylov N         GCR: search directions between restarts (default 16)\n"                                \
     "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"
 
+/* Traces (cmd_trace.c): after a run with --trace DIR, turns DIR's FxT records into paje.trace,
+ * dag.dot and tasks.rec with starpu_fxt_tool and writes DIR/summary.txt; and the summary of a
+ * tasks.rec (window: the codelet whose first task starts the span, or NULL). */
+void qf_app_trace_finish(const char *dir);
+int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
+
 /* Chooses the block grid: the user's, or a default that gives every worker several blocks. */
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent);
 
@@ -81,6 +87,7 @@ int qf_cmd_apply(int argc, char **argv);
 int qf_cmd_solve(int argc, char **argv);
 int qf_cmd_propagator(int argc, char **argv);
 int qf_cmd_bench(int argc, char **argv);
+int qf_cmd_trace(int argc, char **argv);
 /* bench/dslash_bench.c: quarkflow bench dslash */
 int qf_bench_dslash(int argc, char **argv);
 /* bench/solver_bench.c: quarkflow bench solver */

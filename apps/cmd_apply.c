@@ -334,7 +334,9 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
         rc = qf_blas_axpby(0.0, NULL, 0.0, out, -1) || qf_runtime_stats_begin();
         if (!rc) {
             /* the interval ends also after a failed solve, so that profiling is off again */
+            qf_runtime_trace_begin();
             rc = qf_solve(d, out, in, &o->sp, &sr);
+            qf_runtime_trace_end();
             rc = qf_runtime_stats_end(&stats) || rc;
         }
         if (!rc) {
@@ -414,6 +416,7 @@ static int command(int argc, char **argv, int solve)
             return qf_app_usage_error(solve ? "solve" : "apply", "--point: coordinate %d of direction %c is outside the %d %d %d %d lattice",
                                       o.point[mu], "xyzt"[mu], dims[0], dims[1], dims[2], dims[3]);
         }
+    qf_app.runtime.trace_window = solve; /* a solve's trace holds the solve only */
     if (qf_app_start(&argc, &argv)) {
         free(links);
         return qf_app_error();

@@ -33,7 +33,8 @@ static const char usage[] =
     "  apply      apply the Wilson-clover Dirac operator to a source, write the result\n"
     "  solve      solve M x = b (BiCGStab, GCR, CGNR, CGNE, MR; mixed precision) as task graphs\n"
     "  propagator point-source propagator (12 solves) and meson correlators: the main job\n"
-    "  bench      benchmarks (bench dslash: the even-odd Wilson-clover operator)\n"
+    "  bench      benchmarks: bench dslash (the even-odd operator), bench solver (the Krylov solvers)\n"
+    "  trace      summary of a trace's tasks.rec: time per codelet and worker, idle, critical path\n"
     "\n"
     "Run 'quarkflow COMMAND --help' for a command's options.\n";
 
@@ -157,10 +158,9 @@ int qf_app_start(int *argc, char ***argv)
 
 void qf_app_stop(void)
 {
-    qf_runtime_shutdown();
-    if (qf_app.runtime.trace_dir && qf_runtime_rank() == 0)
-        printf("trace         FxT trace in %s/prof_file_*: starpu_fxt_tool -i %s/prof_file_* makes paje.trace for ViTE\n",
-               qf_app.runtime.trace_dir, qf_app.runtime.trace_dir);
+    int rank = qf_runtime_rank();
+    qf_runtime_shutdown(); /* writes the FxT records */
+    if (qf_app.runtime.trace_dir && rank == 0) qf_app_trace_finish(qf_app.runtime.trace_dir);
 }
 
 /* Removes the global options from argv (they may appear before or after the command). */
@@ -218,6 +218,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "solve")) return qf_cmd_solve(argc - 1, argv + 1);
     if (!strcmp(argv[1], "propagator")) return qf_cmd_propagator(argc - 1, argv + 1);
     if (!strcmp(argv[1], "bench")) return qf_cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "trace")) return qf_cmd_trace(argc - 1, argv + 1);
     fprintf(stderr, "quarkflow: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

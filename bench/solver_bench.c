@@ -251,7 +251,9 @@ static int solver_bench(const bench_opts *o)
         rc = rc || qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_runtime_stats_begin();
         if (rc) break;
         /* the interval ends also after a failed solve, so that profiling is off again */
+        qf_runtime_trace_begin();
         rc = qf_solve(d, x, b, &w->sp, &w->r);
+        qf_runtime_trace_end();
         rc = qf_runtime_stats_end(&stats) || rc;
         if (rc) {
             qf_fail_context("bench solver, %s in %s", name, prec);
@@ -300,6 +302,7 @@ int qf_bench_solver(int argc, char **argv)
     bench_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
+    qf_app.runtime.trace_window = 1; /* the trace holds the measured solves */
     if (qf_app_start(&argc, &argv)) return qf_app_error();
     rc = solver_bench(&o);
     qf_app_stop();

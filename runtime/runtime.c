@@ -16,13 +16,14 @@
 #include <unistd.h>
 
 static int started, rank, nprocs = 1;
+static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 #if QF_HAVE_MPI
 static int we_initialised_mpi, using_starpu_mpi;
 #endif
 
 qf_runtime_options qf_runtime_default_options(void)
 {
-    qf_runtime_options o = {NULL, -1, -1, NULL, 0.0};
+    qf_runtime_options o = {NULL, -1, -1, NULL, 0, 0.0};
     return o;
 }
 
@@ -63,6 +64,8 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
             return qf_fail("cannot create the trace folder %s: %s", opt->trace_dir, strerror(errno));
         setenv("STARPU_FXT_TRACE", "1", 1);
         setenv("STARPU_FXT_PREFIX", opt->trace_dir, 1);
+        trace_window = opt->trace_window;
+        starpu_fxt_autostart_profiling(!trace_window);
     } else {
         setenv("STARPU_FXT_TRACE", "0", 0);
     }
@@ -120,6 +123,18 @@ void qf_runtime_shutdown(void)
     starpu_shutdown();
 #endif
     started = 0;
+}
+
+void qf_runtime_trace_begin(void)
+{
+    if (trace_window) starpu_fxt_start_profiling();
+}
+
+void qf_runtime_trace_end(void)
+{
+    if (!trace_window) return;
+    starpu_task_wait_for_all(); /* the window holds its tasks whole */
+    starpu_fxt_stop_profiling();
 }
 
 int qf_runtime_rank(void) { return rank; }

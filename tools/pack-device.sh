@@ -26,7 +26,7 @@ mkdir -p "$deploy/bin" "$deploy/lib" "$deploy/data"
 cp "$build/bin/quarkflow" "$deploy/bin/"
 find "$build/tests" -maxdepth 1 -type f -executable -name 'test_*' ! -name '*_sanitized' -exec cp {} "$deploy/bin/" \;
 cp -P "$build"/libquarkflow.so* "$deploy/lib/"
-# to turn FxT traces into paje.trace and tasks.rec where they were recorded
+# --trace runs it beside the program to turn FxT traces into paje.trace and tasks.rec
 starpu_bin=${QF_DEPS_PREFIX:-/opt/quarkflow/starpu-1.3.10}/bin
 [ -x "$starpu_bin/starpu_fxt_tool" ] && cp "$starpu_bin/starpu_fxt_tool" "$deploy/bin/"
 

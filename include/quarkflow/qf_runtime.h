@@ -17,6 +17,8 @@ typedef struct {
     int ncpu;          /* CPU workers; -1: STARPU_NCPU or all cores */
     int ncuda;         /* CUDA workers; -1: STARPU_NCUDA or all devices */
     const char *trace_dir; /* record an FxT trace into this folder; NULL: no trace */
+    int trace_window;      /* with trace_dir: record only between qf_runtime_trace_begin and _end (the
+                            * interesting part of a run), not from start-up */
     double watchdog_s;     /* > 0: when no task finishes for this long while tasks are pending, print
                             * what was pending and what ran, and end the process (status 1) instead of
                             * hanging; 0: no watchdog (StarPU's STARPU_WATCHDOG_TIMEOUT still works) */
@@ -40,6 +42,11 @@ const char *qf_runtime_sched_name(void);
 void qf_runtime_print_machine(FILE *out);
 /* Prints the build configuration: version, StarPU, CUDA, MPI, FxT. */
 void qf_runtime_print_build(FILE *out);
+
+/* With a trace folder and trace_window set, FxT records between these calls only (a solve, say);
+ * otherwise they do nothing. */
+void qf_runtime_trace_begin(void);
+void qf_runtime_trace_end(void);
 
 /* Wall-clock seconds from an arbitrary origin (StarPU's clock). */
 double qf_wtime(void);

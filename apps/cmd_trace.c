@@ -1,0 +1,315 @@
+/* Traces: the post-processing of --trace DIR (starpu_fxt_tool turns the FxT records into paje.trace
+ * for ViTE, dag.dot and tasks.rec, then a summary is written beside them) and `quarkflow trace
+ * summary`, which reads a tasks.rec: time per codelet and per worker, each worker's idle share of
+ * the traced span, and the critical path through the task dependencies with the tasks' durations
+ * (a lower bound on the span with unlimited workers). */
+#include "app.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct {
+    long job;
+    char name[64];
+    int worker;
+    double start, end;   /* ms */
+    long *deps;
+    int ndeps;
+} trace_task;
+
+typedef struct {
+    trace_task *t;
+    int n, cap;
+} trace_tasks;
+
+static void tasks_free(trace_tasks *ts)
+{
+    for (int i = 0; i < ts->n; i++) free(ts->t[i].deps);
+    free(ts->t);
+}
+
+/* Reads the executed tasks of a tasks.rec (records of "Key: value" lines, blank-line separated). */
+static int tasks_read(const char *path, trace_tasks *ts)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return qf_fail("cannot read %s: give the tasks.rec that starpu_fxt_tool wrote (or its folder)", path);
+    memset(ts, 0, sizeof *ts);
+    trace_task cur = {.job = -1, .worker = -1, .start = -1, .end = -1};
+    char line[8192];
+    int rc = QF_SUCCESS, more = 1;
+    while (more && !rc) {
+        more = fgets(line, sizeof line, f) != NULL;
+        if (!more || line[0] == '\n') {
+            if (cur.worker >= 0 && cur.start >= 0 && cur.end >= cur.start) { /* executed: keep */
+                if (ts->n == ts->cap) {
+                    int cap = ts->cap ? 2 * ts->cap : 1024;
+                    trace_task *t = realloc(ts->t, (size_t)cap * sizeof *t);
+                    if (!t) {
+                        rc = qf_fail("out of host memory reading %s", path);
+                        break;
+                    }
+                    ts->t = t;
+                    ts->cap = cap;
+                }
+                ts->t[ts->n++] = cur;
+            } else {
+                free(cur.deps);
+            }
+            cur = (trace_task){.job = -1, .worker = -1, .start = -1, .end = -1};
+            continue;
+        }
+        line[strcspn(line, "\n")] = 0;
+        char *v = strstr(line, ": ");
+        if (!v) continue;
+        *v = 0;
+        v += 2;
+        if (!strcmp(line, "Name")) snprintf(cur.name, sizeof cur.name, "%s", v);
+        else if (!strcmp(line, "JobId")) cur.job = atol(v);
+        else if (!strcmp(line, "WorkerId")) cur.worker = atoi(v);
+        else if (!strcmp(line, "StartTime")) cur.start = atof(v);
+        else if (!strcmp(line, "EndTime")) cur.end = atof(v);
+        else if (!strcmp(line, "DependsOn")) {
+            for (char *tok = strtok(v, " "); tok; tok = strtok(NULL, " ")) {
+                long *d = realloc(cur.deps, (size_t)(cur.ndeps + 1) * sizeof *d);
+                if (!d) {
+                    rc = qf_fail("out of host memory reading %s", path);
+                    break;
+                }
+                cur.deps = d;
+                cur.deps[cur.ndeps++] = atol(tok);
+            }
+        }
+    }
+    free(cur.deps);
+    fclose(f);
+    if (!rc && ts->n == 0)
+        rc = qf_fail("%s holds no executed task: was the trace recorded (--trace DIR, STARPU_FXT_TRACE=1)?", path);
+    if (rc) tasks_free(ts);
+    return rc;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    double x = ((const trace_task *)a)->start, y = ((const trace_task *)b)->start;
+    return (x > y) - (x < y);
+}
+
+static int by_job(const void *a, const void *b)
+{
+    long x = ((const trace_task *)a)->job, y = ((const trace_task *)b)->job;
+    return (x > y) - (x < y);
+}
+
+/* Longest path through the dependencies, weighting each task by its duration: tasks depend only on
+ * tasks submitted before them (smaller job ids), so one pass in job order suffices. */
+static double critical_path(trace_task *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, by_job);
+    double *finish = calloc((size_t)n, sizeof *finish), best = 0.0;
+    if (!finish) return -1.0;
+    for (int i = 0; i < n; i++) {
+        double ready = 0.0;
+        for (int k = 0; k < t[i].ndeps; k++) {
+            trace_task key = {.job = t[i].deps[k]};
+            trace_task *d = bsearch(&key, t, (size_t)i, sizeof *t, by_job);
+            if (d && finish[d - t] > ready) ready = finish[d - t];
+        }
+        finish[i] = ready + (t[i].end - t[i].start);
+        if (finish[i] > best) best = finish[i];
+    }
+    free(finish);
+    return best;
+}
+
+typedef struct {
+    const char *name;
+    long n;
+    double total;
+} name_sum;
+
+/* The recording windows of a run that used qf_runtime_trace_begin / _end: the start_profiling and
+ * stop_profiling events of the trace.rec beside the tasks.rec, in ms; 0 windows without them. */
+#define MAX_WINDOWS 4096
+static int recording_windows(const char *tasks_rec, double win[][2])
+{
+    char path[PATH_MAX + 16], line[512];
+    snprintf(path, sizeof path, "%.*s", (int)(strlen(tasks_rec) - strlen("tasks.rec")), tasks_rec);
+    if (strlen(tasks_rec) < strlen("tasks.rec") || strcmp(tasks_rec + strlen(tasks_rec) - strlen("tasks.rec"), "tasks.rec"))
+        return 0;
+    snprintf(path + strlen(path), sizeof path - strlen(path), "trace.rec");
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int n = 0, pending = 0; /* 1: the next S: line starts a window, 2: ends one */
+    while (fgets(line, sizeof line, f)) {
+        if (!strcmp(line, "N: start_profiling\n")) pending = 1;
+        else if (!strcmp(line, "N: stop_profiling\n")) pending = 2;
+        else if (pending && !strncmp(line, "S: ", 3)) {
+            double t = atof(line + 3);
+            if (pending == 1 && n < MAX_WINDOWS) win[n][0] = t, win[n][1] = -1.0;
+            else if (pending == 2 && n < MAX_WINDOWS && win[n][1] < 0.0 && win[n][0] >= 0.0) win[n++][1] = t;
+            pending = 0;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+static int in_windows(const trace_task *t, double win[][2], int n)
+{
+    for (int k = 0; k < n; k++)
+        if (t->start >= win[k][0] && t->end <= win[k][1]) return 1;
+    return 0;
+}
+
+int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
+{
+    trace_tasks ts;
+    if (tasks_read(tasks_rec, &ts)) return QF_ERROR;
+    qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
+    int first = 0;
+    if (window) {
+        while (first < ts.n && strcmp(ts.t[first].name, window)) first++;
+        if (first == ts.n) {
+            tasks_free(&ts);
+            return qf_fail("%s has no task of codelet %s to start the window at", tasks_rec, window);
+        }
+    }
+    trace_task *t = ts.t + first;
+    int n = ts.n - first, maxw = 0;
+    /* the recorded windows only, where the run marked them (StarPU 1.3 still records some events outside) */
+    static double win[MAX_WINDOWS][2];
+    int nwin = window ? 0 : recording_windows(tasks_rec, win), kept = 0;
+    for (int i = 0; i < n; i++)
+        if (!nwin || in_windows(&t[i], win, nwin)) t[kept++] = t[i];
+        else free(t[i].deps), t[i].deps = NULL;
+    ts.n = first + kept; /* what tasks_free sees */
+    n = kept;
+    if (n == 0) {
+        tasks_free(&ts);
+        return qf_fail("%s: no task inside the recorded windows", tasks_rec);
+    }
+    double t0 = t[0].start, t1 = t0, span = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (t[i].end > t1) t1 = t[i].end;
+        if (t[i].worker > maxw) maxw = t[i].worker;
+    }
+    for (int k = 0; k < nwin; k++) span += win[k][1] - win[k][0];
+    if (!nwin) span = t1 - t0;
+    name_sum *names = calloc((size_t)n, sizeof *names);
+    double *busy = calloc((size_t)maxw + 1, sizeof *busy);
+    long *count = calloc((size_t)maxw + 1, sizeof *count);
+    if (!names || !busy || !count) {
+        free(names), free(busy), free(count), tasks_free(&ts);
+        return qf_fail("out of host memory summarising %s", tasks_rec);
+    }
+    int nnames = 0;
+    for (int i = 0; i < n; i++) {
+        double d = t[i].end - t[i].start;
+        busy[t[i].worker] += d;
+        count[t[i].worker]++;
+        int k = 0;
+        while (k < nnames && strcmp(names[k].name, t[i].name)) k++;
+        if (k == nnames) names[nnames++].name = t[i].name;
+        names[k].n++;
+        names[k].total += d;
+    }
+    if (nwin) fprintf(out, "span          %.3f ms in %d recorded window%s (qf_runtime_trace_begin / _end), %d tasks\n", span, nwin, nwin > 1 ? "s" : "", n);
+    else fprintf(out, "span          %.3f ms from the %s, %d tasks\n", span, window ? "window's first task" : "first task", n);
+    fprintf(out, "%-34s %8s %11s %10s\n", "codelet", "tasks", "total ms", "mean us");
+    for (int done = 0; done < nnames; done++) { /* largest total first */
+        int k = -1;
+        for (int j = 0; j < nnames; j++)
+            if (names[j].n > 0 && (k < 0 || names[j].total > names[k].total)) k = j;
+        fprintf(out, "%-34s %8ld %11.3f %10.1f\n", names[k].name, names[k].n, names[k].total, 1e3 * names[k].total / names[k].n);
+        names[k].n = -names[k].n; /* printed */
+    }
+    fprintf(out, "%6s %8s %11s %8s\n", "worker", "tasks", "busy ms", "idle %");
+    for (int w = 0; w <= maxw; w++)
+        if (count[w]) fprintf(out, "%6d %8ld %11.3f %8.1f\n", w, count[w], busy[w], span > 0 ? 100.0 * (1.0 - busy[w] / span) : 0.0);
+    double cp = critical_path(t, n);
+    if (cp >= 0.0)
+        fprintf(out, "critical path %.3f ms through the dependencies (%.0f%% of the span): the span with unlimited workers\n",
+                cp, span > 0 ? 100.0 * cp / span : 0.0);
+    fprintf(out, "note          an asynchronous CUDA task lasts from its launch to the driver's seeing it end, so it\n"
+                 "              may include the tasks queued before it on the GPU\n");
+    free(names), free(busy), free(count), tasks_free(&ts);
+    return QF_SUCCESS;
+}
+
+/* starpu_fxt_tool: beside this program (a GPU pack), in StarPU's own bin folder, or on PATH. */
+static int find_fxt_tool(char *path, size_t len)
+{
+    char self[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k > 0) {
+        self[k] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(path, len, "%s/starpu_fxt_tool", self);
+            if (access(path, X_OK) == 0) return 1;
+        }
+    }
+    snprintf(path, len, "%s/starpu_fxt_tool", QF_STARPU_BINDIR);
+    if (access(path, X_OK) == 0) return 1;
+    snprintf(path, len, "starpu_fxt_tool");
+    return system("command -v starpu_fxt_tool > /dev/null 2>&1") == 0;
+}
+
+void qf_app_trace_finish(const char *dir)
+{
+    char tool[PATH_MAX + 32], cmd[3 * PATH_MAX + 128], rec[PATH_MAX + 32], sum[PATH_MAX + 32];
+    if (!find_fxt_tool(tool, sizeof tool)) {
+        printf("trace         FxT records in %s/prof_file_*; starpu_fxt_tool was not found: run it there (-i "
+               "prof_file_*) to make paje.trace for ViTE\n",
+               dir);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -i prof_file_* > fxt_tool.log 2>&1", dir, tool);
+    if (system(cmd) != 0) {
+        printf("trace         starpu_fxt_tool failed on %s/prof_file_* (see %s/fxt_tool.log)\n", dir, dir);
+        return;
+    }
+    snprintf(rec, sizeof rec, "%s/tasks.rec", dir);
+    snprintf(sum, sizeof sum, "%s/summary.txt", dir);
+    FILE *f = fopen(sum, "w");
+    int rc = !f || qf_app_trace_summary(rec, NULL, f);
+    if (f) fclose(f);
+    printf("trace         %s: paje.trace (ViTE), dag.dot, tasks.rec and %s\n", dir,
+           rc ? "no summary (quarkflow trace summary tasks.rec says why)" : "summary.txt");
+}
+
+static const char help[] =
+    "usage: quarkflow trace summary TASKS_REC|DIR [--window CODELET]\n"
+    "\n"
+    "Summarises the tasks.rec that starpu_fxt_tool writes from an FxT trace (quarkflow --trace DIR\n"
+    "writes it into DIR): tasks, total and mean time per codelet, tasks, busy time and idle share per\n"
+    "worker over the traced span, and the critical path through the task dependencies. --window\n"
+    "CODELET starts the span at that codelet's first task (the perfmodel symbol, e.g. qf_wilson_gather).\n";
+
+int qf_cmd_trace(int argc, char **argv)
+{
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
+    if (argc < 3 || strcmp(argv[1], "summary")) return qf_app_usage_error("trace", "give 'summary' and a tasks.rec or its folder");
+    const char *window = NULL, *in = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--window")) {
+            if (i + 1 >= argc) return qf_app_usage_error("trace", "--window needs a codelet name");
+            window = argv[++i];
+        } else if (argv[i][0] == '-') {
+            return qf_app_usage_error("trace", "unknown option '%s'", argv[i]);
+        } else if (!in) {
+            in = argv[i];
+        } else {
+            return qf_app_usage_error("trace", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!in) return qf_app_usage_error("trace", "give a tasks.rec or its folder");
+    char path[PATH_MAX + 16];
+    struct stat st;
+    snprintf(path, sizeof path, stat(in, &st) == 0 && S_ISDIR(st.st_mode) ? "%s/tasks.rec" : "%s", in);
+    return qf_app_trace_summary(path, window, stdout) ? qf_app_error() : 0;
+}
