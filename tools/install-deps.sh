@@ -41,7 +41,8 @@ stamp="$prefix/.quarkflow-deps-$flavour"
 # --- Debian packages -------------------------------------------------------------------------
 packages=(build-essential cmake pkg-config dpkg-dev patch autoconf automake libtool
           hwloc libhwloc-dev libfxt-dev fxt-tools libopenmpi-dev openmpi-bin
-          librandom123-dev libglpk-dev libltdl-dev zlib1g-dev)
+          librandom123-dev libglpk-dev libltdl-dev zlib1g-dev
+          vite)  # vite: the paje.trace check of the tests (ViTE headless)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
