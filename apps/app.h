@@ -92,5 +92,6 @@ int qf_cmd_trace(int argc, char **argv);
 int qf_bench_dslash(int argc, char **argv);
 /* bench/solver_bench.c: quarkflow bench solver */
 int qf_bench_solver(int argc, char **argv);
+int qf_bench_sched(int argc, char **argv);
 
 #endif

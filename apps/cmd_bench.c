@@ -13,6 +13,8 @@ static const char help[] =
     "                                          the even-odd clover operator: iterations, time to solution,\n"
     "                                          GFLOPS, the workers' idle share, the overhead against the\n"
     "                                          directly called kernels\n"
+    "       quarkflow bench sched [options]    one solve under a list of StarPU scheduling policies: time,\n"
+    "                                          tasks and idle share per worker type, bytes moved, models\n"
     "\n"
     "Run 'quarkflow bench NAME --help' for a benchmark's options. Results: bench/RESULTS.md.\n\n";
 
@@ -25,5 +27,6 @@ int qf_cmd_bench(int argc, char **argv)
     }
     if (!strcmp(argv[1], "dslash")) return qf_bench_dslash(argc - 1, argv + 1);
     if (!strcmp(argv[1], "solver")) return qf_bench_solver(argc - 1, argv + 1);
-    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, solver)", argv[1]);
+    if (!strcmp(argv[1], "sched")) return qf_bench_sched(argc - 1, argv + 1);
+    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, solver, sched)", argv[1]);
 }

@@ -18,7 +18,8 @@
 static int started, rank, nprocs = 1;
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 #if QF_HAVE_MPI
-static int we_initialised_mpi, using_starpu_mpi;
+static int using_starpu_mpi;
+static void finalize_mpi(void) { MPI_Finalize(); }
 #endif
 
 qf_runtime_options qf_runtime_default_options(void)
@@ -90,7 +91,8 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
             return qf_fail("the MPI library provides thread level %d but StarPU-MPI needs MPI_THREAD_SERIALIZED; "
                            "use an MPI built with thread support",
                            provided);
-        we_initialised_mpi = 1;
+        /* at exit, not at qf_runtime_shutdown: StarPU may be started again (bench sched), MPI may not */
+        atexit(finalize_mpi);
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
@@ -118,7 +120,6 @@ void qf_runtime_shutdown(void)
 #if QF_HAVE_MPI
     if (using_starpu_mpi) starpu_mpi_shutdown();
     else starpu_shutdown();
-    if (we_initialised_mpi) MPI_Finalize();
 #else
     starpu_shutdown();
 #endif

@@ -23,16 +23,73 @@ typedef struct {
 struct qf_runtime_stats {
     int nworkers, ncodelets;
     double seconds;
+    double bytes_moved;   /* over every bus between memory nodes */
+    int calibrating;      /* performance-model entries StarPU was still calibrating */
     worker_stats *w;      /* [nworkers] */
     unsigned long *count; /* [worker * ncodelets + codelet]: tasks of the interval */
 };
+
+/* A history entry of a performance model (one kernel size on one kind of worker) and its samples. */
+typedef struct {
+    const struct starpu_perfmodel_history_entry *entry;
+    unsigned nsample;
+} model_sample;
 
 static struct {
     int active, prev_status;
     double t0;            /* seconds, StarPU's clock */
     int nworkers;
     unsigned long *base;  /* per_worker_stats at the begin, laid out as qf_runtime_stats.count */
+    model_sample *samples; /* the history entries at the begin */
+    int nsamples;
 } interval;
+
+/* Calls fn on every history entry of the codelets' history-based models for every worker's arch. */
+static void each_history_entry(void (*fn)(const struct starpu_perfmodel_history_entry *, void *), void *arg)
+{
+    int nw = (int)starpu_worker_get_count();
+    for (int c = 0; c < qf_codelet_registry_size; c++) {
+        struct starpu_perfmodel *m = qf_codelet_registry[c].cl->model;
+        if (!m || m->type != STARPU_HISTORY_BASED || !m->is_loaded || !m->state) continue; /* not used yet */
+        for (int w = 0; w < nw; w++) {
+            struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(w, STARPU_NMAX_SCHED_CTXS);
+            struct starpu_perfmodel_per_arch *pa = arch ? starpu_perfmodel_get_model_per_arch(m, arch, 0) : NULL;
+            for (struct starpu_perfmodel_history_list *l = pa ? pa->list : NULL; l; l = l->next)
+                if (l->entry) fn(l->entry, arg);
+        }
+    }
+}
+
+static void snapshot_entry(const struct starpu_perfmodel_history_entry *e, void *arg)
+{
+    int *cap = arg;
+    for (int k = 0; k < interval.nsamples; k++)
+        if (interval.samples[k].entry == e) return; /* an arch shared by several workers */
+    if (interval.nsamples == *cap) {
+        int n = *cap ? 2 * *cap : 256;
+        model_sample *p = realloc(interval.samples, (size_t)n * sizeof *p);
+        if (!p) return; /* fewer entries watched: the count below can only be lower */
+        interval.samples = p;
+        *cap = n;
+    }
+    interval.samples[interval.nsamples++] = (model_sample){e, e->nsample};
+}
+
+/* An entry that appeared, or gained samples while it had fewer than StarPU's calibration minimum,
+ * was being calibrated while the interval's tasks were scheduled (the dm* policies keep adding
+ * samples to calibrated entries too, so gaining samples alone says nothing). */
+static void count_calibrating(const struct starpu_perfmodel_history_entry *e, void *arg)
+{
+    int *n = arg;
+    const char *env = getenv("STARPU_CALIBRATE_MINIMUM");
+    unsigned minimum = env ? (unsigned)atoi(env) : 10;
+    for (int k = 0; k < interval.nsamples; k++)
+        if (interval.samples[k].entry == e) {
+            *n += e->nsample > interval.samples[k].nsample && interval.samples[k].nsample < minimum;
+            return;
+        }
+    (*n)++;
+}
 
 static double seconds_of(const struct timespec *t) { return (double)t->tv_sec + 1e-9 * (double)t->tv_nsec; }
 
@@ -46,6 +103,9 @@ int qf_runtime_stats_begin(void)
     /* the interval holds the tasks submitted from here on, and none that were already running */
     starpu_task_wait_for_all();
     interval.nworkers = nw;
+    int cap = 0;
+    interval.nsamples = 0;
+    each_history_entry(snapshot_entry, &cap);
     for (int w = 0; w < nw; w++)
         for (int c = 0; c < nc; c++) interval.base[w * nc + c] = qf_codelet_registry[c].cl->per_worker_stats[w];
     /* enabling resets every worker's profiling counters: the interval starts now for all of them */
@@ -89,10 +149,18 @@ int qf_runtime_stats_end(qf_runtime_stats **out)
             for (int c = 0; c < nc; c++)
                 s->count[w * nc + c] = qf_codelet_registry[c].cl->per_worker_stats[w] - interval.base[w * nc + c];
         }
+        each_history_entry(count_calibrating, &s->calibrating);
+        /* StarPU counts transfers while profiling is on, from the begin (which reset the counters) */
+        for (int bus = 0; bus < starpu_bus_get_count(); bus++) {
+            struct starpu_profiling_bus_info info;
+            if (starpu_bus_get_profiling_info(bus, &info) == 0) s->bytes_moved += (double)info.transferred_bytes;
+        }
     }
     starpu_profiling_status_set(interval.prev_status);
     free(interval.base);
     interval.base = NULL;
+    free(interval.samples);
+    interval.samples = NULL;
     interval.active = 0;
     if (rc) {
         qf_runtime_stats_free(s);
@@ -111,6 +179,16 @@ void qf_runtime_stats_free(qf_runtime_stats *s)
 }
 
 double qf_runtime_stats_seconds(const qf_runtime_stats *s) { return s->seconds; }
+double qf_runtime_stats_bytes_moved(const qf_runtime_stats *s) { return s->bytes_moved; }
+int qf_runtime_stats_calibrating(const qf_runtime_stats *s) { return s->calibrating; }
+
+long qf_runtime_stats_kind_tasks(const qf_runtime_stats *s, qf_worker_kind kind)
+{
+    long n = 0;
+    for (int w = 0; w < s->nworkers; w++)
+        if (s->w[w].kind == (int)kind) n += s->w[w].tasks;
+    return n;
+}
 
 double qf_runtime_stats_idle_fraction(const qf_runtime_stats *s, qf_worker_kind kind)
 {

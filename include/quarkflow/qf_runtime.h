@@ -29,6 +29,8 @@ qf_runtime_options qf_runtime_default_options(void);
 
 /* Starts MPI (MPI_THREAD_SERIALIZED, when built with it) and StarPU. argc/argv may be NULL. */
 int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv);
+/* Stops StarPU; it may be started again (another policy, say). MPI, when quarkflow started it, is
+ * finalized at exit. */
 void qf_runtime_shutdown(void);
 int qf_runtime_rank(void);
 int qf_runtime_nprocs(void);
@@ -97,6 +99,15 @@ double qf_runtime_stats_idle_fraction(const qf_runtime_stats *s, qf_worker_kind 
 long qf_runtime_stats_tasks(const qf_runtime_stats *s, const char *codelet);
 /* Length of the interval in seconds. */
 double qf_runtime_stats_seconds(const qf_runtime_stats *s);
+/* Bytes StarPU moved between memory nodes (host and GPUs) in the interval, all buses. */
+double qf_runtime_stats_bytes_moved(const qf_runtime_stats *s);
+/* Tasks that the workers of a kind executed in the interval. */
+long qf_runtime_stats_kind_tasks(const qf_runtime_stats *s, qf_worker_kind kind);
+/* Performance-model entries (a codelet's kernel size on a kind of worker) that StarPU was still
+ * calibrating during the interval (it records samples only until an entry has
+ * STARPU_CALIBRATE_MINIMUM, 10): 0 when the dm* schedulers planned every task with calibrated
+ * models. */
+int qf_runtime_stats_calibrating(const qf_runtime_stats *s);
 
 #ifdef __cplusplus
 }

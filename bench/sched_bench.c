@@ -1,0 +1,243 @@
+/* quarkflow bench sched: one workload, an even-odd Wilson-clover solve, under a list of StarPU
+ * scheduling policies, StarPU restarted for each (a policy is chosen at start-up). Each policy's
+ * runtime first runs warm-up solves, whose executions calibrate StarPU's history-based performance
+ * models (the dm* policies plan with them), and says whether they are calibrated; then one solve is
+ * measured with the workers' statistics: time to solution, iterations, tasks per worker type, busy
+ * and idle shares per worker type, bytes moved between memory nodes, and whether the solution matches
+ * the first policy's. The table is printed in Markdown and written as CSV and Markdown on request. */
+#include "app.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: quarkflow bench sched [options]\n"
+    "\n"
+    "Runs the same solve of M x = b (even-odd Wilson-clover, weak-field gauge field, random source)\n"
+    "under each scheduling policy of a list, restarting StarPU for each: warm-up solves calibrate the\n"
+    "performance models (the table says when they are not: StarPU still calibrating kernel sizes\n"
+    "during the measured solve), then one measured solve. Columns: policy, time to\n"
+    "solution, iterations, tasks on CPU and CUDA workers, their idle shares, GB moved between memory\n"
+    "nodes, models, and |x|^2 against the first policy's.\n"
+    "\n"
+    "Options:\n"
+    "  --policies LIST     comma-separated StarPU policies (default eager,prio,random,ws,lws,dm,dmda,\n"
+    "                      dmdar,dmdas)\n"
+    "  --dim X Y Z T       lattice (default 16 16 16 16)\n"
+    "  --blocks BX BY BZ BT  block grid (default: several blocks per CPU worker, one per GPU)\n"
+    "  --warmup-solves N   calibrating solves before the measured one (default 2)\n"
+    "  --seed S            seed of the gauge field and the source (default 1)\n"
+    "  --csv FILE, --md FILE  also write the table as CSV / Markdown\n"
+    "  --kappa K, --csw C, --prec P, --bc X Y Z T   the operator (default kappa 0.125, c_sw 1.0)\n"
+    "  and solve's solver options (--solver, --sloppy, --tol, ...; default BiCGStab to 1e-10)\n"
+    "\n"
+    "--ncpu and --ncuda choose the workers as for every command; --trace is refused here (trace one\n"
+    "policy with 'quarkflow --sched NAME --trace DIR bench solver'). Results: bench/RESULTS.md.\n\n";
+
+#define MAX_POLICIES 16
+
+typedef struct {
+    char list[256];
+    const char *policy[MAX_POLICIES];
+    int npolicy, dims[4], blocks[4], warmup;
+    uint64_t seed;
+    const char *csv, *md;
+    qf_dirac_params p;
+    qf_schur_form form;
+    qf_solver_params sp;
+} sched_opts;
+
+typedef struct {
+    const char *policy;
+    int ok;               /* the policy started and the solve converged */
+    char error[160];
+    qf_solver_result r;
+    long tasks_cpu, tasks_cuda;
+    double idle_cpu, idle_cuda, gbytes, x2;
+    int uncalibrated;     /* model entries StarPU was still calibrating in the measured solve */
+} sched_row;
+
+static int parse(int argc, char **argv, sched_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->dims[0] = o->dims[1] = o->dims[2] = o->dims[3] = 16;
+    o->warmup = 2;
+    o->seed = 1;
+    o->p = qf_dirac_default_params(0.125);
+    o->p.csw = 1.0;
+    o->form = QF_SCHUR_ASYMMETRIC;
+    o->sp = qf_solver_default_params();
+    snprintf(o->list, sizeof o->list, "eager,prio,random,ws,lws,dm,dmda,dmdar,dmdas");
+    const char *cmd = "bench sched";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0, op_rc;
+        if (!strcmp(a, "--policies")) {
+            if (i + 1 >= argc) return qf_app_usage_error(cmd, "--policies needs a comma-separated list");
+            snprintf(o->list, sizeof o->list, "%s", argv[++i]);
+        } else if ((op_rc = qf_app_solver_option(cmd, argc, argv, &i, &o->sp)) != QF_APP_NOT_A_SOLVER_OPTION) {
+            rc = op_rc;
+        } else if ((op_rc = qf_app_dirac_option(cmd, argc, argv, &i, &o->p, &o->form)) != QF_APP_NOT_AN_OPERATOR_OPTION) {
+            rc = op_rc;
+        } else if (!strcmp(a, "--dim")) {
+            rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
+        } else if (!strcmp(a, "--blocks")) {
+            rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
+        } else if (!strcmp(a, "--warmup-solves")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->warmup);
+            if (!rc && o->warmup < 0) return qf_app_usage_error(cmd, "--warmup-solves %d: 0 or more", o->warmup);
+        } else if (!strcmp(a, "--seed")) {
+            rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
+        } else if (!strcmp(a, "--csv") || !strcmp(a, "--md")) {
+            if (i + 1 >= argc) return qf_app_usage_error(cmd, "%s needs a file name", a);
+            if (a[2] == 'c') o->csv = argv[++i];
+            else o->md = argv[++i];
+        } else {
+            return qf_app_usage_error(cmd, "%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument", a);
+        }
+        if (rc) return rc;
+    }
+    for (char *tok = strtok(o->list, ","); tok; tok = strtok(NULL, ",")) {
+        if (o->npolicy == MAX_POLICIES) return qf_app_usage_error(cmd, "--policies: at most %d policies", MAX_POLICIES);
+        o->policy[o->npolicy++] = tok;
+    }
+    if (!o->npolicy) return qf_app_usage_error(cmd, "--policies: give at least one policy");
+    if (qf_app.runtime.trace_dir)
+        return qf_app_usage_error(cmd, "--trace: bench sched restarts StarPU for every policy; trace one policy with "
+                                       "'quarkflow --sched NAME --trace DIR bench solver'");
+    return 0;
+}
+
+/* One policy: StarPU started with it, the warm-up solves, the measured solve, StarPU stopped. */
+static void run_policy(const sched_opts *o, sched_row *row)
+{
+    qf_runtime_options ro = qf_app.runtime;
+    ro.sched = row->policy;
+    if (qf_runtime_init(&ro, NULL, NULL)) {
+        snprintf(row->error, sizeof row->error, "%s", qf_last_error());
+        return;
+    }
+    qf_lattice lat;
+    qf_field *u = NULL, *b = NULL, *x = NULL;
+    qf_dirac *d = NULL;
+    qf_scalar *x2 = NULL;
+    qf_runtime_stats *stats = NULL;
+    int64_t vol = (int64_t)o->dims[0] * o->dims[1] * o->dims[2] * o->dims[3];
+    double *src = malloc((size_t)vol * 24 * sizeof *src), im;
+    int rc = !src ? qf_fail("out of host memory for a colour-spinor field") : QF_SUCCESS;
+    rc = rc || qf_app_lattice(&lat, o->dims, o->blocks, 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+         qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1) || qf_dirac_create(&d, u, &o->p, o->form) ||
+         qf_field_create(&b, &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
+         qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2);
+    if (!rc) qf_app_random_spinor(src, vol, o->seed);
+    rc = rc || qf_field_import(b, src);
+    for (int k = 0; k < o->warmup && !rc; k++) rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &row->r);
+    rc = rc || qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_runtime_stats_begin();
+    if (!rc) {
+        rc = qf_solve(d, x, b, &o->sp, &row->r);
+        rc = qf_runtime_stats_end(&stats) || rc;
+    }
+    rc = rc || qf_blas_norm2(x2, x, -1) || qf_scalar_get(x2, &row->x2, &im);
+    if (!rc) {
+        row->ok = 1;
+        row->tasks_cpu = qf_runtime_stats_kind_tasks(stats, QF_WORKER_CPU);
+        row->tasks_cuda = qf_runtime_stats_kind_tasks(stats, QF_WORKER_CUDA);
+        row->idle_cpu = qf_runtime_stats_idle_fraction(stats, QF_WORKER_CPU);
+        row->idle_cuda = qf_runtime_stats_idle_fraction(stats, QF_WORKER_CUDA);
+        row->gbytes = qf_runtime_stats_bytes_moved(stats) * 1e-9;
+        row->uncalibrated = qf_runtime_stats_calibrating(stats);
+    } else {
+        snprintf(row->error, sizeof row->error, "%s", qf_last_error());
+    }
+    qf_runtime_stats_free(stats);
+    if (x2) qf_scalar_destroy(x2);
+    if (d) qf_dirac_destroy(d);
+    qf_field *f[3] = {u, b, x};
+    for (int k = 0; k < 3; k++)
+        if (f[k]) qf_field_destroy(f[k]);
+    free(src);
+    qf_runtime_shutdown();
+}
+
+static void print_share(FILE *f, double v, int csv)
+{
+    if (v < 0) fprintf(f, csv ? "," : " | -");
+    else fprintf(f, csv ? ",%.1f" : " | %.1f%%", 100.0 * v);
+}
+
+/* The table, as Markdown (csv 0) or CSV (csv 1). */
+static void table(FILE *f, const sched_row *rows, int n, int csv)
+{
+    fprintf(f, csv ? "policy,seconds,iterations,tasks_cpu,tasks_cuda,idle_cpu_percent,idle_cuda_percent,gbytes_moved,"
+                     "models,x2,x2_rel_diff_to_first\n"
+                   : "| policy | time s | iterations | tasks CPU | tasks CUDA | CPU idle | CUDA idle | GB moved | models | "
+                     "|x|^2 vs first |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    const sched_row *ref = NULL;
+    for (int k = 0; k < n && !ref; k++)
+        if (rows[k].ok) ref = &rows[k];
+    for (int k = 0; k < n; k++) {
+        const sched_row *r = &rows[k];
+        if (!r->ok) {
+            if (csv) fprintf(f, "%s,,,,,,,,,,\"failed: %s\"\n", r->policy, r->error);
+            else fprintf(f, "| %s | failed: %s | | | | | | | | |\n", r->policy, r->error);
+            continue;
+        }
+        double diff = fabs(r->x2 - ref->x2) / ref->x2;
+        fprintf(f, csv ? "%s,%.4f,%d,%ld,%ld" : "| %s | %.3f | %d | %ld | %ld", r->policy, r->r.seconds, r->r.iterations,
+                r->tasks_cpu, r->tasks_cuda);
+        print_share(f, r->idle_cpu, csv);
+        print_share(f, r->idle_cuda, csv);
+        char models[48];
+        if (r->uncalibrated) snprintf(models, sizeof models, "%d sizes calibrating", r->uncalibrated);
+        else snprintf(models, sizeof models, "calibrated");
+        if (csv) fprintf(f, ",%.3f,%s,%.15e,%.1e\n", r->gbytes, models, r->x2, diff);
+        else fprintf(f, " | %.3f | %s | %s (%.0e) |\n", r->gbytes, models, diff <= 1e-9 ? "same" : "DIFFERS", diff);
+    }
+}
+
+static int write_table(const char *path, const sched_row *rows, int n, int csv)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return qf_fail("cannot write %s: check the directory exists and is writable", path);
+    table(f, rows, n, csv);
+    return fclose(f) ? qf_fail("writing %s failed", path) : QF_SUCCESS;
+}
+
+int qf_bench_sched(int argc, char **argv)
+{
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
+    sched_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc) return rc;
+    sched_row rows[MAX_POLICIES];
+    memset(rows, 0, sizeof rows);
+    printf("bench sched   %s on %d %d %d %d, even-odd Wilson-clover (kappa %g, c_sw %g), %d warm-up solve%s then one "
+           "measured, under %d policies\n",
+           qf_solver_name(o.sp.kind), o.dims[0], o.dims[1], o.dims[2], o.dims[3], o.p.kappa, o.p.csw, o.warmup,
+           o.warmup == 1 ? "" : "s", o.npolicy);
+    for (int k = 0; k < o.npolicy; k++) {
+        rows[k].policy = o.policy[k];
+        printf("progress      %d/%d: %s ...\n", k + 1, o.npolicy, o.policy[k]);
+        fflush(stdout);
+        run_policy(&o, &rows[k]);
+        if (rows[k].ok)
+            printf("progress      %d/%d: %s: %d iterations, %.3f s\n", k + 1, o.npolicy, o.policy[k], rows[k].r.iterations,
+                   rows[k].r.seconds);
+        else
+            printf("progress      %d/%d: %s failed: %s\n", k + 1, o.npolicy, o.policy[k], rows[k].error);
+    }
+    printf("\n");
+    table(stdout, rows, o.npolicy, 0);
+    printf("\nmodels: 'N sizes calibrating' where StarPU was still calibrating N kernel sizes (codelet, size, kind\n"
+           "of worker) during the measured solve, so the dm* policies planned some tasks without a model:\n"
+           "raise --warmup-solves.\n"
+           "idle: the share of the measured solve the workers of a type spent not running tasks.\n"
+           "GB moved: StarPU's transfers between memory nodes in the measured solve.\n");
+    rc = (o.csv && write_table(o.csv, rows, o.npolicy, 1)) || (o.md && write_table(o.md, rows, o.npolicy, 0));
+    if (!rc && (o.csv || o.md)) printf("wrote         %s%s%s\n", o.csv ? o.csv : "", o.csv && o.md ? ", " : "", o.md ? o.md : "");
+    int failed = 0;
+    for (int k = 0; k < o.npolicy; k++) failed += !rows[k].ok;
+    if (!rc && failed == o.npolicy) rc = qf_fail("every policy failed: see the table");
+    return rc ? qf_app_error() : 0;
+}
