@@ -58,7 +58,7 @@ if [ "$prog" = ctest-gpu ]; then
   echo "== test_fields, CUDA + CPU workers (STARPU_NCUDA=1, dmdas)"
   STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 "$here/bin/test_fields"
   for t in "$here"/bin/test_*; do
-    case $t in */test_fields|*/test_gauge_io*|*/test_geometry|*/test_fermion_io|*/test_dirac_reference) continue ;; esac
+    case $t in */test_fields|*/test_gauge_io*|*/test_geometry|*/test_fermion_io|*/test_dirac_reference|*/test_watchdog) continue ;; esac
     echo "== $(basename "$t"), CUDA workers only"
     STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 "$t"
     echo "== $(basename "$t"), CUDA + CPU workers (dmdas)"
