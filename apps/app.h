@@ -71,6 +71,9 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
  * dag.dot and tasks.rec with starpu_fxt_tool and writes DIR/summary.txt; and the summary of a
  * tasks.rec (window: the codelet whose first task starts the span, or NULL). */
 void qf_app_trace_finish(const char *dir);
+/* Runs gnuplot on script, which must write picture; fails with a message naming the fix when
+ * gnuplot is missing or fails. */
+int qf_app_gnuplot(const char *script, const char *picture);
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
 
 /* Chooses the block grid: the user's, or a default that gives every worker several blocks. */

@@ -282,23 +282,121 @@ void qf_app_trace_finish(const char *dir)
            rc ? "no summary (quarkflow trace summary tasks.rec says why)" : "summary.txt");
 }
 
+int qf_app_gnuplot(const char *script, const char *picture)
+{
+    if (system("command -v gnuplot > /dev/null 2>&1") != 0)
+        return qf_fail("gnuplot is not installed (Debian: apt-get install gnuplot-nox; tools/install-deps.sh does): "
+                       "%s is the script it would run",
+                       script);
+    char cmd[2 * PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2> '%s.log'", script, script);
+    if (system(cmd) != 0) return qf_fail("gnuplot failed on %s (see %s.log)", script, script);
+    struct stat st;
+    if (stat(picture, &st) != 0 || st.st_size == 0) return qf_fail("gnuplot wrote no %s (see %s.log)", picture, script);
+    return QF_SUCCESS;
+}
+
+/* A per-worker Gantt chart of [from, to) ms after the first recorded task, one colour per codelet:
+ * DIR/gantt.dat (a block of bars per codelet), DIR/gantt.gp and, through gnuplot, the picture. */
+static int trace_gantt(const char *dir, double from, double to, const char *picture)
+{
+    char rec[PATH_MAX + 32], dat[PATH_MAX + 32], gp[PATH_MAX + 32];
+    snprintf(rec, sizeof rec, "%s/tasks.rec", dir);
+    snprintf(dat, sizeof dat, "%s/gantt.dat", dir);
+    snprintf(gp, sizeof gp, "%s/gantt.gp", dir);
+    trace_tasks ts;
+    if (tasks_read(rec, &ts)) return QF_ERROR;
+    qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
+    static double win[MAX_WINDOWS][2];
+    int nwin = recording_windows(rec, win);
+    double t0 = nwin ? win[0][0] : ts.t[0].start;
+    FILE *f = fopen(dat, "w");
+    if (!f) {
+        tasks_free(&ts);
+        return qf_fail("cannot write %s", dat);
+    }
+    const char *names[64];
+    int nnames = 0, maxw = 0, nbars = 0;
+    for (int i = 0; i < ts.n; i++) { /* the codelets in the window, in order of first appearance */
+        double s = ts.t[i].start - t0, e = ts.t[i].end - t0;
+        if (e <= from || s >= to) continue;
+        int k = 0;
+        while (k < nnames && strcmp(names[k], ts.t[i].name)) k++;
+        if (k == nnames && nnames < 64) names[nnames++] = ts.t[i].name;
+        if (ts.t[i].worker > maxw) maxw = ts.t[i].worker;
+    }
+    for (int k = 0; k < nnames; k++) {
+        fprintf(f, "# %s\n", names[k]);
+        for (int i = 0; i < ts.n; i++) {
+            double s = ts.t[i].start - t0, e = ts.t[i].end - t0;
+            if (e <= from || s >= to || strcmp(ts.t[i].name, names[k])) continue;
+            fprintf(f, "%d %.6f %.6f\n", ts.t[i].worker, s < from ? from : s, e > to ? to : e);
+            nbars++;
+        }
+        fprintf(f, "\n\n");
+    }
+    fclose(f);
+    int rc = QF_SUCCESS;
+    if (!nbars) rc = qf_fail("no task of %s runs between %g and %g ms: choose --from / --to inside the trace", rec, from, to);
+    FILE *g = rc ? NULL : fopen(gp, "w");
+    if (!rc && !g) rc = qf_fail("cannot write %s", gp);
+    if (g) {
+        fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced font 'sans,11'\nset output '%s'\n",
+                160 + 28 * (maxw + 1), picture);
+        fprintf(g, "set title 'tasks per worker, %g to %g ms after the %s'\n", from, to,
+                nwin ? "start of the recorded window" : "first task");
+        fprintf(g, "set xlabel 'ms'\nset ylabel 'worker'\nset yrange [-0.6:%d.6]\nset ytics 1\nset xrange [%g:%g]\n", maxw,
+                from, to);
+        fprintf(g, "set style fill solid 1.0 noborder\nset key outside right top\nnames = \"");
+        for (int k = 0; k < nnames; k++) fprintf(g, "%s%s", k ? " " : "", names[k]);
+        /* sixteen distinguishable colours, repeated beyond */
+        fprintf(g, "\"\ncolours = \"#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf "
+                   "#000000 #aec7e8 #ffbb78 #98df8a #ff9896 #c5b0d5\"\n"
+                   "plot for [k=0:%d] '%s' index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
+                   "lc rgb word(colours, k %% 16 + 1) title word(names, k+1)\n",
+                nnames - 1, dat);
+        fclose(g);
+        rc = qf_app_gnuplot(gp, picture);
+    }
+    tasks_free(&ts);
+    if (!rc) printf("gantt         %s: %d tasks of %d codelets on %d workers (data %s, script %s)\n", picture, nbars, nnames,
+                    maxw + 1, dat, gp);
+    return rc;
+}
+
 static const char help[] =
     "usage: quarkflow trace summary TASKS_REC|DIR [--window CODELET]\n"
+    "       quarkflow trace gantt DIR [--from MS] [--to MS] [--out FILE.svg]\n"
     "\n"
     "Summarises the tasks.rec that starpu_fxt_tool writes from an FxT trace (quarkflow --trace DIR\n"
     "writes it into DIR): tasks, total and mean time per codelet, tasks, busy time and idle share per\n"
     "worker over the traced span, and the critical path through the task dependencies. --window\n"
-    "CODELET starts the span at that codelet's first task (the perfmodel symbol, e.g. qf_wilson_gather).\n";
+    "CODELET starts the span at that codelet's first task (the perfmodel symbol, e.g. qf_wilson_gather).\n"
+    "\n"
+    "gantt draws the tasks of each worker between --from and --to ms (default 0 and 20) after the start\n"
+    "of the recorded window, one colour per codelet, with gnuplot into --out (default DIR/gantt.svg);\n"
+    "DIR/gantt.dat and DIR/gantt.gp stay beside it for other pictures.\n";
 
 int qf_cmd_trace(int argc, char **argv)
 {
     if (qf_app_help_requested(argc, argv, 1, help)) return 0;
-    if (argc < 3 || strcmp(argv[1], "summary")) return qf_app_usage_error("trace", "give 'summary' and a tasks.rec or its folder");
-    const char *window = NULL, *in = NULL;
+    int gantt = argc >= 2 && !strcmp(argv[1], "gantt");
+    if (argc < 3 || (strcmp(argv[1], "summary") && !gantt))
+        return qf_app_usage_error("trace", "give 'summary' or 'gantt' and a trace folder (or a tasks.rec)");
+    const char *window = NULL, *in = NULL, *out = NULL;
+    double from = 0.0, to = 20.0;
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--window")) {
+        int rc = 0;
+        if (!gantt && !strcmp(argv[i], "--window")) {
             if (i + 1 >= argc) return qf_app_usage_error("trace", "--window needs a codelet name");
             window = argv[++i];
+        } else if (gantt && !strcmp(argv[i], "--from")) {
+            rc = qf_app_double("trace", argc, argv, &i, &from);
+        } else if (gantt && !strcmp(argv[i], "--to")) {
+            rc = qf_app_double("trace", argc, argv, &i, &to);
+        } else if (gantt && !strcmp(argv[i], "--out")) {
+            if (i + 1 >= argc) return qf_app_usage_error("trace", "--out needs a file name");
+            out = argv[++i];
         } else if (argv[i][0] == '-') {
             return qf_app_usage_error("trace", "unknown option '%s'", argv[i]);
         } else if (!in) {
@@ -306,8 +404,15 @@ int qf_cmd_trace(int argc, char **argv)
         } else {
             return qf_app_usage_error("trace", "unexpected argument '%s'", argv[i]);
         }
+        if (rc) return rc;
     }
     if (!in) return qf_app_usage_error("trace", "give a tasks.rec or its folder");
+    if (gantt) {
+        if (!(to > from)) return qf_app_usage_error("trace", "--from %g --to %g: give an interval", from, to);
+        char picture[PATH_MAX + 16];
+        snprintf(picture, sizeof picture, "%s/gantt.svg", in);
+        return trace_gantt(in, from, to, out ? out : picture) ? qf_app_error() : 0;
+    }
     char path[PATH_MAX + 16];
     struct stat st;
     snprintf(path, sizeof path, stat(in, &st) == 0 && S_ISDIR(st.st_mode) ? "%s/tasks.rec" : "%s", in);

@@ -29,6 +29,8 @@ static const char help[] =
     "  --warmup-solves N   calibrating solves before the measured one (default 2)\n"
     "  --seed S            seed of the gauge field and the source (default 1)\n"
     "  --csv FILE, --md FILE  also write the table as CSV / Markdown\n"
+    "  --plot FILE.svg     bar charts of the time to solution and the idle shares per policy (gnuplot;\n"
+    "                      FILE.svg.dat and FILE.svg.gp stay beside it)\n"
     "  --kappa K, --csw C, --prec P, --bc X Y Z T   the operator (default kappa 0.125, c_sw 1.0)\n"
     "  and solve's solver options (--solver, --sloppy, --tol, ...; default BiCGStab to 1e-10)\n"
     "\n"
@@ -42,7 +44,7 @@ typedef struct {
     const char *policy[MAX_POLICIES];
     int npolicy, dims[4], blocks[4], warmup;
     uint64_t seed;
-    const char *csv, *md;
+    const char *csv, *md, *plot;
     qf_dirac_params p;
     qf_schur_form form;
     qf_solver_params sp;
@@ -89,10 +91,10 @@ static int parse(int argc, char **argv, sched_opts *o)
             if (!rc && o->warmup < 0) return qf_app_usage_error(cmd, "--warmup-solves %d: 0 or more", o->warmup);
         } else if (!strcmp(a, "--seed")) {
             rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
-        } else if (!strcmp(a, "--csv") || !strcmp(a, "--md")) {
+        } else if (!strcmp(a, "--csv") || !strcmp(a, "--md") || !strcmp(a, "--plot")) {
             if (i + 1 >= argc) return qf_app_usage_error(cmd, "%s needs a file name", a);
-            if (a[2] == 'c') o->csv = argv[++i];
-            else o->md = argv[++i];
+            const char **dst = a[2] == 'c' ? &o->csv : a[2] == 'm' ? &o->md : &o->plot;
+            *dst = argv[++i];
         } else {
             return qf_app_usage_error(cmd, "%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument", a);
         }
@@ -196,6 +198,36 @@ static void table(FILE *f, const sched_row *rows, int n, int csv)
     }
 }
 
+/* Bars per policy: the time to solution, and the CPU and CUDA workers' idle shares. */
+static int plot_rows(const char *picture, const sched_row *rows, int n)
+{
+    char dat[4096], gp[4096];
+    snprintf(dat, sizeof dat, "%s.dat", picture);
+    snprintf(gp, sizeof gp, "%s.gp", picture);
+    FILE *f = fopen(dat, "w");
+    if (!f) return qf_fail("cannot write %s", dat);
+    fprintf(f, "policy seconds cpu_idle_percent cuda_idle_percent\n");
+    for (int k = 0; k < n; k++)
+        if (rows[k].ok)
+            fprintf(f, "%s %.4f %.1f %.1f\n", rows[k].policy, rows[k].r.seconds,
+                    rows[k].idle_cpu < 0 ? 0.0 : 100.0 * rows[k].idle_cpu, rows[k].idle_cuda < 0 ? 0.0 : 100.0 * rows[k].idle_cuda);
+    fclose(f);
+    FILE *g = fopen(gp, "w");
+    if (!g) return qf_fail("cannot write %s", gp);
+    fprintf(g,
+            "set terminal svg size 1200,480 dynamic noenhanced font 'sans,11'\nset output '%s'\n"
+            "set multiplot layout 1,2 title 'quarkflow bench sched'\n"
+            "set style data histograms\nset style fill solid 0.8 noborder\nset xtics rotate by -45\nset grid ytics\n"
+            "set key autotitle columnhead\n"
+            "set ylabel 'time to solution (s)'\nset yrange [0:*]\nplot '%s' using 2:xtic(1) notitle lc 1\n"
+            "set ylabel 'idle share (%%)'\nset yrange [0:100]\nset key top left\n"
+            "plot '%s' using 3:xtic(1) title 'CPU workers' lc 2, '' using 4 title 'CUDA workers' lc 3\n"
+            "unset multiplot\n",
+            picture, dat, dat);
+    fclose(g);
+    return qf_app_gnuplot(gp, picture);
+}
+
 static int write_table(const char *path, const sched_row *rows, int n, int csv)
 {
     FILE *f = fopen(path, "w");
@@ -234,8 +266,11 @@ int qf_bench_sched(int argc, char **argv)
            "raise --warmup-solves.\n"
            "idle: the share of the measured solve the workers of a type spent not running tasks.\n"
            "GB moved: StarPU's transfers between memory nodes in the measured solve.\n");
-    rc = (o.csv && write_table(o.csv, rows, o.npolicy, 1)) || (o.md && write_table(o.md, rows, o.npolicy, 0));
-    if (!rc && (o.csv || o.md)) printf("wrote         %s%s%s\n", o.csv ? o.csv : "", o.csv && o.md ? ", " : "", o.md ? o.md : "");
+    rc = (o.csv && write_table(o.csv, rows, o.npolicy, 1)) || (o.md && write_table(o.md, rows, o.npolicy, 0)) ||
+         (o.plot && plot_rows(o.plot, rows, o.npolicy));
+    if (!rc && (o.csv || o.md || o.plot))
+        printf("wrote         %s%s%s%s%s\n", o.csv ? o.csv : "", o.csv && o.md ? ", " : "", o.md ? o.md : "",
+               o.plot && (o.csv || o.md) ? ", " : "", o.plot ? o.plot : "");
     int failed = 0;
     for (int k = 0; k < o.npolicy; k++) failed += !rows[k].ok;
     if (!rc && failed == o.npolicy) rc = qf_fail("every policy failed: see the table");

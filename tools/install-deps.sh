@@ -42,7 +42,7 @@ stamp="$prefix/.quarkflow-deps-$flavour"
 packages=(build-essential cmake pkg-config dpkg-dev patch autoconf automake libtool
           hwloc libhwloc-dev libfxt-dev fxt-tools libopenmpi-dev openmpi-bin
           librandom123-dev libglpk-dev libltdl-dev zlib1g-dev
-          vite)  # vite: the paje.trace check of the tests (ViTE headless)
+          vite gnuplot-nox)  # vite: the paje.trace check of the tests; gnuplot: trace gantt, bench sched --plot
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
