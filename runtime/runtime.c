@@ -17,6 +17,7 @@
 
 static int started, rank, nprocs = 1;
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
+static int tracing;      /* a trace folder was given */
 #if QF_HAVE_MPI
 static int using_starpu_mpi;
 static void finalize_mpi(void) { MPI_Finalize(); }
@@ -60,12 +61,14 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     if (started) return qf_fail("the runtime is already started");
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
+    tracing = trace_window = 0;
     if (opt->trace_dir) {
         if (mkdir(opt->trace_dir, 0777) && errno != EEXIST)
             return qf_fail("cannot create the trace folder %s: %s", opt->trace_dir, strerror(errno));
         setenv("STARPU_FXT_TRACE", "1", 1);
         setenv("STARPU_FXT_PREFIX", opt->trace_dir, 1);
         trace_window = opt->trace_window;
+        tracing = 1;
         starpu_fxt_autostart_profiling(!trace_window);
     } else {
         setenv("STARPU_FXT_TRACE", "0", 0);
@@ -129,6 +132,11 @@ void qf_runtime_shutdown(void)
 void qf_runtime_trace_begin(void)
 {
     if (trace_window) starpu_fxt_start_profiling();
+}
+
+void qf_runtime_trace_event(const char *what)
+{
+    if (tracing) starpu_fxt_trace_user_event_string(what);
 }
 
 void qf_runtime_trace_end(void)

@@ -31,7 +31,7 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         qf_scalar *t = c[RHO];
         c[RHO] = c[RHO_NEW];
         c[RHO_NEW] = t;
-        k->iterations++;
+        qf_krylov_next_iteration(k);
         if (rc || !qf_krylov_check_due(k)) continue;
         rc = qf_krylov_check(k, c[RR], "BiCGStab", &norm);
         if (!rc && norm > target && qf_reliable_due(&rel, norm))

@@ -32,7 +32,7 @@ static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, qf_re
         qf_scalar *t = rr;
         rr = rr_new;
         rr_new = t;
-        k->iterations++;
+        qf_krylov_next_iteration(k);
         if (rc || !qf_krylov_check_due(k)) continue;
         rc = qf_krylov_check(k, rr, name, &norm);
         /* the recomputed residual replaces the iterated one; p keeps its direction */

@@ -120,7 +120,7 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     int j = 0;
     while (!rc && norm > target && k->iterations < k->p->max_iter) {
         rc = direction(k, &s, j++, r);
-        k->iterations++;
+        qf_krylov_next_iteration(k);
         int full = j == s.n;
         if (rc || !(full || qf_krylov_check_due(k))) continue;
         rc = qf_blas_norm2(rr, r, k->parity) || qf_krylov_check(k, rr, "GCR", &norm);

@@ -47,6 +47,14 @@ int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, doubl
     return QF_SUCCESS;
 }
 
+void qf_krylov_next_iteration(qf_krylov *k)
+{
+    k->iterations++;
+    char what[64];
+    snprintf(what, sizeof what, "%s iteration %d", qf_solver_name(k->p->kind), k->iterations);
+    qf_runtime_trace_event(what);
+}
+
 int qf_krylov_check_due(const qf_krylov *k)
 {
     return k->iterations % k->p->check_every == 0 || k->iterations >= k->p->max_iter;

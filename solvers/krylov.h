@@ -33,6 +33,8 @@ int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field 
 /* Reads the iterated residual norm^2 rr (the host's only wait in an iteration) and returns its
  * square root, or fails on NaN or Inf: a breakdown. */
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm);
+/* Counts an iteration and marks its submission in a trace. */
+void qf_krylov_next_iteration(qf_krylov *k);
 /* Whether the iterations so far call for a residual check. */
 int qf_krylov_check_due(const qf_krylov *k);
 

@@ -44,7 +44,7 @@ int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
              qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
     while (!rc && norm > target && k->iterations < k->p->max_iter) {
         rc = mr_step(k, rel.xs, r, q, c);
-        k->iterations++;
+        qf_krylov_next_iteration(k);
         if (rc || !qf_krylov_check_due(k)) continue;
         rc = qf_krylov_check(k, c[3], "MR", &norm);
         if (!rc && norm > target && qf_reliable_due(&rel, norm)) rc = qf_reliable_update(&rel, r, &norm);

@@ -49,6 +49,9 @@ void qf_runtime_print_build(FILE *out);
  * otherwise they do nothing. */
 void qf_runtime_trace_begin(void);
 void qf_runtime_trace_end(void);
+/* With a trace folder, a named event in the trace at this moment of the host (ViTE shows it; the
+ * solvers mark each iteration's submission); otherwise nothing. */
+void qf_runtime_trace_event(const char *what);
 
 /* Wall-clock seconds from an arbitrary origin (StarPU's clock). */
 double qf_wtime(void);
