@@ -1,9 +1,9 @@
-/* quarkflow bench sched: one workload, an even-odd Wilson-clover solve, under a list of StarPU
- * scheduling policies, StarPU restarted for each (a policy is chosen at start-up). Each policy's
- * runtime first runs warm-up solves, whose executions calibrate StarPU's history-based performance
- * models (the dm* policies plan with them), and says whether they are calibrated; then one solve is
- * measured with the workers' statistics: time to solution, iterations, tasks per worker type, busy
- * and idle shares per worker type, bytes moved between memory nodes, and whether the solution matches
+/* quarkflow bench sched: one workload (a solve, a propagator's 12 solves, or applications of Mhat)
+ * under a list of StarPU scheduling policies, StarPU restarted for each (a policy is chosen at
+ * start-up). Each policy's runtime first runs the workload to calibrate StarPU's history-based
+ * performance models (the dm* policies plan with them) and says whether they are calibrated; then
+ * one run is measured with the workers' statistics: time, iterations, tasks per worker type, busy
+ * and idle shares per worker type, bytes moved between memory nodes, and whether the result matches
  * the first policy's. The table is printed in Markdown and written as CSV and Markdown on request. */
 #include "app.h"
 
@@ -14,19 +14,21 @@
 static const char help[] =
     "usage: quarkflow bench sched [options]\n"
     "\n"
-    "Runs the same solve of M x = b (even-odd Wilson-clover, weak-field gauge field, random source)\n"
-    "under each scheduling policy of a list, restarting StarPU for each: warm-up solves calibrate the\n"
-    "performance models (the table says when they are not: StarPU still calibrating kernel sizes\n"
-    "during the measured solve), then one measured solve. Columns: policy, time to\n"
-    "solution, iterations, tasks on CPU and CUDA workers, their idle shares, GB moved between memory\n"
-    "nodes, models, and |x|^2 against the first policy's.\n"
+    "Runs the same workload (by default a solve of M x = b: even-odd Wilson-clover, weak-field gauge\n"
+    "field, random source) under each scheduling policy of a list, restarting StarPU for each: warm-up\n"
+    "runs calibrate the performance models (the table says when they are not: StarPU still\n"
+    "calibrating kernel sizes during the measured run), then one measured run. Columns: policy, time,\n"
+    "iterations (of all the solves; applications for dslash), tasks on CPU and CUDA workers, their\n"
+    "idle shares, GB moved between memory nodes, models, and |x|^2 against the first policy's.\n"
     "\n"
     "Options:\n"
     "  --policies LIST     comma-separated StarPU policies (default eager,prio,random,ws,lws,dm,dmda,\n"
     "                      dmdar,dmdas)\n"
     "  --dim X Y Z T       lattice (default 16 16 16 16)\n"
     "  --blocks BX BY BZ BT  block grid (default: several blocks per CPU worker, one per GPU)\n"
-    "  --warmup-solves N   calibrating solves before the measured one (default 2)\n"
+    "  --workload W        solve (default: one solve of a random source), propagator (the 12 solves of\n"
+    "                      a point source) or dslash (--applications N of Mhat, default 100)\n"
+    "  --warmup-solves N   calibrating runs of the workload before the measured one (default 2)\n"
     "  --seed S            seed of the gauge field and the source (default 1)\n"
     "  --csv FILE, --md FILE  also write the table as CSV / Markdown\n"
     "  --plot FILE.svg     bar charts of the time to solution and the idle shares per policy (gnuplot;\n"
@@ -39,10 +41,14 @@ static const char help[] =
 
 #define MAX_POLICIES 16
 
+typedef enum { WORKLOAD_SOLVE = 0, WORKLOAD_PROPAGATOR, WORKLOAD_DSLASH } workload_kind;
+static const char *const workload_names[] = {"solve", "propagator", "dslash"};
+
 typedef struct {
     char list[256];
     const char *policy[MAX_POLICIES];
-    int npolicy, dims[4], blocks[4], warmup;
+    int npolicy, dims[4], blocks[4], warmup, applications;
+    workload_kind workload;
     uint64_t seed;
     const char *csv, *md, *plot;
     qf_dirac_params p;
@@ -54,10 +60,10 @@ typedef struct {
     const char *policy;
     int ok;               /* the policy started and the solve converged */
     char error[160];
-    qf_solver_result r;
+    qf_solver_result r;   /* r.iterations and r.seconds: of the whole measured workload */
     long tasks_cpu, tasks_cuda;
     double idle_cpu, idle_cuda, gbytes, x2;
-    int uncalibrated;     /* model entries StarPU was still calibrating in the measured solve */
+    int uncalibrated;     /* model entries StarPU was still calibrating in the measured run */
 } sched_row;
 
 static int parse(int argc, char **argv, sched_opts *o)
@@ -65,6 +71,7 @@ static int parse(int argc, char **argv, sched_opts *o)
     memset(o, 0, sizeof *o);
     o->dims[0] = o->dims[1] = o->dims[2] = o->dims[3] = 16;
     o->warmup = 2;
+    o->applications = 100;
     o->seed = 1;
     o->p = qf_dirac_default_params(0.125);
     o->p.csw = 1.0;
@@ -86,6 +93,15 @@ static int parse(int argc, char **argv, sched_opts *o)
             rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
+        } else if (!strcmp(a, "--workload")) {
+            int k = 0;
+            while (k < 3 && (i + 1 >= argc || strcmp(argv[i + 1], workload_names[k]))) k++;
+            if (k == 3) return qf_app_usage_error(cmd, "--workload needs solve, propagator or dslash");
+            o->workload = (workload_kind)k;
+            i++;
+        } else if (!strcmp(a, "--applications")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->applications);
+            if (!rc && o->applications < 1) return qf_app_usage_error(cmd, "--applications %d: at least 1", o->applications);
         } else if (!strcmp(a, "--warmup-solves")) {
             rc = qf_app_int(cmd, argc, argv, &i, &o->warmup);
             if (!rc && o->warmup < 0) return qf_app_usage_error(cmd, "--warmup-solves %d: 0 or more", o->warmup);
@@ -111,7 +127,39 @@ static int parse(int argc, char **argv, sched_opts *o)
     return 0;
 }
 
-/* One policy: StarPU started with it, the warm-up solves, the measured solve, StarPU stopped. */
+/* The workload once: a solve of the random source; the 12 point-source solves of a propagator
+ * (spin-colour at the origin); or `applications` chained applications of Mhat. iterations and |x|^2
+ * (summed over the propagator's solves) are what the policies must agree on. */
+static int workload(const sched_opts *o, qf_dirac *d, qf_field *b, qf_field *x, double *src, int64_t vol,
+                    qf_scalar *x2, int *iterations, double *norm)
+{
+    double re, im;
+    qf_solver_result r;
+    *iterations = 0;
+    *norm = 0.0;
+    if (o->workload == WORKLOAD_DSLASH) {
+        int rc = QF_SUCCESS;
+        for (int k = 0; k < o->applications && !rc; k++) rc = qf_dirac_apply(d, QF_OP_MHAT, x, b);
+        *iterations = o->applications;
+        return rc || qf_blas_norm2(x2, x, 0) || qf_scalar_get(x2, norm, &im) ? QF_ERROR : QF_SUCCESS;
+    }
+    int nsolves = o->workload == WORKLOAD_PROPAGATOR ? 12 : 1;
+    for (int s = 0; s < nsolves; s++) {
+        if (o->workload == WORKLOAD_PROPAGATOR) {
+            memset(src, 0, (size_t)vol * 24 * sizeof *src);
+            src[2 * s] = 1.0;
+            if (qf_field_import(b, src)) return QF_ERROR;
+        }
+        if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &r) || qf_blas_norm2(x2, x, -1) ||
+            qf_scalar_get(x2, &re, &im))
+            return QF_ERROR;
+        *iterations += r.iterations;
+        *norm += re;
+    }
+    return QF_SUCCESS;
+}
+
+/* One policy: StarPU started with it, the warm-up runs, the measured run, StarPU stopped. */
 static void run_policy(const sched_opts *o, sched_row *row)
 {
     qf_runtime_options ro = qf_app.runtime;
@@ -126,7 +174,7 @@ static void run_policy(const sched_opts *o, sched_row *row)
     qf_scalar *x2 = NULL;
     qf_runtime_stats *stats = NULL;
     int64_t vol = (int64_t)o->dims[0] * o->dims[1] * o->dims[2] * o->dims[3];
-    double *src = malloc((size_t)vol * 24 * sizeof *src), im;
+    double *src = malloc((size_t)vol * 24 * sizeof *src);
     int rc = !src ? qf_fail("out of host memory for a colour-spinor field") : QF_SUCCESS;
     rc = rc || qf_app_lattice(&lat, o->dims, o->blocks, 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
          qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1) || qf_dirac_create(&d, u, &o->p, o->form) ||
@@ -134,14 +182,17 @@ static void run_policy(const sched_opts *o, sched_row *row)
          qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2);
     if (!rc) qf_app_random_spinor(src, vol, o->seed);
     rc = rc || qf_field_import(b, src);
-    for (int k = 0; k < o->warmup && !rc; k++) rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &row->r);
-    rc = rc || qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_runtime_stats_begin();
+    int iterations;
+    double norm;
+    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, d, b, x, src, vol, x2, &iterations, &norm);
+    if (o->workload != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
+    rc = rc || qf_runtime_stats_begin();
     if (!rc) {
-        rc = qf_solve(d, x, b, &o->sp, &row->r);
+        rc = workload(o, d, b, x, src, vol, x2, &row->r.iterations, &row->x2);
         rc = qf_runtime_stats_end(&stats) || rc;
     }
-    rc = rc || qf_blas_norm2(x2, x, -1) || qf_scalar_get(x2, &row->x2, &im);
     if (!rc) {
+        row->r.seconds = qf_runtime_stats_seconds(stats);
         row->ok = 1;
         row->tasks_cpu = qf_runtime_stats_kind_tasks(stats, QF_WORKER_CPU);
         row->tasks_cuda = qf_runtime_stats_kind_tasks(stats, QF_WORKER_CUDA);
@@ -244,10 +295,14 @@ int qf_bench_sched(int argc, char **argv)
     if (rc) return rc;
     sched_row rows[MAX_POLICIES];
     memset(rows, 0, sizeof rows);
-    printf("bench sched   %s on %d %d %d %d, even-odd Wilson-clover (kappa %g, c_sw %g), %d warm-up solve%s then one "
+    char what[96];
+    if (o.workload == WORKLOAD_DSLASH) snprintf(what, sizeof what, "%d applications of Mhat", o.applications);
+    else snprintf(what, sizeof what, "%s %s", o.workload == WORKLOAD_PROPAGATOR ? "a propagator: 12" : "one",
+                  qf_solver_name(o.sp.kind));
+    printf("bench sched   %s on %d %d %d %d, even-odd Wilson-clover (kappa %g, c_sw %g), %d warm-up run%s then one "
            "measured, under %d policies\n",
-           qf_solver_name(o.sp.kind), o.dims[0], o.dims[1], o.dims[2], o.dims[3], o.p.kappa, o.p.csw, o.warmup,
-           o.warmup == 1 ? "" : "s", o.npolicy);
+           what, o.dims[0], o.dims[1], o.dims[2], o.dims[3], o.p.kappa, o.p.csw, o.warmup, o.warmup == 1 ? "" : "s",
+           o.npolicy);
     for (int k = 0; k < o.npolicy; k++) {
         rows[k].policy = o.policy[k];
         printf("progress      %d/%d: %s ...\n", k + 1, o.npolicy, o.policy[k]);
@@ -262,10 +317,10 @@ int qf_bench_sched(int argc, char **argv)
     printf("\n");
     table(stdout, rows, o.npolicy, 0);
     printf("\nmodels: 'N sizes calibrating' where StarPU was still calibrating N kernel sizes (codelet, size, kind\n"
-           "of worker) during the measured solve, so the dm* policies planned some tasks without a model:\n"
+           "of worker) during the measured run, so the dm* policies planned some tasks without a model:\n"
            "raise --warmup-solves.\n"
-           "idle: the share of the measured solve the workers of a type spent not running tasks.\n"
-           "GB moved: StarPU's transfers between memory nodes in the measured solve.\n");
+           "idle: the share of the measured run the workers of a type spent not running tasks.\n"
+           "GB moved: StarPU's transfers between memory nodes in the measured run.\n");
     rc = (o.csv && write_table(o.csv, rows, o.npolicy, 1)) || (o.md && write_table(o.md, rows, o.npolicy, 0)) ||
          (o.plot && plot_rows(o.plot, rows, o.npolicy));
     if (!rc && (o.csv || o.md || o.plot))
