@@ -23,7 +23,7 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  --policies LIST     comma-separated StarPU policies (default eager,prio,random,ws,lws,dm,dmda,\n"
-    "                      dmdar,dmdas)\n"
+    "                      dmdar,dmdas,heteroprio; heteroprio runs on CPU workers only)\n"
     "  --dim X Y Z T       lattice (default 16 16 16 16)\n"
     "  --blocks BX BY BZ BT  block grid (default: several blocks per CPU worker, one per GPU)\n"
     "  --workload W        solve (default: one solve of a random source), propagator (the 12 solves of\n"
@@ -59,7 +59,7 @@ typedef struct {
 typedef struct {
     const char *policy;
     int ok;               /* the policy started and the solve converged */
-    char error[160];
+    char error[320];
     qf_solver_result r;   /* r.iterations and r.seconds: of the whole measured workload */
     long tasks_cpu, tasks_cuda;
     double idle_cpu, idle_cuda, gbytes, x2;
@@ -77,7 +77,7 @@ static int parse(int argc, char **argv, sched_opts *o)
     o->p.csw = 1.0;
     o->form = QF_SCHUR_ASYMMETRIC;
     o->sp = qf_solver_default_params();
-    snprintf(o->list, sizeof o->list, "eager,prio,random,ws,lws,dm,dmda,dmdar,dmdas");
+    snprintf(o->list, sizeof o->list, "eager,prio,random,ws,lws,dm,dmda,dmdar,dmdas,heteroprio");
     const char *cmd = "bench sched";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -5,6 +5,7 @@
 #include "watchdog.h"
 
 #include <starpu.h>
+#include <starpu_heteroprio.h>
 #if QF_HAVE_MPI
 #include <starpu_mpi.h>
 #endif
@@ -54,6 +55,16 @@ static void trust_system_memory(void)
     }
 }
 
+/* heteroprio's buckets are the tasks' priorities: 1 for the Dirac operator's face work (gathers and
+ * exteriors, on the critical path of every application), 0 for the rest (interiors, BLAS, scalars);
+ * the workers take face work first. CPU workers only: see qf_runtime_init. */
+static void heteroprio_buckets(unsigned ctx)
+{
+    starpu_heteroprio_set_nb_prios(ctx, STARPU_CPU_IDX, 2);
+    starpu_heteroprio_set_mapping(ctx, STARPU_CPU_IDX, 0, 1);
+    starpu_heteroprio_set_mapping(ctx, STARPU_CPU_IDX, 1, 0);
+}
+
 int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
 {
     qf_runtime_options defaults = qf_runtime_default_options();
@@ -83,6 +94,9 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
 
     struct starpu_conf conf;
     starpu_conf_init(&conf);
+    const char *policy = getenv("STARPU_SCHED");
+    int heteroprio = policy && !strcmp(policy, "heteroprio");
+    if (heteroprio) conf.sched_policy_init = heteroprio_buckets;
 #if QF_HAVE_MPI
     int mpi_ready = 0;
     MPI_Initialized(&mpi_ready);
@@ -111,6 +125,13 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
         return qf_fail("StarPU found no worker to run tasks on: check STARPU_NCPU / STARPU_NCUDA (or --ncpu / --ncuda)");
     if (ret) return qf_fail("StarPU failed to start (error %d): %s", ret, strerror(-ret));
     started = 1;
+    if (heteroprio && starpu_cuda_worker_get_count() > 0) {
+        /* seen on an H100 node: an assertion in heteroprio.c at the first pinned host allocation */
+        qf_runtime_shutdown();
+        return qf_fail("StarPU 1.3.10's heteroprio scheduler aborts on the CUDA-only tasks StarPU submits itself "
+                       "(pinned host allocations): use heteroprio with CPU workers only (--ncuda 0), or dmdas on GPU "
+                       "nodes");
+    }
     trust_system_memory();
     qf_watchdog_install();
     return QF_SUCCESS;
