@@ -1,9 +1,11 @@
 /* Traces: the post-processing of --trace DIR (starpu_fxt_tool turns the FxT records into paje.trace
  * for ViTE, dag.dot and tasks.rec, then a summary is written beside them) and `quarkflow trace
- * summary`, which reads a tasks.rec: time per codelet and per worker, each worker's idle share of
- * the traced span, and the critical path through the task dependencies with the tasks' durations
- * (a lower bound on the span with unlimited workers). */
+ * summary`, which reads a tasks.rec: time per task name and per worker, each worker's idle share of
+ * the traced span, the critical path through the task dependencies with the tasks' durations (a
+ * lower bound on the span with unlimited workers), and from the paje.trace beside it the share of
+ * the communication (transfers between memory nodes, MPI messages) hidden behind computation. */
 #include "app.h"
+#include "../codelets/codelets.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -13,8 +15,9 @@
 
 typedef struct {
     long job;
-    char name[64];
-    int worker;
+    char name[64];   /* the task's name (tasks/: "interior:D_eo:double", "dot") */
+    char model[64];  /* its codelet's performance model, one per codelet ("qf_wilson_interior") */
+    int worker, rank;
     double start, end;   /* ms */
     long *deps;
     int ndeps;
@@ -38,6 +41,7 @@ static int tasks_read(const char *path, trace_tasks *ts)
     if (!f) return qf_fail("cannot read %s: give the tasks.rec that starpu_fxt_tool wrote (or its folder)", path);
     memset(ts, 0, sizeof *ts);
     trace_task cur = {.job = -1, .worker = -1, .start = -1, .end = -1};
+    const trace_task fresh = cur;
     char line[8192];
     int rc = QF_SUCCESS, more = 1;
     while (more && !rc) {
@@ -58,7 +62,7 @@ static int tasks_read(const char *path, trace_tasks *ts)
             } else {
                 free(cur.deps);
             }
-            cur = (trace_task){.job = -1, .worker = -1, .start = -1, .end = -1};
+            cur = fresh;
             continue;
         }
         line[strcspn(line, "\n")] = 0;
@@ -67,6 +71,8 @@ static int tasks_read(const char *path, trace_tasks *ts)
         *v = 0;
         v += 2;
         if (!strcmp(line, "Name")) snprintf(cur.name, sizeof cur.name, "%s", v);
+        else if (!strcmp(line, "Model")) snprintf(cur.model, sizeof cur.model, "%s", v);
+        else if (!strcmp(line, "MPIRank")) cur.rank = atoi(v) < 0 ? 0 : atoi(v);
         else if (!strcmp(line, "JobId")) cur.job = atol(v);
         else if (!strcmp(line, "WorkerId")) cur.worker = atoi(v);
         else if (!strcmp(line, "StartTime")) cur.start = atof(v);
@@ -164,6 +170,157 @@ static int in_windows(const trace_task *t, double win[][2], int n)
     return 0;
 }
 
+/* ---- communication hidden behind computation ---- */
+
+typedef struct {
+    char key[96];  /* container and link key of paje.trace, which pair a link's start and end */
+    double time;   /* ms */
+    int rank;      /* the process that waits for the data */
+    int mpi;
+    double bytes;
+} link_event;
+
+typedef struct {
+    link_event *e;
+    int n, cap;
+} link_events;
+
+static int by_key(const void *a, const void *b) { return strcmp(((const link_event *)a)->key, ((const link_event *)b)->key); }
+
+static int push_link(link_events *l, const link_event *e)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 1024;
+        link_event *p = realloc(l->e, (size_t)cap * sizeof *p);
+        if (!p) return QF_ERROR;
+        l->e = p, l->cap = cap;
+    }
+    l->e[l->n++] = *e;
+    return QF_SUCCESS;
+}
+
+/* The rank in a paje container name: "1_mpict", "1_p" under MPI; none ("p") in one process. */
+static int container_rank(const char *c) { return strchr(c, '_') ? atoi(c) : 0; }
+
+/* The data links of a paje.trace: start (18, or 23 for MPI messages) and end (19) events of the
+ * transfers between memory nodes (types F, PF, IF: fetch, prefetch, idle fetch) and of MPI messages
+ * (MPIL); work-stealing links (WSL) are not data. */
+static int read_links(const char *paje, link_events *starts, link_events *ends)
+{
+    FILE *f = fopen(paje, "r");
+    if (!f) return QF_ERROR;
+    char line[1024];
+    int rc = QF_SUCCESS;
+    while (!rc && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "18\t", 3) && strncmp(line, "19\t", 3) && strncmp(line, "23\t", 3)) continue;
+        char *field[8] = {0};
+        int nf = 0;
+        for (char *tok = strtok(line, "\t\n"); tok && nf < 8; tok = strtok(NULL, "\t\n")) field[nf++] = tok;
+        if (nf < 7 || !strcmp(field[2], "WSL")) continue;
+        link_event e = {.time = atof(field[1]), .mpi = !strcmp(field[2], "MPIL"), .bytes = atof(field[4])};
+        snprintf(e.key, sizeof e.key, "%s/%s", field[3], field[6]);
+        int end = line[1] == '9';
+        e.rank = container_rank(e.mpi ? field[5] : field[3]);
+        rc = push_link(end ? ends : starts, &e);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* Length of [s, e) covered by the sorted disjoint intervals iv[0..n). */
+static double covered(const double (*iv)[2], int n, double s, double e)
+{
+    int lo = 0, hi = n; /* first interval ending after s */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (iv[mid][1] <= s) lo = mid + 1;
+        else hi = mid;
+    }
+    double c = 0.0;
+    for (int k = lo; k < n && iv[k][0] < e; k++) {
+        double a = iv[k][0] > s ? iv[k][0] : s, b = iv[k][1] < e ? iv[k][1] : e;
+        if (b > a) c += b - a;
+    }
+    return c;
+}
+
+static int by_interval(const void *a, const void *b)
+{
+    double x = ((const double *)a)[0], y = ((const double *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* Prints the transfers and messages of the paje.trace beside tasks_rec that end inside the recorded
+ * windows, and the share of their time during which some worker of the receiving process ran a
+ * task: communication hidden behind computation (QUDA's overlap of halo exchange and interior). */
+static void communication_summary(const char *tasks_rec, const trace_task *t, int n, double win[][2], int nwin,
+                                  FILE *out)
+{
+    char paje[PATH_MAX + 16];
+    size_t dir = strlen(tasks_rec) >= strlen("tasks.rec") ? strlen(tasks_rec) - strlen("tasks.rec") : 0;
+    snprintf(paje, sizeof paje, "%.*spaje.trace", (int)dir, tasks_rec);
+    link_events starts = {0}, ends = {0};
+    int maxrank = 0;
+    for (int i = 0; i < n; i++) maxrank = t[i].rank > maxrank ? t[i].rank : maxrank;
+    double (*busy)[2] = malloc((size_t)(n > 0 ? n : 1) * sizeof *busy);
+    int *first = calloc((size_t)maxrank + 2, sizeof *first);
+    if (!busy || !first || read_links(paje, &starts, &ends)) {
+        fprintf(out, "communication not measured: %s\n", busy && first ? "no paje.trace beside the tasks.rec" : "out of memory");
+        free(busy), free(first), free(starts.e), free(ends.e);
+        return;
+    }
+    /* each rank's busy time as sorted disjoint intervals: busy[first[r] .. first[r + 1]) */
+    int m = 0;
+    for (int r = 0; r <= maxrank; r++) {
+        first[r] = m;
+        int k0 = m;
+        for (int i = 0; i < n; i++)
+            if (t[i].rank == r) busy[m][0] = t[i].start, busy[m++][1] = t[i].end;
+        qsort(busy + k0, (size_t)(m - k0), sizeof *busy, by_interval);
+        int kept = k0;
+        for (int k = k0; k < m; k++) {
+            if (kept > k0 && busy[k][0] <= busy[kept - 1][1]) {
+                if (busy[k][1] > busy[kept - 1][1]) busy[kept - 1][1] = busy[k][1];
+            } else {
+                busy[kept][0] = busy[k][0], busy[kept++][1] = busy[k][1];
+            }
+        }
+        m = kept;
+    }
+    first[maxrank + 1] = m;
+    qsort(starts.e, (size_t)starts.n, sizeof *starts.e, by_key);
+    qsort(ends.e, (size_t)ends.n, sizeof *ends.e, by_key);
+    double total[2] = {0, 0}, hidden[2] = {0, 0}, bytes[2] = {0, 0};
+    long count[2] = {0, 0};
+    for (int i = 0, j = 0; i < starts.n && j < ends.n;) {
+        int c = strcmp(starts.e[i].key, ends.e[j].key);
+        if (c) {
+            if (c < 0) i++;
+            else j++;
+            continue;
+        }
+        const link_event *s = &starts.e[i++], *e = &ends.e[j++];
+        double a = s->time, b = e->time;
+        int inside = !nwin;
+        for (int k = 0; k < nwin && !inside; k++) inside = b > win[k][0] && b <= win[k][1];
+        if (!inside || b < a) continue;
+        int r = e->rank <= maxrank ? e->rank : maxrank, kind = s->mpi;
+        total[kind] += b - a;
+        hidden[kind] += covered((const double (*)[2])(busy + first[r]), first[r + 1] - first[r], a, b);
+        bytes[kind] += s->bytes;
+        count[kind]++;
+    }
+    static const char *const what[2] = {"transfers between memory nodes", "MPI messages"};
+    if (!count[0] && !count[1])
+        fprintf(out, "communication none recorded (one memory node and one process: faces stay in place)\n");
+    for (int kind = 0; kind < 2; kind++)
+        if (count[kind])
+            fprintf(out, "communication %ld %s, %.1f MB, %.3f ms in flight: %.1f%% hidden behind running tasks, %.3f ms exposed\n",
+                    count[kind], what[kind], bytes[kind] / 1e6, total[kind],
+                    total[kind] > 0 ? 100.0 * hidden[kind] / total[kind] : 100.0, total[kind] - hidden[kind]);
+    free(busy), free(first), free(starts.e), free(ends.e);
+}
+
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
 {
     trace_tasks ts;
@@ -171,10 +328,10 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
     int first = 0;
     if (window) {
-        while (first < ts.n && strcmp(ts.t[first].name, window)) first++;
+        while (first < ts.n && strcmp(ts.t[first].name, window) && strcmp(ts.t[first].model, window)) first++;
         if (first == ts.n) {
             tasks_free(&ts);
-            return qf_fail("%s has no task of codelet %s to start the window at", tasks_rec, window);
+            return qf_fail("%s has no task named %s or of codelet %s to start the window at", tasks_rec, window, window);
         }
     }
     trace_task *t = ts.t + first;
@@ -218,7 +375,7 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     }
     if (nwin) fprintf(out, "span          %.3f ms in %d recorded window%s (qf_runtime_trace_begin / _end), %d tasks\n", span, nwin, nwin > 1 ? "s" : "", n);
     else fprintf(out, "span          %.3f ms from the %s, %d tasks\n", span, window ? "window's first task" : "first task", n);
-    fprintf(out, "%-34s %8s %11s %10s\n", "codelet", "tasks", "total ms", "mean us");
+    fprintf(out, "%-34s %8s %11s %10s\n", "task", "tasks", "total ms", "mean us");
     for (int done = 0; done < nnames; done++) { /* largest total first */
         int k = -1;
         for (int j = 0; j < nnames; j++)
@@ -233,6 +390,7 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     if (cp >= 0.0)
         fprintf(out, "critical path %.3f ms through the dependencies (%.0f%% of the span): the span with unlimited workers\n",
                 cp, span > 0 ? 100.0 * cp / span : 0.0);
+    communication_summary(tasks_rec, t, n, win, nwin, out);
     fprintf(out, "note          an asynchronous CUDA task lasts from its launch to the driver's seeing it end, so it\n"
                  "              may include the tasks queued before it on the GPU\n");
     free(names), free(busy), free(count), tasks_free(&ts);
@@ -259,6 +417,33 @@ static int find_fxt_tool(char *path, size_t len)
     return system("command -v starpu_fxt_tool > /dev/null 2>&1") == 0;
 }
 
+/* StarPU 1.3.10 writes a codelet's color (0xRRGGBB) into paje.trace as "R G B" in 0..255, where
+ * Paje and ViTE read 0..1; the state definitions ("6" lines) are rescaled in place. */
+static int fix_paje_colours(const char *paje)
+{
+    char tmp[PATH_MAX + 48], line[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", paje);
+    FILE *in = fopen(paje, "r"), *out = in ? fopen(tmp, "w") : NULL;
+    if (!in || !out) {
+        if (in) fclose(in);
+        return QF_ERROR;
+    }
+    while (fgets(line, sizeof line, in)) {
+        char *q = line[0] == '6' && line[1] == '\t' ? strchr(line, '"') : NULL;
+        double r, g, b;
+        if (q && sscanf(q, "\"%lf %lf %lf\"", &r, &g, &b) == 3 && (r > 1.0 || g > 1.0 || b > 1.0)) {
+            *q = 0;
+            fprintf(out, "%s\"%.6f %.6f %.6f\"\n", line, r / 255.0, g / 255.0, b / 255.0);
+        } else {
+            fputs(line, out);
+        }
+    }
+    int bad = ferror(in) || ferror(out);
+    fclose(in);
+    if (fclose(out) || bad) return QF_ERROR;
+    return rename(tmp, paje) ? QF_ERROR : QF_SUCCESS;
+}
+
 void qf_app_trace_finish(const char *dir)
 {
     char tool[PATH_MAX + 32], cmd[3 * PATH_MAX + 128], rec[PATH_MAX + 32], sum[PATH_MAX + 32];
@@ -273,6 +458,8 @@ void qf_app_trace_finish(const char *dir)
         printf("trace         starpu_fxt_tool failed on %s/prof_file_* (see %s/fxt_tool.log)\n", dir, dir);
         return;
     }
+    snprintf(rec, sizeof rec, "%s/paje.trace", dir);
+    if (fix_paje_colours(rec)) printf("trace         could not rescale the task colours of %s (ViTE may show them white)\n", rec);
     snprintf(rec, sizeof rec, "%s/tasks.rec", dir);
     snprintf(sum, sizeof sum, "%s/summary.txt", dir);
     FILE *f = fopen(sum, "w");
@@ -294,6 +481,18 @@ int qf_app_gnuplot(const char *script, const char *picture)
     struct stat st;
     if (stat(picture, &st) != 0 || st.st_size == 0) return qf_fail("gnuplot wrote no %s (see %s.log)", picture, script);
     return QF_SUCCESS;
+}
+
+/* The trace colour of the codelet whose performance model is model (codelets/registry.c), as ViTE
+ * shows it; StarPU's own tasks (reduction merges) get greys. */
+static unsigned codelet_colour(const char *model, int k)
+{
+    for (int c = 0; c < qf_codelet_registry_size; c++) {
+        const struct starpu_codelet *cl = qf_codelet_registry[c].cl;
+        if (cl->model && cl->model->symbol && !strcmp(cl->model->symbol, model)) return qf_codelet_registry[c].colour;
+    }
+    static const unsigned greys[] = {0x000000, 0x555555, 0xaaaaaa};
+    return greys[k % 3];
 }
 
 /* A per-worker Gantt chart of [from, to) ms after the first recorded task, one colour per codelet:
@@ -320,16 +519,17 @@ static int trace_gantt(const char *dir, double from, double to, const char *pict
     for (int i = 0; i < ts.n; i++) { /* the codelets in the window, in order of first appearance */
         double s = ts.t[i].start - t0, e = ts.t[i].end - t0;
         if (e <= from || s >= to) continue;
+        if (!ts.t[i].model[0]) snprintf(ts.t[i].model, sizeof ts.t[i].model, "%s", ts.t[i].name);
         int k = 0;
-        while (k < nnames && strcmp(names[k], ts.t[i].name)) k++;
-        if (k == nnames && nnames < 64) names[nnames++] = ts.t[i].name;
+        while (k < nnames && strcmp(names[k], ts.t[i].model)) k++;
+        if (k == nnames && nnames < 64) names[nnames++] = ts.t[i].model;
         if (ts.t[i].worker > maxw) maxw = ts.t[i].worker;
     }
     for (int k = 0; k < nnames; k++) {
         fprintf(f, "# %s\n", names[k]);
         for (int i = 0; i < ts.n; i++) {
             double s = ts.t[i].start - t0, e = ts.t[i].end - t0;
-            if (e <= from || s >= to || strcmp(ts.t[i].name, names[k])) continue;
+            if (e <= from || s >= to || strcmp(ts.t[i].model, names[k])) continue;
             fprintf(f, "%d %.6f %.6f\n", ts.t[i].worker, s < from ? from : s, e > to ? to : e);
             nbars++;
         }
@@ -349,11 +549,10 @@ static int trace_gantt(const char *dir, double from, double to, const char *pict
                 from, to);
         fprintf(g, "set style fill solid 1.0 noborder\nset key outside right top\nnames = \"");
         for (int k = 0; k < nnames; k++) fprintf(g, "%s%s", k ? " " : "", names[k]);
-        /* sixteen distinguishable colours, repeated beyond */
-        fprintf(g, "\"\ncolours = \"#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf "
-                   "#000000 #aec7e8 #ffbb78 #98df8a #ff9896 #c5b0d5\"\n"
-                   "plot for [k=0:%d] '%s' index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
-                   "lc rgb word(colours, k %% 16 + 1) title word(names, k+1)\n",
+        fprintf(g, "\"\ncolours = \"");
+        for (int k = 0; k < nnames; k++) fprintf(g, "%s#%06x", k ? " " : "", codelet_colour(names[k], k));
+        fprintf(g, "\"\nplot for [k=0:%d] '%s' index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
+                   "lc rgb word(colours, k+1) title word(names, k+1)\n",
                 nnames - 1, dat);
         fclose(g);
         rc = qf_app_gnuplot(gp, picture);
@@ -369,9 +568,10 @@ static const char help[] =
     "       quarkflow trace gantt DIR [--from MS] [--to MS] [--out FILE.svg]\n"
     "\n"
     "Summarises the tasks.rec that starpu_fxt_tool writes from an FxT trace (quarkflow --trace DIR\n"
-    "writes it into DIR): tasks, total and mean time per codelet, tasks, busy time and idle share per\n"
-    "worker over the traced span, and the critical path through the task dependencies. --window\n"
-    "CODELET starts the span at that codelet's first task (the perfmodel symbol, e.g. qf_wilson_gather).\n"
+    "writes it into DIR): tasks, total and mean time per task name (stage, operator, precision), tasks,\n"
+    "busy time and idle share per worker over the traced span, the critical path through the task\n"
+    "dependencies, and the transfers and MPI messages of the paje.trace beside it with the share of\n"
+    "their time hidden behind running tasks. --window NAME starts the span at the first task of that name or codelet (e.g. qf_wilson_gather).\n"
     "\n"
     "gantt draws the tasks of each worker between --from and --to ms (default 0 and 20) after the start\n"
     "of the recorded window, one colour per codelet, with gnuplot into --out (default DIR/gantt.svg);\n"

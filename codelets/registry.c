@@ -1,32 +1,48 @@
 /* The table of all quarkflow codelets (codelets.h), kept in one place so that what counts tasks by
  * codelet (runtime/stats.c) sees every codelet without listing them itself. Labels are column
- * headings: at most 8 characters, so that a table of a solve's kinds stays narrow. */
+ * headings: at most 8 characters, so that a table of a solve's kinds stays narrow. Colours are the
+ * trace colours of the kinds of work (StarPU writes cl->color into paje.trace and dag.dot): the Dirac
+ * stages blue / green / orange, clover purple, BLAS updates olive, reductions red and pink, scalar
+ * arithmetic grey, conversions brown, gauge-field work dark blue shades. */
 #include "codelets.h"
 
+enum {
+    COLOUR_GATHER = 0x1f77b4, COLOUR_INTERIOR = 0x2ca02c, COLOUR_EXTERIOR = 0xff7f0e, COLOUR_CLOVER = 0x9467bd,
+    COLOUR_UPDATE = 0xbcbd22, COLOUR_REDUCE = 0xd62728, COLOUR_REDUX = 0xe377c2, COLOUR_SCALAR = 0x7f7f7f,
+    COLOUR_CONVERT = 0x8c564b, COLOUR_FACE = 0x17becf, COLOUR_GAUGE = 0x393b79, COLOUR_GAUGE_OBS = 0x6b6ecf
+};
+
 const qf_codelet_entry qf_codelet_registry[] = {
-    {&qf_cl_wilson_gather, "gather"},
-    {&qf_cl_wilson_interior, "interior"},
-    {&qf_cl_wilson_exterior, "exterior"},
-    {&qf_cl_clover_apply, "cl_apply"},
-    {&qf_cl_clover_build, "cl_build"},
-    {&qf_cl_blas_update, "axpby"},
-    {&qf_cl_blas_reduce, "reduce"},
-    {&qf_cl_blas_cg_update, "cg_upd"},
-    {&qf_cl_blas_bicgstab_update, "bicg_upd"},
-    {&qf_cl_scalar_op, "scalar"},
-    {&qf_cl_sum_zero, "zero"},
-    {&qf_cl_sum_add, "add"},
-    {&qf_cl_convert, "convert"},
-    {&qf_cl_face_copy, "face"},
-    {&qf_cl_plaquette, "plaq"},
-    {&qf_cl_gauge_start, "start"},
-    {&qf_cl_staple_face, "staple"},
-    {&qf_cl_gauge_update, "heatbath"},
-    {&qf_cl_polyakov_line, "pl_line"},
-    {&qf_cl_polyakov_chain, "pl_chain"},
-    {&qf_cl_polyakov_trace, "pl_trace"},
-    {&qf_cl_plaquette_matrix, "plaq_mat"},
-    {&qf_cl_leaf_transport, "leaf_tr"},
-    {&qf_cl_leaf_sum, "leaf_sum"},
+    {&qf_cl_wilson_gather, "gather", COLOUR_GATHER},
+    {&qf_cl_wilson_interior, "interior", COLOUR_INTERIOR},
+    {&qf_cl_wilson_exterior, "exterior", COLOUR_EXTERIOR},
+    {&qf_cl_clover_apply, "cl_apply", COLOUR_CLOVER},
+    {&qf_cl_clover_build, "cl_build", COLOUR_CLOVER},
+    {&qf_cl_blas_update, "axpby", COLOUR_UPDATE},
+    {&qf_cl_blas_reduce, "reduce", COLOUR_REDUCE},
+    {&qf_cl_blas_cg_update, "cg_upd", COLOUR_UPDATE},
+    {&qf_cl_blas_bicgstab_update, "bicg_upd", COLOUR_UPDATE},
+    {&qf_cl_scalar_op, "scalar", COLOUR_SCALAR},
+    {&qf_cl_sum_zero, "zero", COLOUR_REDUX},
+    {&qf_cl_sum_add, "add", COLOUR_REDUX},
+    {&qf_cl_convert, "convert", COLOUR_CONVERT},
+    {&qf_cl_face_copy, "face", COLOUR_FACE},
+    {&qf_cl_plaquette, "plaq", COLOUR_GAUGE_OBS},
+    {&qf_cl_gauge_start, "start", COLOUR_GAUGE},
+    {&qf_cl_staple_face, "staple", COLOUR_GAUGE},
+    {&qf_cl_gauge_update, "heatbath", COLOUR_GAUGE},
+    {&qf_cl_polyakov_line, "pl_line", COLOUR_GAUGE_OBS},
+    {&qf_cl_polyakov_chain, "pl_chain", COLOUR_GAUGE_OBS},
+    {&qf_cl_polyakov_trace, "pl_trace", COLOUR_GAUGE_OBS},
+    {&qf_cl_plaquette_matrix, "plaq_mat", COLOUR_CLOVER},
+    {&qf_cl_leaf_transport, "leaf_tr", COLOUR_CLOVER},
+    {&qf_cl_leaf_sum, "leaf_sum", COLOUR_CLOVER},
 };
 const int qf_codelet_registry_size = (int)(sizeof qf_codelet_registry / sizeof qf_codelet_registry[0]);
+
+/* At load time, before any task exists: the codelets are static structures that every entry point
+ * (the command line, a host code through the C API) shares. */
+__attribute__((constructor)) static void set_trace_colours(void)
+{
+    for (int c = 0; c < qf_codelet_registry_size; c++) qf_codelet_registry[c].cl->color = qf_codelet_registry[c].colour;
+}

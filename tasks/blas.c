@@ -127,17 +127,19 @@ static void set_range(qf_blas_args *args, const qf_field *f, int parity)
     args->n = (parity < 0 ? v : v / 2) * per_site;
 }
 
-/* One task of codelet cl per block of f's lattice. */
+/* One task of codelet cl per block of f's lattice, named after the call (fn without its qf_blas_
+ * prefix: "axpby", "dot", "cg_update"), which is what traces show. */
 static int submit_blocks(struct starpu_codelet *cl, const buffer_plan *pl, const qf_blas_args *args,
-                         const qf_lattice *lat)
+                         const qf_lattice *lat, const char *fn)
 {
+    const char *name = fn + strlen("qf_blas_");
     for (int b = 0; b < lat->nblocks; b++) {
         struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
         for (int k = 0; k < pl->n; k++) {
             d[k].handle = pl->field[k] ? qf_field_block(pl->field[k], b) : pl->scalar[k];
             d[k].mode = pl->mode[k];
         }
-        int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, pl->n, QF_ARGS(*args), 0);
+        int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, pl->n, STARPU_NAME, name, QF_ARGS(*args), 0);
         if (qf_task_check(ret, cl->name)) return QF_ERROR;
     }
     return QF_SUCCESS;
@@ -166,7 +168,7 @@ static int reduce(const char *fn, int op, qf_scalar *r, qf_scalar *r2, const qf_
     if (result_scalar(&pl, &args, QF_RED_R, r, x->lat) ||
         (op == QF_BLAS_DOT_NORM2 && result_scalar(&pl, &args, QF_RED_R2, r2, x->lat)))
         return QF_ERROR;
-    return submit_blocks(&qf_cl_blas_reduce, &pl, &args, x->lat);
+    return submit_blocks(&qf_cl_blas_reduce, &pl, &args, x->lat, fn);
 }
 
 int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity)
@@ -210,7 +212,7 @@ static int update(const char *fn, int op, qf_field *y, const qf_field *x, double
     plan_field(&pl, &args, QF_UPD_Y, y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W);
     if (reads_x) plan_field(&pl, &args, QF_UPD_X, x, STARPU_R);
     if (uses_scalar) plan_scalar(&pl, &args, QF_UPD_A, c, STARPU_R);
-    return submit_blocks(&qf_cl_blas_update, &pl, &args, y->lat);
+    return submit_blocks(&qf_cl_blas_update, &pl, &args, y->lat, fn);
 }
 
 int qf_blas_copy(qf_field *y, const qf_field *x, int parity)
@@ -260,7 +262,7 @@ int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_fie
     plan_field(&pl, &args, QF_CG_P, p, STARPU_R);
     plan_field(&pl, &args, QF_CG_Q, q, STARPU_R);
     if (result_scalar(&pl, &args, QF_CG_RR, rr, x->lat)) return QF_ERROR;
-    return submit_blocks(&qf_cl_blas_cg_update, &pl, &args, x->lat);
+    return submit_blocks(&qf_cl_blas_cg_update, &pl, &args, x->lat, fn);
 }
 
 int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,
@@ -290,5 +292,5 @@ int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const 
     plan_field(&pl, &args, QF_BICG_S, s, STARPU_R);
     plan_field(&pl, &args, QF_BICG_T, t, STARPU_R);
     if (result_scalar(&pl, &args, QF_BICG_RR, rr, x->lat)) return QF_ERROR;
-    return submit_blocks(&qf_cl_blas_bicgstab_update, &pl, &args, x->lat);
+    return submit_blocks(&qf_cl_blas_bicgstab_update, &pl, &args, x->lat, fn);
 }

@@ -30,6 +30,20 @@ struct qf_dirac {
 
 enum { PRIO_GATHER = 1, PRIO_EXTERIOR = 1, PRIO_INTERIOR = 0 };
 
+/* Task names, which traces show (ViTE, tasks.rec, the summary): the stage, the hopping term it
+ * belongs to and the precision, e.g. "interior:D_eo^dag:single" (D_eo maps odd sites to even ones, D
+ * is the full lattice's); no blanks, which would split the name in paje.trace. */
+enum { STAGE_GATHER, STAGE_INTERIOR, STAGE_EXTERIOR };
+#define HOP_NAMES(stage, term)                                                                                  \
+    {{stage ":" term ":double", stage ":" term ":single"}, {stage ":" term "^dag:double", stage ":" term "^dag:single"}}
+#define STAGE_NAMES(stage) {HOP_NAMES(stage, "D"), HOP_NAMES(stage, "D_eo"), HOP_NAMES(stage, "D_oe")}
+static const char *const task_names[3][3][2][2] = {STAGE_NAMES("gather"), STAGE_NAMES("interior"),
+                                                   STAGE_NAMES("exterior")};
+static const char *task_name(int stage, int parity, int dagger, qf_precision prec)
+{
+    return task_names[stage][parity + 1][dagger != 0][prec == QF_SINGLE];
+}
+
 qf_dirac_params qf_dirac_default_params(double kappa)
 {
     qf_dirac_params p;
@@ -78,7 +92,8 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         for (int k = 0; k < QF_WILSON_NFACES; k++)
             descr[2 + k] = (struct starpu_data_descr){qf_face_set_handle(faces, b, k / 2, k % 2), STARPU_W};
         int ret = starpu_task_insert(&qf_cl_wilson_gather, STARPU_DATA_MODE_ARRAY, descr, 2 + QF_WILSON_NFACES,
-                                     STARPU_PRIORITY, PRIO_GATHER, QF_ARGS(g), 0);
+                                     STARPU_PRIORITY, PRIO_GATHER, STARPU_NAME,
+                                     task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec), QF_ARGS(g), 0);
         if (qf_task_check(ret, "wilson_gather")) return QF_ERROR;
     }
 
@@ -97,7 +112,8 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
         if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
         int ret = starpu_task_insert(&qf_cl_wilson_interior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
-                                     PRIO_INTERIOR, QF_ARGS(a), 0);
+                                     PRIO_INTERIOR, STARPU_NAME, task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec),
+                                     QF_ARGS(a), 0);
         if (qf_task_check(ret, "wilson_interior")) return QF_ERROR;
     }
     for (int b = 0; b < lat->nblocks; b++) {
@@ -114,7 +130,8 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
         if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
         int ret = starpu_task_insert(&qf_cl_wilson_exterior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
-                                     PRIO_EXTERIOR, QF_ARGS(a), 0);
+                                     PRIO_EXTERIOR, STARPU_NAME, task_name(STAGE_EXTERIOR, s->parity, s->dagger, d->p.prec),
+                                     QF_ARGS(a), 0);
         if (qf_task_check(ret, "wilson_exterior")) return QF_ERROR;
     }
     return QF_SUCCESS;
