@@ -2,25 +2,25 @@
  * clover field (A or A^-1; kernels/clover.h). With one parity the other half of out keeps its values,
  * hence RW. */
 #include "codelets.h"
-#include "kernels/clover.h"
+#include "kernels/simd.h"
 
 #if QF_HAVE_CUDA
 void qf_clover_apply_cuda(void *buffers[], void *cl_arg);
 #endif
 
+/* The sites of the parity (or block) in batches of the fields' precision (kernels/simd.h). */
+QF_CPU_CLONES
+static void clover_apply_run(const qf_clover_apply_args *a, void *out, const void *x, const void *y, const void *clover)
+{
+    int64_t first = qf_clover_site(a->ext, a->parity, 0), n = qf_clover_nsites(a->ext, a->parity);
+    if (a->prec == QF_SINGLE) qf_clover_axpby_block_f8(out, a->a, x, a->b, clover, y, first, n, a->prec);
+    else qf_clover_axpby_block_d4(out, a->a, x, a->b, clover, y, first, n, a->prec);
+}
+
 static void clover_apply_cpu(void *buffers[], void *cl_arg)
 {
-    const qf_clover_apply_args *a = cl_arg;
-    const void *clover = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    const void *x = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    const void *y = (const void *)STARPU_VECTOR_GET_PTR(buffers[2]);
-    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[3]);
-    int64_t first = qf_clover_site(a->ext, a->parity, 0), end = first + qf_clover_nsites(a->ext, a->parity);
-    /* a constant precision in each loop specialises the inlined loads and stores */
-    if (a->prec == QF_DOUBLE)
-        for (int64_t s = first; s < end; s++) qf_clover_axpby_site(out, a->a, x, a->b, clover, y, s, QF_DOUBLE);
-    else
-        for (int64_t s = first; s < end; s++) qf_clover_axpby_site(out, a->a, x, a->b, clover, y, s, QF_SINGLE);
+    clover_apply_run(cl_arg, (void *)STARPU_VECTOR_GET_PTR(buffers[3]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                     (const void *)STARPU_VECTOR_GET_PTR(buffers[2]), (const void *)STARPU_VECTOR_GET_PTR(buffers[0]));
 }
 
 /* One parity does half the work of all sites on the same buffers; a == 0 skips x. */

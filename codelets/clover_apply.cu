@@ -9,7 +9,7 @@ static __global__ void clover_apply_kernel(const void *clover, const void *x, co
                                            qf_clover_apply_args a)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) qf_clover_axpby_site(out, a.a, x, a.b, clover, y, qf_clover_site(a.ext, a.parity, i), (qf_precision)P);
+    if (i < n) qf_clover_axpby_site(out, a.a, x, a.b, clover, y, qf_clover_site(a.ext, a.parity, i), 1, (qf_precision)P);
 }
 
 extern "C" void qf_clover_apply_cuda(void *buffers[], void *cl_arg)

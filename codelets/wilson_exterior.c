@@ -3,6 +3,7 @@
  * RW out, R gauge, R the eight neighbour faces (k = 2 mu: the -mu neighbour's side-1 face; k = 2 mu
  * + 1: the +mu neighbour's side-0 face), then R x if has_x, R clover if clover_on. */
 #include "codelets.h"
+#include "kernels/simd.h"
 #include "wilson_launch.h"
 
 static void buffer_pointers(void *buffers[], const qf_wilson_args *a, const void *face[QF_WILSON_NFACES],
@@ -25,10 +26,12 @@ static void wilson_exterior_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
+QF_CPU_CLONES
 void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
                             const void *const nbr_face[QF_WILSON_NFACES])
 {
-    QF_WILSON_SPECIALISE(a, b, QF_WILSON_FOR_SITES(&b, s, xc, qf_wilson_exterior_at(out, gauge, x, clover, nbr_face, s, xc, &b)));
+    QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_exterior_block_f8(out, gauge, x, clover, nbr_face, &b),
+                       qf_wilson_exterior_block_d4(out, gauge, x, clover, nbr_face, &b));
 }
 
 static void wilson_exterior_cpu(void *buffers[], void *cl_arg)

@@ -1,6 +1,7 @@
 /* Codelet wilson_gather: packs the eight spin-projected half-spinor faces of one block, the side-1
  * ones multiplied by U^dagger (kernels/wilson.h). Buffers: R spinor, R gauge, W faces (mu, side). */
 #include "codelets.h"
+#include "kernels/simd.h"
 #include "wilson_launch.h"
 
 #if QF_HAVE_CUDA
@@ -13,18 +14,12 @@ static void wilson_gather_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
+QF_CPU_CLONES
 void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
                           void *const face[QF_WILSON_NFACES])
 {
-    int64_t n = qf_wilson_gather_total(a);
-    qf_wilson_gather_args b = *a;
-    if (a->prec == QF_DOUBLE) {
-        b.prec = QF_DOUBLE;
-        for (int64_t t = 0; t < n; t++) qf_wilson_gather_site(spinor, gauge, face, t, &b);
-    } else {
-        b.prec = QF_SINGLE;
-        for (int64_t t = 0; t < n; t++) qf_wilson_gather_site(spinor, gauge, face, t, &b);
-    }
+    QF_SIMD_SPECIALISE(qf_wilson_gather_args, a, b, qf_wilson_gather_block_f8(spinor, gauge, face, &b),
+                       qf_wilson_gather_block_d4(spinor, gauge, face, &b));
 }
 
 static void wilson_gather_cpu(void *buffers[], void *cl_arg)

@@ -3,6 +3,7 @@
  * R gauge, W out (RW for one parity, whose other half is kept), then R x if has_x, R clover if
  * clover_on. */
 #include "codelets.h"
+#include "kernels/simd.h"
 #include "wilson_launch.h"
 
 static void optional_buffers(void *buffers[], const qf_wilson_args *a, int first, const void **x, const void **clover)
@@ -24,10 +25,12 @@ static void wilson_interior_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
+QF_CPU_CLONES
 void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
                             const void *clover)
 {
-    QF_WILSON_SPECIALISE(a, b, QF_WILSON_FOR_SITES(&b, s, xc, qf_wilson_interior_at(out, in, gauge, x, clover, s, xc, &b)));
+    QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_interior_block_f8(out, in, gauge, x, clover, &b),
+                       qf_wilson_interior_block_d4(out, in, gauge, x, clover, &b));
 }
 
 static void wilson_interior_cpu(void *buffers[], void *cl_arg)

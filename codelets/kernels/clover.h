@@ -25,8 +25,9 @@
  * A field of A^-1 (block by block: the inverse of A is block diagonal too, and hermitian) uses the
  * same layout. The build runs once per gauge field and favours plain, obviously correct code (gamma
  * matrices as written in DESIGN.md, sigma by matrix products, a Cholesky factorisation with a pivot
- * check); qf_clover_apply_site is on the hot path of the Dirac operator (one pass over the 36 reals of
- * each block; it specialises on prec when inlined with a constant). All arithmetic is in double. */
+ * check), all in double. Applying C is on the hot path of the Dirac operator (one pass over the 36 reals
+ * of each block): qf_clover_apply_site and the clover_apply codelet's site are written once for every
+ * site kind (clover_kind.h, kernels/kind.h), arithmetic in double for the scalar kind set up here. */
 #ifndef QF_KERNEL_CLOVER_H
 #define QF_KERNEL_CLOVER_H
 
@@ -203,57 +204,7 @@ static inline QF_HD int qf_clover_build_store_site(const void *f, qf_precision f
     return failed != 0;
 }
 
-/* ---- load, store, apply ---- */
-
-static inline QF_HD void qf_clover_load_site(const void *base, qf_precision prec, int64_t site, double *c72)
-{
-    qf_reals_load(base, prec, (size_t)site * QF_CLOVER_REALS, c72, QF_CLOVER_REALS);
-}
-
-static inline QF_HD void qf_clover_store_site(void *base, qf_precision prec, int64_t site, const double *c72)
-{
-    qf_reals_store(base, prec, (size_t)site * QF_CLOVER_REALS, c72, QF_CLOVER_REALS);
-}
-
-/* y = C x for one stored 36-real block c (diagonal, then lower entries; upper ones conjugated). */
-static inline QF_HD_INLINE void qf_clover_block_mul(const double *c, const qf_complex x[6], qf_complex y[6])
-{
-    QF_UNROLL
-    for (int i = 0; i < 6; i++) y[i] = qf_cscale(c[i], x[i]);
-    QF_UNROLL
-    for (int i = 1; i < 6; i++) {
-        QF_UNROLL
-        for (int j = 0; j < i; j++) {
-            int k = qf_clover_lower_offset(i, j);
-            qf_complex l = qf_cmake(c[k], c[k + 1]);
-            y[i] = qf_cadd(y[i], qf_cmul(l, x[j]));      /* A[i][j] x[j] */
-            y[j] = qf_cadd(y[j], qf_cconjmul(l, x[i]));  /* A[j][i] x[i] = conj(L[i][j]) x[i] */
-        }
-    }
-}
-
-/* C(site) in, C the clover field at base (A or A^-1) in precision prec: 2 x 36 reals loaded, one pass
- * over each block, 504 flops a site (QUDA's count for the clover term). */
-static inline QF_HD_INLINE qf_spinor qf_clover_apply_site(const void *clover, qf_precision prec, int64_t site,
-                                                          const qf_spinor *in)
-{
-    qf_spinor out;
-    QF_UNROLL
-    for (int blk = 0; blk < 2; blk++) {
-        double c[QF_CLOVER_BLOCK_REALS];
-        qf_reals_load(clover, prec, (size_t)site * QF_CLOVER_REALS + (size_t)blk * QF_CLOVER_BLOCK_REALS, c,
-                      QF_CLOVER_BLOCK_REALS);
-        qf_complex x[6], y[6];
-        QF_UNROLL
-        for (int i = 0; i < 6; i++) x[i] = in->s[2 * blk + i / 3][i % 3];
-        qf_clover_block_mul(c, x, y);
-        QF_UNROLL
-        for (int i = 0; i < 6; i++) out.s[2 * blk + i / 3][i % 3] = y[i];
-    }
-    return out;
-}
-
-/* ---- the clover_apply codelet's site: out = a x + b C y ---- */
+/* ---- the clover_apply codelet's sites ---- */
 
 /* Sites of a block visited for parity p (0, 1) or all sites (p = -1), and the storage index of the
  * i-th of them (the in-block layout is parity-major: parity p holds p V/2 .. p V/2 + V/2 - 1). */
@@ -267,23 +218,10 @@ static inline QF_HD int64_t qf_clover_site(const int ext[QF_NDIM], int parity, i
     return parity < 0 ? i : parity * (qf_volume(ext) / 2) + i;
 }
 
-/* out(s) = a x(s) + b C(s) y(s); x is not read when a == 0. Any of out, x, y may be the same field. */
-static inline QF_HD_INLINE void qf_clover_axpby_site(void *out, double a, const void *x, double b, const void *clover,
-                                                     const void *y, int64_t s, qf_precision prec)
-{
-    qf_spinor ys = qf_spinor_load(y, prec, s);
-    qf_spinor r = qf_clover_apply_site(clover, prec, s, &ys);
-    if (a != 0.0) {
-        qf_spinor xs = qf_spinor_load(x, prec, s);
-        r = qf_spinor_axpby(a, &xs, b, &r);
-    } else {
-        QF_UNROLL
-        for (int sp = 0; sp < 4; sp++) {
-            QF_UNROLL
-            for (int c = 0; c < 3; c++) r.s[sp][c] = qf_cscale(b, r.s[sp][c]);
-        }
-    }
-    qf_spinor_store(out, prec, s, &r);
-}
+/* ---- the site kernels that apply a clover field (clover_kind.h), for the scalar kind ---- */
+
+#define QF_K(name) name
+#include "clover_kind.h"
+#undef QF_K
 
 #endif

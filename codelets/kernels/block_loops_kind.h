@@ -1,0 +1,57 @@
+/* The CPU codelets' loops over a block for one batch kind (kernels/simd.h, included once per batch
+ * kind): they walk the sites a codelet works on, QF_KW at a time, and call the site kernels of
+ * wilson_kind.h and clover_kind.h on them; each calls its kernel at one place, since an inlined
+ * kernel is large. No include guard, on purpose. */
+
+/* wilson_interior: every output site. */
+static inline QF_HD_INLINE void QF_K(qf_wilson_interior_block)(void *out, const void *in, const void *gauge,
+                                                               const void *x, const void *clover,
+                                                               const qf_wilson_args *a)
+{
+    qf_walk w;
+    qf_walk_block(&w, a->ext, a->parity);
+    QF_SITES_FOR_BATCHES(&w, QF_SITES_HOPS, 0, q, QF_K(qf_wilson_interior_at)(out, in, gauge, x, clover, q, a));
+}
+
+/* wilson_exterior: the output sites with a face hop (qf_walk_exterior), packed into full batches (a
+ * lane spent on a site with none would be wasted). */
+static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_block)(void *out, const void *gauge, const void *x,
+                                                               const void *clover,
+                                                               const void *const nbr_face[QF_WILSON_NFACES],
+                                                               const qf_wilson_args *a)
+{
+    int src_parity = a->parity < 0 ? -1 : 1 - a->parity;
+    qf_walk w;
+    qf_walk_exterior(&w, a->ext, a->parity);
+    QF_SITES_FOR_BATCHES(&w, QF_SITES_FACES, src_parity, q,
+                         QF_K(qf_wilson_exterior_at)(out, gauge, x, clover, nbr_face, q, a));
+}
+
+/* wilson_gather: the eight faces. */
+static inline QF_HD_INLINE void QF_K(qf_wilson_gather_block)(const void *spinor, const void *gauge,
+                                                             void *const face[QF_WILSON_NFACES],
+                                                             const qf_wilson_gather_args *a)
+{
+    QF_UNROLL
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        QF_UNROLL
+        for (int side = 0; side < 2; side++) {
+            qf_walk w;
+            qf_walk_face(&w, a->ext, mu, side, a->parity);
+            QF_K(qf_sites) q = {0};
+            while (QF_K(qf_sites_fill)(&q, &w, QF_SITES_ENTRIES, a->parity))
+                QF_K(qf_wilson_gather_at)(spinor, gauge, face[2 * mu + side], mu, side, q.s, q.src[0][0], q.valid, a);
+        }
+    }
+}
+
+/* clover_apply: the n sites from first, which are consecutive in storage. */
+static inline QF_HD_INLINE void QF_K(qf_clover_axpby_block)(void *out, double a, const void *x, double b,
+                                                            const void *clover, const void *y, int64_t first,
+                                                            int64_t n, qf_precision prec)
+{
+    for (int64_t k = 0; k < n; k += QF_KW) {
+        QF_K(qf_mask) m = n - k >= QF_KW ? (1u << QF_KW) - 1 : (1u << (n - k)) - 1;
+        QF_K(qf_clover_axpby_site)(out, a, x, b, clover, y, QF_K(qf_index_run)(first + k, m), m, prec);
+    }
+}

@@ -1,0 +1,301 @@
+/* The CPU batch kinds of the Dirac site kernels (kernels/kind.h): _f8, 8 sites in float, for
+ * single-precision fields, and _d4, 4 sites in double, for double-precision fields. A site is a lane
+ * of a 32-byte GNU C vector (GCC, Clang), so the CPU codelets compute single precision in float and
+ * vectorise across sites over the ordinary site layout: the same record (a spinor, a link, a clover
+ * block, a half spinor) of the batch's sites is loaded as runs of 8 (4) reals a site and transposed
+ * in registers, so that real k of the record is one vector holding it for every site; stores
+ * transpose back. Here: the vector types and transposes, a site iterator, and the kinds' set-up
+ * (simd_kind.h, then the shared templates, then the codelets' loops in block_loops_kind.h). CPU only:
+ * nvcc never includes this header. */
+#ifndef QF_KERNEL_SIMD_H
+#define QF_KERNEL_SIMD_H
+
+#include "wilson.h"
+
+#include <string.h>
+
+/* The CPU codelet functions that run these kernels are compiled for the target's baseline and, on
+ * x86-64 with QF_CPU_DISPATCH (the CMake option of that name), also for x86-64-v3 (AVX2, FMA),
+ * whose 256-bit registers hold one batch; the dynamic loader picks the best version the CPU runs (GCC's
+ * target_clones, an ifunc). One binary then uses AVX2 and FMA where they exist and runs on any
+ * x86-64. Everything such a function calls must be inlined into it to be compiled for each target:
+ * the kernels are QF_HD_INLINE. */
+#if defined(QF_CPU_DISPATCH) && defined(__x86_64__)
+#define QF_CPU_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define QF_CPU_CLONES
+#endif
+
+typedef float qf_real_f8 __attribute__((vector_size(32)));
+typedef double qf_real_d4 __attribute__((vector_size(32)));
+typedef float qf_chunk_f8 __attribute__((vector_size(16))); /* a 16-byte chunk: half a vector */
+typedef double qf_chunk_d4 __attribute__((vector_size(16)));
+typedef float qf_elem_f8; /* the stored real of a kind */
+typedef double qf_elem_d4;
+
+/* Lanes picked from the concatenation of a and b (indices of a, then of b); the result has as many
+ * lanes as indices. */
+#if !defined(__clang__) && __GNUC__ < 12
+#error "the CPU Dirac kernels need __builtin_shufflevector: GCC >= 12 or Clang"
+#endif
+#define QF_SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+
+/* Integer vectors of the reals' width, for lane masks: lane l of qf_lane_bits is 1 << l. */
+typedef int32_t qf_bits_elem_f8;
+typedef int64_t qf_bits_elem_d4;
+typedef qf_bits_elem_f8 qf_bits_f8 __attribute__((vector_size(32)));
+typedef qf_bits_elem_d4 qf_bits_d4 __attribute__((vector_size(32)));
+static const qf_bits_f8 qf_lane_bits_f8 = {1, 2, 4, 8, 16, 32, 64, 128};
+static const qf_bits_d4 qf_lane_bits_d4 = {1, 2, 4, 8};
+
+static inline QF_HD_INLINE qf_real_f8 qf_real_from_f8(double d)
+{
+    float f = (float)d;
+    return (qf_real_f8){f, f, f, f, f, f, f, f};
+}
+
+static inline QF_HD_INLINE qf_real_d4 qf_real_from_d4(double d) { return (qf_real_d4){d, d, d, d}; }
+
+/* Records are moved between memory and registers 16 bytes a site at a time (4 floats, 2 doubles): a
+ * vector is filled with 16 bytes of site l in its low half and 16 bytes of site l + QF_KW / 2 in
+ * its high half (AVX: vinsertf128 from memory; stores vextractf128), and QF_KW / 2 such vectors are
+ * transposed within their 128-bit halves, which makes each vector one real of the 8 (4) sites. That
+ * costs 2 shuffles a vector, where a full 8 x 8 transpose costs 3 (and crosses the halves). The
+ * transposes below are their own inverses: loads and stores use the same one. */
+static inline QF_HD_INLINE qf_real_f8 qf_chunks_join_f8(qf_chunk_f8 lo, qf_chunk_f8 hi)
+{
+    return QF_SHUFFLE(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+static inline QF_HD_INLINE qf_real_d4 qf_chunks_join_d4(qf_chunk_d4 lo, qf_chunk_d4 hi) { return QF_SHUFFLE(lo, hi, 0, 1, 2, 3); }
+
+static inline QF_HD_INLINE qf_chunk_f8 qf_chunk_of_f8(qf_real_f8 v, int high)
+{
+    return high ? QF_SHUFFLE(v, v, 4, 5, 6, 7) : QF_SHUFFLE(v, v, 0, 1, 2, 3);
+}
+
+static inline QF_HD_INLINE qf_chunk_d4 qf_chunk_of_d4(qf_real_d4 v, int high)
+{
+    return high ? QF_SHUFFLE(v, v, 2, 3) : QF_SHUFFLE(v, v, 0, 1);
+}
+
+/* 4 x 4 transposes in both halves: unpacks, then 64-bit shuffles (vunpcklps, vshufps). */
+static inline QF_HD_INLINE void qf_transpose_f8(qf_real_f8 r[4])
+{
+    qf_real_f8 t0 = QF_SHUFFLE(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+    qf_real_f8 t1 = QF_SHUFFLE(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    qf_real_f8 t2 = QF_SHUFFLE(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+    qf_real_f8 t3 = QF_SHUFFLE(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    r[0] = QF_SHUFFLE(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+    r[1] = QF_SHUFFLE(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+    r[2] = QF_SHUFFLE(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+    r[3] = QF_SHUFFLE(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+}
+
+/* 2 x 2 transposes in both halves (vunpcklpd, vunpckhpd). */
+static inline QF_HD_INLINE void qf_transpose_d4(qf_real_d4 r[2])
+{
+    qf_real_d4 t0 = QF_SHUFFLE(r[0], r[1], 0, 4, 2, 6);
+    qf_real_d4 t1 = QF_SHUFFLE(r[0], r[1], 1, 5, 3, 7);
+    r[0] = t0;
+    r[1] = t1;
+}
+
+/* ---- visiting sites ---- */
+
+/* A CPU loop's walk over sites: boxes lo <= x < hi of block coordinates walked in turn, each parity by
+ * parity (the sites of one parity, or of both), row by row (x[1..3] fixed), optionally only the sites
+ * on at least min_faces faces of the block (x[nu] = 0 or ext[nu] - 1). It hands out runs: sites that
+ * follow each other in a row, x0 stepping by 2. The one property of the block layout (qf_lattice.h)
+ * that the walk and the batches rely on: such sites have consecutive storage indices, and so have
+ * their neighbours in any direction. */
+typedef struct {
+    int lo[QF_NDIM], hi[QF_NDIM], min_faces;
+} qf_walk_box;
+
+typedef struct {
+    qf_walk_box box[2 * QF_NDIM + 1];
+    int nbox, k;                     /* the boxes; the one walked */
+    int ext[QF_NDIM];
+    int first_parity, last_parity;   /* the parities walked in each box */
+    int parity, row[QF_NDIM], begun; /* where the walk is: the parity and row of box k */
+    int mu, side;                    /* a face walk's face */
+    int x[QF_NDIM], n;               /* the run: its first site, n sites */
+    int64_t s;                       /* the run's first storage index */
+} qf_walk;
+
+static inline QF_HD_INLINE void qf_walk_init(qf_walk *w, const int ext[QF_NDIM], int parity)
+{
+    memcpy(w->ext, ext, sizeof w->ext);
+    w->nbox = w->k = 0;
+    w->first_parity = parity < 0 ? 0 : parity;
+    w->last_parity = parity < 0 ? 1 : parity;
+    w->begun = 0;
+    w->n = 0;
+    w->mu = w->side = -1;
+}
+
+/* Adds the box of the whole block, or (mu >= 0) the part of the (mu, side) face whose other coordinates
+ * are lo_other <= x[nu] < ext[nu] - lo_other. */
+static inline QF_HD_INLINE void qf_walk_add(qf_walk *w, int mu, int side, int lo_other, int min_faces)
+{
+    qf_walk_box *b = &w->box[w->nbox++];
+    for (int nu = 0; nu < QF_NDIM; nu++) {
+        b->lo[nu] = mu < 0 ? 0 : lo_other;
+        b->hi[nu] = w->ext[nu] - b->lo[nu];
+    }
+    if (mu >= 0) {
+        b->lo[mu] = side ? w->ext[mu] - 1 : 0;
+        b->hi[mu] = b->lo[mu] + 1;
+    }
+    b->min_faces = min_faces;
+}
+
+/* Every site of the block (of the parity, or all). */
+static inline QF_HD_INLINE void qf_walk_block(qf_walk *w, const int ext[QF_NDIM], int parity)
+{
+    qf_walk_init(w, ext, parity);
+    qf_walk_add(w, -1, 0, 0, 0);
+}
+
+/* The sites with a face hop: those of each face that are on no other face, face by face, then those
+ * on two faces or more. A batch of sites of one face needs one face hop, not one for each face that
+ * its lanes' sites lie on. */
+static inline QF_HD_INLINE void qf_walk_exterior(qf_walk *w, const int ext[QF_NDIM], int parity)
+{
+    qf_walk_init(w, ext, parity);
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        for (int side = 0; side < 2; side++) qf_walk_add(w, mu, side, 1, 0);
+    qf_walk_add(w, -1, 0, 0, 2);
+}
+
+/* The sites of the (mu, side) face. */
+static inline QF_HD_INLINE void qf_walk_face(qf_walk *w, const int ext[QF_NDIM], int mu, int side, int parity)
+{
+    qf_walk_init(w, ext, parity);
+    qf_walk_add(w, mu, side, 0, 0);
+    w->mu = mu;
+    w->side = side;
+}
+
+static inline QF_HD_INLINE int qf_walk_on_faces(const qf_walk *w, int nu, int c) { return c == 0 || c == w->ext[nu] - 1; }
+
+/* Moves the walk to its next row: 0 past the last one of the last box. */
+static inline QF_HD_INLINE int qf_walk_next_row(qf_walk *w)
+{
+    while (w->k < w->nbox) {
+        const qf_walk_box *b = &w->box[w->k];
+        if (!w->begun) {
+            w->begun = 1;
+            w->parity = w->first_parity;
+            memcpy(w->row, b->lo, sizeof w->row);
+        } else {
+            int nu;
+            for (nu = 1; nu < QF_NDIM; nu++) {
+                if (++w->row[nu] < b->hi[nu]) break;
+                w->row[nu] = b->lo[nu];
+            }
+            if (nu == QF_NDIM && w->parity++ == w->last_parity) {
+                w->k++;
+                w->begun = 0;
+                continue;
+            }
+        }
+        int empty = 0;
+        for (int nu = 0; nu < QF_NDIM; nu++) empty |= b->lo[nu] >= b->hi[nu];
+        if (empty) {
+            w->k++;
+            w->begun = 0;
+            continue;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Moves the walk to its next run; 0 when there is none. */
+static inline QF_HD_INLINE int qf_walk_next_run(qf_walk *w)
+{
+    while (qf_walk_next_row(w)) {
+        const qf_walk_box *b = &w->box[w->k];
+        int x0 = b->lo[0] + ((b->lo[0] + w->row[1] + w->row[2] + w->row[3] + w->parity) & 1);
+        if (x0 >= b->hi[0]) continue;
+        int n = (b->hi[0] - x0 + 1) / 2;
+        int faces = 0;
+        for (int nu = 1; nu < QF_NDIM; nu++) faces += qf_walk_on_faces(w, nu, w->row[nu]);
+        if (faces < b->min_faces) { /* only the row's end on an x face, if it has one more face */
+            int last = x0 + 2 * (n - 1);
+            if (faces + 1 < b->min_faces) continue;
+            if (qf_walk_on_faces(w, 0, x0)) n = 1;
+            else if (qf_walk_on_faces(w, 0, last)) {
+                x0 = last;
+                n = 1;
+            } else continue;
+        }
+        w->x[0] = x0;
+        for (int nu = 1; nu < QF_NDIM; nu++) w->x[nu] = w->row[nu];
+        w->n = n;
+        w->s = qf_block_site_index(w->x, w->ext);
+        return 1;
+    }
+    return 0;
+}
+
+/* What a batch of sites is filled for (simd_kind.h): the hop sources in the block (interior), the face
+ * entries of its hops (exterior), the entries of the walk's face (gather). */
+typedef enum { QF_SITES_HOPS, QF_SITES_FACES, QF_SITES_ENTRIES } qf_sites_kind;
+
+/* In the loops of block_loops_kind.h: runs kernel (a statement on QF_K(qf_sites) *q) on the batches
+ * of walk w filled for kind, each batch
+ * filled before the one before is computed, so that the kernel can prefetch what it will load
+ * (qf_sites_prefetch_hop). */
+#define QF_SITES_FOR_BATCHES(w, kind, src_parity, q, kernel)                                                   \
+    do {                                                                                                       \
+        QF_K(qf_sites) b_[2] = {0};                                                                            \
+        int k_ = 0, more_ = QF_K(qf_sites_fill)(&b_[0], (w), (kind), (src_parity));                           \
+        while (more_) {                                                                                        \
+            more_ = QF_K(qf_sites_fill)(&b_[1 - k_], (w), (kind), (src_parity));                               \
+            b_[k_].ahead = more_ ? &b_[1 - k_] : NULL;                                                         \
+            const QF_K(qf_sites) *q = &b_[k_];                                                                 \
+            kernel;                                                                                            \
+            k_ = 1 - k_;                                                                                       \
+        }                                                                                                      \
+    } while (0)
+
+/* ---- the kinds ---- */
+
+#define QF_K(name) name##_f8
+#define QF_KW 8
+#include "complex_kind.h"
+#include "simd_kind.h"
+#include "spinor_kind.h"
+#include "clover_kind.h"
+#include "wilson_kind.h"
+#include "block_loops_kind.h"
+#undef QF_KW
+#undef QF_K
+
+#define QF_K(name) name##_d4
+#define QF_KW 4
+#include "complex_kind.h"
+#include "simd_kind.h"
+#include "spinor_kind.h"
+#include "clover_kind.h"
+#include "wilson_kind.h"
+#include "block_loops_kind.h"
+#undef QF_KW
+#undef QF_K
+
+/* Runs stmt_f8 on single-precision fields and stmt_d4 on double ones, with b a copy of *a (of type
+ * T) whose dagger flag is a compile-time constant in each branch, so that the projector signs of the
+ * inlined kernels fold. */
+#define QF_SIMD_SPECIALISE(T, a, b, stmt_f8, stmt_d4)                                                          \
+    do {                                                                                                       \
+        T b = *(a);                                                                                            \
+        if (b.prec == QF_SINGLE && b.dagger) { b.dagger = 1; stmt_f8; }                                        \
+        else if (b.prec == QF_SINGLE) { b.dagger = 0; stmt_f8; }                                               \
+        else if (b.dagger) { b.dagger = 1; stmt_d4; }                                                          \
+        else { b.dagger = 0; stmt_d4; }                                                                        \
+    } while (0)
+
+#endif

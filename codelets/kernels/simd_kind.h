@@ -1,0 +1,255 @@
+/* The primitives of one CPU batch kind (kernels/kind.h, kernels/simd.h): QF_KW sites, one a lane.
+ * Included once per batch kind by kernels/simd.h, with QF_K and QF_KW defined and QF_K(qf_real),
+ * QF_K(qf_elem) (the stored real), QF_K(qf_chunk), QF_K(qf_chunks_join), QF_K(qf_chunk_of), QF_K(qf_transpose),
+ * QF_K(qf_real_from), the integer vector QF_K(qf_bits) of QF_K(qf_bits_elem) with the lane bits
+ * QF_K(qf_lane_bits), and the kind's complex type declared. No include guard, on purpose. */
+
+typedef struct { QF_K(qf_complex) e[3][3]; } QF_K(qf_su3);
+/* Every lane names a record of the field, also a lane outside the mask of its loads and stores
+ * (some record: loads are then harmless and stores skip it), so loads need no test. */
+typedef struct { int64_t i[QF_KW]; } QF_K(qf_index);
+typedef unsigned QF_K(qf_mask); /* bit l: lane l */
+
+static inline QF_HD_INLINE int QF_K(qf_mask_any)(QF_K(qf_mask) m) { return m != 0; }
+static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_mask_not)(QF_K(qf_mask) m) { return ~m & ((1u << QF_KW) - 1); }
+
+/* v in the lanes of m, 0 in the others. */
+static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_real_keep)(QF_K(qf_real) v, QF_K(qf_mask) m)
+{
+    QF_K(qf_bits) keep = (QF_K(qf_lane_bits) & (QF_K(qf_bits_elem))m) != 0; /* all ones in the lanes of m */
+    return (QF_K(qf_real))((QF_K(qf_bits))v & keep);
+}
+
+static inline QF_HD_INLINE QF_K(qf_index) QF_K(qf_index_link)(QF_K(qf_index) i, int mu)
+{
+    QF_K(qf_index) r;
+    QF_UNROLL
+    for (int l = 0; l < QF_KW; l++) r.i[l] = 4 * i.i[l] + mu;
+    return r;
+}
+
+/* first, first + 1, ... in the lanes of m (the lowest lanes), first in the others. */
+static inline QF_HD_INLINE QF_K(qf_index) QF_K(qf_index_run)(int64_t first, QF_K(qf_mask) m)
+{
+    QF_K(qf_index) r;
+    QF_UNROLL
+    for (int l = 0; l < QF_KW; l++) r.i[l] = m >> l & 1 ? first + l : first;
+    return r;
+}
+
+/* v[k] = real off + k of record i, each lane its own record: QF_KW / 2 reals of every lane at a time
+ * (kernels/simd.h); a last, shorter run is loaded as the QF_KW / 2 reals that end the record's run,
+ * overlapping the run before (n >= QF_KW / 2). */
+static inline QF_HD_INLINE void QF_K(qf_record_load)(const void *base, qf_precision prec, QF_K(qf_index) i, int rec,
+                                                     int off, QF_K(qf_real) *v, int n)
+{
+    enum { H = QF_KW / 2 };
+    (void)prec; /* a batch kind's storage precision is its own */
+    const QF_K(qf_elem) *p[QF_KW];
+    QF_UNROLL
+    for (int l = 0; l < QF_KW; l++) p[l] = (const QF_K(qf_elem) *)base + i.i[l] * rec + off;
+    QF_UNROLL
+    for (int k0 = 0; k0 < n; k0 += H) {
+        int k = k0 + H <= n ? k0 : n - H;
+        QF_K(qf_real) r[H];
+        QF_UNROLL
+        for (int l = 0; l < H; l++) {
+            QF_K(qf_chunk) lo, hi;
+            memcpy(&lo, p[l] + k, sizeof lo);
+            memcpy(&hi, p[l + H] + k, sizeof hi);
+            r[l] = QF_K(qf_chunks_join)(lo, hi);
+        }
+        QF_K(qf_transpose)(r);
+        QF_UNROLL
+        for (int j = k0 - k; j < H; j++) v[k + j] = r[j];
+    }
+}
+
+/* The reverse, for the lanes in m; the others write to a local sink instead, which keeps the
+ * stores free of branches (n <= QF_SPINOR_REALS: spinors and half spinors are stored). An
+ * overlapping last run stores again the values the run before stored. */
+static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision prec, QF_K(qf_index) i, int rec, int off,
+                                                      const QF_K(qf_real) *v, int n, QF_K(qf_mask) m)
+{
+    enum { H = QF_KW / 2 };
+    (void)prec;
+    QF_K(qf_elem) sink[QF_SPINOR_REALS];
+    QF_K(qf_elem) *p[QF_KW];
+    QF_UNROLL
+    for (int l = 0; l < QF_KW; l++) p[l] = m >> l & 1 ? (QF_K(qf_elem) *)base + i.i[l] * rec + off : sink;
+    QF_UNROLL
+    for (int k0 = 0; k0 < n; k0 += H) {
+        int k = k0 + H <= n ? k0 : n - H;
+        QF_K(qf_real) r[H];
+        QF_UNROLL
+        for (int j = 0; j < H; j++) r[j] = v[k + j];
+        QF_K(qf_transpose)(r);
+        QF_UNROLL
+        for (int l = 0; l < QF_KW; l++) {
+            QF_K(qf_chunk) h = QF_K(qf_chunk_of)(r[l % H], l >= H);
+            memcpy(p[l] + k, &h, sizeof h);
+        }
+    }
+}
+
+/* ---- sites ---- */
+
+/* Up to QF_KW output sites of a block walk (kernels/simd.h) with their geometry, worked out when the
+ * batch is filled: their storage indices, and for each hop (mu, dir) the lanes whose source lies in
+ * the block and its storage index (an interior walk), or the lanes whose hop comes through a face and
+ * the face entry (an exterior walk). Lanes past the walk's end repeat the first site, outside every
+ * mask; a lane outside a hop's mask keeps the source an earlier batch gave it (some record of the
+ * same field: start from a zeroed batch). */
+typedef struct QF_K(qf_sites_s) {
+    QF_K(qf_index) s;
+    QF_K(qf_mask) valid, face; /* the lanes with a site; those with a face hop */
+    QF_K(qf_mask) hop[QF_NDIM][2];
+    QF_K(qf_index) src[QF_NDIM][2];
+    const struct QF_K(qf_sites_s) *ahead; /* the batch the loop computes next, if any */
+} QF_K(qf_sites);
+
+/* Fills q with the next sites of walk w and the geometry that kind asks for (qf_sites_kind; the face
+ * entries go to src[0][0]); 0 when none was left. Integer work only, kept out of the kernels
+ * (noinline): inlined, it competed with their vectors for registers. It works on runs (qf_walk): the
+ * sites of a run share x[1..3], and their hop sources in the block are a run too (the walk's layout
+ * rule), so one qf_block_site_index a run and hop does. */
+static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_walk *w, qf_sites_kind kind, int src_parity)
+{
+    const int *ext = w->ext;
+    struct { int first, n, x[QF_NDIM]; int64_t s; } run[QF_KW]; /* lanes first .. first + n - 1 */
+    int nrun = 0, n = 0;
+    while (n < QF_KW) {
+        if (w->n == 0 && !qf_walk_next_run(w)) break;
+        int k = w->n < QF_KW - n ? w->n : QF_KW - n;
+        run[nrun].first = n;
+        run[nrun].n = k;
+        run[nrun].s = w->s;
+        memcpy(run[nrun].x, w->x, sizeof w->x);
+        nrun++;
+        for (int j = 0; j < k; j++) q->s.i[n + j] = w->s + j;
+        n += k;
+        w->x[0] += 2 * k;
+        w->s += k;
+        w->n -= k;
+    }
+    if (n == 0) return 0;
+    q->valid = (1u << n) - 1;
+    for (int l = n; l < QF_KW; l++) q->s.i[l] = q->s.i[0];
+    q->face = 0;
+    for (int r = 0; r < nrun; r++) {
+        const int *x = run[r].x;
+        int first = run[r].first, k = run[r].n, last_x0 = x[0] + 2 * (k - 1);
+        int row_on = 0; /* x[1..3] on a face: the whole run is */
+        for (int nu = 1; nu < QF_NDIM; nu++) row_on |= x[nu] == 0 || x[nu] == ext[nu] - 1;
+        if (row_on) q->face |= ((1u << k) - 1) << first;
+        if (x[0] == 0) q->face |= 1u << first;
+        if (last_x0 == ext[0] - 1) q->face |= 1u << (first + k - 1);
+    }
+    if (kind == QF_SITES_ENTRIES) {
+        for (int r = 0; r < nrun; r++)
+            for (int j = 0; j < run[r].n; j++) {
+                int y[QF_NDIM] = {run[r].x[0] + 2 * j, run[r].x[1], run[r].x[2], run[r].x[3]};
+                q->src[0][0].i[run[r].first + j] = qf_wilson_face_index(y, ext, w->mu, w->side, src_parity);
+            }
+        for (int l = n; l < QF_KW; l++) q->src[0][0].i[l] = q->src[0][0].i[0];
+        return 1;
+    }
+    memset(q->hop, 0, sizeof q->hop);
+    for (int r = 0; r < nrun; r++) {
+        int first = run[r].first, k = run[r].n, last_x0 = run[r].x[0] + 2 * (k - 1);
+        for (int mu = 0; mu < QF_NDIM; mu++)
+            for (int dir = 0; dir < 2; dir++) {
+                int y[QF_NDIM] = {run[r].x[0], run[r].x[1], run[r].x[2], run[r].x[3]};
+                int edge = dir ? 0 : ext[mu] - 1;
+                /* the run's lanes j0 .. j1 - 1 take the hop from the block (HOPS) or through the face (FACES) */
+                int j0 = 0, j1 = k;
+                if (mu == 0) {
+                    int first_on = y[0] == edge, last_on = last_x0 == edge;
+                    if (kind == QF_SITES_HOPS) {
+                        j0 = first_on;
+                        j1 = k - last_on;
+                    } else {
+                        j0 = first_on ? 0 : k - 1;
+                        j1 = first_on || last_on ? j0 + 1 : j0;
+                    }
+                } else if ((y[mu] == edge) == (kind == QF_SITES_HOPS)) {
+                    continue;
+                }
+                if (j0 >= j1) continue;
+                q->hop[mu][dir] |= ((1u << (j1 - j0)) - 1) << (first + j0);
+                QF_K(qf_index) *src = &q->src[mu][dir];
+                y[0] += 2 * j0;
+                if (kind == QF_SITES_HOPS) {
+                    y[mu] += dir ? -1 : 1;
+                    int64_t base = qf_block_site_index(y, ext);
+                    for (int j = j0; j < j1; j++) src->i[first + j] = base + (j - j0);
+                } else {
+                    y[mu] = dir ? ext[mu] - 1 : 0;
+                    for (int j = j0; j < j1; j++, y[0] += 2)
+                        src->i[first + j] = qf_wilson_face_index(y, ext, mu, dir, src_parity);
+                }
+            }
+    }
+    return 1;
+}
+
+/* Prefetches records i of a field (rec reals each), all lanes: a lane outside a mask names some
+ * record of the field too, and a test would cost more than the prefetch. A line every 64 bytes and
+ * the record's last byte: the records here hold 48 to 288 bytes at multiples of 16 (at most one more
+ * line than their length needs). */
+static inline QF_HD_INLINE void QF_K(qf_prefetch_records)(const void *base, QF_K(qf_index) i, int rec)
+{
+    enum { LINE = 64 };
+    const int bytes = rec * (int)sizeof(QF_K(qf_elem));
+    QF_UNROLL
+    for (int l = 0; l < QF_KW; l++) {
+        const char *p = (const char *)((const QF_K(qf_elem) *)base + i.i[l] * rec);
+        QF_UNROLL
+        for (int b = 0; b < bytes - LINE; b += LINE) __builtin_prefetch(p + b);
+        __builtin_prefetch(p + bytes - 1);
+    }
+}
+
+/* What the batch after q (q->ahead) will load, prefetched while q is computed, a hop or a finishing
+ * step at a time (wilson.h's qf_sites_prefetch_hop and qf_sites_prefetch_sites): the hardware
+ * prefetchers do not follow the fifteen or so streams of a hop kernel, and the kernel's own loads
+ * leave the memory idle while it computes. Measured on the 2-core VM with two blocks not in the
+ * cache at once: 20% less time; in the cache: 13% more. */
+static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_hop)(const QF_K(qf_sites) *q, int mu, int dir, const void *src,
+                                                            int src_rec, const void *gauge, int link_at_src)
+{
+    const QF_K(qf_sites) *n = q->ahead;
+    if (!n) return;
+    QF_K(qf_prefetch_records)(src, n->src[mu][dir], src_rec);
+    if (gauge) QF_K(qf_prefetch_records)(gauge, QF_K(qf_index_link)(link_at_src ? n->src[mu][dir] : n->s, mu), QF_SU3_REALS);
+}
+
+static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_sites)(const QF_K(qf_sites) *q, const void *base, int rec)
+{
+    if (q->ahead && base) QF_K(qf_prefetch_records)(base, q->ahead->s, rec);
+}
+
+/* The geometry of wilson.h's scalar sites, for a batch. */
+static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_hop)(const QF_K(qf_sites) *q, int mu, int dir,
+                                                            const int ext[QF_NDIM], QF_K(qf_index) *nb)
+{
+    (void)ext;
+    *nb = q->src[mu][dir];
+    return q->hop[mu][dir];
+}
+
+static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_on_face)(const QF_K(qf_sites) *q, const int ext[QF_NDIM])
+{
+    (void)ext;
+    return q->face;
+}
+
+static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_face_entry)(const QF_K(qf_sites) *q, int mu, int dir,
+                                                                   const int ext[QF_NDIM], int src_parity,
+                                                                   QF_K(qf_index) *f)
+{
+    (void)ext;
+    (void)src_parity;
+    *f = q->src[mu][dir];
+    return q->hop[mu][dir];
+}
