@@ -141,9 +141,12 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
     if (blocks_opt && blocks_opt[0] > 0) {
         memcpy(blocks, blocks_opt, sizeof blocks);
     } else {
-        /* several blocks per CPU worker, so that the scheduler can balance them; one per GPU, whose
-         * kernels need large blocks to fill the device and hide the task overhead */
-        int target = 4 * qf_runtime_ncpu_workers() + qf_runtime_ncuda_workers();
+        /* CPUs only: several blocks a worker, so that the scheduler can balance them. With GPUs: one
+         * block a GPU, whose kernels need large blocks to fill the device and hide the task overhead;
+         * blocks sized for CPU cores would leave the GPU idle and send every face over PCIe (a 32^4
+         * solve on an H100 node ran 20x slower with 61 blocks than with 2, bench/RESULTS.md) */
+        int ncuda = qf_runtime_ncuda_workers();
+        int target = ncuda > 0 ? ncuda : 4 * qf_runtime_ncpu_workers();
         if (qf_lattice_default_blocks(dims, target > 0 ? target : 1, min_block_extent, blocks)) return QF_ERROR;
     }
     return qf_lattice_init(lat, dims, NULL, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);

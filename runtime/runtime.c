@@ -17,8 +17,12 @@
 #include <unistd.h>
 
 static int started, rank, nprocs = 1;
+static const char *default_policy; /* the policy quarkflow chose because the user named none */
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 static int tracing;      /* a trace folder was given */
+#if QF_HAVE_CUDA
+int qf_cuda_device_count(void); /* cuda_devices.cu */
+#endif
 #if QF_HAVE_MPI
 static int using_starpu_mpi;
 static void finalize_mpi(void) { MPI_Finalize(); }
@@ -53,6 +57,18 @@ static void trust_system_memory(void)
         starpu_malloc_on_node_set_default_flags(STARPU_MAIN_RAM, STARPU_MALLOC_PINNED);
         system_memory = phys;
     }
+}
+
+/* Whether StarPU will start CUDA workers: a CUDA build, a device, and STARPU_NCUDA not 0. */
+static int cuda_workers_expected(void)
+{
+#if QF_HAVE_CUDA
+    const char *n = getenv("STARPU_NCUDA");
+    if (n && *n && atoi(n) == 0) return 0;
+    return qf_cuda_device_count() > 0;
+#else
+    return 0;
+#endif
 }
 
 /* heteroprio's buckets are the tasks' priorities: 1 for the Dirac operator's face work (gathers and
@@ -95,6 +111,13 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     struct starpu_conf conf;
     starpu_conf_init(&conf);
     const char *policy = getenv("STARPU_SCHED");
+    default_policy = NULL;
+    if (!(policy && *policy) && cuda_workers_expected()) {
+        /* StarPU's default, lws, hands GPU-sized blocks to CPU cores as readily as to the GPU (17x
+         * slower on an H100 node, bench/RESULTS.md); dmdas places tasks by their calibrated models */
+        default_policy = "dmdas";
+        conf.sched_policy_name = default_policy;
+    }
     int heteroprio = policy && !strcmp(policy, "heteroprio");
     if (heteroprio) conf.sched_policy_init = heteroprio_buckets;
 #if QF_HAVE_MPI
@@ -179,7 +202,8 @@ double qf_wtime(void) { return starpu_timing_now() * 1e-6; }
 const char *qf_runtime_sched_name(void)
 {
     const char *s = getenv("STARPU_SCHED");
-    return s && *s ? s : "lws (StarPU's default)";
+    if (s && *s) return s;
+    return default_policy ? "dmdas (quarkflow's default with CUDA workers)" : "lws (StarPU's default)";
 }
 
 void qf_runtime_print_machine(FILE *out)
