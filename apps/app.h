@@ -11,6 +11,7 @@
 typedef struct {
     qf_runtime_options runtime;
     int verbose;
+    int grid[4]; /* --grid: the process grid; 0 0 0 0: chosen from the number of processes */
 } qf_app_globals;
 
 extern qf_app_globals qf_app;
@@ -19,6 +20,19 @@ extern qf_app_globals qf_app;
 int qf_app_error(void);
 /* Prints a usage error for the command and returns exit status 2. */
 int qf_app_usage_error(const char *command, const char *fmt, ...);
+
+/* Whether this process writes the output files: rank 0 (all processes hold the gathered results). */
+static inline int qf_app_writes_files(void) { return qf_runtime_rank() == 0; }
+
+/* Fails, naming the command, when more than one process runs: the benchmarks compare the task graph
+ * with kernels called directly on one process's memory (or restart StarPU per policy). */
+static inline int qf_app_single_process(const char *command)
+{
+    if (qf_runtime_nprocs() == 1) return QF_SUCCESS;
+    return qf_fail("%s measures one process (%d are running): run it without mpirun; the task graphs themselves run "
+                   "on many processes (solve, propagator, apply, gauge)",
+                   command, qf_runtime_nprocs());
+}
 
 /* Starts the runtime with the global options (and prints the machine with --verbose). */
 int qf_app_start(int *argc, char ***argv);

@@ -353,10 +353,10 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
         qf_runtime_wait_all();
         t_apply = qf_wtime() - t_apply;
     }
-    rc = rc || qf_field_export(out, res);
+    rc = rc || qf_field_export_all(out, res);
     if (!rc && o->solve) {
         printf("|x|^2         %.15e\n", norm2(res, vol, dims, 0));
-        if (o->out) {
+        if (o->out && qf_app_writes_files()) {
             rc = qf_dirac_fermion_write(o->out, dims, res, o->out_bits);
             if (!rc) printf("wrote         %s (the solution; SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out,
                             o->out_bits == 32 ? 'F' : 'D', o->out_bits);
@@ -375,7 +375,7 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
         double flops = qf_dirac_flops(d, o->op);
         printf("time          %.3f ms for the application (%.3g flops, %.2f GFLOPS); operator built in %.3f s\n",
                1e3 * t_apply, flops, flops / t_apply * 1e-9, t_build);
-        if (o->out) {
+        if (o->out && qf_app_writes_files()) {
             rc = qf_dirac_fermion_write(o->out, dims, res, o->out_bits);
             if (!rc) printf("wrote         %s (SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out, o->out_bits == 32 ? 'F' : 'D',
                             o->out_bits);

@@ -156,7 +156,7 @@ static int measure_tasks(const gauge_opts *o, const int dims[4], double *links)
     int rc = o->in ? qf_field_import(u, links) : qf_gauge_start(u, o->start, o->seed, o->eps);
     qf_gauge_observables obs;
     double poly_re = 0.0, poly_im = 0.0;
-    rc = rc || qf_gauge_measure(u, &obs) || qf_gauge_polyakov(u, &poly_re, &poly_im) || qf_field_export(u, links);
+    rc = rc || qf_gauge_measure(u, &obs) || qf_gauge_polyakov(u, &poly_re, &poly_im) || qf_field_export_all(u, links);
     qf_field_destroy(u);
     if (rc) return QF_ERROR;
     printf("task graph    %s precision, blocks %d x %d x %d x %d of %d x %d x %d x %d sites, %d CPU + %d CUDA workers\n",
@@ -177,7 +177,7 @@ static int measure_tasks(const gauge_opts *o, const int dims[4], double *links)
                        d, tol);
     printf("              agrees with plain global loops over the same links (difference %.1e)\n", d);
     printf("Polyakov loop %.16f %+.16f i\n", poly_re, poly_im);
-    if (o->out) {
+    if (o->out && qf_app_writes_files()) {
         qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
         if (qf_gauge_write(o->out, o->to, dims, links, &w)) return QF_ERROR;
         printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
@@ -253,7 +253,8 @@ static int generate(gauge_opts *o)
     if (!rc && o->out) {
         double *links = malloc((size_t)lat.global_volume * 72 * sizeof *links);
         qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
-        rc = !links || qf_field_export(u, links) || qf_gauge_write(o->out, o->to, dims, links, &w);
+        rc = !links || qf_field_export_all(u, links) ||
+             (qf_app_writes_files() && qf_gauge_write(o->out, o->to, dims, links, &w));
         if (!rc) printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
         else if (!links) qf_fail("out of host memory gathering the field for writing");
         free(links);

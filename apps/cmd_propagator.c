@@ -167,7 +167,7 @@ static int run(const prop_opts *o, int dims[4], const double *links)
         qf_runtime_trace_begin();
         rc = rc || qf_solve(d, x, b, &o->sp, &res);
         qf_runtime_trace_end();
-        rc = rc || qf_field_export(x, col[k]);
+        rc = rc || qf_field_export_all(x, col[k]);
         if (!rc) {
             printf("solve %2d      spin %d colour %d: %4d iterations, %2d updates, true residual %.2e, %.2f s\n", k + 1,
                    k / 3, k % 3, res.iterations, res.updates, res.residual, res.seconds);
@@ -187,7 +187,7 @@ static int run(const prop_opts *o, int dims[4], const double *links)
             if (t < dims[3] / 2) printf("   %9.5f   %9.5f", log(pion[t] / pion[tn]), log(rho[t] / rho[tn]));
             printf("\n");
         }
-        if (o->out) {
+        if (o->out && qf_app_writes_files()) {
             FILE *f = fopen(o->out, "w");
             if (!f) {
                 rc = qf_fail("cannot write %s: check the directory exists and is writable", o->out);

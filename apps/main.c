@@ -19,6 +19,8 @@ const char qf_app_global_help[] =
     "  --trace DIR      record an FxT trace into DIR (convert with starpu_fxt_tool -i DIR/prof_file_*)\n"
     "  --watchdog S     when no task finishes for S seconds while tasks are pending, report the stall and\n"
     "                   exit with status 1 instead of hanging (default 300; 0: off)\n"
+    "  --grid PX PY PZ PT  process grid under mpirun (default: the number of processes split over the\n"
+    "                   largest extents, t first)\n"
     "  -h, --help       this help\n"
     "StarPU's environment variables keep working; FxT tracing is off unless STARPU_FXT_TRACE=1.\n";
 
@@ -137,7 +139,15 @@ int qf_app_help_requested(int argc, char **argv, int first, const char *help)
 
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent)
 {
-    int blocks[4];
+    int blocks[4], procs[4], local[4];
+    if (qf_app.grid[0] > 0) memcpy(procs, qf_app.grid, sizeof procs);
+    else if (qf_lattice_default_procs(dims, qf_runtime_nprocs(), procs)) return QF_ERROR;
+    for (int mu = 0; mu < 4; mu++) {
+        if (dims[mu] % procs[mu])
+            return qf_fail("lattice extent %d in direction %d is not divisible by the process grid's %d (--grid)",
+                           dims[mu], mu, procs[mu]);
+        local[mu] = dims[mu] / procs[mu];
+    }
     if (blocks_opt && blocks_opt[0] > 0) {
         memcpy(blocks, blocks_opt, sizeof blocks);
     } else {
@@ -147,14 +157,17 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
          * solve on an H100 node ran 20x slower with 61 blocks than with 2, bench/RESULTS.md) */
         int ncuda = qf_runtime_ncuda_workers();
         int target = ncuda > 0 ? ncuda : 4 * qf_runtime_ncpu_workers();
-        if (qf_lattice_default_blocks(dims, target > 0 ? target : 1, min_block_extent, blocks)) return QF_ERROR;
+        if (qf_lattice_default_blocks(local, target > 0 ? target : 1, min_block_extent, blocks)) return QF_ERROR;
     }
-    return qf_lattice_init(lat, dims, NULL, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);
+    return qf_lattice_init(lat, dims, procs, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);
 }
 
 int qf_app_start(int *argc, char ***argv)
 {
     if (qf_runtime_init(&qf_app.runtime, argc, argv)) return QF_ERROR;
+    /* every process runs the same command; rank 0 speaks for them (errors still come from any) */
+    if (qf_runtime_rank() != 0 && !freopen("/dev/null", "w", stdout))
+        return qf_fail("cannot silence the standard output of rank %d", qf_runtime_rank());
     if (qf_app.verbose && qf_runtime_rank() == 0) qf_runtime_print_machine(stdout);
     return QF_SUCCESS;
 }
@@ -189,6 +202,8 @@ static int parse_globals(int *argc, char **argv)
             rc = qf_app_double("", *argc, argv, &i, &qf_app.runtime.watchdog_s);
             if (!rc && !(qf_app.runtime.watchdog_s >= 0.0))
                 return qf_app_usage_error("", "--watchdog %g: give seconds, or 0 for no watchdog", qf_app.runtime.watchdog_s);
+        } else if (!strcmp(a, "--grid")) {
+            rc = qf_app_dims("", *argc, argv, &i, qf_app.grid);
         } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             qf_app.verbose = 1;
         } else {

@@ -214,10 +214,8 @@ static int plan_create(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_p
     p->neighbour = calloc((size_t)nb, sizeof *p->neighbour);
     if (!p->block_origin || !p->neighbour) return qf_fail("out of host memory for the benchmark's plan");
     for (int b = 0; b < nb; b++) {
-        int bc[QF_NDIM];
-        qf_lex_coords(b, lat->blocks, bc);
+        qf_lattice_block_origin(lat, b, p->block_origin[b]);
         for (int mu = 0; mu < QF_NDIM; mu++) {
-            p->block_origin[b][mu] = lat->proc_coord[mu] * lat->local[mu] + bc[mu] * lat->block[mu];
             /* exterior slot 2 mu: the -mu neighbour's side-1 face; 2 mu + 1: the +mu neighbour's side 0 */
             p->neighbour[b][2 * mu] = qf_block_neighbour(b, lat->blocks, mu, -1) * QF_WILSON_NFACES + 2 * mu + 1;
             p->neighbour[b][2 * mu + 1] = qf_block_neighbour(b, lat->blocks, mu, +1) * QF_WILSON_NFACES + 2 * mu;
@@ -777,7 +775,7 @@ int qf_bench_dslash(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
     if (qf_app_start(&argc, &argv)) return qf_app_error();
-    rc = dslash(&o);
+    rc = qf_app_single_process("bench dslash") || dslash(&o);
     qf_app_stop();
     return rc ? qf_app_error() : 0;
 }

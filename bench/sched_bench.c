@@ -164,8 +164,9 @@ static void run_policy(const sched_opts *o, sched_row *row)
 {
     qf_runtime_options ro = qf_app.runtime;
     ro.sched = row->policy;
-    if (qf_runtime_init(&ro, NULL, NULL)) {
+    if (qf_runtime_init(&ro, NULL, NULL) || qf_app_single_process("bench sched")) {
         snprintf(row->error, sizeof row->error, "%s", qf_last_error());
+        qf_runtime_shutdown();
         return;
     }
     qf_lattice lat;

@@ -304,7 +304,7 @@ int qf_bench_solver(int argc, char **argv)
     if (rc) return rc;
     qf_app.runtime.trace_window = 1; /* the trace holds the measured solves */
     if (qf_app_start(&argc, &argv)) return qf_app_error();
-    rc = solver_bench(&o);
+    rc = qf_app_single_process("bench solver") || solver_bench(&o);
     qf_app_stop();
     return rc ? qf_app_error() : 0;
 }

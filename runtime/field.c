@@ -3,6 +3,8 @@
  * partition of a lazily allocated handle a main-memory copy, which would cost every GPU-resident
  * scratch field its size in pinned host memory), and lazily allocated face buffers; plus the copies between fields and global lexicographic arrays. */
 #include "field_handles.h"
+#include "mpi_data.h"
+#include "quarkflow/qf_runtime.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +35,12 @@ static int face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_
     size_t site_bytes = (size_t)reals_per_site * qf_real_size(prec);
     for (int b = 0; b < lat->nblocks; b++)
         for (int mu = 0; mu < QF_NDIM; mu++)
-            for (int side = 0; side < 2; side++)
-                starpu_vector_data_register(&s->face[(b * QF_NDIM + mu) * 2 + side], -1, 0,
-                                            (uint32_t)(qf_face_volume(lat->block, mu, depth) / per_site), site_bytes);
+            for (int side = 0; side < 2; side++) {
+                starpu_data_handle_t *h = &s->face[(b * QF_NDIM + mu) * 2 + side];
+                starpu_vector_data_register(h, -1, 0, (uint32_t)(qf_face_volume(lat->block, mu, depth) / per_site),
+                                            site_bytes);
+                qf_data_set_owner(*h, qf_lattice_block_owner(lat, b)); /* the sender fills it */
+            }
     return QF_SUCCESS;
 }
 
@@ -74,6 +79,10 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
                         int scratch)
 {
     *out = NULL;
+    if (lat->nprocs != qf_runtime_nprocs())
+        return qf_fail("a %s field on a lattice split over %d processes, but %d are running: make the lattice with "
+                       "the running processes' count and rank (qf_runtime_nprocs, qf_runtime_rank)",
+                       kind_names[kind], lat->nprocs, qf_runtime_nprocs());
     if (face_depth <= 0) face_depth = qf_field_default_face_depth(kind);
     for (int mu = 0; mu < QF_NDIM; mu++)
         if (lat->block[mu] < face_depth)
@@ -97,7 +106,9 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
     size_t site_bytes = (size_t)f->site_reals * qf_real_size(prec);
     size_t nsites = (size_t)lat->block_volume;
     for (int b = 0; b < nb; b++) {
-        if (scratch) { /* StarPU allocates each block where its first task writes it */
+        if (scratch || !qf_lattice_block_is_local(lat, b)) {
+            /* scratch: StarPU allocates each block where its first task writes it; another process's
+             * block: a handle for the task graph, memory only where StarPU-MPI receives a copy */
             starpu_vector_data_register(&f->block[b], -1, 0, (uint32_t)nsites, site_bytes);
         } else {
             if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
@@ -110,6 +121,7 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
             starpu_vector_data_register(&f->block[b], STARPU_MAIN_RAM, (uintptr_t)f->block_data[b], (uint32_t)nsites,
                                         site_bytes);
         }
+        qf_data_set_owner(f->block[b], qf_lattice_block_owner(lat, b));
         f->nregistered = b + 1;
     }
     *out = f;
@@ -136,14 +148,13 @@ void qf_field_destroy(qf_field *f)
     free(f);
 }
 
-/* Global lexicographic index of site s of block b on this process. */
+/* Global lexicographic index of site s of block b. */
 static int64_t global_site(const qf_lattice *lat, int b, int64_t s)
 {
-    int bc[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
-    qf_lex_coords(b, lat->blocks, bc);
+    int o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
+    qf_lattice_block_origin(lat, b, o);
     qf_block_site_coords(s, lat->block, x);
-    for (int mu = 0; mu < QF_NDIM; mu++)
-        g[mu] = lat->proc_coord[mu] * lat->local[mu] + bc[mu] * lat->block[mu] + x[mu];
+    for (int mu = 0; mu < QF_NDIM; mu++) g[mu] = o[mu] + x[mu];
     return qf_lex_index(g, lat->global);
 }
 
@@ -169,6 +180,7 @@ static void copy_block(const qf_field *f, int b, double *global, void *data, int
 int qf_field_import(qf_field *f, const double *global)
 {
     for (int b = 0; b < f->lat->nblocks; b++) {
+        if (!qf_lattice_block_is_local(f->lat, b)) continue;
         if (starpu_data_acquire(f->block[b], STARPU_W))
             return qf_fail("could not acquire block %d of a %s field for writing", b, kind_names[f->kind]);
         copy_block(f, b, (double *)global, starpu_data_get_local_ptr(f->block[b]), 1);
@@ -177,9 +189,17 @@ int qf_field_import(qf_field *f, const double *global)
     return QF_SUCCESS;
 }
 
+int qf_field_export_all(const qf_field *f, double *global)
+{
+    int64_t n = f->lat->global_volume * f->site_reals;
+    if (f->lat->nprocs > 1) memset(global, 0, (size_t)n * sizeof *global); /* x + 0 = x: the sum gathers */
+    return qf_field_export(f, global) || qf_runtime_sum_doubles(global, n);
+}
+
 int qf_field_export(const qf_field *f, double *global)
 {
     for (int b = 0; b < f->lat->nblocks; b++) {
+        if (!qf_lattice_block_is_local(f->lat, b)) continue;
         if (starpu_data_acquire(f->block[b], STARPU_R))
             return qf_fail("could not acquire block %d of a %s field for reading", b, kind_names[f->kind]);
         copy_block(f, b, global, starpu_data_get_local_ptr(f->block[b]), 0);

@@ -40,7 +40,8 @@ int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[
         lat->global[mu] = global[mu];
         lat->procs[mu] = procs[mu];
         lat->local[mu] = local;
-        lat->blocks[mu] = blocks[mu];
+        lat->local_blocks[mu] = blocks[mu];
+        lat->blocks[mu] = procs[mu] * blocks[mu];
         lat->block[mu] = ext;
         nproc_grid *= procs[mu];
         nblocks *= blocks[mu];
@@ -51,11 +52,52 @@ int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[
     if (rank < 0 || rank >= nprocs) return qf_fail("rank %d is outside 0..%d", rank, nprocs - 1);
     lat->nprocs = nprocs;
     lat->rank = rank;
-    lat->nblocks = nblocks;
+    lat->nlocal_blocks = nblocks;
+    lat->nblocks = nblocks * nprocs;
     qf_lex_coords(rank, procs, lat->proc_coord);
     lat->global_volume = qf_volume(lat->global);
     lat->local_volume = qf_volume(lat->local);
     lat->block_volume = qf_volume(lat->block);
+    return QF_SUCCESS;
+}
+
+int qf_lattice_block_owner(const qf_lattice *lat, int b)
+{
+    int c[QF_NDIM];
+    qf_lex_coords(b, lat->blocks, c);
+    for (int mu = 0; mu < QF_NDIM; mu++) c[mu] /= lat->local_blocks[mu];
+    return (int)qf_lex_index(c, lat->procs);
+}
+
+void qf_lattice_block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM])
+{
+    int c[QF_NDIM];
+    qf_lex_coords(b, lat->blocks, c);
+    for (int mu = 0; mu < QF_NDIM; mu++) origin[mu] = c[mu] * lat->block[mu];
+}
+
+int qf_lattice_default_procs(const int global[QF_NDIM], int nprocs, int procs[QF_NDIM])
+{
+    int local[QF_NDIM];
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        procs[mu] = 1;
+        local[mu] = global[mu];
+    }
+    int left = nprocs;
+    for (int p = 2; left > 1; p++) {
+        while (left % p == 0) {
+            int best = -1;
+            for (int mu = QF_NDIM - 1; mu >= 0; mu--)
+                if (local[mu] % (2 * p) == 0 && (best < 0 || local[mu] > local[best])) best = mu;
+            if (best < 0)
+                return qf_fail("%d processes do not divide the lattice %d %d %d %d into parts with even extents: use "
+                               "another number of processes or give the process grid (--grid PX PY PZ PT)",
+                               nprocs, global[0], global[1], global[2], global[3]);
+            local[best] /= p;
+            procs[best] *= p;
+            left /= p;
+        }
+    }
     return QF_SUCCESS;
 }
 
@@ -101,7 +143,7 @@ int qf_lattice_same(const qf_lattice *a, const qf_lattice *b)
     if (a == b) return 1;
     if (a->nprocs != b->nprocs || a->rank != b->rank) return 0;
     for (int mu = 0; mu < QF_NDIM; mu++)
-        if (a->global[mu] != b->global[mu] || a->procs[mu] != b->procs[mu] || a->blocks[mu] != b->blocks[mu] ||
+        if (a->global[mu] != b->global[mu] || a->procs[mu] != b->procs[mu] || a->local_blocks[mu] != b->local_blocks[mu] ||
             a->proc_coord[mu] != b->proc_coord[mu])
             return 0;
     return 1;

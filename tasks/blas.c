@@ -70,11 +70,14 @@ typedef struct {
     const qf_field *field[QF_BLAS_MAX_OPERANDS];      /* NULL for a scalar buffer */
     starpu_data_handle_t scalar[QF_BLAS_MAX_OPERANDS];
     enum starpu_data_access_mode mode[QF_BLAS_MAX_OPERANDS];
+    qf_block_sum sum[QF_BLAS_MAX_OPERANDS]; /* the reduction of a result scalar's buffer */
+    int is_sum[QF_BLAS_MAX_OPERANDS];
 } buffer_plan;
 
 static void plan_init(buffer_plan *pl, qf_blas_args *args)
 {
     pl->n = 0;
+    memset(pl->is_sum, 0, sizeof pl->is_sum);
     for (int k = 0; k < QF_BLAS_MAX_OPERANDS; k++) args->buf[k] = -1;
 }
 
@@ -109,13 +112,18 @@ static void plan_scalar(buffer_plan *pl, qf_blas_args *args, int operand, const 
 }
 
 /* The scalar a reduction writes: with one block, the task's alone (W, assigned: one task a
- * reduction); with several, a STARPU_REDUX accumulator that a sum_zero task clears first (StarPU
- * then adds per-worker copies: two more tasks). */
+ * reduction); with several, a sum over the blocks (tasks.h: STARPU_REDUX, through per-process partial
+ * sums on several processes). */
 static int result_scalar(buffer_plan *pl, qf_blas_args *args, int operand, qf_scalar *r, const qf_lattice *lat)
 {
-    args->assign = lat->nblocks == 1;
-    plan_scalar(pl, args, operand, r, args->assign ? STARPU_W : STARPU_REDUX);
-    return args->assign ? QF_SUCCESS : qf_scalar_zero_submit(r);
+    qf_block_sum sum;
+    if (qf_block_sum_begin(&sum, qf_scalar_handle(r), 2 * sizeof(double), lat, 1)) return QF_ERROR;
+    args->assign = sum.assign;
+    plan_scalar(pl, args, operand, r, sum.assign ? STARPU_W : STARPU_REDUX);
+    int k = args->buf[operand];
+    pl->sum[k] = sum;
+    pl->is_sum[k] = 1;
+    return QF_SUCCESS;
 }
 
 /* The element range of a parity (or of the whole block) of f's blocks, as complex numbers. */
@@ -129,7 +137,7 @@ static void set_range(qf_blas_args *args, const qf_field *f, int parity)
 
 /* One task of codelet cl per block of f's lattice, named after the call (fn without its qf_blas_
  * prefix: "axpby", "dot", "cg_update"), which is what traces show. */
-static int submit_blocks(struct starpu_codelet *cl, const buffer_plan *pl, const qf_blas_args *args,
+static int submit_blocks(struct starpu_codelet *cl, buffer_plan *pl, const qf_blas_args *args,
                          const qf_lattice *lat, const char *fn)
 {
     const char *name = fn + strlen("qf_blas_");
@@ -138,10 +146,13 @@ static int submit_blocks(struct starpu_codelet *cl, const buffer_plan *pl, const
         for (int k = 0; k < pl->n; k++) {
             d[k].handle = pl->field[k] ? qf_field_block(pl->field[k], b) : pl->scalar[k];
             d[k].mode = pl->mode[k];
+            if (pl->is_sum[k]) d[k].handle = qf_block_sum_operand(&pl->sum[k], b, &d[k].mode);
         }
-        int ret = starpu_task_insert(cl, STARPU_DATA_MODE_ARRAY, d, pl->n, STARPU_NAME, name, QF_ARGS(*args), 0);
+        int ret = QF_TASK_INSERT(cl, STARPU_DATA_MODE_ARRAY, d, pl->n, STARPU_NAME, name, QF_ARGS(*args), 0);
         if (qf_task_check(ret, cl->name)) return QF_ERROR;
     }
+    for (int k = 0; k < pl->n; k++)
+        if (pl->is_sum[k] && qf_block_sum_end(&pl->sum[k])) return QF_ERROR;
     return QF_SUCCESS;
 }
 

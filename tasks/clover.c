@@ -45,23 +45,25 @@ int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, 
     double storage[1], failed[1];
     starpu_data_handle_t acc;
     qf_accumulator_create(&acc, storage, 1);
+    qf_block_sum sum;
     qf_clover_build_args args = {.kappa_csw = kappa_csw, .f_prec = fmunu->prec, .prec = a->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
-    for (int b = 0; b < lat->nblocks; b++) {
-        int ret = starpu_task_insert(&qf_cl_clover_build, STARPU_R, qf_field_block(fmunu, b), STARPU_W,
-                                     qf_field_block(a, b), STARPU_W, qf_field_block(ainv, b), STARPU_REDUX, acc,
-                                     QF_ARGS(args), 0);
-        if (qf_task_check(ret, "clover_build")) {
-            qf_accumulator_read(acc, failed, 1);
-            return QF_ERROR;
-        }
+    int rc = qf_block_sum_begin(&sum, acc, sizeof storage, lat, 0);
+    for (int b = 0; !rc && b < lat->nblocks; b++) {
+        enum starpu_data_access_mode mode;
+        starpu_data_handle_t count = qf_block_sum_operand(&sum, b, &mode);
+        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_clover_build, STARPU_R, qf_field_block(fmunu, b), STARPU_W,
+                                          qf_field_block(a, b), STARPU_W, qf_field_block(ainv, b), mode, count,
+                                          QF_ARGS(args), 0),
+                           "clover_build");
     }
-    if (qf_accumulator_read(acc, failed, 1)) return QF_ERROR;
+    rc = rc || qf_block_sum_end(&sum);
+    if (qf_accumulator_read(acc, failed, 1) || rc) return QF_ERROR;
     if (failed[0] > 0.0)
         return qf_fail("the clover term A = 1 + i kappa c_sw sigma.F is not positive definite (not invertible) on %.0f "
                        "of %lld sites: kappa * c_sw = %g is too large for this gauge field; use a smaller c_sw (or "
                        "kappa), or a smoother gauge field (thermalised or smeared rather than hot)",
-                       failed[0], (long long)lat->local_volume, kappa_csw);
+                       failed[0], (long long)lat->global_volume, kappa_csw);
     return QF_SUCCESS;
 }
 
@@ -95,7 +97,7 @@ int qf_tasks_clover_apply(qf_field *out, double a, const qf_field *x, double b, 
     qf_clover_apply_args args = {.parity = parity, .a = a, .b = b, .prec = clover->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
     for (int blk = 0; blk < lat->nblocks; blk++) {
-        int ret = starpu_task_insert(&qf_cl_clover_apply, STARPU_R, qf_field_block(clover, blk), STARPU_R,
+        int ret = QF_TASK_INSERT(&qf_cl_clover_apply, STARPU_R, qf_field_block(clover, blk), STARPU_R,
                                      qf_field_block(x, blk), STARPU_R, qf_field_block(y, blk), STARPU_RW,
                                      qf_field_block(out, blk), QF_ARGS(args), 0);
         if (qf_task_check(ret, "clover_apply")) return QF_ERROR;

@@ -8,7 +8,7 @@ int qf_field_convert(qf_field *dst, const qf_field *src)
                        qf_field_kind_name(dst->kind));
     qf_convert_args a = {.nreals = dst->lat->block_volume * dst->site_reals, .src_prec = src->prec, .dst_prec = dst->prec};
     for (int b = 0; b < dst->lat->nblocks; b++) {
-        int ret = starpu_task_insert(&qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W, qf_field_block(dst, b),
+        int ret = QF_TASK_INSERT(&qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W, qf_field_block(dst, b),
                                      QF_ARGS(a), 0);
         if (qf_task_check(ret, "convert")) return QF_ERROR;
     }

@@ -70,13 +70,6 @@ typedef struct {
     const qf_field *clover;
 } hop_spec;
 
-static void block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM])
-{
-    int bc[QF_NDIM];
-    qf_lex_coords(b, lat->blocks, bc);
-    for (int mu = 0; mu < QF_NDIM; mu++) origin[mu] = lat->proc_coord[mu] * lat->local[mu] + bc[mu] * lat->block[mu];
-}
-
 /* out = finish(a, x, b, D in) on the sites of s->parity; reads in on the other parity. */
 static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s)
 {
@@ -91,7 +84,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         descr[1] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
         for (int k = 0; k < QF_WILSON_NFACES; k++)
             descr[2 + k] = (struct starpu_data_descr){qf_face_set_handle(faces, b, k / 2, k % 2), STARPU_W};
-        int ret = starpu_task_insert(&qf_cl_wilson_gather, STARPU_DATA_MODE_ARRAY, descr, 2 + QF_WILSON_NFACES,
+        int ret = QF_TASK_INSERT(&qf_cl_wilson_gather, STARPU_DATA_MODE_ARRAY, descr, 2 + QF_WILSON_NFACES,
                                      STARPU_PRIORITY, PRIO_GATHER, STARPU_NAME,
                                      task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec), QF_ARGS(g), 0);
         if (qf_task_check(ret, "wilson_gather")) return QF_ERROR;
@@ -104,20 +97,20 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
     memcpy(a.phase, d->p.phase, sizeof a.phase);
     enum starpu_data_access_mode out_mode = s->parity < 0 ? STARPU_W : STARPU_RW;
     for (int b = 0; b < lat->nblocks; b++) {
-        block_origin(lat, b, a.origin);
+        qf_lattice_block_origin(lat, b, a.origin);
         int n = 0;
         descr[n++] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
         descr[n++] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
         descr[n++] = (struct starpu_data_descr){qf_field_block(out, b), out_mode};
         if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
         if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
-        int ret = starpu_task_insert(&qf_cl_wilson_interior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
+        int ret = QF_TASK_INSERT(&qf_cl_wilson_interior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
                                      PRIO_INTERIOR, STARPU_NAME, task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec),
                                      QF_ARGS(a), 0);
         if (qf_task_check(ret, "wilson_interior")) return QF_ERROR;
     }
     for (int b = 0; b < lat->nblocks; b++) {
-        block_origin(lat, b, a.origin);
+        qf_lattice_block_origin(lat, b, a.origin);
         int n = 0;
         descr[n++] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};
         descr[n++] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
@@ -129,7 +122,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         }
         if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
         if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
-        int ret = starpu_task_insert(&qf_cl_wilson_exterior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
+        int ret = QF_TASK_INSERT(&qf_cl_wilson_exterior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
                                      PRIO_EXTERIOR, STARPU_NAME, task_name(STAGE_EXTERIOR, s->parity, s->dagger, d->p.prec),
                                      QF_ARGS(a), 0);
         if (qf_task_check(ret, "wilson_exterior")) return QF_ERROR;
@@ -261,7 +254,7 @@ int qf_dirac_reconstruct(qf_dirac *d, qf_field *x, const qf_field *x_even, const
 
 /* ---- construction ---- */
 
-static int check_params(const qf_dirac_params *p, const qf_lattice *lat)
+static int check_params(const qf_dirac_params *p)
 {
     if (!(p->kappa > 0.0) || !isfinite(p->kappa))
         return qf_fail("kappa %g: the hopping parameter must be positive (mass m = 1/(2 kappa) - 4)", p->kappa);
@@ -274,8 +267,6 @@ static int check_params(const qf_dirac_params *p, const qf_lattice *lat)
                            "(periodic 1, antiperiodic -1)",
                            mu, p->phase[mu][0], p->phase[mu][1], m);
     }
-    if (lat->nprocs > 1)
-        return qf_fail("the Dirac operator on %d processes is not yet supported: run it on one process", lat->nprocs);
     return QF_SUCCESS;
 }
 
@@ -326,7 +317,7 @@ int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params
     if (gauge->kind != QF_FIELD_GAUGE)
         return qf_fail("the Dirac operator needs a gauge field, not a %s field", qf_field_kind_name(gauge->kind));
     if (form != QF_SCHUR_ASYMMETRIC && form != QF_SCHUR_SYMMETRIC) return qf_fail("unknown Schur form %d", (int)form);
-    if (check_params(p, gauge->lat)) return QF_ERROR;
+    if (check_params(p)) return QF_ERROR;
     return dirac_build(out, gauge, p, form, NULL);
 }
 

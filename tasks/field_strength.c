@@ -42,7 +42,7 @@ static int submit_pass(const qf_field *u, const starpu_data_handle_t *m, const q
 {
     const qf_lattice *lat = u->lat;
     for (int b = 0; b < lat->nblocks; b++) {
-        int ret = starpu_task_insert(&qf_cl_leaf_transport, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_W,
+        int ret = QF_TASK_INSERT(&qf_cl_leaf_transport, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_W,
                                      qf_face_set_handle(t, b, a->face_dir[0], 1), STARPU_W,
                                      qf_face_set_handle(t, b, a->face_dir[1], 1), STARPU_W,
                                      qf_face_set_handle(t, b, a->face_dir[2], 1), QF_ARGS(*a), 0);
@@ -54,7 +54,7 @@ static int submit_pass(const qf_field *u, const starpu_data_handle_t *m, const q
             int rho = a->face_dir[k];
             in[k] = qf_face_set_handle(t, qf_block_neighbour(b, lat->blocks, rho, -1), rho, 1);
         }
-        int ret = starpu_task_insert(&qf_cl_leaf_sum, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_R, in[0],
+        int ret = QF_TASK_INSERT(&qf_cl_leaf_sum, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_R, in[0],
                                      STARPU_R, in[1], STARPU_R, in[2], STARPU_W, out[b], QF_ARGS(*a), 0);
         if (qf_task_check(ret, "leaf_sum")) return QF_ERROR;
     }
@@ -71,7 +71,7 @@ static int submit(const qf_field *u, qf_field *fmunu, const starpu_data_handle_t
     for (int b = 0; b < lat->nblocks; b++) {
         starpu_data_handle_t fwd[QF_NDIM];
         for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
-        int ret = starpu_task_insert(&qf_cl_plaquette_matrix, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0],
+        int ret = QF_TASK_INSERT(&qf_cl_plaquette_matrix, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0],
                                      STARPU_R, fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_W, p[b], QF_ARGS(pa),
                                      0);
         if (qf_task_check(ret, "plaquette_matrix")) return QF_ERROR;
@@ -104,8 +104,6 @@ int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
                        fmunu->lat->blocks[0], fmunu->lat->blocks[1], fmunu->lat->blocks[2], fmunu->lat->blocks[3],
                        lat->global[0], lat->global[1], lat->global[2], lat->global[3], lat->blocks[0], lat->blocks[1],
                        lat->blocks[2], lat->blocks[3]);
-    if (lat->nprocs > 1)
-        return qf_fail("the field strength on %d processes is not yet supported: run it on one process", lat->nprocs);
     if (u->face_depth != 1)
         return qf_fail("the field strength reads 1-deep gauge faces, but this gauge field has %d-deep ones: create it "
                        "with face depth 1",
@@ -126,6 +124,8 @@ int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
     for (int b = 0; b < nb; b++) {
         starpu_vector_data_register(&p[b], -1, 0, (uint32_t)lat->block_volume, site_bytes);
         starpu_vector_data_register(&r[b], -1, 0, (uint32_t)lat->block_volume, site_bytes);
+        qf_data_set_owner(p[b], qf_lattice_block_owner(lat, b));
+        qf_data_set_owner(r[b], qf_lattice_block_owner(lat, b));
     }
     int rc = submit(u, fmunu, p, r, &t1, &t2);
     for (int b = 0; b < nb; b++) {

@@ -29,11 +29,8 @@ int qf_gauge_start(qf_field *u, qf_gauge_start_kind kind, uint64_t seed, double 
     memcpy(a.ext, lat->block, sizeof a.ext);
     memcpy(a.global, lat->global, sizeof a.global);
     for (int b = 0; b < lat->nblocks; b++) {
-        int bc[QF_NDIM];
-        qf_lex_coords(b, lat->blocks, bc);
-        for (int mu = 0; mu < QF_NDIM; mu++)
-            a.origin[mu] = lat->proc_coord[mu] * lat->local[mu] + bc[mu] * lat->block[mu];
-        int ret = starpu_task_insert(&qf_cl_gauge_start, STARPU_W, qf_field_block(u, b), QF_ARGS(a), 0);
+        qf_lattice_block_origin(lat, b, a.origin);
+        int ret = QF_TASK_INSERT(&qf_cl_gauge_start, STARPU_W, qf_field_block(u, b), QF_ARGS(a), 0);
         if (qf_task_check(ret, "gauge_start")) return QF_ERROR;
     }
     return QF_SUCCESS;

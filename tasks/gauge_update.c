@@ -14,21 +14,19 @@ static int submit_stage(qf_field *u, const qf_face_set *lower, qf_update_args a)
         starpu_data_handle_t out[QF_NDIM - 1];
         for (int k = 0, nu = 0; nu < QF_NDIM; nu++)
             if (nu != a.mu) out[k++] = qf_face_set_handle(lower, b, nu, 1);
-        int ret = starpu_task_insert(&qf_cl_staple_face, STARPU_R, qf_field_block(u, b), STARPU_R,
+        int ret = QF_TASK_INSERT(&qf_cl_staple_face, STARPU_R, qf_field_block(u, b), STARPU_R,
                                      qf_field_face(u, qf_block_neighbour(b, lat->blocks, a.mu, +1), a.mu, 0), STARPU_W,
                                      out[0], STARPU_W, out[1], STARPU_W, out[2], QF_ARGS(a), 0);
         if (qf_task_check(ret, "staple_face")) return QF_ERROR;
     }
     for (int b = 0; b < lat->nblocks; b++) {
-        int bc[QF_NDIM];
-        qf_lex_coords(b, lat->blocks, bc);
-        for (int nu = 0; nu < QF_NDIM; nu++) a.origin[nu] = lat->proc_coord[nu] * lat->local[nu] + bc[nu] * lat->block[nu];
+        qf_lattice_block_origin(lat, b, a.origin);
         starpu_data_handle_t fwd[QF_NDIM], low[QF_NDIM - 1];
         for (int k = 0, nu = 0; nu < QF_NDIM; nu++) {
             fwd[nu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, nu, +1), nu, 0);
             if (nu != a.mu) low[k++] = qf_face_set_handle(lower, qf_block_neighbour(b, lat->blocks, nu, -1), nu, 1);
         }
-        int ret = starpu_task_insert(&qf_cl_gauge_update, STARPU_RW, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
+        int ret = QF_TASK_INSERT(&qf_cl_gauge_update, STARPU_RW, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
                                      fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_R, low[0], STARPU_R, low[1],
                                      STARPU_R, low[2], QF_ARGS(a), 0);
         if (qf_task_check(ret, "gauge_update")) return QF_ERROR;
@@ -46,7 +44,6 @@ int qf_gauge_update(qf_field *u, const qf_update_params *p, int first_sweep, int
         return qf_fail("sweep numbers %d..%d are outside 0..2^27 (they key the random numbers)", first_sweep,
                        first_sweep + count - 1);
     const qf_lattice *lat = u->lat;
-    if (lat->nprocs > 1) return qf_fail("gauge updates on several processes are not supported yet");
     qf_face_set lower;
     if (qf_face_set_create(&lower, lat, QF_SU3_REALS, 1, QF_DOUBLE)) return QF_ERROR;
     qf_update_args a = {.beta = p->beta, .seed = p->seed, .prec = u->prec};

@@ -22,7 +22,7 @@ int qf_tasks_copy_faces(const qf_field *f, int side)
             qf_face_copy_args a = {.mu = mu, .side = side, .depth = f->face_depth, .site_reals = f->site_reals,
                                    .prec = f->prec};
             memcpy(a.ext, lat->block, sizeof a.ext);
-            int ret = starpu_task_insert(&qf_cl_face_copy, STARPU_R, qf_field_block(f, b), STARPU_W,
+            int ret = QF_TASK_INSERT(&qf_cl_face_copy, STARPU_R, qf_field_block(f, b), STARPU_W,
                                          qf_field_face(f, b, mu, side), QF_ARGS(a), 0);
             if (qf_task_check(ret, "face_copy")) return QF_ERROR;
         }

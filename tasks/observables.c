@@ -12,19 +12,21 @@ int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
     double storage[QF_GAUGE_SUMS], sums[QF_GAUGE_SUMS];
     starpu_data_handle_t acc;
     qf_accumulator_create(&acc, storage, QF_GAUGE_SUMS);
+    qf_block_sum sum;
     qf_plaquette_args a = {.prec = u->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) a.ext[mu] = lat->block[mu];
-    for (int b = 0; b < lat->nblocks; b++) {
+    int rc = qf_block_sum_begin(&sum, acc, sizeof storage, lat, 0);
+    for (int b = 0; !rc && b < lat->nblocks; b++) {
         starpu_data_handle_t fwd[QF_NDIM];
         for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
-        int ret = starpu_task_insert(&qf_cl_plaquette, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
-                                     fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_REDUX, acc, QF_ARGS(a), 0);
-        if (qf_task_check(ret, "plaquette")) {
-            qf_accumulator_read(acc, sums, QF_GAUGE_SUMS);
-            return QF_ERROR;
-        }
+        enum starpu_data_access_mode mode;
+        starpu_data_handle_t part = qf_block_sum_operand(&sum, b, &mode);
+        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_plaquette, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
+                                          fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], mode, part, QF_ARGS(a), 0),
+                           "plaquette");
     }
-    if (qf_accumulator_read(acc, sums, QF_GAUGE_SUMS)) return QF_ERROR;
+    rc = rc || qf_block_sum_end(&sum);
+    if (qf_accumulator_read(acc, sums, QF_GAUGE_SUMS) || rc) return QF_ERROR;
     double v = (double)lat->global_volume;
     out->plaquette_space = sums[0] / (9.0 * v);
     out->plaquette_time = sums[1] / (9.0 * v);

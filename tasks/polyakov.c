@@ -7,13 +7,13 @@
 #include "kernels/polyakov.h"
 #include "tasks.h"
 
-static int submit(const qf_field *u, starpu_data_handle_t *line, starpu_data_handle_t acc)
+static int submit(const qf_field *u, starpu_data_handle_t *line, qf_block_sum *acc)
 {
     const qf_lattice *lat = u->lat;
     qf_polyakov_args a = {.prec = u->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) a.ext[mu] = lat->block[mu];
     for (int b = 0; b < lat->nblocks; b++) {
-        int ret = starpu_task_insert(&qf_cl_polyakov_line, STARPU_R, qf_field_block(u, b), STARPU_W, line[b],
+        int ret = QF_TASK_INSERT(&qf_cl_polyakov_line, STARPU_R, qf_field_block(u, b), STARPU_W, line[b],
                                      QF_ARGS(a), 0);
         if (qf_task_check(ret, "polyakov_line")) return QF_ERROR;
     }
@@ -27,10 +27,12 @@ static int submit(const qf_field *u, starpu_data_handle_t *line, starpu_data_han
         int first = (int)qf_lex_index(bc, lat->blocks);
         for (bc[3] = 1; bc[3] < lat->blocks[3]; bc[3]++) {
             int b = (int)qf_lex_index(bc, lat->blocks);
-            int ret = starpu_task_insert(&qf_cl_polyakov_chain, STARPU_RW, line[first], STARPU_R, line[b], 0);
+            int ret = QF_TASK_INSERT(&qf_cl_polyakov_chain, STARPU_RW, line[first], STARPU_R, line[b], 0);
             if (qf_task_check(ret, "polyakov_chain")) return QF_ERROR;
         }
-        int ret = starpu_task_insert(&qf_cl_polyakov_trace, STARPU_R, line[first], STARPU_REDUX, acc, 0);
+        enum starpu_data_access_mode mode;
+        starpu_data_handle_t part = qf_block_sum_operand(acc, first, &mode);
+        int ret = QF_TASK_INSERT(&qf_cl_polyakov_trace, STARPU_R, line[first], mode, part, 0);
         if (qf_task_check(ret, "polyakov_trace")) return QF_ERROR;
     }
     return QF_SUCCESS;
@@ -41,21 +43,21 @@ int qf_gauge_polyakov(const qf_field *u, double *re, double *im)
     if (u->kind != QF_FIELD_GAUGE)
         return qf_fail("the Polyakov loop needs a gauge field, not a %s field", qf_field_kind_name(u->kind));
     const qf_lattice *lat = u->lat;
-    if (lat->nprocs > 1)
-        return qf_fail("the Polyakov loop on %d processes is not yet supported: its time products stop at the "
-                       "process boundary; run it on one process",
-                       lat->nprocs);
     int64_t nspatial = (int64_t)lat->block[0] * lat->block[1] * lat->block[2];
     starpu_data_handle_t *line = calloc((size_t)lat->nblocks, sizeof *line);
     if (!line) return qf_fail("out of host memory allocating Polyakov-line handles");
     /* StarPU allocates each buffer where its first task runs (home node -1) */
-    for (int b = 0; b < lat->nblocks; b++)
+    for (int b = 0; b < lat->nblocks; b++) {
         starpu_vector_data_register(&line[b], -1, 0, (uint32_t)nspatial, QF_SU3_REALS * sizeof(double));
+        qf_data_set_owner(line[b], qf_lattice_block_owner(lat, b));
+    }
 
     double storage[2], sums[2];
     starpu_data_handle_t acc;
     qf_accumulator_create(&acc, storage, 2);
-    int rc = submit(u, line, acc);
+    qf_block_sum sum;
+    int rc = qf_block_sum_begin(&sum, acc, sizeof storage, lat, 0) || submit(u, line, &sum);
+    rc = qf_block_sum_end(&sum) || rc;
     for (int b = 0; b < lat->nblocks; b++) starpu_data_unregister_submit(line[b]);
     free(line);
     if (qf_accumulator_read(acc, sums, 2) || rc) return QF_ERROR;

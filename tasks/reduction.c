@@ -1,17 +1,64 @@
-/* Scalar accumulators: variable handles reduced with STARPU_REDUX through the sum_zero / sum_add
- * codelets, read by the host only where an algorithm must look at the number. */
+/* Sums over blocks into double-array handles (scalars, accumulators), inside the task graph. One
+ * process: the block tasks add into the target in STARPU_REDUX mode (sum_zero / sum_add as StarPU's
+ * init and reduction). Several: each process's block tasks add into a partial sum of its own (REDUX),
+ * and rank 0, which owns every target, adds the processes' partials in rank order (StarPU-MPI sends
+ * each 16 bytes or so), so that the sum follows the same graph on any number of processes. */
 #include "tasks.h"
+
+static int zero(starpu_data_handle_t h) { return qf_task_check(QF_TASK_INSERT(&qf_cl_sum_zero, STARPU_W, h, 0), "sum_zero"); }
+
+int qf_block_sum_begin(qf_block_sum *r, starpu_data_handle_t target, size_t bytes, const qf_lattice *lat, int assign_one)
+{
+    r->target = target;
+    r->lat = lat;
+    r->partial = NULL;
+    r->assign = assign_one && lat->nblocks == 1;
+    if (r->assign) return QF_SUCCESS;
+    if (!qf_runtime_mpi_active()) return zero(target);
+    r->partial = calloc((size_t)lat->nprocs, sizeof *r->partial);
+    if (!r->partial) return qf_fail("out of host memory for a reduction's partial sums");
+    for (int p = 0; p < lat->nprocs; p++) {
+        starpu_variable_data_register(&r->partial[p], -1, 0, bytes);
+        starpu_data_set_reduction_methods(r->partial[p], &qf_cl_sum_add, &qf_cl_sum_zero);
+        qf_data_set_owner(r->partial[p], p);
+        if (zero(r->partial[p])) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+starpu_data_handle_t qf_block_sum_operand(const qf_block_sum *r, int b, enum starpu_data_access_mode *mode)
+{
+    *mode = r->assign ? STARPU_W : STARPU_REDUX;
+    return r->partial ? r->partial[qf_lattice_block_owner(r->lat, b)] : r->target;
+}
+
+int qf_block_sum_end(qf_block_sum *r)
+{
+    if (!r->partial) return QF_SUCCESS;
+    int rc = zero(r->target);
+    for (int p = 0; p < r->lat->nprocs; p++) {
+        if (!rc)
+            rc = qf_task_check(QF_TASK_INSERT(&qf_cl_sum_add, STARPU_RW, r->target, STARPU_R, r->partial[p], 0),
+                               "sum_add");
+        starpu_data_unregister_submit(r->partial[p]);
+    }
+    free(r->partial);
+    r->partial = NULL;
+    return rc;
+}
 
 int qf_accumulator_create(starpu_data_handle_t *h, double *storage, int n)
 {
     for (int i = 0; i < n; i++) storage[i] = 0.0;
     starpu_variable_data_register(h, STARPU_MAIN_RAM, (uintptr_t)storage, (size_t)n * sizeof(double));
     starpu_data_set_reduction_methods(*h, &qf_cl_sum_add, &qf_cl_sum_zero);
+    qf_data_set_owner(*h, 0);
     return QF_SUCCESS;
 }
 
 int qf_accumulator_read(starpu_data_handle_t h, double *values, int n)
 {
+    qf_data_share(h);
     if (starpu_data_acquire(h, STARPU_R)) {
         starpu_data_unregister(h);
         return qf_fail("could not read back a reduction result");

@@ -9,11 +9,6 @@
 
 #include <math.h>
 
-int qf_scalar_zero_submit(qf_scalar *s)
-{
-    return qf_task_check(starpu_task_insert(&qf_cl_sum_zero, STARPU_W, s->h, 0), "sum_zero");
-}
-
 /* One scalar_op task: out first, then a and b unless they are a scalar already listed; out is RW
  * when it is also an input. */
 static int submit_op(qf_scalar *out, const qf_scalar *a, const qf_scalar *b, qf_scalar_op_args args)
@@ -35,7 +30,7 @@ static int submit_op(qf_scalar *out, const qf_scalar *a, const qf_scalar *b, qf_
         d[n].mode = k == QF_SOP_OUT ? STARPU_W : STARPU_R;
         n++;
     }
-    int ret = starpu_task_insert(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
+    int ret = QF_TASK_INSERT(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
     return qf_task_check(ret, "scalar_op");
 }
 
@@ -47,6 +42,7 @@ int qf_scalar_create(qf_scalar **out)
     if (!s) return qf_fail("out of host memory allocating a scalar");
     starpu_variable_data_register(&s->h, -1, 0, 2 * sizeof(double));
     starpu_data_set_reduction_methods(s->h, &qf_cl_sum_add, &qf_cl_sum_zero);
+    qf_data_set_owner(s->h, 0); /* scalar arithmetic runs on rank 0; StarPU-MPI sends the values */
     if (qf_scalar_set(s, 0.0, 0.0)) {
         starpu_data_unregister(s->h);
         free(s);
@@ -74,6 +70,7 @@ int qf_scalar_set(qf_scalar *s, double re, double im)
 int qf_scalar_get(const qf_scalar *s, double *re, double *im)
 {
     if (!s) return qf_fail("qf_scalar_get: the scalar is NULL");
+    qf_data_share(s->h); /* every process takes the same decisions from it */
     if (starpu_data_acquire(s->h, STARPU_R)) return qf_fail("qf_scalar_get: could not read the scalar back");
     const double *v = (const double *)starpu_data_get_local_ptr(s->h);
     if (re) *re = v[0];

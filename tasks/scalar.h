@@ -15,8 +15,4 @@ struct qf_scalar {
 
 static inline starpu_data_handle_t qf_scalar_handle(const qf_scalar *s) { return s->h; }
 
-/* Submits s = 0 (a W task), which a reduction puts before its STARPU_REDUX tasks: StarPU adds the
- * contributions to the value the handle holds, so this makes the reduction overwrite s. */
-int qf_scalar_zero_submit(qf_scalar *s);
-
 #endif

@@ -4,19 +4,17 @@
 
 #include "../codelets/codelets.h"
 #include "../runtime/field_handles.h"
+#include "../runtime/mpi_data.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The codelets read their argument block directly as cl_arg, so tasks carry a heap copy that StarPU
- * frees after the task (STARPU_CL_ARGS); STARPU_VALUE would pack it for starpu_codelet_unpack_args. */
-#define QF_ARGS(a) STARPU_CL_ARGS, qf_args_copy(&(a), sizeof(a)), sizeof(a)
-static inline void *qf_args_copy(const void *a, size_t n)
-{
-    void *p = malloc(n);
-    if (p) memcpy(p, a, n);
-    return p;
-}
+ * frees after the task (STARPU_CL_ARGS); STARPU_VALUE would pack it for starpu_codelet_unpack_args.
+ * Insert tasks with QF_TASK_INSERT (runtime/mpi_data.h), which also frees the copy of a task that
+ * another process runs. */
+#define QF_ARGS(a) STARPU_CL_ARGS, qf_task_args_copy(&(a), sizeof(a)), sizeof(a)
 
 /* Checks starpu_task_insert's return value and turns it into a qf error naming the codelet. */
 int qf_task_check(int ret, const char *what);
@@ -24,9 +22,22 @@ int qf_task_check(int ret, const char *what);
 /* Submits face_copy tasks writing the side-`side` faces (whole sites) of every block and direction. */
 int qf_tasks_copy_faces(const qf_field *f, int side);
 
-/* A STARPU_REDUX accumulator of n doubles. */
+/* A sum over a lattice's blocks into target (bytes of doubles) inside the graph (reduction.c):
+ * begin, then each block's task names qf_block_sum_operand(b) with the mode it returns (REDUX: the
+ * codelet adds; W: it assigns, when assign_one was asked for and the lattice has one block), then
+ * end. */
+typedef struct {
+    starpu_data_handle_t target, *partial;
+    const qf_lattice *lat;
+    int assign;
+} qf_block_sum;
+int qf_block_sum_begin(qf_block_sum *r, starpu_data_handle_t target, size_t bytes, const qf_lattice *lat, int assign_one);
+starpu_data_handle_t qf_block_sum_operand(const qf_block_sum *r, int b, enum starpu_data_access_mode *mode);
+int qf_block_sum_end(qf_block_sum *r);
+
+/* A STARPU_REDUX accumulator of n doubles (on several processes owned by rank 0). */
 int qf_accumulator_create(starpu_data_handle_t *h, double *storage, int n);
-/* Waits for the accumulator's tasks, copies its n values out and unregisters it. */
+/* Waits for the accumulator's tasks, copies its n values out (on every process) and unregisters it. */
 int qf_accumulator_read(starpu_data_handle_t h, double *values, int n);
 
 #endif

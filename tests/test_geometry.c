@@ -74,9 +74,22 @@ int main(void)
     qf_lattice lat;
     int g[4] = {8, 8, 8, 16}, p[4] = {1, 1, 2, 2}, b[4] = {2, 1, 2, 2};
     CHECK(qf_lattice_init(&lat, g, p, b, 3, 4, 1) == 0, "valid decomposition accepted: %s", qf_last_error());
-    CHECK(lat.local[3] == 8 && lat.block[3] == 4 && lat.block[0] == 4 && lat.nblocks == 8, "local and block extents");
+    CHECK(lat.local[3] == 8 && lat.block[3] == 4 && lat.block[0] == 4 && lat.nlocal_blocks == 8 && lat.nblocks == 32 &&
+              lat.blocks[3] == 4, "local and block extents, per process and global");
+    CHECK(qf_lattice_block_owner(&lat, 0) == 0 && qf_lattice_block_owner(&lat, 31) == 3 && qf_lattice_block_owner(&lat, 4) == 1 &&
+              qf_lattice_block_owner(&lat, 16) == 2, "block owners follow the process grid");
     CHECK(lat.proc_coord[2] == 1 && lat.proc_coord[3] == 1, "process coordinates of rank 3");
     CHECK(lat.global_volume == 8192 && lat.local_volume == 2048 && lat.block_volume == 256, "volumes");
+
+    int procs[4], g32[4] = {32, 32, 32, 64};
+    CHECK(qf_lattice_default_procs(g32, 8, procs) == 0 && procs[0] == 1 && procs[1] == 1 && procs[2] == 2 && procs[3] == 4,
+          "8 processes on 32^3 x 64: the largest extent halved each time, t first (got %d %d %d %d)", procs[0],
+          procs[1], procs[2], procs[3]);
+    CHECK(qf_lattice_default_procs(g32, 6, procs) == QF_ERROR && strstr(qf_last_error(), "6 processes"),
+          "6 processes on 32^3 x 64 refused (no extent splits in 3 with even parts): %s", qf_last_error());
+    int g4[4] = {4, 4, 4, 4};
+    CHECK(qf_lattice_default_procs(g4, 32, procs) == QF_ERROR && strstr(qf_last_error(), "--grid"),
+          "32 processes on 4^4 refused, naming --grid: %s", qf_last_error());
 
     int one[4] = {1, 1, 1, 1};
     int g_bad[4] = {8, 8, 6, 8}, b_3[4] = {1, 1, 2, 1};

@@ -255,14 +255,15 @@ static void test_errors(problem *pb, problem *other)
     qf_lattice_init(&lat_other, other->L, NULL, one, 0, 1, 1);
     qf_lattice_init(&lat_blocks, pb->L, NULL, two, 0, 1, 1);
     CHECK(qf_lattice_init(&lat_two, pb->L, procs, one, 0, 2, 1) == 0, "two-process lattice: %s", qf_last_error());
-    qf_field *u, *w, *fm, *fm_other, *fm_blocks, *u_two, *fm_two, *u_deep;
+    qf_field *u, *w, *fm, *fm_other, *fm_blocks, *u_two = NULL, *u_deep;
     qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0);
     qf_field_create(&w, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0);
     qf_field_create(&fm, &lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0);
     qf_field_create(&fm_other, &lat_other, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0);
     qf_field_create(&fm_blocks, &lat_blocks, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0);
-    qf_field_create(&u_two, &lat_two, QF_FIELD_GAUGE, QF_DOUBLE, 0);
-    qf_field_create(&fm_two, &lat_two, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0);
+    CHECK(qf_field_create(&u_two, &lat_two, QF_FIELD_GAUGE, QF_DOUBLE, 0) == QF_ERROR && !u_two &&
+              strstr(qf_last_error(), "split over 2 processes, but 1 are running"),
+          "a field on a two-process lattice refused in one process: %s", qf_last_error());
     qf_field_create(&u_deep, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 3);
     qf_field_import(u, pb->links);
     double re = 0, im = 0;
@@ -271,8 +272,6 @@ static void test_errors(problem *pb, problem *other)
           "Polyakov loop of a Wilson field refused: %s", qf_last_error());
     CHECK(qf_gauge_polyakov(fm, &re, &im) == QF_ERROR && strstr(qf_last_error(), "field strength"),
           "Polyakov loop of a field-strength field refused: %s", qf_last_error());
-    CHECK(qf_gauge_polyakov(u_two, &re, &im) == QF_ERROR && strstr(qf_last_error(), "not yet supported"),
-          "Polyakov loop on two processes refused: %s", qf_last_error());
     CHECK(qf_gauge_field_strength(w, fm) == QF_ERROR && strstr(qf_last_error(), "wilson"),
           "F of a Wilson field refused: %s", qf_last_error());
     CHECK(qf_gauge_field_strength(u, w) == QF_ERROR && strstr(qf_last_error(), "QF_FIELD_FIELD_STRENGTH"),
@@ -283,8 +282,6 @@ static void test_errors(problem *pb, problem *other)
           "F into a field on another lattice refused: %s", qf_last_error());
     CHECK(qf_gauge_field_strength(u, fm_blocks) == QF_ERROR && strstr(qf_last_error(), "blocks 2 2 2 2"),
           "F into a field with another block grid refused: %s", qf_last_error());
-    CHECK(qf_gauge_field_strength(u_two, fm_two) == QF_ERROR && strstr(qf_last_error(), "not yet supported"),
-          "F on two processes refused: %s", qf_last_error());
     CHECK(qf_gauge_field_strength(u_deep, fm) == QF_ERROR && strstr(qf_last_error(), "1-deep"),
           "F of a gauge field with 3-deep faces refused: %s", qf_last_error());
     /* after the refusals, the same fields still work */
@@ -296,8 +293,6 @@ static void test_errors(problem *pb, problem *other)
     qf_field_destroy(fm);
     qf_field_destroy(fm_other);
     qf_field_destroy(fm_blocks);
-    qf_field_destroy(u_two);
-    qf_field_destroy(fm_two);
     qf_field_destroy(u_deep);
 }
 

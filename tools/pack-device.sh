@@ -2,7 +2,8 @@
 # Packs a CUDA build of quarkflow for a GPU machine that has the CUDA 13 runtime and libraries but no
 # package registry: the command, the test programs, libquarkflow, and the non-system libraries they
 # need (StarPU, FxT, GLPK, SuiteSparse parts, libltdl, GMP, hwloc) go into .deploy/ (git-ignored),
-# with StarPU's starpu_fxt_tool, the sample gauge files and a run script. Built single-process (no MPI), for sm_90 unless
+# with StarPU's starpu_fxt_tool, the sample gauge files and a run script. Built single-process
+# (QF_DEVICE_MPI=ON: with StarPU-MPI, for the GPU machine's OpenMPI), for sm_90 unless
 # CMAKE_CUDA_ARCHITECTURES says otherwise.
 #
 #   tools/pack-device.sh            then, on the GPU machine:   .deploy/run.sh COMMAND [ARGS...]
@@ -16,7 +17,7 @@ arch=${CMAKE_CUDA_ARCHITECTURES:-90}
 command -v nvcc >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
 command -v nvcc >/dev/null 2>&1 || { echo "pack-device: nvcc not found: a CUDA build needs the CUDA toolkit" >&2; exit 1; }
 bash "$top/tools/install-deps.sh" >&2
-cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DQF_ENABLE_MPI=OFF -DCMAKE_CUDA_ARCHITECTURES="$arch" >&2
+cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DQF_ENABLE_MPI="${QF_DEVICE_MPI:-OFF}" -DCMAKE_CUDA_ARCHITECTURES="$arch" >&2
 cmake --build "$build" -j"$(nproc)" >&2
 grep -q '#define QF_HAVE_CUDA 1' "$build/include/quarkflow/qf_config.h" \
   || { echo "pack-device: the build has no CUDA codelets (is StarPU built with CUDA?)" >&2; exit 1; }

@@ -51,6 +51,9 @@ int qf_field_face_depth(const qf_field *f);
  * field. */
 int qf_field_import(qf_field *f, const double *global);
 int qf_field_export(const qf_field *f, double *global);
+/* The whole field into global on every process (several processes: each exports its part, then an
+ * MPI sum gathers them); global holds the whole lattice on each process. */
+int qf_field_export_all(const qf_field *f, double *global);
 
 /* dst = src in dst's precision, as one task per block; kinds and lattices must match. */
 int qf_field_convert(qf_field *dst, const qf_field *src);

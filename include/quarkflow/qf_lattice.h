@@ -24,19 +24,26 @@ extern "C" {
 
 #define QF_NDIM 4
 
+/* Blocks are numbered over the whole lattice (lexicographically in the global block grid), so that
+ * every process builds the same task graph over the same block numbers: a block belongs to the
+ * process whose part of the lattice holds it (qf_lattice_block_owner), which runs its tasks. With
+ * one process the global block grid is the block grid. */
 typedef struct {
     int global[QF_NDIM];       /* global extents L */
     int procs[QF_NDIM];        /* process grid P */
     int local[QF_NDIM];        /* local extents L / P */
     int proc_coord[QF_NDIM];   /* this process's position in the process grid */
-    int blocks[QF_NDIM];       /* block grid B inside each process */
+    int local_blocks[QF_NDIM]; /* block grid B inside each process */
+    int blocks[QF_NDIM];       /* global block grid P B: what block numbers and neighbours refer to */
     int block[QF_NDIM];        /* block extents (L / P) / B */
-    int nprocs, rank, nblocks;
+    int nprocs, rank;
+    int nblocks;               /* blocks of the whole lattice */
+    int nlocal_blocks;         /* blocks of each process */
     int64_t global_volume, local_volume, block_volume;
 } qf_lattice;
 
-/* Checks every combination and fills *lat; rank and nprocs describe this process (1 process: 0, 1;
- * procs may be NULL for 1 1 1 1). Fails with a message naming the offending numbers when an extent is
+/* Checks every combination and fills *lat; blocks is the block grid inside each process; rank and
+ * nprocs describe this process (1 process: 0, 1; procs may be NULL for 1 1 1 1). Fails with a message naming the offending numbers when an extent is
  * not divisible, a block extent is odd (the parity layout needs even ones) or smaller than
  * min_block_extent (for example 3 for 3-deep staggered faces), or the process grid does not match
  * nprocs. */
@@ -46,6 +53,18 @@ int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[
 /* 1 when a and b describe the same decomposition (global extents, process grid and position, block
  * grid), so that fields on them have the same blocks. */
 int qf_lattice_same(const qf_lattice *a, const qf_lattice *b);
+
+/* Picks a process grid for nprocs processes: prime factors of nprocs split the largest local extents
+ * (t first on ties, as QUDA does), keeping local extents even. Fails, naming the extents, when nprocs
+ * does not divide the lattice that way. */
+int qf_lattice_default_procs(const int global[QF_NDIM], int nprocs, int procs[QF_NDIM]);
+
+/* The rank that owns global block b, and whether that is this process. */
+int qf_lattice_block_owner(const qf_lattice *lat, int b);
+static inline int qf_lattice_block_is_local(const qf_lattice *lat, int b) { return qf_lattice_block_owner(lat, b) == lat->rank; }
+
+/* Global coordinates of the first site of block b. */
+void qf_lattice_block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM]);
 
 /* Picks a block grid for the local lattice: the fewest blocks with at least target_blocks blocks
  * in all, each extent even and >= min_extent, splitting the largest extents first. */
@@ -123,8 +142,8 @@ static inline QF_HD void qf_face_site_coords(int64_t f, const int ext[QF_NDIM], 
  * sends for its neighbour's forward hop is its side-0 face, and vice versa. */
 #define QF_NDIRS 8
 
-/* Block index of the neighbour of block b in direction mu, step +1 or -1 (periodic inside the
- * process: with one process the block grid wraps around, as the lattice does). */
+/* Block index of the neighbour of block b in direction mu, step +1 or -1, in the global block grid,
+ * which wraps around as the lattice does. */
 static inline QF_HD int qf_block_neighbour(int b, const int bgrid[QF_NDIM], int mu, int step)
 {
     int c[QF_NDIM];

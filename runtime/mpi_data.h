@@ -1,0 +1,47 @@
+/* The StarPU-MPI side of data and tasks, for runtime/ and tasks/ (not public). With one process (or a
+ * build without MPI) everything here is plain StarPU; with several, every process registers the same
+ * handles in the same order, each with its owner and a tag (the n-th handle gets tag n on every
+ * process), and inserts the same tasks through starpu_mpi_task_insert, which runs a task where the
+ * data it writes lives and sends the data it reads there. */
+#ifndef QF_MPI_DATA_H
+#define QF_MPI_DATA_H
+
+#include "quarkflow/qf_config.h"
+
+#include <starpu.h>
+#if QF_HAVE_MPI
+#include <starpu_mpi.h>
+#endif
+
+/* 1 when StarPU-MPI runs (more than one process). */
+int qf_runtime_mpi_active(void);
+
+/* Declares the process that owns h (several processes: starpu_mpi_data_register with the next tag;
+ * one: nothing). A handle must be registered on every process, with memory only on its owner. */
+void qf_data_set_owner(starpu_data_handle_t h, int owner);
+
+/* Makes the owner's current value of h readable on every process (a detached broadcast inside the
+ * task graph: a later starpu_data_acquire waits for it). */
+void qf_data_share(starpu_data_handle_t h);
+
+/* Sums v element by element over all processes, in place (one process: nothing). */
+int qf_runtime_sum_doubles(double *v, int64_t n);
+
+/* The argument block of the task being inserted (tasks.h, QF_ARGS), and the bookkeeping that frees
+ * it when StarPU-MPI decides that another process runs the task. */
+void *qf_task_args_copy(const void *a, size_t n);
+int qf_mpi_insert_begin(const struct starpu_codelet *cl);
+int qf_mpi_insert_end(int ret);
+
+#if QF_HAVE_MPI
+/* starpu_task_insert's arguments, inserted on one process or all. */
+#define QF_TASK_INSERT(cl, ...)                                                                                \
+    (qf_runtime_mpi_active()                                                                                   \
+         ? (qf_mpi_insert_begin(cl) ? -ENODEV                                                                  \
+                                    : qf_mpi_insert_end(starpu_mpi_task_insert(MPI_COMM_WORLD, cl, __VA_ARGS__))) \
+         : starpu_task_insert(cl, __VA_ARGS__))
+#else
+#define QF_TASK_INSERT(cl, ...) starpu_task_insert(cl, __VA_ARGS__)
+#endif
+
+#endif
