@@ -176,6 +176,7 @@ void qf_app_stop(void)
 {
     int rank = qf_runtime_rank();
     qf_runtime_shutdown(); /* writes the FxT records */
+    qf_runtime_barrier();  /* every process's records, before rank 0 merges them */
     if (qf_app.runtime.trace_dir && rank == 0) qf_app_trace_finish(qf_app.runtime.trace_dir);
 }
 

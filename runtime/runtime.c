@@ -278,6 +278,13 @@ void qf_runtime_trace_end(void)
     starpu_fxt_stop_profiling();
 }
 
+void qf_runtime_barrier(void)
+{
+#if QF_HAVE_MPI
+    if (nprocs > 1) MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
 int qf_runtime_rank(void) { return rank; }
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }

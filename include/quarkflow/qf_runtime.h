@@ -34,6 +34,9 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv);
 void qf_runtime_shutdown(void);
 int qf_runtime_rank(void);
 int qf_runtime_nprocs(void);
+/* Waits for every process to reach it (MPI_Barrier; one process: returns). Works after
+ * qf_runtime_shutdown too, for what follows the end of all processes' tasks. */
+void qf_runtime_barrier(void);
 
 /* Number of CPU and CUDA workers StarPU started. */
 int qf_runtime_ncpu_workers(void);
