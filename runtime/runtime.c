@@ -157,6 +157,40 @@ static int cuda_workers_expected(void)
 #endif
 }
 
+#if QF_HAVE_MPI
+/* StarPU binds a process's workers from the node's first core on, so processes that share a node
+ * (mpirun --bind-to none) would bind theirs to the same cores. Unless the user chose the binding
+ * (STARPU_WORKERS_CPUID, _COREID, _GETBIND or _NOBIND), each process of a node takes its own slice
+ * of the cores: workers on all but the last, StarPU-MPI's thread on the last; with fewer cores than
+ * processes, nothing is bound. */
+static void share_cores(void)
+{
+    static const char *const chosen[] = {"STARPU_WORKERS_CPUID", "STARPU_WORKERS_COREID", "STARPU_WORKERS_GETBIND",
+                                         "STARPU_WORKERS_NOBIND"};
+    for (unsigned k = 0; k < sizeof chosen / sizeof chosen[0]; k++)
+        if (getenv(chosen[k])) return;
+    MPI_Comm node;
+    int local_rank, local_size;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
+    MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_size(node, &local_size);
+    MPI_Comm_free(&node);
+    long ncores = sysconf(_SC_NPROCESSORS_ONLN);
+    int per = ncores > 0 ? (int)(ncores / local_size) : 0;
+    if (per < 2) {
+        setenv("STARPU_WORKERS_NOBIND", "1", 0);
+        return;
+    }
+    char list[4096] = "";
+    size_t used = 0;
+    for (int c = local_rank * per; c < (local_rank + 1) * per - 1 && used < sizeof list - 16; c++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%d ", c);
+    setenv("STARPU_WORKERS_CPUID", list, 0);
+    if (!getenv("STARPU_MPI_THREAD_CPUID")) set_int_env("STARPU_MPI_THREAD_CPUID", (local_rank + 1) * per - 1);
+    if (!getenv("STARPU_NCPU")) set_int_env("STARPU_NCPU", per - 1);
+}
+#endif
+
 /* heteroprio's buckets are the tasks' priorities: 1 for the Dirac operator's face work (gathers and
  * exteriors, on the critical path of every application), 0 for the rest (interiors, BLAS, scalars);
  * the workers take face work first. CPU workers only: see qf_runtime_init. */
@@ -224,6 +258,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     /* StarPU-MPI reserves a core for its progression thread: worth it only with messages to send. */
     using_starpu_mpi = nprocs > 1;
+    if (using_starpu_mpi) share_cores();
     next_tag = 0;
     int ret = using_starpu_mpi ? starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
     if (!ret && using_starpu_mpi) starpu_mpi_pre_submit_hook_register(args_taken);

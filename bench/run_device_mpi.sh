@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU-node runs behind bench/RESULTS.md's "Many processes" section. Run here
+# `QF_DEVICE_MPI=ON tools/pack-device.sh` (a build with StarPU-MPI for the machine's OpenMPI), then on
+# the GPU machine (with .deploy carried): bench/run_device_mpi.sh PART [OUTDIR]; logs, traces (tar)
+# and summary lines go to OUTDIR (default $OUT or /tmp).
+#   trace: a solve on 2 processes of 7 CPU workers each, traced (the share of MPI messages hidden
+#          behind tasks), against the same solve on one process of 14 workers;
+#   gpus:  the solver's strong scaling on 32^3 x 64 over 1, 2 and 4 GPUs (as many as the machine
+#          has), as one process driving all GPUs and as one process per GPU.
+set -u
+part=${1:?usage: run_device_mpi.sh trace|gpus [OUTDIR]}
+out=${2:-${OUT:-/tmp}}
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+run=$top/.deploy/run.sh
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader > "$out/gpu.txt" 2>&1
+lscpu | grep -E "Model name|^CPU\(s\)" > "$out/cpu.txt"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi="mpirun --bind-to none -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT"
+step() { # name, seconds, command...
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$@" > "$out/$name.txt" 2>&1
+  echo "== $name (exit $?, $((SECONDS - t0)) s): $*"
+  grep -E "^(solved|communication|critical|StarPU workers|task graph|direct|ratio|quarkflow: error)" "$out/$name.txt" | head -8
+}
+# .deploy/run.sh sets the library path; under mpirun each rank runs it
+case $part in
+trace)
+  solve="solve --dim 16 16 16 32 --csw 1 --kappa 0.12 --source random"
+  step one_proc 120 "$run" quarkflow --ncpu 14 --ncuda 0 $solve
+  step one_proc_again 120 "$run" quarkflow --ncpu 14 --ncuda 0 $solve
+  step two_procs 120 $mpi -np 2 -x STARPU_NCPU=7 -x STARPU_NCUDA=0 "$run" quarkflow $solve
+  step two_procs_traced 180 $mpi -np 2 -x STARPU_NCPU=7 -x STARPU_NCUDA=0 "$run" quarkflow --trace "$out/trace_mpi2" $solve
+  rm -f "$out"/trace_mpi2/prof_file_* "$out"/trace_mpi2/trace.rec "$out"/trace_mpi2/*.data "$out"/trace_mpi2/dag.dot
+  (cd "$out" && tar czf trace_mpi2.tgz trace_mpi2 && rm -rf trace_mpi2)
+  ;;
+gpus)
+  ngpu=$(nvidia-smi -L | wc -l)
+  solve="solve --dim 32 32 32 64 --csw 1 --kappa 0.12 --source random --sloppy single"
+  cat > "$out/one_gpu_each.sh" <<'WRAP'
+#!/bin/sh
+# one GPU per process: the rank's GPU alone is visible to it
+CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$@"
+WRAP
+  chmod +x "$out/one_gpu_each.sh"
+  step warm 120 "$run" quarkflow --ncpu 0 --ncuda 1 $solve
+  for n in 1 2 4; do
+    [ "$n" -le "$ngpu" ] || continue
+    step "one_process_${n}gpu" 120 "$run" quarkflow --ncpu 0 --ncuda "$n" $solve
+    [ "$n" -gt 1 ] && step "processes_${n}x1gpu" 150 $mpi -np "$n" -x STARPU_NCPU=0 -x STARPU_NCUDA=1 \
+      "$out/one_gpu_each.sh" "$run" quarkflow $solve
+  done
+  ;;
+*) echo "run_device_mpi.sh: unknown part $part (trace or gpus)" >&2; exit 2 ;;
+esac
