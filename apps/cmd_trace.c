@@ -17,7 +17,8 @@ typedef struct {
     long job;
     char name[64];   /* the task's name (tasks/: "interior:D_eo:double", "dot") */
     char model[64];  /* its codelet's performance model, one per codelet ("qf_wilson_interior") */
-    int worker, rank;
+    int worker, rank;    /* worker: a row over all processes' workers (worker_rows); wid: StarPU's id */
+    int wid;
     double start, end;   /* ms */
     long *deps;
     int ndeps;
@@ -35,6 +36,28 @@ static void tasks_free(trace_tasks *ts)
 }
 
 /* Reads the executed tasks of a tasks.rec (records of "Key: value" lines, blank-line separated). */
+/* A job id of tasks.rec: "N", or "R_N" from a StarPU built with MPI (rank R); dependencies never
+ * cross processes, so the pair makes one key. */
+static long job_id(const char *v)
+{
+    const char *u = strchr(v, '_');
+    return u ? (atol(v) << 40) + atol(u + 1) : atol(v);
+}
+
+/* Every process numbers its workers from 0: rows number them over the processes, rank by rank. */
+static void worker_rows(trace_tasks *ts)
+{
+    int maxrank = 0;
+    for (int i = 0; i < ts->n; i++) maxrank = ts->t[i].rank > maxrank ? ts->t[i].rank : maxrank;
+    int *first = calloc((size_t)maxrank + 2, sizeof *first);
+    if (!first) return; /* rows stay StarPU's ids: processes overlap in the table, nothing breaks */
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].wid + 1 > first[ts->t[i].rank + 1]) first[ts->t[i].rank + 1] = ts->t[i].wid + 1;
+    for (int r = 1; r <= maxrank + 1; r++) first[r] += first[r - 1];
+    for (int i = 0; i < ts->n; i++) ts->t[i].worker = first[ts->t[i].rank] + ts->t[i].wid;
+    free(first);
+}
+
 static int tasks_read(const char *path, trace_tasks *ts)
 {
     FILE *f = fopen(path, "r");
@@ -73,8 +96,8 @@ static int tasks_read(const char *path, trace_tasks *ts)
         if (!strcmp(line, "Name")) snprintf(cur.name, sizeof cur.name, "%s", v);
         else if (!strcmp(line, "Model")) snprintf(cur.model, sizeof cur.model, "%s", v);
         else if (!strcmp(line, "MPIRank")) cur.rank = atoi(v) < 0 ? 0 : atoi(v);
-        else if (!strcmp(line, "JobId")) cur.job = atol(v);
-        else if (!strcmp(line, "WorkerId")) cur.worker = atoi(v);
+        else if (!strcmp(line, "JobId")) cur.job = job_id(v);
+        else if (!strcmp(line, "WorkerId")) cur.worker = cur.wid = atoi(v);
         else if (!strcmp(line, "StartTime")) cur.start = atof(v);
         else if (!strcmp(line, "EndTime")) cur.end = atof(v);
         else if (!strcmp(line, "DependsOn")) {
@@ -85,7 +108,7 @@ static int tasks_read(const char *path, trace_tasks *ts)
                     break;
                 }
                 cur.deps = d;
-                cur.deps[cur.ndeps++] = atol(tok);
+                cur.deps[cur.ndeps++] = job_id(tok);
             }
         }
     }
@@ -94,6 +117,7 @@ static int tasks_read(const char *path, trace_tasks *ts)
     if (!rc && ts->n == 0)
         rc = qf_fail("%s holds no executed task: was the trace recorded (--trace DIR, STARPU_FXT_TRACE=1)?", path);
     if (rc) tasks_free(ts);
+    else worker_rows(ts);
     return rc;
 }
 
@@ -383,9 +407,23 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
         fprintf(out, "%-34s %8ld %11.3f %10.1f\n", names[k].name, names[k].n, names[k].total, 1e3 * names[k].total / names[k].n);
         names[k].n = -names[k].n; /* printed */
     }
+    int *rank_of = calloc((size_t)maxw + 1, sizeof *rank_of), *wid_of = calloc((size_t)maxw + 1, sizeof *wid_of);
+    int several = 0;
+    for (int i = 0; rank_of && wid_of && i < n; i++) {
+        rank_of[t[i].worker] = t[i].rank;
+        wid_of[t[i].worker] = t[i].wid;
+        several |= t[i].rank > 0;
+    }
     fprintf(out, "%6s %8s %11s %8s\n", "worker", "tasks", "busy ms", "idle %");
-    for (int w = 0; w <= maxw; w++)
-        if (count[w]) fprintf(out, "%6d %8ld %11.3f %8.1f\n", w, count[w], busy[w], span > 0 ? 100.0 * (1.0 - busy[w] / span) : 0.0);
+    for (int w = 0; w <= maxw; w++) {
+        if (!count[w]) continue;
+        char label[32];
+        if (several && rank_of && wid_of) snprintf(label, sizeof label, "%d:%d", rank_of[w], wid_of[w]);
+        else snprintf(label, sizeof label, "%d", w);
+        fprintf(out, "%6s %8ld %11.3f %8.1f\n", label, count[w], busy[w], span > 0 ? 100.0 * (1.0 - busy[w] / span) : 0.0);
+    }
+    free(rank_of);
+    free(wid_of);
     double cp = critical_path(t, n);
     if (cp >= 0.0)
         fprintf(out, "critical path %.3f ms through the dependencies (%.0f%% of the span): the span with unlimited workers\n",
