@@ -32,8 +32,8 @@ starpu_bin=${QF_DEPS_PREFIX:-/opt/quarkflow/starpu-1.3.10}/bin
 [ -x "$starpu_bin/starpu_fxt_tool" ] && cp "$starpu_bin/starpu_fxt_tool" "$deploy/bin/"
 
 # Every library the programs load that a bare CUDA machine lacks: skip the C library, the CUDA
-# libraries (the GPU machine has its own, matching its driver) and MPI (not used by this build).
-skip='^(linux-vdso|libc\.|libm\.|libpthread|libdl\.|librt\.|ld-linux|libgcc_s|libstdc\+\+|libcu|libnv|libmpi|libopen-)'
+# libraries (the GPU machine has its own, matching its driver) and MPI with its libevent (the machine's OpenMPI is used where the build has MPI).
+skip='^(linux-vdso|libc\.|libm\.|libpthread|libdl\.|librt\.|ld-linux|libgcc_s|libstdc\+\+|libcu|libnv|libmpi|libopen-|libevent)'
 for bin in "$deploy"/bin/* "$deploy"/lib/libquarkflow.so.*.*; do
   ldd "$bin" | awk '$3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do
