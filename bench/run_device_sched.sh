@@ -7,9 +7,10 @@
 #          (dmdas, one block a GPU) on all the node's workers, and a traced one;
 #   prop:  the propagator (12 solves) under the model-based policies on CPU + GPU workers and on the
 #          GPU alone, models calibrated first (greedy policies are left out on the mixed node: they
-#          hand the GPU-sized block to a CPU core, 17x slower, RESULTS).
+#          hand the GPU-sized block to a CPU core, 17x slower, RESULTS);
+#   blocks: the CPU operator on 16 cores over block grids, and the mixed-node propagator again.
 set -u
-part=${1:?usage: run_device_sched.sh check|prop [OUTDIR]}
+part=${1:?usage: run_device_sched.sh check|prop|blocks [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -44,5 +45,15 @@ prop)
   step prop_gpu 200 --ncpu 0 bench sched $dims --workload propagator --policies eager,dmdas --warmup-solves 1 \
     --md "$out/prop_gpu.md" --csv "$out/prop_gpu.csv"
   ;;
-*) echo "run_device_sched.sh: unknown part $part (check or prop)" >&2; exit 2 ;;
+blocks)
+  # the CPU operator's block grid on 16 cores, and the propagator with scalar arithmetic on the GPU
+  for b in "2 2 4 4" "2 2 2 4" "2 2 2 2" "1 2 2 2" "1 1 2 2"; do
+    step "cpu16_blocks_${b// /}" 60 --ncuda 0 bench dslash --dim 16 16 16 16 --prec single --blocks $b
+  done
+  step cpu32_default 90 --ncuda 0 bench dslash $dims --prec single
+  step cpu32_blocks_2224 90 --ncuda 0 bench dslash $dims --prec single --blocks 2 2 2 4
+  step prop_mixed_scalar_gpu 200 bench sched $dims --workload propagator --policies dmdas --warmup-solves 1 \
+    --md "$out/prop_mixed2.md" --csv "$out/prop_mixed2.csv"
+  ;;
+*) echo "run_device_sched.sh: unknown part $part (check, prop or blocks)" >&2; exit 2 ;;
 esac
