@@ -167,14 +167,14 @@ static void share_cores(void)
 {
     static const char *const chosen[] = {"STARPU_WORKERS_CPUID", "STARPU_WORKERS_COREID", "STARPU_WORKERS_GETBIND",
                                          "STARPU_WORKERS_NOBIND"};
-    for (unsigned k = 0; k < sizeof chosen / sizeof chosen[0]; k++)
-        if (getenv(chosen[k])) return;
-    MPI_Comm node;
+    MPI_Comm node; /* collective: every process splits, whatever its environment says */
     int local_rank, local_size;
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
     MPI_Comm_rank(node, &local_rank);
     MPI_Comm_size(node, &local_size);
     MPI_Comm_free(&node);
+    for (unsigned k = 0; k < sizeof chosen / sizeof chosen[0]; k++)
+        if (getenv(chosen[k])) return;
     long ncores = sysconf(_SC_NPROCESSORS_ONLN);
     int per = ncores > 0 ? (int)(ncores / local_size) : 0;
     if (per < 2) {
