@@ -145,16 +145,30 @@ static void trust_system_memory(void)
     }
 }
 
-/* Whether StarPU will start CUDA workers: a CUDA build, a device, and STARPU_NCUDA not 0. */
+/* How many CUDA workers StarPU will start: the devices, or fewer if STARPU_NCUDA says so. */
 static int cuda_workers_expected(void)
 {
 #if QF_HAVE_CUDA
+    int devices = qf_cuda_device_count();
     const char *n = getenv("STARPU_NCUDA");
-    if (n && *n && atoi(n) == 0) return 0;
-    return qf_cuda_device_count() > 0;
+    if (n && *n && atoi(n) >= 0 && atoi(n) < devices) return atoi(n);
+    return devices;
 #else
     return 0;
 #endif
+}
+
+/* StarPU's default gives every core without a CUDA worker a CPU worker, so the thread that submits
+ * the tasks shares a core with a polling worker. On a node with GPUs that thread paces the GPU: a
+ * 32^4 propagator on 16 cores + 1 H100 took 10.8 s with 15 CPU workers (all idle), 7.2 s with 14
+ * and 6.6 s with none (bench/RESULTS.md). Unless the user set STARPU_NCPU (or --ncpu), one core is
+ * left to it. */
+static void reserve_submission_core(int ncuda)
+{
+    if (ncuda <= 0 || getenv("STARPU_NCPU")) return;
+    long ncores = sysconf(_SC_NPROCESSORS_ONLN);
+    int ncpu = (int)ncores - ncuda - 1;
+    set_int_env("STARPU_NCPU", ncpu > 1 ? ncpu : 1);
 }
 
 #if QF_HAVE_MPI
@@ -232,7 +246,8 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     starpu_conf_init(&conf);
     const char *policy = getenv("STARPU_SCHED");
     default_policy = NULL;
-    if (!(policy && *policy) && cuda_workers_expected()) {
+    int ncuda_expected = cuda_workers_expected();
+    if (!(policy && *policy) && ncuda_expected > 0) {
         /* StarPU's default, lws, hands GPU-sized blocks to CPU cores as readily as to the GPU (17x
          * slower on an H100 node, bench/RESULTS.md); dmdas places tasks by their calibrated models */
         default_policy = "dmdas";
@@ -260,11 +275,13 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     using_starpu_mpi = nprocs > 1;
     if (using_starpu_mpi) share_cores();
     next_tag = 0;
+    reserve_submission_core(ncuda_expected);
     int ret = using_starpu_mpi ? starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
     if (!ret && using_starpu_mpi) starpu_mpi_pre_submit_hook_register(args_taken);
 #else
     (void)argc;
     (void)argv;
+    reserve_submission_core(ncuda_expected);
     int ret = starpu_init(&conf);
 #endif
     if (ret == -ENODEV)

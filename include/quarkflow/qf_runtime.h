@@ -14,7 +14,8 @@ extern "C" {
 
 typedef struct {
     const char *sched; /* scheduling policy; NULL: STARPU_SCHED or StarPU's default */
-    int ncpu;          /* CPU workers; -1: STARPU_NCPU or all cores */
+    int ncpu;          /* CPU workers; -1: STARPU_NCPU or all cores (with CUDA workers: all cores but one
+                        * per CUDA worker and one for the thread that submits the tasks) */
     int ncuda;         /* CUDA workers; -1: STARPU_NCUDA or all devices */
     const char *trace_dir; /* record an FxT trace into this folder; NULL: no trace */
     int trace_window;      /* with trace_dir: record only between qf_runtime_trace_begin and _end (the
