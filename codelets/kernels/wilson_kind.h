@@ -80,14 +80,22 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_finish)(void *out, const void *x,
         QF_K(qf_spinor_store)(out, a->prec, s, &r, m);
         return;
     }
-    /* C applied to x (QF_CLOVER_X), to the hops (QF_CLOVER_HOPS) or to a x + b hops (QF_CLOVER_ALL) */
-    QF_K(qf_spinor) c = a->clover_on == QF_CLOVER_X      ? xs
-                        : a->clover_on == QF_CLOVER_HOPS ? *acc
-                                                          : QF_K(qf_spinor_axpby)(a->a, &xs, a->b, acc);
-    c = QF_K(qf_clover_apply_site)(clover, a->prec, s, &c);
-    if (a->clover_on == QF_CLOVER_X) c = QF_K(qf_spinor_axpby)(a->a, &c, a->b, acc);
-    else if (a->clover_on == QF_CLOVER_HOPS) c = QF_K(qf_spinor_axpby)(a->a, &xs, a->b, &c);
-    QF_K(qf_spinor_store)(out, a->prec, s, &c, m);
+    /* C applied to x (QF_CLOVER_X), to the hops (QF_CLOVER_HOPS) or to a x + b hops (QF_CLOVER_ALL);
+     * one branch a case, so that only the spinors a case still needs stay live across the clover
+     * product (a shared product kept x, the hops and the product live: 252 registers a CUDA thread
+     * against 168) */
+    QF_K(qf_spinor) r;
+    if (a->clover_on == QF_CLOVER_X) {
+        QF_K(qf_spinor) cx = QF_K(qf_clover_apply_site)(clover, a->prec, s, &xs);
+        r = QF_K(qf_spinor_axpby)(a->a, &cx, a->b, acc);
+    } else if (a->clover_on == QF_CLOVER_HOPS) {
+        QF_K(qf_spinor) ch = QF_K(qf_clover_apply_site)(clover, a->prec, s, acc);
+        r = QF_K(qf_spinor_axpby)(a->a, &xs, a->b, &ch);
+    } else {
+        QF_K(qf_spinor) t = QF_K(qf_spinor_axpby)(a->a, &xs, a->b, acc);
+        r = QF_K(qf_clover_apply_site)(clover, a->prec, s, &t);
+    }
+    QF_K(qf_spinor_store)(out, a->prec, s, &r, m);
 }
 
 /* Interior: the hops from sites inside the block, for the output sites q; finishes the sites with no
