@@ -21,6 +21,10 @@ int qf_app_error(void);
 /* Prints a usage error for the command and returns exit status 2. */
 int qf_app_usage_error(const char *command, const char *fmt, ...);
 
+/* The process's rank from the MPI launcher's environment (OpenMPI, PMI, PMIx, Slurm), 0 without one:
+ * known before MPI starts, for the commands that never start it. */
+int qf_app_launcher_rank(void);
+
 /* Whether this process writes the output files: rank 0 (all processes hold the gathered results). */
 static inline int qf_app_writes_files(void) { return qf_runtime_rank() == 0; }
 

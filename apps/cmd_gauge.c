@@ -287,6 +287,8 @@ int qf_cmd_gauge(int argc, char **argv)
         return rc ? qf_app_error() : 0;
     }
 
+    /* load and convert run no task graph: under mpirun rank 0 does them, once */
+    if ((is_load || is_convert) && qf_app_launcher_rank() != 0) return 0;
     double *links = NULL;
     qf_gauge_info g;
     if (!o.in) { /* measure a generated start field */

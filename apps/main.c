@@ -225,7 +225,7 @@ static int parse_globals(int *argc, char **argv)
 /* Under mpirun every process runs the whole command, and some commands print (a gauge file's facts)
  * before MPI starts: the launcher's rank variable silences the others' standard output from the
  * outset (qf_app_start does it again from MPI's rank, for other launchers). */
-static int launcher_rank(void)
+int qf_app_launcher_rank(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"};
     for (unsigned k = 0; k < sizeof vars / sizeof vars[0]; k++) {
@@ -237,7 +237,7 @@ static int launcher_rank(void)
 
 int main(int argc, char **argv)
 {
-    if (launcher_rank() != 0 && !freopen("/dev/null", "w", stdout)) return 1;
+    if (qf_app_launcher_rank() != 0 && !freopen("/dev/null", "w", stdout)) return 1;
     int rc = parse_globals(&argc, argv);
     if (rc) return rc;
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
