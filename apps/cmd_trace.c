@@ -5,7 +5,6 @@
  * lower bound on the span with unlimited workers), and from the paje.trace beside it the share of
  * the communication (transfers between memory nodes, MPI messages) hidden behind computation. */
 #include "app.h"
-#include "../codelets/codelets.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -521,16 +520,13 @@ int qf_app_gnuplot(const char *script, const char *picture)
     return QF_SUCCESS;
 }
 
-/* The trace colour of the codelet whose performance model is model (codelets/registry.c), as ViTE
- * shows it; StarPU's own tasks (reduction merges) get greys. */
+/* The trace colour of the codelet whose performance model is model, as ViTE shows it; StarPU's own
+ * tasks (reduction merges) get greys. */
 static unsigned codelet_colour(const char *model, int k)
 {
-    for (int c = 0; c < qf_codelet_registry_size; c++) {
-        const struct starpu_codelet *cl = qf_codelet_registry[c].cl;
-        if (cl->model && cl->model->symbol && !strcmp(cl->model->symbol, model)) return qf_codelet_registry[c].colour;
-    }
     static const unsigned greys[] = {0x000000, 0x555555, 0xaaaaaa};
-    return greys[k % 3];
+    unsigned rgb;
+    return qf_trace_colour(model, &rgb) ? rgb : greys[k % 3];
 }
 
 /* A per-worker Gantt chart of [from, to) ms after the first recorded task, one colour per codelet:

@@ -12,8 +12,10 @@ qf_app_globals qf_app;
 
 const char qf_app_global_help[] =
     "Options of every command:\n"
-    "  --sched NAME     StarPU scheduling policy (eager, prio, ws, lws, dm, dmda, ...; default STARPU_SCHED or lws)\n"
-    "  --ncpu N         CPU workers (default STARPU_NCPU or all cores)\n"
+    "  --sched NAME     StarPU scheduling policy (eager, prio, ws, lws, dm, dmda, ...; default STARPU_SCHED,\n"
+    "                   else dmdas with CUDA workers and lws without)\n"
+    "  --ncpu N         CPU workers (default STARPU_NCPU, else all cores; with CUDA workers one core\n"
+    "                   less per GPU and one for the thread that submits the tasks)\n"
     "  --ncuda N        CUDA workers (default STARPU_NCUDA or all GPUs)\n"
     "  --verbose        print the machine (workers, memory nodes, hwloc topology) at start\n"
     "  --trace DIR      record an FxT trace into DIR (convert with starpu_fxt_tool -i DIR/prof_file_*)\n"

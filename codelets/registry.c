@@ -40,6 +40,18 @@ const qf_codelet_entry qf_codelet_registry[] = {
 };
 const int qf_codelet_registry_size = (int)(sizeof qf_codelet_registry / sizeof qf_codelet_registry[0]);
 
+int qf_trace_colour(const char *model, unsigned *rgb)
+{
+    for (int c = 0; c < qf_codelet_registry_size; c++) {
+        const struct starpu_codelet *cl = qf_codelet_registry[c].cl;
+        if (cl->model && cl->model->symbol && !strcmp(cl->model->symbol, model)) {
+            *rgb = qf_codelet_registry[c].colour;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* At load time, before any task exists: the codelets are static structures that every entry point
  * (the command line, a host code through the C API) shares. */
 __attribute__((constructor)) static void set_trace_colours(void)

@@ -56,6 +56,9 @@ void qf_runtime_trace_end(void);
 /* With a trace folder, a named event in the trace at this moment of the host (ViTE shows it; the
  * solvers mark each iteration's submission); otherwise nothing. */
 void qf_runtime_trace_event(const char *what);
+/* The colour (0xRRGGBB) that traces give the tasks of the quarkflow codelet whose performance model
+ * is model ("qf_wilson_interior"): 1 and *rgb, or 0 for a model quarkflow does not have. */
+int qf_trace_colour(const char *model, unsigned *rgb);
 
 /* Wall-clock seconds from an arbitrary origin (StarPU's clock). */
 double qf_wtime(void);
