@@ -23,6 +23,12 @@ qf_field_kind qf_field_kind_of(const qf_field *f) { return f->kind; }
 qf_precision qf_field_precision(const qf_field *f) { return f->prec; }
 int qf_field_face_depth(const qf_field *f) { return f->face_depth; }
 
+void qf_block_handle_register(starpu_data_handle_t *h, const qf_lattice *lat, int b, uint32_t n, size_t elem_bytes)
+{
+    starpu_vector_data_register(h, -1, 0, n, elem_bytes);
+    qf_data_set_owner(*h, qf_lattice_block_owner(lat, b));
+}
+
 static int face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, int per_site,
                            qf_precision prec)
 {
@@ -35,12 +41,9 @@ static int face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_
     size_t site_bytes = (size_t)reals_per_site * qf_real_size(prec);
     for (int b = 0; b < lat->nblocks; b++)
         for (int mu = 0; mu < QF_NDIM; mu++)
-            for (int side = 0; side < 2; side++) {
-                starpu_data_handle_t *h = &s->face[(b * QF_NDIM + mu) * 2 + side];
-                starpu_vector_data_register(h, -1, 0, (uint32_t)(qf_face_volume(lat->block, mu, depth) / per_site),
-                                            site_bytes);
-                qf_data_set_owner(*h, qf_lattice_block_owner(lat, b)); /* the sender fills it */
-            }
+            for (int side = 0; side < 2; side++) /* the sender (block b) fills it */
+                qf_block_handle_register(&s->face[(b * QF_NDIM + mu) * 2 + side], lat, b,
+                                         (uint32_t)(qf_face_volume(lat->block, mu, depth) / per_site), site_bytes);
     return QF_SUCCESS;
 }
 
@@ -109,7 +112,7 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
         if (scratch || !qf_lattice_block_is_local(lat, b)) {
             /* scratch: StarPU allocates each block where its first task writes it; another process's
              * block: a handle for the task graph, memory only where StarPU-MPI receives a copy */
-            starpu_vector_data_register(&f->block[b], -1, 0, (uint32_t)nsites, site_bytes);
+            qf_block_handle_register(&f->block[b], lat, b, (uint32_t)nsites, site_bytes);
         } else {
             if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
                 qf_field_destroy(f);
@@ -120,8 +123,8 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
             memset(f->block_data[b], 0, nsites * site_bytes);
             starpu_vector_data_register(&f->block[b], STARPU_MAIN_RAM, (uintptr_t)f->block_data[b], (uint32_t)nsites,
                                         site_bytes);
+            qf_data_set_owner(f->block[b], lat->rank);
         }
-        qf_data_set_owner(f->block[b], qf_lattice_block_owner(lat, b));
         f->nregistered = b + 1;
     }
     *out = f;

@@ -16,6 +16,11 @@ typedef struct {
     starpu_data_handle_t *face; /* [nblocks][QF_NDIM][2 sides] */
 } qf_face_set;
 
+/* A vector handle of n elements of elem_bytes that belongs to block b: no home memory (StarPU allocates
+ * it where the first task that writes it runs), owned by the process of block b (StarPU-MPI). Every
+ * per-block handle of a task graph (fields, faces, temporaries) is made this way or with memory. */
+void qf_block_handle_register(starpu_data_handle_t *h, const qf_lattice *lat, int b, uint32_t n, size_t elem_bytes);
+
 int qf_face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_site, int depth, qf_precision prec);
 /* 1-deep faces holding the sites of one parity only (half the sites; kernels/wilson.h indexes them). */
 int qf_face_set_create_half(qf_face_set *s, const qf_lattice *lat, int reals_per_site, qf_precision prec);

@@ -122,10 +122,8 @@ int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
     }
     size_t site_bytes = (size_t)QF_NPLANES * QF_SU3_REALS * sizeof(double);
     for (int b = 0; b < nb; b++) {
-        starpu_vector_data_register(&p[b], -1, 0, (uint32_t)lat->block_volume, site_bytes);
-        starpu_vector_data_register(&r[b], -1, 0, (uint32_t)lat->block_volume, site_bytes);
-        qf_data_set_owner(p[b], qf_lattice_block_owner(lat, b));
-        qf_data_set_owner(r[b], qf_lattice_block_owner(lat, b));
+        qf_block_handle_register(&p[b], lat, b, (uint32_t)lat->block_volume, site_bytes);
+        qf_block_handle_register(&r[b], lat, b, (uint32_t)lat->block_volume, site_bytes);
     }
     int rc = submit(u, fmunu, p, r, &t1, &t2);
     for (int b = 0; b < nb; b++) {

@@ -46,11 +46,8 @@ int qf_gauge_polyakov(const qf_field *u, double *re, double *im)
     int64_t nspatial = (int64_t)lat->block[0] * lat->block[1] * lat->block[2];
     starpu_data_handle_t *line = calloc((size_t)lat->nblocks, sizeof *line);
     if (!line) return qf_fail("out of host memory allocating Polyakov-line handles");
-    /* StarPU allocates each buffer where its first task runs (home node -1) */
-    for (int b = 0; b < lat->nblocks; b++) {
-        starpu_vector_data_register(&line[b], -1, 0, (uint32_t)nspatial, QF_SU3_REALS * sizeof(double));
-        qf_data_set_owner(line[b], qf_lattice_block_owner(lat, b));
-    }
+    for (int b = 0; b < lat->nblocks; b++)
+        qf_block_handle_register(&line[b], lat, b, (uint32_t)nspatial, QF_SU3_REALS * sizeof(double));
 
     double storage[2], sums[2];
     starpu_data_handle_t acc;
