@@ -42,13 +42,12 @@ int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, 
         check_lattice(ainv, "the inverse clover field", lat, "field strength"))
         return QF_ERROR;
 
-    double storage[1], failed[1];
-    starpu_data_handle_t acc;
-    qf_accumulator_create(&acc, storage, 1);
+    double failed[1];
     qf_block_sum sum;
     qf_clover_build_args args = {.kappa_csw = kappa_csw, .f_prec = fmunu->prec, .prec = a->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
-    int rc = qf_block_sum_begin(&sum, acc, sizeof storage, lat, 0);
+    if (qf_block_sum_begin_host(&sum, 1, lat)) return QF_ERROR;
+    int rc = QF_SUCCESS;
     for (int b = 0; !rc && b < lat->nblocks; b++) {
         enum starpu_data_access_mode mode;
         starpu_data_handle_t count = qf_block_sum_operand(&sum, b, &mode);
@@ -57,8 +56,7 @@ int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, 
                                           QF_ARGS(args), 0),
                            "clover_build");
     }
-    rc = rc || qf_block_sum_end(&sum);
-    if (qf_accumulator_read(acc, failed, 1) || rc) return QF_ERROR;
+    if (qf_block_sum_read(&sum, failed, 1) || rc) return QF_ERROR;
     if (failed[0] > 0.0)
         return qf_fail("the clover term A = 1 + i kappa c_sw sigma.F is not positive definite (not invertible) on %.0f "
                        "of %lld sites: kappa * c_sw = %g is too large for this gauge field; use a smaller c_sw (or "

@@ -9,13 +9,12 @@ int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
     const qf_lattice *lat = u->lat;
     if (qf_tasks_copy_faces(u, 0)) return QF_ERROR;
 
-    double storage[QF_GAUGE_SUMS], sums[QF_GAUGE_SUMS];
-    starpu_data_handle_t acc;
-    qf_accumulator_create(&acc, storage, QF_GAUGE_SUMS);
+    double sums[QF_GAUGE_SUMS];
     qf_block_sum sum;
     qf_plaquette_args a = {.prec = u->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) a.ext[mu] = lat->block[mu];
-    int rc = qf_block_sum_begin(&sum, acc, sizeof storage, lat, 0);
+    if (qf_block_sum_begin_host(&sum, QF_GAUGE_SUMS, lat)) return QF_ERROR;
+    int rc = QF_SUCCESS;
     for (int b = 0; !rc && b < lat->nblocks; b++) {
         starpu_data_handle_t fwd[QF_NDIM];
         for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
@@ -25,8 +24,7 @@ int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
                                           fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], mode, part, QF_ARGS(a), 0),
                            "plaquette");
     }
-    rc = rc || qf_block_sum_end(&sum);
-    if (qf_accumulator_read(acc, sums, QF_GAUGE_SUMS) || rc) return QF_ERROR;
+    if (qf_block_sum_read(&sum, sums, QF_GAUGE_SUMS) || rc) return QF_ERROR;
     double v = (double)lat->global_volume;
     out->plaquette_space = sums[0] / (9.0 * v);
     out->plaquette_time = sums[1] / (9.0 * v);

@@ -49,15 +49,16 @@ int qf_gauge_polyakov(const qf_field *u, double *re, double *im)
     for (int b = 0; b < lat->nblocks; b++)
         qf_block_handle_register(&line[b], lat, b, (uint32_t)nspatial, QF_SU3_REALS * sizeof(double));
 
-    double storage[2], sums[2];
-    starpu_data_handle_t acc;
-    qf_accumulator_create(&acc, storage, 2);
+    double sums[2];
     qf_block_sum sum;
-    int rc = qf_block_sum_begin(&sum, acc, sizeof storage, lat, 0) || submit(u, line, &sum);
-    rc = qf_block_sum_end(&sum) || rc;
+    int rc = qf_block_sum_begin_host(&sum, 2, lat);
+    if (!rc) {
+        rc = submit(u, line, &sum);
+        rc = qf_block_sum_read(&sum, sums, 2) || rc;
+    }
     for (int b = 0; b < lat->nblocks; b++) starpu_data_unregister_submit(line[b]);
     free(line);
-    if (qf_accumulator_read(acc, sums, 2) || rc) return QF_ERROR;
+    if (rc) return QF_ERROR;
     double spatial_volume = (double)lat->global[0] * lat->global[1] * lat->global[2];
     *re = sums[0] / spatial_volume;
     *im = sums[1] / spatial_volume;

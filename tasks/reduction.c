@@ -47,25 +47,31 @@ int qf_block_sum_end(qf_block_sum *r)
     return rc;
 }
 
-int qf_accumulator_create(starpu_data_handle_t *h, double *storage, int n)
+int qf_block_sum_begin_host(qf_block_sum *r, int n, const qf_lattice *lat)
 {
-    for (int i = 0; i < n; i++) storage[i] = 0.0;
-    starpu_variable_data_register(h, STARPU_MAIN_RAM, (uintptr_t)storage, (size_t)n * sizeof(double));
-    starpu_data_set_reduction_methods(*h, &qf_cl_sum_add, &qf_cl_sum_zero);
-    qf_data_set_owner(*h, 0);
-    return QF_SUCCESS;
+    starpu_data_handle_t h;
+    starpu_variable_data_register(&h, -1, 0, (size_t)n * sizeof(double)); /* the sum's sum_zero task sets it */
+    starpu_data_set_reduction_methods(h, &qf_cl_sum_add, &qf_cl_sum_zero);
+    qf_data_set_owner(h, 0);
+    int rc = qf_block_sum_begin(r, h, (size_t)n * sizeof(double), lat, 0);
+    if (rc) starpu_data_unregister(h);
+    return rc;
 }
 
-int qf_accumulator_read(starpu_data_handle_t h, double *values, int n)
+int qf_block_sum_read(qf_block_sum *r, double *values, int n)
 {
-    qf_data_share(h);
-    if (starpu_data_acquire(h, STARPU_R)) {
-        starpu_data_unregister(h);
-        return qf_fail("could not read back a reduction result");
-    }
+    int rc = qf_block_sum_end(r);
+    rc = qf_data_read_doubles(r->target, values, n) || rc;
+    starpu_data_unregister(r->target);
+    return rc;
+}
+
+int qf_data_read_doubles(starpu_data_handle_t h, double *values, int n)
+{
+    qf_data_share(h); /* every process takes the same decisions from it */
+    if (starpu_data_acquire(h, STARPU_R)) return qf_fail("could not read back a reduction result or scalar");
     const double *p = (const double *)starpu_data_get_local_ptr(h);
     for (int i = 0; i < n; i++) values[i] = p[i];
     starpu_data_release(h);
-    starpu_data_unregister(h);
     return QF_SUCCESS;
 }

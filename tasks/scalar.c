@@ -70,12 +70,10 @@ int qf_scalar_set(qf_scalar *s, double re, double im)
 int qf_scalar_get(const qf_scalar *s, double *re, double *im)
 {
     if (!s) return qf_fail("qf_scalar_get: the scalar is NULL");
-    qf_data_share(s->h); /* every process takes the same decisions from it */
-    if (starpu_data_acquire(s->h, STARPU_R)) return qf_fail("qf_scalar_get: could not read the scalar back");
-    const double *v = (const double *)starpu_data_get_local_ptr(s->h);
+    double v[2];
+    if (qf_data_read_doubles(s->h, v, 2)) return QF_ERROR;
     if (re) *re = v[0];
     if (im) *im = v[1];
-    starpu_data_release(s->h);
     return QF_SUCCESS;
 }
 

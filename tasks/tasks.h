@@ -35,9 +35,13 @@ int qf_block_sum_begin(qf_block_sum *r, starpu_data_handle_t target, size_t byte
 starpu_data_handle_t qf_block_sum_operand(const qf_block_sum *r, int b, enum starpu_data_access_mode *mode);
 int qf_block_sum_end(qf_block_sum *r);
 
-/* A STARPU_REDUX accumulator of n doubles (on several processes owned by rank 0). */
-int qf_accumulator_create(starpu_data_handle_t *h, double *storage, int n);
-/* Waits for the accumulator's tasks, copies its n values out (on every process) and unregisters it. */
-int qf_accumulator_read(starpu_data_handle_t h, double *values, int n);
+/* The same into n doubles that the host reads (observables, failure counts): begin_host makes the
+ * target; read ends the sum, copies the n values out on every process and unregisters the target. */
+int qf_block_sum_begin_host(qf_block_sum *r, int n, const qf_lattice *lat);
+int qf_block_sum_read(qf_block_sum *r, double *values, int n);
+
+/* Waits for h, a variable of doubles owned by rank 0, and copies its first n values out, on every
+ * process. */
+int qf_data_read_doubles(starpu_data_handle_t h, double *values, int n);
 
 #endif
