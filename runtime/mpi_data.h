@@ -13,8 +13,13 @@
 #include <starpu_mpi.h>
 #endif
 
-/* 1 when StarPU-MPI runs (more than one process). */
+/* 1 when StarPU-MPI runs (more than one process; runtime.c). */
 int qf_runtime_mpi_active(void);
+
+#if QF_HAVE_MPI
+/* Called by the runtime once StarPU-MPI has started: tags from 1 again, the insertion hook. */
+void qf_mpi_data_start(void);
+#endif
 
 /* Declares the process that owns h (several processes: starpu_mpi_data_register with the next tag;
  * one: nothing). A handle must be registered on every process, with memory only on its owner. */

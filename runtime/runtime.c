@@ -27,13 +27,6 @@ int qf_cuda_device_count(void); /* cuda_devices.cu */
 #if QF_HAVE_MPI
 static int using_starpu_mpi;
 static void finalize_mpi(void) { MPI_Finalize(); }
-static starpu_mpi_tag_t next_tag;
-static void *pending_args; /* the argument block of the task being inserted, until StarPU-MPI takes it */
-static void args_taken(struct starpu_task *task)
-{
-    (void)task;
-    pending_args = NULL;
-}
 #endif
 
 int qf_runtime_mpi_active(void)
@@ -43,75 +36,6 @@ int qf_runtime_mpi_active(void)
 #else
     return 0;
 #endif
-}
-
-void qf_data_set_owner(starpu_data_handle_t h, int owner)
-{
-#if QF_HAVE_MPI
-    if (using_starpu_mpi) starpu_mpi_data_register(h, ++next_tag, owner);
-#else
-    (void)h;
-    (void)owner;
-#endif
-}
-
-void qf_data_share(starpu_data_handle_t h)
-{
-#if QF_HAVE_MPI
-    if (using_starpu_mpi) starpu_mpi_get_data_on_all_nodes_detached(MPI_COMM_WORLD, h);
-#else
-    (void)h;
-#endif
-}
-
-int qf_runtime_sum_doubles(double *v, int64_t n)
-{
-#if QF_HAVE_MPI
-    if (!using_starpu_mpi) return QF_SUCCESS;
-    for (int64_t done = 0; done < n;) {
-        int chunk = (int)(n - done < (1 << 28) ? n - done : (1 << 28));
-        if (MPI_Allreduce(MPI_IN_PLACE, v + done, chunk, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
-            return qf_fail("MPI_Allreduce of %lld doubles failed", (long long)n);
-        done += chunk;
-    }
-#else
-    (void)v;
-    (void)n;
-#endif
-    return QF_SUCCESS;
-}
-
-void *qf_task_args_copy(const void *a, size_t n)
-{
-    void *p = malloc(n);
-    if (p) memcpy(p, a, n);
-#if QF_HAVE_MPI
-    pending_args = p;
-#endif
-    return p;
-}
-
-/* StarPU-MPI swallows a task that no worker can run (it prints a line and returns 0): refuse it here,
- * as starpu_task_insert would. */
-int qf_mpi_insert_begin(const struct starpu_codelet *cl)
-{
-#if QF_HAVE_MPI
-    pending_args = NULL;
-#endif
-    int cpu = cl->cpu_funcs[0] && starpu_cpu_worker_get_count() > 0;
-    int cuda = cl->cuda_funcs[0] && starpu_cuda_worker_get_count() > 0;
-    return cpu || cuda ? 0 : -ENODEV;
-}
-
-/* A task that runs here was handed to args_taken (StarPU frees its arguments); one that runs elsewhere
- * leaves its copy to be freed here. */
-int qf_mpi_insert_end(int ret)
-{
-#if QF_HAVE_MPI
-    free(pending_args);
-    pending_args = NULL;
-#endif
-    return ret;
 }
 
 qf_runtime_options qf_runtime_default_options(void)
@@ -274,10 +198,9 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     /* StarPU-MPI reserves a core for its progression thread: worth it only with messages to send. */
     using_starpu_mpi = nprocs > 1;
     if (using_starpu_mpi) share_cores();
-    next_tag = 0;
     reserve_submission_core(ncuda_expected);
     int ret = using_starpu_mpi ? starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
-    if (!ret && using_starpu_mpi) starpu_mpi_pre_submit_hook_register(args_taken);
+    if (!ret && using_starpu_mpi) qf_mpi_data_start();
 #else
     (void)argc;
     (void)argv;
