@@ -33,7 +33,7 @@ static size_t line_of(const char *text, const char *at)
     return line;
 }
 
-int qf_bridge_read(qf_io_file *f, const int dims_hint[4], double **links, qf_gauge_info *info)
+int qf_bridge_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, double **links, qf_gauge_info *info)
 {
     *links = NULL;
     char *text;
@@ -91,24 +91,34 @@ int qf_bridge_read(qf_io_file *f, const int dims_hint[4], double **links, qf_gau
                        (unsigned long long)count, dims[0], dims[1], dims[2], dims[3], (unsigned long long)need,
                        count < need ? "truncated, or wrong --dim?" : "wrong --dim?");
     }
-    double *u = malloc((size_t)need * sizeof *u);
-    if (!u) {
-        free(text);
-        return qf_fail("out of memory for a %dx%dx%dx%d gauge field", dims[0], dims[1], dims[2], dims[3]);
-    }
-    p = text;
-    for (uint64_t i = 0; i < need; i++) {
-        next_number(&p, &v, &token);
-        u[i] = v;
-    }
-    free(text);
-
     info->format = QF_GAUGE_BRIDGE;
     memcpy(info->dims, dims, sizeof dims);
     info->precision_bits = 64;
     info->big_endian = 0;
     snprintf(info->datatype, sizeof info->datatype, "Bridge++ text");
-    if (qf_gio_finish(u, info, 0.0, 0.0) != QF_SUCCESS) {
+    if (part->header_only) {
+        free(text);
+        return QF_SUCCESS;
+    }
+    /* text cannot be seeked: every reader scans the whole file and keeps its part */
+    qf_gio_partial pr;
+    qf_gio_partial_init(&pr);
+    double *u = NULL;
+    if (qf_gio_part_resolve(part, dims) != QF_SUCCESS) qf_gio_partial_fail(&pr);
+    else if (!(u = malloc((size_t)qf_gio_part_volume(part) * QF_GIO_SITE_REALS * sizeof *u))) {
+        qf_fail("out of memory for a %dx%dx%dx%d gauge field", dims[0], dims[1], dims[2], dims[3]);
+        qf_gio_partial_fail(&pr);
+    }
+    p = text;
+    for (uint64_t site = 0; u && site < need / QF_GIO_SITE_REALS; site++) {
+        int64_t at = qf_gio_part_index(part, dims, (int64_t)site);
+        for (int r = 0; r < QF_GIO_SITE_REALS; r++) {
+            next_number(&p, &v, &token);
+            if (at >= 0) u[(size_t)at * QF_GIO_SITE_REALS + (size_t)r] = v;
+        }
+    }
+    free(text);
+    if (qf_gio_combine(part, &pr, QF_GIO_SUM) != QF_SUCCESS || qf_gio_finish(u, info, part, &pr, 0.0, 0.0) != QF_SUCCESS) {
         free(u);
         return QF_ERROR;
     }

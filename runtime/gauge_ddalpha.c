@@ -19,7 +19,16 @@
 #define DD_HEADER_BYTES 24u
 #define DD_SITE_BYTES (4u * 18u * 8u)
 
-int qf_ddalpha_read(qf_io_file *f, const int dims_hint[4], double **links, qf_gauge_info *info)
+static void dd_decode(const void *ctx, const unsigned char *record, double *out)
+{
+    (void)ctx;
+    for (int d = 0; d < 4; d++) {
+        int mu = 3 - d; /* file direction T Z Y X -> our t z y x */
+        for (int r = 0; r < 18; r++) out[mu * 18 + r] = qf_io_get_f64(record + ((size_t)d * 18 + (size_t)r) * 8, 0);
+    }
+}
+
+int qf_ddalpha_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, double **links, qf_gauge_info *info)
 {
     unsigned char h[DD_HEADER_BYTES];
     *links = NULL;
@@ -47,30 +56,19 @@ int qf_ddalpha_read(qf_io_file *f, const int dims_hint[4], double **links, qf_ga
     info->has_plaquette = 1;
     info->stored_plaquette = plaq / 3.0;
 
-    double *u = malloc((size_t)vol * QF_GIO_SITE_REALS * sizeof *u);
-    unsigned char *buf = malloc((size_t)QF_GIO_CHUNK_SITES * DD_SITE_BYTES);
-    int rc = QF_SUCCESS;
-    if (!u || !buf) rc = qf_fail("out of memory for a %dx%dx%dx%d gauge field", dims[0], dims[1], dims[2], dims[3]);
-    for (uint64_t i = 0; rc == QF_SUCCESS && i < vol; i += QF_GIO_CHUNK_SITES) {
-        size_t n = vol - i < QF_GIO_CHUNK_SITES ? (size_t)(vol - i) : QF_GIO_CHUNK_SITES;
-        rc = qf_io_read_at(f, DD_HEADER_BYTES + i * DD_SITE_BYTES, buf, n * DD_SITE_BYTES, "the link data");
-        for (size_t k = 0; k < n && rc == QF_SUCCESS; k++)
-            for (int d = 0; d < 4 && rc == QF_SUCCESS; d++) {
-                int mu = 3 - d; /* file direction T Z Y X -> our t z y x */
-                double *dst = u + (i + k) * QF_GIO_SITE_REALS + (size_t)mu * 18;
-                for (int r = 0; r < 18; r++) {
-                    dst[r] = qf_io_get_f64(buf + k * DD_SITE_BYTES + ((size_t)d * 18 + (size_t)r) * 8, 0);
-                    if (!isfinite(dst[r])) {
-                        rc = qf_gio_fail_nonfinite(dims, (int64_t)(i + k), mu, dst[r]);
-                        break;
-                    }
-                }
-            }
-    }
-    free(buf);
+    if (part->header_only) return QF_SUCCESS;
+
+    qf_gio_partial p;
+    qf_gio_partial_init(&p);
+    if (qf_gio_part_resolve(part, dims) != QF_SUCCESS) qf_gio_partial_fail(&p);
+    qf_gio_layout layout = {DD_HEADER_BYTES, DD_SITE_BYTES, QF_GIO_SITE_REALS, NULL, NULL, dd_decode, NULL,
+                            "the link data"};
+    double *u = NULL;
+    qf_gio_read_sites(f, &layout, dims, part, &u, &p);
+    int rc = qf_gio_combine(part, &p, QF_GIO_SUM);
     /* the plaquette is stored as a full double computed from these very links: only the summation
      * order can differ */
-    if (rc == QF_SUCCESS) rc = qf_gio_finish(u, info, qf_gio_fact_tolerance(NULL, 64, 1), 0.0);
+    if (rc == QF_SUCCESS) rc = qf_gio_finish(u, info, part, &p, qf_gio_fact_tolerance(NULL, 64, 1), 0.0);
     if (rc != QF_SUCCESS) {
         free(u);
         return QF_ERROR;

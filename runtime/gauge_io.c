@@ -140,6 +140,21 @@ static qf_su3 view_link(const link_view *v, int64_t site, int mu)
     return m;
 }
 
+/* Adds link mu of site s to the trace sum and the largest deviation from SU(3) (where: at). */
+static void measure_link(const qf_su3 *u, int64_t at, double *trace, double *worst, int64_t *worst_at)
+{
+    *trace += qf_su3_retrace(u);
+    /* qf_su3_unitarity_deviation compares with '>', which a NaN passes silently */
+    int finite = 1;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) finite &= isfinite(u->e[i][j].re) && isfinite(u->e[i][j].im);
+    double dev = finite ? qf_su3_unitarity_deviation(u) : INFINITY;
+    if (!(dev <= *worst)) {
+        *worst = dev;
+        *worst_at = at;
+    }
+}
+
 void qf_gio_measure(const int dims[4], const double *links, int round32, int two_row, double out[5],
                     int64_t *worst_link)
 {
@@ -153,16 +168,7 @@ void qf_gio_measure(const int dims[4], const double *links, int round32, int two
         qf_su3 u[4];
         for (int mu = 0; mu < 4; mu++) {
             u[mu] = view_link(&v, s, mu);
-            trace += qf_su3_retrace(&u[mu]);
-            /* qf_su3_unitarity_deviation compares with '>', which a NaN passes silently */
-            int finite = 1;
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) finite &= isfinite(u[mu].e[i][j].re) && isfinite(u[mu].e[i][j].im);
-            double dev = finite ? qf_su3_unitarity_deviation(&u[mu]) : INFINITY;
-            if (!(dev <= worst)) {
-                worst = dev;
-                worst_at = s * 4 + mu;
-            }
+            measure_link(&u[mu], s * 4 + mu, &trace, &worst, &worst_at);
         }
         int64_t fwd[4];
         for (int mu = 0; mu < 4; mu++) fwd[mu] = x[mu] + 1 < dims[mu] ? s + stride[mu] : s - (int64_t)x[mu] * stride[mu];
@@ -222,35 +228,241 @@ int qf_gio_check_writable(const int dims[4], const double *links, int precision_
     return QF_SUCCESS;
 }
 
-int qf_gio_finish(const double *links, qf_gauge_info *info, double plaquette_tol, double link_trace_tol)
-{
-    static const char axis[4] = {'x', 'y', 'z', 't'};
-    double m[5];
-    int64_t worst;
-    qf_gio_measure(info->dims, links, 0, 0, m, &worst);
-    info->plaquette = m[0];
-    info->plaquette_space = m[1];
-    info->plaquette_time = m[2];
-    info->link_trace = m[3];
-    info->max_unitarity_deviation = m[4];
+/* ---- parts ---- */
 
-    double tol = qf_gio_su3_tolerance(info->precision_bits);
-    if (!(m[4] <= tol)) {
-        char site[96];
-        qf_gio_site_name(worst / 4, info->dims, site, sizeof site);
-        return qf_fail("link U_%c at %s is not in SU(3): |U U^dagger - 1|, |det U - 1| up to %.3g, tolerance %.0e "
-                       "for %d-bit data (corrupt data, or wrong byte order, precision or layout?)",
-                       axis[worst % 4], site, m[4], tol, info->precision_bits);
+int qf_gio_part_resolve(qf_gio_part *part, const int dims[4])
+{
+    qf_gauge_part *b = &part->box;
+    if (!b->ext[0] && !b->ext[1] && !b->ext[2] && !b->ext[3]) {
+        for (int mu = 0; mu < 4; mu++) {
+            b->lo[mu] = 0;
+            b->ext[mu] = dims[mu];
+        }
+        return QF_SUCCESS;
     }
-    if (info->has_plaquette && !(fabs(info->stored_plaquette - m[0]) <= plaquette_tol))
+    for (int mu = 0; mu < 4; mu++)
+        if (b->lo[mu] < 0 || b->ext[mu] < 1 || b->lo[mu] + b->ext[mu] > dims[mu])
+            return qf_fail("the part [%d, %d) in direction %c lies outside the file's %d %d %d %d lattice", b->lo[mu],
+                           b->lo[mu] + b->ext[mu], "xyzt"[mu], dims[0], dims[1], dims[2], dims[3]);
+    return QF_SUCCESS;
+}
+
+uint64_t qf_gio_part_volume(const qf_gio_part *part) { return qf_io_volume(part->box.ext); }
+
+int64_t qf_gio_part_index(const qf_gio_part *part, const int dims[4], int64_t site)
+{
+    int x[4];
+    qf_lex_coords(site, dims, x);
+    for (int mu = 0; mu < 4; mu++) {
+        x[mu] -= part->box.lo[mu];
+        if (x[mu] < 0 || x[mu] >= part->box.ext[mu]) return -1;
+    }
+    return qf_lex_index(x, part->box.ext);
+}
+
+static int part_is_whole(const qf_gio_part *part, const int dims[4])
+{
+    for (int mu = 0; mu < 4; mu++)
+        if (part->box.lo[mu] || part->box.ext[mu] != dims[mu]) return 0;
+    return 1;
+}
+
+void qf_gio_partial_init(qf_gio_partial *p)
+{
+    memset(p, 0, sizeof *p);
+    p->bad_site = -1;
+}
+
+void qf_gio_partial_fail(qf_gio_partial *p)
+{
+    if (p->failed) return;
+    p->failed = 1;
+    snprintf(p->message, sizeof p->message, "%s", qf_last_error());
+}
+
+int qf_gio_combine(const qf_gio_part *part, qf_gio_partial *p, qf_gio_checksum_op op)
+{
+    const qf_gauge_part *b = &part->box;
+    if (b->allgather && b->nreaders > 1) {
+        qf_gio_partial *all = malloc((size_t)b->nreaders * sizeof *all);
+        if (!all) return qf_fail("out of memory combining %d readers' checks", b->nreaders); /* never in practice: 1 KiB a reader */
+        if (b->allgather(b->ctx, p, all, sizeof *p) != QF_SUCCESS) {
+            free(all);
+            return qf_fail_context("exchanging the readers' checks");
+        }
+        qf_gio_partial c;
+        qf_gio_partial_init(&c);
+        c.worst_link = all[0].worst_link;
+        /* the first failed reader's message, naming it unless every reader failed alike */
+        int first_failed = -1, alike = 1;
+        for (int r = 0; r < b->nreaders; r++) {
+            if (all[r].failed && first_failed < 0) first_failed = r;
+            alike &= all[r].failed && !strcmp(all[r].message, all[0].message);
+        }
+        if (first_failed >= 0) {
+            c.failed = 1;
+            if (alike) snprintf(c.message, sizeof c.message, "%s", all[0].message);
+            else {
+                int n = snprintf(c.message, sizeof c.message, "reader %d of %d: ", first_failed, b->nreaders);
+                memcpy(c.message + n, all[first_failed].message, sizeof c.message - (size_t)n - 1);
+                c.message[sizeof c.message - 1] = '\0';
+            }
+        }
+        for (int r = 0; r < b->nreaders; r++) {
+            const qf_gio_partial *q = &all[r];
+            for (int k = 0; k < 2; k++) c.checksum[k] = op == QF_GIO_XOR ? c.checksum[k] ^ q->checksum[k] : c.checksum[k] + q->checksum[k];
+            if (q->bad_site >= 0 && (c.bad_site < 0 || q->bad_site < c.bad_site)) {
+                c.bad_site = q->bad_site;
+                c.bad_index = q->bad_index;
+                c.bad_value = q->bad_value;
+            }
+            c.trace_sum += q->trace_sum;
+            if (!(q->worst <= c.worst)) {
+                c.worst = q->worst;
+                c.worst_link = q->worst_link;
+            }
+        }
+        free(all);
+        *p = c;
+    }
+    if (p->failed) return qf_fail("%s", p->message);
+    return QF_SUCCESS;
+}
+
+void qf_gio_read_sites(qf_io_file *f, const qf_gio_layout *L, const int dims[4], const qf_gio_part *part,
+                       double **out, qf_gio_partial *p)
+{
+    *out = NULL;
+    if (p->failed) return;
+    const int *lo = part->box.lo, *ext = part->box.ext;
+    uint64_t pvol = qf_gio_part_volume(part);
+    size_t reals = (size_t)L->site_reals;
+    double *v = malloc((size_t)pvol * reals * sizeof *v);
+    unsigned char *buf = malloc(QF_GIO_CHUNK_SITES * L->site_bytes);
+    if (!v || !buf) {
+        qf_fail("out of memory for %llu sites of a %dx%dx%dx%d field", (unsigned long long)pvol, dims[0], dims[1],
+                dims[2], dims[3]);
+        qf_gio_partial_fail(p);
+        free(v);
+        free(buf);
+        return;
+    }
+    /* Natural order: the part is runs of consecutive file positions; a run spans the part's x extent,
+     * and whole planes too when the part spans the lattice in the faster directions. A site table
+     * scatters the part, so the whole file is scanned and only the part's records kept. */
+    uint64_t run = 1, nruns = 1;
+    int merged = 0;
+    if (L->table) {
+        run = qf_io_volume(dims);
+    } else {
+        for (int mu = 0; mu < 4; mu++) {
+            if (mu == merged) {
+                run *= (uint64_t)ext[mu];
+                if (ext[mu] == dims[mu] && mu < 3) merged++;
+            } else {
+                nruns *= (uint64_t)ext[mu];
+            }
+        }
+    }
+    int slow[4] = {0, 0, 0, 0}; /* coordinates of the current run in the directions not merged */
+    for (uint64_t r = 0; r < nruns && !p->failed; r++) {
+        int x[4];
+        for (int mu = 0; mu < 4; mu++) x[mu] = lo[mu] + (mu > merged ? slow[mu] : 0);
+        uint64_t first = L->table ? 0 : (uint64_t)qf_lex_index(x, dims);
+        for (uint64_t i = 0; i < run && !p->failed; i += QF_GIO_CHUNK_SITES) {
+            size_t n = run - i < QF_GIO_CHUNK_SITES ? (size_t)(run - i) : QF_GIO_CHUNK_SITES;
+            uint64_t pos = first + i;
+            if (qf_io_read_at(f, L->data_off + pos * L->site_bytes, buf, n * L->site_bytes, L->what) != QF_SUCCESS) {
+                qf_gio_partial_fail(p);
+                break;
+            }
+            if (!L->table && L->checksum) L->checksum(L->ctx, p->checksum, buf, n, pos);
+            for (size_t k = 0; k < n; k++) {
+                int64_t site = L->table ? L->table[pos + k] : (int64_t)(pos + k);
+                int64_t at = qf_gio_part_index(part, dims, site);
+                if (at < 0) continue;
+                if (L->table && L->checksum) L->checksum(L->ctx, p->checksum, buf + k * L->site_bytes, 1, pos + k);
+                double *dst = v + (size_t)at * reals;
+                L->decode(L->ctx, buf + k * L->site_bytes, dst);
+                for (size_t j = 0; j < reals; j++)
+                    if (!isfinite(dst[j]) && (p->bad_site < 0 || site < p->bad_site)) {
+                        p->bad_site = site;
+                        p->bad_index = (int32_t)j;
+                        p->bad_value = dst[j];
+                        break;
+                    }
+            }
+        }
+        for (int mu = merged + 1; mu < 4 && ++slow[mu] == ext[mu]; mu++) slow[mu] = 0;
+    }
+    free(buf);
+    if (p->failed) {
+        free(v);
+        return;
+    }
+    *out = v;
+}
+
+int qf_gauge_check_plaquette(qf_gauge_info *info, double plaquette, double plaquette_space, double plaquette_time)
+{
+    info->plaquette = plaquette;
+    info->plaquette_space = plaquette_space;
+    info->plaquette_time = plaquette_time;
+    if (info->has_plaquette && !(fabs(info->stored_plaquette - plaquette) <= info->plaquette_tolerance))
         return qf_fail("stored plaquette %.12g (Re Tr / 3) but the links give %.12g: difference %.3g exceeds the "
                        "tolerance %.3g (corrupt data or a different convention?)",
-                       info->stored_plaquette, m[0], fabs(info->stored_plaquette - m[0]), plaquette_tol);
-    if (info->has_link_trace && !(fabs(info->stored_link_trace - m[3]) <= link_trace_tol))
+                       info->stored_plaquette, plaquette, fabs(info->stored_plaquette - plaquette),
+                       info->plaquette_tolerance);
+    return QF_SUCCESS;
+}
+
+int qf_gio_finish(const double *links, qf_gauge_info *info, const qf_gio_part *part, qf_gio_partial *p,
+                  double plaquette_tol, double link_trace_tol)
+{
+    static const char axis[4] = {'x', 'y', 'z', 't'};
+    char site[96];
+    info->plaquette_tolerance = plaquette_tol;
+    info->link_trace_tolerance = link_trace_tol;
+    if (p->bad_site >= 0) return qf_gio_fail_nonfinite(info->dims, p->bad_site, p->bad_index / 18, p->bad_value);
+
+    /* the part's links: trace and deviation from SU(3), combined over the readers */
+    qf_gio_partial m;
+    qf_gio_partial_init(&m);
+    m.worst_link = 0;
+    uint64_t pvol = qf_gio_part_volume(part);
+    for (uint64_t s = 0; s < pvol; s++) {
+        int x[4];
+        qf_lex_coords((int64_t)s, part->box.ext, x);
+        for (int mu = 0; mu < 4; mu++) x[mu] += part->box.lo[mu];
+        int64_t g = qf_lex_index(x, info->dims);
+        for (int mu = 0; mu < 4; mu++) {
+            qf_su3 u = qf_su3_load(links, QF_DOUBLE, (size_t)s * 4 + (size_t)mu);
+            measure_link(&u, g * 4 + mu, &m.trace_sum, &m.worst, &m.worst_link);
+        }
+    }
+    if (qf_gio_combine(part, &m, QF_GIO_SUM) != QF_SUCCESS) return QF_ERROR;
+    info->link_trace = m.trace_sum / (3.0 * 4.0 * (double)qf_io_volume(info->dims));
+    info->max_unitarity_deviation = m.worst;
+
+    double tol = qf_gio_su3_tolerance(info->precision_bits);
+    if (!(m.worst <= tol)) {
+        qf_gio_site_name(m.worst_link / 4, info->dims, site, sizeof site);
+        return qf_fail("link U_%c at %s is not in SU(3): |U U^dagger - 1|, |det U - 1| up to %.3g, tolerance %.0e "
+                       "for %d-bit data (corrupt data, or wrong byte order, precision or layout?)",
+                       axis[m.worst_link % 4], site, m.worst, tol, info->precision_bits);
+    }
+    if (info->has_link_trace && !(fabs(info->stored_link_trace - info->link_trace) <= link_trace_tol))
         return qf_fail("stored link trace %.12g (Re Tr / 3) but the links give %.12g: difference %.3g exceeds the "
                        "tolerance %.3g (corrupt data?)",
-                       info->stored_link_trace, m[3], fabs(info->stored_link_trace - m[3]), link_trace_tol);
-    return QF_SUCCESS;
+                       info->stored_link_trace, info->link_trace, fabs(info->stored_link_trace - info->link_trace),
+                       link_trace_tol);
+    if (!part_is_whole(part, info->dims)) {
+        info->plaquette = info->plaquette_space = info->plaquette_time = NAN;
+        return QF_SUCCESS;
+    }
+    double w[5];
+    qf_gio_measure(info->dims, links, 0, 0, w, NULL);
+    return qf_gauge_check_plaquette(info, w[0], w[1], w[2]);
 }
 
 /* ---- detection and dispatch ---- */
@@ -300,10 +512,11 @@ static int detect(qf_io_file *f, qf_gauge_format *format)
                    head[0], n > 1 ? head[1] : 0, n > 2 ? head[2] : 0, n > 3 ? head[3] : 0);
 }
 
-int qf_gauge_read(const char *path, qf_gauge_format format, const int dims_hint[4], double **links,
-                  qf_gauge_info *info)
+/* Opens, detects and dispatches; part->header_only stops after the header. */
+static int read_file(const char *path, qf_gauge_format format, const int dims_hint[4], qf_gio_part *part,
+                     double **links, qf_gauge_info *info)
 {
-    if (!path || !links || !info) return qf_fail("qf_gauge_read: path, links and info must not be NULL");
+    if (!path || !links || !info) return qf_fail("reading a gauge file: path, links and info must not be NULL");
     *links = NULL;
     memset(info, 0, sizeof *info);
     if ((int)format < 0 || (int)format >= NFORMATS) return qf_fail("%s: unknown gauge format code %d", path, (int)format);
@@ -318,12 +531,12 @@ int qf_gauge_read(const char *path, qf_gauge_format format, const int dims_hint[
         }
     }
     switch (format) {
-    case QF_GAUGE_NERSC: rc = qf_nersc_read(&f, dims_hint, links, info); break;
-    case QF_GAUGE_MILC: rc = qf_milc_read(&f, dims_hint, links, info); break;
+    case QF_GAUGE_NERSC: rc = qf_nersc_read(&f, dims_hint, part, links, info); break;
+    case QF_GAUGE_MILC: rc = qf_milc_read(&f, dims_hint, part, links, info); break;
     case QF_GAUGE_SCIDAC:
-    case QF_GAUGE_ILDG: rc = qf_lime_gauge_read(&f, format, dims_hint, links, info); break;
-    case QF_GAUGE_BRIDGE: rc = qf_bridge_read(&f, dims_hint, links, info); break;
-    case QF_GAUGE_DDALPHA: rc = qf_ddalpha_read(&f, dims_hint, links, info); break;
+    case QF_GAUGE_ILDG: rc = qf_lime_gauge_read(&f, format, dims_hint, part, links, info); break;
+    case QF_GAUGE_BRIDGE: rc = qf_bridge_read(&f, dims_hint, part, links, info); break;
+    case QF_GAUGE_DDALPHA: rc = qf_ddalpha_read(&f, dims_hint, part, links, info); break;
     default: rc = qf_fail("unknown gauge format code %d", (int)format); break;
     }
     qf_io_close(&f);
@@ -334,6 +547,31 @@ int qf_gauge_read(const char *path, qf_gauge_format format, const int dims_hint[
         return qf_fail_context("%s (read as %s)", path, qf_gauge_format_name(format));
     }
     return QF_SUCCESS;
+}
+
+int qf_gauge_read(const char *path, qf_gauge_format format, const int dims_hint[4], double **links,
+                  qf_gauge_info *info)
+{
+    qf_gio_part whole = {{{0, 0, 0, 0}, {0, 0, 0, 0}, 1, NULL, NULL}, 0};
+    return read_file(path, format, dims_hint, &whole, links, info);
+}
+
+int qf_gauge_read_part(const char *path, qf_gauge_format format, const int dims_hint[4], const qf_gauge_part *part,
+                       double **links, qf_gauge_info *info)
+{
+    if (!part) return qf_gauge_read(path, format, dims_hint, links, info);
+    if (part->nreaders < 1 || (part->nreaders > 1 && !part->allgather))
+        return qf_fail("reading %s in parts: %d readers%s; give nreaders >= 1 and, for several, an allgather",
+                       path ? path : "(null)", part->nreaders, part->nreaders > 1 ? " without an allgather" : "");
+    qf_gio_part p = {*part, 0};
+    return read_file(path, format, dims_hint, &p, links, info);
+}
+
+int qf_gauge_read_header(const char *path, qf_gauge_format format, const int dims_hint[4], qf_gauge_info *info)
+{
+    qf_gio_part header = {{{0, 0, 0, 0}, {0, 0, 0, 0}, 1, NULL, NULL}, 1};
+    double *links;
+    return read_file(path, format, dims_hint, &header, &links, info);
 }
 
 int qf_gauge_write(const char *path, qf_gauge_format format, const int dims[4], const double *links,

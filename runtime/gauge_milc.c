@@ -48,7 +48,23 @@ static int read_site_table(qf_io_file *f, uint64_t off, uint64_t vol, int big_en
     return rc;
 }
 
-int qf_milc_read(qf_io_file *f, const int dims_hint[4], double **links, qf_gauge_info *info)
+/* sum29 / sum31 over the records' 32-bit words, rotated by each word's index in the file: an XOR, so
+ * that parts combine in any order. */
+static void milc_checksum(const void *ctx, uint32_t sum[2], const unsigned char *bytes, size_t nsites, uint64_t first_pos)
+{
+    qf_milc_sum s = {0, 0};
+    qf_io_milc_checksum_add(&s, bytes, nsites * (MILC_SITE_BYTES / 4), first_pos * (MILC_SITE_BYTES / 4),
+                            *(const int *)ctx);
+    sum[0] ^= s.sum29;
+    sum[1] ^= s.sum31;
+}
+
+static void milc_decode(const void *ctx, const unsigned char *record, double *out)
+{
+    for (int r = 0; r < QF_GIO_SITE_REALS; r++) out[r] = qf_io_get_f32(record + 4 * r, *(const int *)ctx);
+}
+
+int qf_milc_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, double **links, qf_gauge_info *info)
 {
     unsigned char h[MILC_HEADER_BYTES];
     *links = NULL;
@@ -87,45 +103,28 @@ int qf_milc_read(qf_io_file *f, const int dims_hint[4], double **links, qf_gauge
     info->stored_checksum[0] = qf_io_get_u32(ck, be);
     info->stored_checksum[1] = qf_io_get_u32(ck + 4, be);
 
+    if (part->header_only) return QF_SUCCESS;
+
+    qf_gio_partial p;
+    qf_gio_partial_init(&p);
+    if (qf_gio_part_resolve(part, dims) != QF_SUCCESS) qf_gio_partial_fail(&p);
     int64_t *table = NULL;
-    if (order && read_site_table(f, MILC_HEADER_BYTES, vol, be, &table) != QF_SUCCESS) return QF_ERROR;
-    double *u = malloc((size_t)vol * QF_GIO_SITE_REALS * sizeof *u);
-    unsigned char *buf = malloc((size_t)QF_GIO_CHUNK_SITES * MILC_SITE_BYTES);
-    int rc = QF_SUCCESS;
-    if (!u || !buf) rc = qf_fail("out of memory for a %dx%dx%dx%d gauge field", dims[0], dims[1], dims[2], dims[3]);
-    qf_milc_sum sum = {0, 0};
-    /* a non-finite number is reported only after the checksum: corruption is the likelier cause */
-    int64_t bad_site = -1;
-    int bad_mu = 0;
-    double bad_value = 0.0;
-    for (uint64_t i = 0; rc == QF_SUCCESS && i < vol; i += QF_GIO_CHUNK_SITES) {
-        size_t n = vol - i < QF_GIO_CHUNK_SITES ? (size_t)(vol - i) : QF_GIO_CHUNK_SITES;
-        rc = qf_io_read_at(f, data_off + i * MILC_SITE_BYTES, buf, n * MILC_SITE_BYTES, "the link data");
-        if (rc != QF_SUCCESS) break;
-        qf_io_milc_checksum_add(&sum, buf, n * MILC_SITE_BYTES / 4, i * (MILC_SITE_BYTES / 4), be);
-        for (size_t k = 0; k < n; k++) {
-            int64_t site = table ? table[i + k] : (int64_t)(i + k);
-            double *dst = u + (size_t)site * QF_GIO_SITE_REALS;
-            for (int r = 0; r < QF_GIO_SITE_REALS; r++) {
-                dst[r] = qf_io_get_f32(buf + k * MILC_SITE_BYTES + 4 * r, be);
-                if (!isfinite(dst[r]) && bad_site < 0) {
-                    bad_site = site;
-                    bad_mu = r / 18;
-                    bad_value = dst[r];
-                }
-            }
-        }
-    }
-    free(buf);
+    if (!p.failed && order && read_site_table(f, MILC_HEADER_BYTES, vol, be, &table) != QF_SUCCESS)
+        qf_gio_partial_fail(&p);
+    qf_gio_layout layout = {data_off, MILC_SITE_BYTES, QF_GIO_SITE_REALS, table, milc_checksum, milc_decode, &be,
+                            "the link data"};
+    double *u = NULL;
+    qf_gio_read_sites(f, &layout, dims, part, &u, &p);
     free(table);
-    info->computed_checksum[0] = sum.sum29;
-    info->computed_checksum[1] = sum.sum31;
-    if (rc == QF_SUCCESS && (sum.sum29 != info->stored_checksum[0] || sum.sum31 != info->stored_checksum[1]))
+    /* a non-finite number is reported only after the checksum: corruption is the likelier cause */
+    int rc = qf_gio_combine(part, &p, QF_GIO_XOR);
+    info->computed_checksum[0] = p.checksum[0];
+    info->computed_checksum[1] = p.checksum[1];
+    if (rc == QF_SUCCESS && (p.checksum[0] != info->stored_checksum[0] || p.checksum[1] != info->stored_checksum[1]))
         rc = qf_fail("checksum mismatch: the file stores sum29 %08x sum31 %08x but the link data give %08x %08x: corrupt "
                      "data",
-                     info->stored_checksum[0], info->stored_checksum[1], sum.sum29, sum.sum31);
-    if (rc == QF_SUCCESS && bad_site >= 0) rc = qf_gio_fail_nonfinite(dims, bad_site, bad_mu, bad_value);
-    if (rc == QF_SUCCESS) rc = qf_gio_finish(u, info, 0.0, 0.0);
+                     info->stored_checksum[0], info->stored_checksum[1], p.checksum[0], p.checksum[1]);
+    if (rc == QF_SUCCESS) rc = qf_gio_finish(u, info, part, &p, 0.0, 0.0);
     if (rc != QF_SUCCESS) {
         free(u);
         return QF_ERROR;

@@ -165,7 +165,32 @@ static int parse_header(qf_io_file *f, nersc_header *h, uint64_t *data_off)
     return QF_SUCCESS;
 }
 
-int qf_nersc_read(qf_io_file *f, const int dims_hint[4], double **links, qf_gauge_info *info)
+/* Sum of the stored 32-bit words in the file's byte order: the order of the sites does not matter. */
+static void nersc_checksum(const void *ctx, uint32_t sum[2], const unsigned char *bytes, size_t nsites, uint64_t first_pos)
+{
+    const nersc_header *h = ctx;
+    (void)first_pos;
+    size_t words = nsites * (size_t)(4 * h->rows * 6 * h->bytes) / 4;
+    for (size_t w = 0; w < words; w++) sum[0] += qf_io_get_u32(bytes + 4 * w, h->big_endian);
+}
+
+static void nersc_decode(const void *ctx, const unsigned char *record, double *out)
+{
+    const nersc_header *h = ctx;
+    size_t reals_per_link = (size_t)h->rows * 6;
+    for (int mu = 0; mu < 4; mu++) {
+        double m[QF_SU3_REALS] = {0};
+        for (size_t r = 0; r < reals_per_link; r++) {
+            const unsigned char *p = record + (mu * reals_per_link + r) * (size_t)h->bytes;
+            m[r] = h->bytes == 4 ? qf_io_get_f32(p, h->big_endian) : qf_io_get_f64(p, h->big_endian);
+        }
+        qf_su3 s = qf_su3_load(m, QF_DOUBLE, 0);
+        if (h->rows == 2) qf_su3_complete_row3(&s);
+        qf_su3_store(out, QF_DOUBLE, (size_t)mu, &s);
+    }
+}
+
+int qf_nersc_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, double **links, qf_gauge_info *info)
 {
     nersc_header h;
     uint64_t data_off = 0;
@@ -194,48 +219,23 @@ int qf_nersc_read(qf_io_file *f, const int dims_hint[4], double **links, qf_gaug
     info->has_link_trace = h.have_trace;
     info->stored_link_trace = h.trace;
 
-    double *u = malloc((size_t)vol * QF_GIO_SITE_REALS * sizeof *u);
-    unsigned char *buf = malloc((size_t)QF_GIO_CHUNK_SITES * site_bytes);
-    int rc = QF_SUCCESS;
-    if (!u || !buf) rc = qf_fail("out of memory for a %dx%dx%dx%d gauge field", h.dims[0], h.dims[1], h.dims[2], h.dims[3]);
-    uint32_t sum = 0;
+    if (part->header_only) return QF_SUCCESS;
+
+    qf_gio_partial p;
+    qf_gio_partial_init(&p);
+    if (qf_gio_part_resolve(part, h.dims) != QF_SUCCESS) qf_gio_partial_fail(&p);
+    qf_gio_layout layout = {data_off, site_bytes, QF_GIO_SITE_REALS, NULL, nersc_checksum, nersc_decode, &h,
+                            "the link data"};
+    double *u = NULL;
+    qf_gio_read_sites(f, &layout, h.dims, part, &u, &p);
     /* a non-finite number is reported only after the checksum: corruption is the likelier cause */
-    int64_t bad_site = -1;
-    int bad_mu = 0;
-    double bad_value = 0.0;
-    for (uint64_t i = 0; rc == QF_SUCCESS && i < vol; i += QF_GIO_CHUNK_SITES) {
-        size_t n = vol - i < QF_GIO_CHUNK_SITES ? (size_t)(vol - i) : QF_GIO_CHUNK_SITES;
-        rc = qf_io_read_at(f, data_off + i * site_bytes, buf, n * site_bytes, "the link data");
-        if (rc != QF_SUCCESS) break;
-        for (size_t w = 0; w < n * site_bytes / 4; w++) sum += qf_io_get_u32(buf + 4 * w, h.big_endian);
-        for (size_t k = 0; k < n; k++) {
-            int64_t site = (int64_t)(i + k);
-            const unsigned char *src = buf + k * site_bytes;
-            for (int mu = 0; mu < 4; mu++) {
-                double m[QF_SU3_REALS] = {0};
-                for (size_t r = 0; r < reals_per_link; r++) {
-                    const unsigned char *p = src + (mu * reals_per_link + r) * (size_t)h.bytes;
-                    m[r] = h.bytes == 4 ? qf_io_get_f32(p, h.big_endian) : qf_io_get_f64(p, h.big_endian);
-                    if (!isfinite(m[r]) && bad_site < 0) {
-                        bad_site = site;
-                        bad_mu = mu;
-                        bad_value = m[r];
-                    }
-                }
-                qf_su3 s = qf_su3_load(m, QF_DOUBLE, 0);
-                if (h.rows == 2) qf_su3_complete_row3(&s);
-                qf_su3_store(u, QF_DOUBLE, (size_t)site * 4 + (size_t)mu, &s);
-            }
-        }
-    }
-    free(buf);
-    info->computed_checksum[0] = sum;
-    if (rc == QF_SUCCESS && sum != h.checksum)
+    int rc = qf_gio_combine(part, &p, QF_GIO_SUM);
+    info->computed_checksum[0] = p.checksum[0];
+    if (rc == QF_SUCCESS && p.checksum[0] != h.checksum)
         rc = qf_fail("checksum mismatch: CHECKSUM = %08x in the header but the stored words sum to %08x: corrupt data",
-                     h.checksum, sum);
-    if (rc == QF_SUCCESS && bad_site >= 0) rc = qf_gio_fail_nonfinite(h.dims, bad_site, bad_mu, bad_value);
+                     h.checksum, p.checksum[0]);
     if (rc == QF_SUCCESS)
-        rc = qf_gio_finish(u, info, qf_gio_fact_tolerance(h.plaq_text, info->precision_bits, 1),
+        rc = qf_gio_finish(u, info, part, &p, qf_gio_fact_tolerance(h.plaq_text, info->precision_bits, 1),
                            qf_gio_fact_tolerance(h.trace_text, info->precision_bits, 0));
     if (rc != QF_SUCCESS) {
         free(u);

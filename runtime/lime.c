@@ -356,53 +356,45 @@ static int locate_field(qf_io_file *f, const lime_record *recs, int n, int ildg,
     return QF_SUCCESS;
 }
 
-/* Reads the binary record into doubles and verifies the SciDAC checksum when the file has one. */
-static int read_field_data(qf_io_file *f, const lime_field *fld, double **out, uint32_t *suma, uint32_t *sumb)
+/* suma / sumb: each site's CRC32 rotated by its rank, XORed, so that parts combine in any order. */
+static void lime_checksum(const void *ctx, uint32_t sum[2], const unsigned char *bytes, size_t nsites, uint64_t first_pos)
 {
-    uint64_t vol = qf_io_volume(fld->dims);
-    size_t site_bytes = (size_t)fld->reals_per_site * (size_t)fld->bytes;
-    double *v = malloc((size_t)vol * (size_t)fld->reals_per_site * sizeof *v);
-    unsigned char *buf = malloc(QF_GIO_CHUNK_SITES * site_bytes);
-    int rc = QF_SUCCESS;
-    if (!v || !buf) rc = qf_fail("out of memory for a %dx%dx%dx%d field", fld->dims[0], fld->dims[1], fld->dims[2], fld->dims[3]);
-    qf_scidac_sum sum = {0, 0};
-    /* a non-finite number is reported only after the checksum: corruption is the likelier cause */
-    uint64_t bad = UINT64_MAX;
-    double bad_value = 0.0;
-    uint64_t rps = (uint64_t)fld->reals_per_site;
-    for (uint64_t i = 0; rc == QF_SUCCESS && i < vol; i += QF_GIO_CHUNK_SITES) {
-        size_t n = vol - i < QF_GIO_CHUNK_SITES ? (size_t)(vol - i) : QF_GIO_CHUNK_SITES;
-        rc = qf_io_read_at(f, fld->data_off + i * site_bytes, buf, n * site_bytes, "the binary data");
-        if (rc != QF_SUCCESS) break;
-        qf_io_scidac_checksum_add(&sum, buf, site_bytes, n, i);
-        for (size_t k = 0; k < n * rps; k++) {
-            const unsigned char *p = buf + k * (size_t)fld->bytes;
-            double x = fld->bytes == 4 ? qf_io_get_f32(p, 1) : qf_io_get_f64(p, 1);
-            if (!isfinite(x) && bad == UINT64_MAX) {
-                bad = i * rps + k;
-                bad_value = x;
-            }
-            v[i * rps + k] = x;
-        }
+    const lime_field *fld = ctx;
+    qf_scidac_sum s = {0, 0};
+    qf_io_scidac_checksum_add(&s, bytes, (size_t)fld->reals_per_site * (size_t)fld->bytes, nsites, first_pos);
+    sum[0] ^= s.suma;
+    sum[1] ^= s.sumb;
+}
+
+static void lime_decode(const void *ctx, const unsigned char *record, double *out)
+{
+    const lime_field *fld = ctx;
+    for (int k = 0; k < fld->reals_per_site; k++) {
+        const unsigned char *q = record + (size_t)k * (size_t)fld->bytes;
+        out[k] = fld->bytes == 4 ? qf_io_get_f32(q, 1) : qf_io_get_f64(q, 1);
     }
-    free(buf);
-    *suma = sum.suma;
-    *sumb = sum.sumb;
-    if (rc == QF_SUCCESS && fld->has_checksum && (sum.suma != fld->suma || sum.sumb != fld->sumb))
+}
+
+/* Reads the part's sites of the binary record into doubles and verifies the SciDAC checksum (over all
+ * readers' parts) when the file has one; non-finite numbers are left in *p for the caller. */
+static int read_field_data(qf_io_file *f, const lime_field *fld, qf_gio_part *part, double **out, qf_gio_partial *p)
+{
+    qf_gio_partial_init(p);
+    if (qf_gio_part_resolve(part, fld->dims) != QF_SUCCESS) qf_gio_partial_fail(p);
+    qf_gio_layout layout = {fld->data_off, (size_t)fld->reals_per_site * (size_t)fld->bytes, fld->reals_per_site, NULL,
+                            lime_checksum, lime_decode, fld, "the binary data"};
+    qf_gio_read_sites(f, &layout, fld->dims, part, out, p);
+    /* a non-finite number is reported only after the checksum: corruption is the likelier cause */
+    int rc = qf_gio_combine(part, p, QF_GIO_XOR);
+    if (rc == QF_SUCCESS && fld->has_checksum && (p->checksum[0] != fld->suma || p->checksum[1] != fld->sumb))
         rc = qf_fail("checksum mismatch: scidac-checksum stores suma %08x sumb %08x but the binary data give %08x %08x: "
                      "corrupt data",
-                     fld->suma, fld->sumb, sum.suma, sum.sumb);
-    if (rc == QF_SUCCESS && bad != UINT64_MAX)
-        rc = rps == QF_GIO_SITE_REALS
-                 ? qf_gio_fail_nonfinite(fld->dims, (int64_t)(bad / rps), (int)(bad % rps / 18), bad_value)
-                 : qf_fail("non-finite number (%g) at site %llu: corrupt data?", bad_value,
-                           (unsigned long long)(bad / rps));
+                     fld->suma, fld->sumb, p->checksum[0], p->checksum[1]);
     if (rc != QF_SUCCESS) {
-        free(v);
-        return QF_ERROR;
+        free(*out);
+        *out = NULL;
     }
-    *out = v;
-    return QF_SUCCESS;
+    return rc;
 }
 
 int qf_lime_detect(qf_io_file *f, qf_gauge_format *format)
@@ -419,8 +411,8 @@ int qf_lime_detect(qf_io_file *f, qf_gauge_format *format)
     return QF_SUCCESS;
 }
 
-int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hint[4], double **links,
-                       qf_gauge_info *info)
+int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hint[4], qf_gio_part *part,
+                       double **links, qf_gauge_info *info)
 {
     *links = NULL;
     lime_record *recs;
@@ -442,13 +434,17 @@ int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hin
     info->has_checksum = fld.has_checksum ? 2 : 0;
     info->stored_checksum[0] = fld.suma;
     info->stored_checksum[1] = fld.sumb;
+    if (part->header_only) return QF_SUCCESS;
     double *u;
-    if (read_field_data(f, &fld, &u, &info->computed_checksum[0], &info->computed_checksum[1]) != QF_SUCCESS)
-        return QF_ERROR;
-    if (qf_gio_finish(u, info, 0.0, 0.0) != QF_SUCCESS) {
+    qf_gio_partial p;
+    rc = read_field_data(f, &fld, part, &u, &p);
+    info->computed_checksum[0] = p.checksum[0];
+    info->computed_checksum[1] = p.checksum[1];
+    if (rc == QF_SUCCESS && qf_gio_finish(u, info, part, &p, 0.0, 0.0) != QF_SUCCESS) {
         free(u);
-        return QF_ERROR;
+        rc = QF_ERROR;
     }
+    if (rc != QF_SUCCESS) return QF_ERROR;
     *links = u;
     return QF_SUCCESS;
 }
@@ -484,9 +480,15 @@ static int spin_colour_read(const spin_colour_kind *k, const char *path, const i
         rc = locate_field(&f, recs, n, 0, k->kind, 1, 6 * k->nspins, k->nspins > 1 ? k->nspins : 0, &fld);
     free(recs);
     if (rc == QF_SUCCESS) rc = qf_gio_check_hint(fld.dims, dims_hint, "the scidac-private-file-xml record");
-    uint32_t a, b;
     double *v = NULL;
-    if (rc == QF_SUCCESS) rc = read_field_data(&f, &fld, &v, &a, &b);
+    qf_gio_part whole = {{{0, 0, 0, 0}, {0, 0, 0, 0}, 1, NULL, NULL}, 0};
+    qf_gio_partial p;
+    if (rc == QF_SUCCESS) rc = read_field_data(&f, &fld, &whole, &v, &p);
+    if (rc == QF_SUCCESS && p.bad_site >= 0) {
+        rc = qf_fail("non-finite number (%g) at site %lld: corrupt data?", p.bad_value, (long long)p.bad_site);
+        free(v);
+        v = NULL;
+    }
     qf_io_close(&f);
     if (rc != QF_SUCCESS) return qf_fail_context("%s (read as a SciDAC %s)", path, k->name);
     memcpy(dims, fld.dims, sizeof fld.dims);

@@ -6,6 +6,10 @@
  * bit), headers whose facts are those of the stored numbers, and the SciDAC checksums of the
  * MILC-written lat.sample.l4444 from our own ILDG copy of it. Formats without a sample are built from
  * the samples: little-endian NERSC (bytes reversed, CHECKSUM unchanged) and MILC with a site table.
+ * Every file is also read in parts by several simulated readers (threads exchanging their checks,
+ * as processes do through MPI): each part must hold exactly the whole read's links, every reader the
+ * whole file's checksums and facts, and a corrupt file or one failing reader must fail them all with
+ * the same message.
  * The writers must refuse non-SU(3), non-finite and unrepresentable input. The expected facts are
  * transcribed from README.md and the test confirms each transcription is still in README.md, so the
  * two cannot drift apart silently.
@@ -15,10 +19,12 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "quarkflow/qf_gauge_io.h"
+#include "quarkflow/qf_lattice.h"
 #include "io_util.h"
 #include "su3.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +150,170 @@ static char *slurp(const char *path)
 
 static size_t volume(const int d[4]) { return (size_t)d[0] * d[1] * d[2] * d[3]; }
 
+/* ---- reading in parts: threads stand in for processes ---- */
+
+typedef struct {
+    pthread_barrier_t barrier;
+    unsigned char *slots;
+} gather_shared;
+
+typedef struct {
+    gather_shared *shared;
+    int rank;
+    const char *path;
+    qf_gauge_format format;
+    const int *hint;
+    qf_gauge_part part;
+    double *links;
+    qf_gauge_info info;
+    int rc;
+    char message[1024];
+} part_reader;
+
+/* MPI_Allgather between the threads: write the own slot, wait, copy all, wait (so that the next
+ * exchange cannot overwrite a slot someone is still reading). */
+static int thread_allgather(void *ctx, const void *mine, void *all, size_t bytes)
+{
+    part_reader *r = ctx;
+    memcpy(r->shared->slots + (size_t)r->rank * bytes, mine, bytes);
+    pthread_barrier_wait(&r->shared->barrier);
+    memcpy(all, r->shared->slots, (size_t)r->part.nreaders * bytes);
+    pthread_barrier_wait(&r->shared->barrier);
+    return QF_SUCCESS;
+}
+
+static void *part_reader_run(void *arg)
+{
+    part_reader *r = arg;
+    r->rc = qf_gauge_read_part(r->path, r->format, r->hint, &r->part, &r->links, &r->info);
+    snprintf(r->message, sizeof r->message, "%s", r->rc ? qf_last_error() : "");
+    return NULL;
+}
+
+/* Reads path with one reader per box of the grid procs (a cut at `cut` instead of the middle in
+ * the directions where cut[mu] > 0, for unequal parts; bad_reader >= 0 gets a box outside the
+ * lattice). Returns the number of readers; r[] receives their results. */
+static int read_in_parts(const char *path, qf_gauge_format format, const int *hint, const int dims[4],
+                         const int procs[4], const int cut[4], int bad_reader, part_reader *r)
+{
+    int n = procs[0] * procs[1] * procs[2] * procs[3];
+    gather_shared shared;
+    shared.slots = malloc((size_t)n * 4096);
+    pthread_barrier_init(&shared.barrier, NULL, (unsigned)n);
+    pthread_t th[16];
+    for (int k = 0; k < n; k++) {
+        int c[4], rest = k;
+        memset(&r[k], 0, sizeof r[k]);
+        for (int mu = 0; mu < 4; mu++) {
+            c[mu] = rest % procs[mu];
+            rest /= procs[mu];
+            int split = cut[mu] > 0 ? cut[mu] : dims[mu] / procs[mu];
+            r[k].part.lo[mu] = procs[mu] == 1 ? 0 : c[mu] * split;
+            r[k].part.ext[mu] = procs[mu] == 1 ? dims[mu] : c[mu] == 0 ? split : dims[mu] - split;
+        }
+        if (k == bad_reader) r[k].part.ext[0] = dims[0] + 1;
+        r[k].part.nreaders = n;
+        r[k].part.allgather = thread_allgather;
+        r[k].part.ctx = &r[k];
+        r[k].shared = &shared;
+        r[k].rank = k;
+        r[k].path = path;
+        r[k].format = format;
+        r[k].hint = hint;
+        pthread_create(&th[k], NULL, part_reader_run, &r[k]);
+    }
+    for (int k = 0; k < n; k++) pthread_join(th[k], NULL);
+    pthread_barrier_destroy(&shared.barrier);
+    free(shared.slots);
+    return n;
+}
+
+/* Reads path in parts with several decompositions (halves in x: runs shorter than a row; quarters in
+ * z and t; unequal halves; 16 parts) and compares every part with the whole read (u, whole). */
+static void check_parts(const char *label, const char *path, qf_gauge_format format, const int *hint,
+                        const double *u, const qf_gauge_info *whole)
+{
+    static const int grids[][4] = {{2, 1, 1, 1}, {1, 1, 2, 2}, {1, 1, 1, 2}, {2, 2, 2, 2}};
+    const int *dims = whole->dims;
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        const int *procs = grids[g];
+        int cut[4] = {0, 0, 0, 0};
+        if (g == 2) cut[3] = 1; /* t split as 1 + (T - 1) */
+        part_reader r[16];
+        int n = read_in_parts(path, format, hint, dims, procs, cut, -1, r);
+        int ok = 1, same_links = 1, same_facts = 1;
+        for (int k = 0; k < n; k++) {
+            if (r[k].rc) {
+                if (ok) printf("INFO: reader %d: %s\n", k, r[k].message);
+                ok = 0;
+                continue;
+            }
+            const qf_gauge_part *b = &r[k].part;
+            size_t pv = (size_t)b->ext[0] * b->ext[1] * b->ext[2] * b->ext[3];
+            for (size_t s = 0; s < pv && same_links; s++) {
+                int x[4];
+                qf_lex_coords((int64_t)s, b->ext, x);
+                for (int mu = 0; mu < 4; mu++) x[mu] += b->lo[mu];
+                same_links = !memcmp(r[k].links + s * 72, u + (size_t)qf_lex_index(x, dims) * 72, 72 * sizeof *u);
+            }
+            qf_gauge_info *i = &r[k].info;
+            same_facts &= i->computed_checksum[0] == whole->computed_checksum[0] &&
+                          i->computed_checksum[1] == whole->computed_checksum[1] &&
+                          fabs(i->link_trace - whole->link_trace) <= 1e-14 &&
+                          i->max_unitarity_deviation == whole->max_unitarity_deviation && isnan(i->plaquette) &&
+                          qf_gauge_check_plaquette(i, whole->plaquette, whole->plaquette_space, whole->plaquette_time) ==
+                              QF_SUCCESS;
+            free(r[k].links);
+        }
+        check(ok && same_links && same_facts,
+              "%s in %d parts (grid %d %d %d %d%s): every reader succeeds, holds exactly its box of the whole read, "
+              "and finds the whole file's checksums, link trace and SU(3) deviation",
+              label, n, procs[0], procs[1], procs[2], procs[3], g == 2 ? ", unequal t halves" : "");
+    }
+    /* one reader's own failure fails every reader */
+    part_reader r[16];
+    int procs[4] = {1, 1, 1, 2}, cut[4] = {0, 0, 0, 0};
+    int n = read_in_parts(path, format, hint, dims, procs, cut, 1, r);
+    int all_fail = 1;
+    for (int k = 0; k < n; k++) {
+        all_fail &= r[k].rc == QF_ERROR && strstr(r[k].message, "reader 1 of 2") && strstr(r[k].message, "outside");
+        free(r[k].links);
+    }
+    check(all_fail, "%s: a part outside the lattice on reader 1 fails both readers, naming reader 1: %s", label,
+          r[0].message);
+}
+
+/* A copy of path with one byte of its last site's record flipped, read in two parts: both readers
+ * must fail with the same message containing `expect`. */
+static void check_parts_corrupt(const char *label, const char *path, qf_gauge_format format, const int *hint,
+                                const int dims[4], long record_bytes_from_end, const char *expect, const char *copy)
+{
+    FILE *in = fopen(path, "rb");
+    FILE *out = fopen(copy, "wb");
+    int c;
+    long n = 0;
+    while (in && out && (c = fgetc(in)) != EOF) {
+        fputc(c, out);
+        n++;
+    }
+    if (in) fclose(in);
+    if (out) {
+        fseek(out, n - record_bytes_from_end, SEEK_SET);
+        fputc(0x5a, out);
+        fclose(out);
+    }
+    part_reader r[16];
+    int procs[4] = {1, 1, 1, 2}, cut[4] = {0, 0, 0, 0};
+    int k, nr = read_in_parts(copy, format, hint, dims, procs, cut, -1, r);
+    int same = 1;
+    for (k = 0; k < nr; k++) {
+        same &= r[k].rc == QF_ERROR && !strcmp(r[k].message, r[0].message) && strstr(r[k].message, expect);
+        free(r[k].links);
+    }
+    check(same, "%s with a corrupt byte in the last part, read in 2 parts: both readers fail alike (%s)", label,
+          r[0].message);
+}
+
 /* Reads one sample and checks its facts; returns the links (caller frees) or NULL. */
 static double *check_sample(const char *dir, const sample *s, qf_gauge_info *info_out)
 {
@@ -223,6 +393,7 @@ static double *check_sample(const char *dir, const sample *s, qf_gauge_info *inf
     if (rc == QF_SUCCESS)
         check(!memcmp(u, v, volume(s->dims) * 72 * sizeof *u), "%s: auto-detected read gives the same links", s->file);
     free(v);
+    check_parts(s->file, path, s->format, hint, u, &info);
     if (info_out) *info_out = info;
     return u;
 }
@@ -303,6 +474,7 @@ static void round_trip(const char *label, const int dims[4], const double *u, qf
     check(bad == 0, "%s: read back bit-identical to the %sinput%s (%zu of %zu numbers differ)", name,
           bits == 32 ? "float-rounded " : "", two_row ? " with row 3 rebuilt" : "", bad, n);
     if (bits == 64 && !two_row) check(!memcmp(u, v, n * sizeof *u), "%s: identical to the input itself", name);
+    check_parts(name, path, fmt, NULL, v, &info);
     free(e);
     free(v);
 }
@@ -433,6 +605,20 @@ int main(int argc, char **argv)
             free(text);
         }
     }
+    /* corrupt data read in parts: every reader fails with the same message */
+    {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/lat.sample.l4448", dir);
+        check_parts_corrupt("lat.sample.l4448", path, QF_GAUGE_MILC, NULL, samples[1].dims, 5, "checksum mismatch",
+                            tmp_path("l4448.corrupt"));
+        snprintf(path, sizeof path, "%s/t_nersc.cfg", dir);
+        check_parts_corrupt("t_nersc.cfg", path, QF_GAUGE_NERSC, NULL, samples[7].dims, 5, "checksum mismatch",
+                            tmp_path("t_nersc.corrupt"));
+        /* DDalphaAMG has no checksum: the last byte is the sign and exponent of the last number */
+        snprintf(path, sizeof path, "%s/4x4x4x4b6.0000id3n1", dir);
+        check_parts_corrupt("4x4x4x4b6.0000id3n1", path, QF_GAUGE_DDALPHA, NULL, samples[9].dims, 1, "not in SU(3)",
+                            tmp_path("ddalpha.corrupt"));
+    }
     if (field[i_milc]) {
         const char *p = tmp_path("l4444.ildg32");
         qf_gauge_write_options opt = {32, 0, NULL};
@@ -493,6 +679,7 @@ int main(int argc, char **argv)
             check(rc == QF_SUCCESS && !memcmp(v, field[1], vol * 72 * sizeof *v),
                   "MILC v5 with a site table (order 1, sites permuted) reads the same links as lat.sample.l4448%s%s",
                   rc ? ": " : "", rc ? qf_last_error() : "");
+            if (rc == QF_SUCCESS) check_parts("l4448.sitetable", p, QF_GAUGE_AUTO, NULL, v, &info);
             free(v);
         }
         if (fp) fclose(fp);

@@ -50,6 +50,8 @@ typedef struct {
     double plaquette_space, plaquette_time;
     double link_trace;
     double max_unitarity_deviation;
+    double plaquette_tolerance;  /* what the stored plaquette and link trace may differ by from the */
+    double link_trace_tolerance; /* measured ones, given the precision and printed digits */
 } qf_gauge_info;
 
 /* Reads a gauge field. dims_hint gives the extents for formats without a header (Bridge++) and is
@@ -57,6 +59,36 @@ typedef struct {
  * *links is a malloc'ed array (free with free()) and *info is filled in. */
 int qf_gauge_read(const char *path, qf_gauge_format format, const int dims_hint[4], double **links,
                   qf_gauge_info *info);
+
+/* Reads the file's header only: format, dimensions, precision and the stored facts (the links
+ * are neither read nor verified; qf_gauge_read and qf_gauge_read_part do that). For Bridge++ text
+ * files, which have no header, dims_hint gives the dimensions. */
+int qf_gauge_read_header(const char *path, qf_gauge_format format, const int dims_hint[4], qf_gauge_info *info);
+
+/* Reading a file in parts: each of several readers (processes, usually) keeps the box of sites
+ * [lo, lo + ext) and reads only those (Bridge++ text and MILC files with a site table are scanned
+ * whole, keeping the part). The readers exchange what they found through allgather, so that every
+ * one verifies the whole file (checksums, non-finite numbers, closeness to SU(3), link trace) and
+ * they all succeed or all fail with the same message; every reader must call with the same path
+ * and format. allgather(ctx, mine, all, bytes) must place every reader's `bytes` bytes at
+ * all + r * bytes in reader order r = 0 .. nreaders - 1 (MPI_Allgather does); it is NULL for a
+ * single reader. *links receives the part's links in lexicographic order of the box (ext[0]
+ * fastest). The plaquette needs neighbours across parts, so a part that is not the whole lattice
+ * leaves it to the caller: info->plaquette is NaN, and qf_gauge_check_plaquette judges the caller's
+ * measurement against the stored value. ext all zero: the whole lattice. */
+typedef struct {
+    int lo[4], ext[4];
+    int nreaders;
+    int (*allgather)(void *ctx, const void *mine, void *all, size_t bytes);
+    void *ctx;
+} qf_gauge_part;
+
+int qf_gauge_read_part(const char *path, qf_gauge_format format, const int dims_hint[4], const qf_gauge_part *part,
+                       double **links, qf_gauge_info *info);
+
+/* Records a plaquette measured elsewhere (total, spatial, temporal; Re Tr / 3) in *info and checks it
+ * against the file's stored plaquette with the reader's tolerance (info->plaquette_tolerance). */
+int qf_gauge_check_plaquette(qf_gauge_info *info, double plaquette, double plaquette_space, double plaquette_time);
 
 /* Writes a gauge field as NERSC (4D_SU3_GAUGE_3x3 or, with two_row = 1, 4D_SU3_GAUGE) or ILDG
  * (with the SciDAC private records and checksums), big-endian, in 32 or 64-bit precision.
