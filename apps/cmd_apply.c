@@ -259,70 +259,100 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
     return 0;
 }
 
-static double norm2(const double *v, int64_t volume, const int dims[4], int even_only)
+/* |v|^2 of a field held in parts (this process's sites, qf_field_export_local's order), summed over
+ * the processes; even_only: the even sites only. */
+static double norm2(const double *v, const qf_lattice *lat, int even_only)
 {
     double s = 0.0;
-    for (int64_t i = 0; i < volume; i++) {
+    for (int64_t i = 0; i < lat->local_volume; i++) {
         if (even_only) {
             int x[4];
-            qf_lex_coords(i, dims, x);
+            qf_lex_coords(qf_app_local_to_global(lat, i), lat->global, x);
             if (qf_parity(x)) continue;
         }
         for (int k = 0; k < 24; k++) s += v[24 * i + k] * v[24 * i + k];
     }
+    qf_runtime_sum_doubles(&s, 1);
     return s;
 }
 
-/* Builds the source in a global array; the lattice dims are known. */
-static int make_source(const apply_opts *o, const int dims[4], double *src)
+/* Builds this process's part of the source. */
+static int make_source(const apply_opts *o, const qf_lattice *lat, double *src)
 {
-    int64_t vol = qf_volume(dims);
+    int64_t vol = lat->local_volume;
+    memset(src, 0, (size_t)vol * 24 * sizeof *src);
     if (!strcmp(o->source, "point")) {
-        memset(src, 0, (size_t)vol * 24 * sizeof *src);
-        src[qf_lex_index(o->point, dims) * 24 + (o->point[4] * 3 + o->point[5]) * 2] = 1.0;
+        int64_t at = qf_lex_index(o->point, lat->global);
+        for (int64_t i = 0; i < vol; i++)
+            if (qf_app_local_to_global(lat, i) == at) src[i * 24 + (o->point[4] * 3 + o->point[5]) * 2] = 1.0;
         printf("source        point at (%d, %d, %d, %d), spin %d, colour %d\n", o->point[0], o->point[1], o->point[2],
                o->point[3], o->point[4], o->point[5]);
         return QF_SUCCESS;
     }
     if (!strcmp(o->source, "random")) {
-        qf_app_random_spinor(src, vol, o->seed);
+        qf_app_random_spinor_local(src, lat, o->seed);
         printf("source        random complex Gaussian, seed %llu\n", (unsigned long long)o->seed);
         return QF_SUCCESS;
     }
+    /* colour-spinor files are read whole by each process, which keeps its part */
     int fdims[4], bits;
     double *psi;
-    if (qf_dirac_fermion_read(o->source, dims, fdims, &psi, &bits))
+    if (qf_dirac_fermion_read(o->source, lat->global, fdims, &psi, &bits))
         return qf_fail_context("--source %s (the source must be a SciDAC Dirac fermion of the gauge field's lattice)",
                                o->source);
-    memcpy(src, psi, (size_t)vol * 24 * sizeof *src);
+    for (int64_t i = 0; i < vol; i++) memcpy(src + 24 * i, psi + 24 * qf_app_local_to_global(lat, i), 24 * sizeof *src);
     free(psi);
     printf("source        %s (SciDAC Dirac fermion, %d-bit)\n", o->source, bits);
     return QF_SUCCESS;
 }
 
-static int run(const apply_opts *o, const int dims[4], const double *links)
+/* --out: the whole solution or result gathered for rank 0's writer. */
+static int write_result(const apply_opts *o, const qf_field *out, const char *what)
 {
-    int64_t vol = qf_volume(dims);
-    double *src = malloc((size_t)vol * 24 * sizeof *src), *res = calloc((size_t)vol * 24, sizeof *res);
-    if (!src || !res) {
-        free(src);
-        free(res);
-        return qf_fail("out of host memory for two colour-spinor fields on %d %d %d %d", dims[0], dims[1], dims[2],
-                       dims[3]);
+    const qf_lattice *lat = qf_field_lattice(out);
+    double *all = malloc((size_t)lat->global_volume * 24 * sizeof *all);
+    int rc = !all ? qf_fail("out of host memory gathering the %s for writing", what) : qf_field_export_all(out, all);
+    if (!rc && qf_app_writes_files()) {
+        rc = qf_dirac_fermion_write(o->out, lat->global, all, o->out_bits);
+        if (!rc)
+            printf("wrote         %s (%s; SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out, what,
+                   o->out_bits == 32 ? 'F' : 'D', o->out_bits);
     }
+    free(all);
+    return rc;
+}
+
+static void print_gauge_file(const char *path, const qf_gauge_info *g)
+{
+    printf("gauge         %s (%s, %d-bit), lattice %d %d %d %d, plaquette %.16f\n", path, qf_gauge_format_name(g->format),
+           g->precision_bits, g->dims[0], g->dims[1], g->dims[2], g->dims[3], g->plaquette);
+}
+
+static int run(const apply_opts *o, const int dims[4])
+{
     qf_lattice lat;
     qf_field *u = NULL, *in = NULL, *out = NULL;
     qf_dirac *d = NULL;
-    int rc = make_source(o, dims, src) || qf_app_lattice(&lat, dims, o->blocks, 1) ||
-             qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
-             (links ? qf_field_import(u, links) : qf_gauge_start(u, o->start, o->seed, o->eps));
+    qf_gauge_info g;
+    double *src = NULL, *res = NULL;
+    int rc = qf_app_lattice(&lat, dims, o->blocks, 1);
+    if (!rc) {
+        src = malloc((size_t)lat.local_volume * 24 * sizeof *src);
+        res = calloc((size_t)lat.local_volume * 24, sizeof *res);
+        if (!src || !res)
+            rc = qf_fail("out of host memory for two colour-spinor fields of %lld sites", (long long)lat.local_volume);
+    }
+    rc = rc || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+         (o->gauge_file ? qf_gauge_load(u, o->gauge_file, o->format, &g) : qf_gauge_start(u, o->start, o->seed, o->eps));
+    if (!rc && o->gauge_file) print_gauge_file(o->gauge_file, &g);
+    rc = rc || make_source(o, &lat, src);
     double t_build = qf_wtime();
     rc = rc || qf_dirac_create(&d, u, &o->p, o->form);
     if (!rc) qf_runtime_wait_all();
     t_build = qf_wtime() - t_build;
     if (u) qf_field_destroy(u);
     rc = rc || qf_field_create(&in, &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
-         qf_field_create(&out, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_field_import(in, src);
+         qf_field_create(&out, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_field_import_local(in, src);
     double t_apply = 0.0;
     qf_solver_result sr;
     if (!rc && o->solve) {
@@ -353,14 +383,10 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
         qf_runtime_wait_all();
         t_apply = qf_wtime() - t_apply;
     }
-    rc = rc || qf_field_export_all(out, res);
+    rc = rc || qf_field_export_local(out, res);
     if (!rc && o->solve) {
-        printf("|x|^2         %.15e\n", norm2(res, vol, dims, 0));
-        if (o->out && qf_app_writes_files()) {
-            rc = qf_dirac_fermion_write(o->out, dims, res, o->out_bits);
-            if (!rc) printf("wrote         %s (the solution; SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out,
-                            o->out_bits == 32 ? 'F' : 'D', o->out_bits);
-        }
+        printf("|x|^2         %.15e\n", norm2(res, &lat, 0));
+        if (o->out) rc = write_result(o, out, "the solution");
     } else if (!rc) {
         int eo = o->op >= QF_OP_MHAT;
         qf_app_print_operator(&o->p, o->form);
@@ -369,17 +395,13 @@ static int run(const apply_opts *o, const int dims[4], const double *links)
                lat.block[1], lat.block[2], lat.block[3], qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers());
         printf("op            %s%s\n", qf_dirac_op_name(o->op),
                eo ? " (even-odd: reads and writes the even sites)" : " (full lattice)");
-        printf("|source|^2    %.15e", norm2(src, vol, dims, 0));
-        if (eo) printf("   (even sites %.15e)", norm2(src, vol, dims, 1));
-        printf("\n|result|^2    %.15e\n", norm2(res, vol, dims, 0));
+        printf("|source|^2    %.15e", norm2(src, &lat, 0));
+        if (eo) printf("   (even sites %.15e)", norm2(src, &lat, 1));
+        printf("\n|result|^2    %.15e\n", norm2(res, &lat, 0));
         double flops = qf_dirac_flops(d, o->op);
         printf("time          %.3f ms for the application (%.3g flops, %.2f GFLOPS); operator built in %.3f s\n",
                1e3 * t_apply, flops, flops / t_apply * 1e-9, t_build);
-        if (o->out && qf_app_writes_files()) {
-            rc = qf_dirac_fermion_write(o->out, dims, res, o->out_bits);
-            if (!rc) printf("wrote         %s (SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out, o->out_bits == 32 ? 'F' : 'D',
-                            o->out_bits);
-        }
+        if (o->out) rc = write_result(o, out, "the result");
     }
     if (d) qf_dirac_destroy(d);
     if (in) qf_field_destroy(in);
@@ -395,14 +417,11 @@ static int command(int argc, char **argv, int solve)
     apply_opts o;
     int rc = parse(argc, argv, &o, solve);
     if (rc) return rc;
-    double *links = NULL;
     int dims[4] = {8, 8, 8, 8};
-    if (o.gauge_file) {
+    if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;
-        if (qf_gauge_read(o.gauge_file, o.format, o.dims, &links, &g)) return qf_app_error();
+        if (qf_gauge_read_header(o.gauge_file, o.format, o.dims, &g)) return qf_app_error();
         memcpy(dims, g.dims, sizeof dims);
-        printf("gauge         %s (%s, %d-bit), lattice %d %d %d %d, plaquette %.16f\n", o.gauge_file,
-               qf_gauge_format_name(g.format), g.precision_bits, dims[0], dims[1], dims[2], dims[3], g.plaquette);
     } else {
         if (o.dims[0]) memcpy(dims, o.dims, sizeof dims);
         char noise[64] = "";
@@ -412,17 +431,12 @@ static int command(int argc, char **argv, int solve)
     }
     for (int mu = 0; mu < 4 && !strcmp(o.source, "point"); mu++)
         if (o.point[mu] >= dims[mu]) {
-            free(links);
             return qf_app_usage_error(solve ? "solve" : "apply", "--point: coordinate %d of direction %c is outside the %d %d %d %d lattice",
                                       o.point[mu], "xyzt"[mu], dims[0], dims[1], dims[2], dims[3]);
         }
     qf_app.runtime.trace_window = solve; /* a solve's trace holds the solve only */
-    if (qf_app_start(&argc, &argv)) {
-        free(links);
-        return qf_app_error();
-    }
-    rc = run(&o, dims, links);
-    free(links);
+    if (qf_app_start(&argc, &argv)) return qf_app_error();
+    rc = run(&o, dims);
     qf_app_stop();
     return rc ? qf_app_error() : 0;
 }

@@ -144,45 +144,80 @@ static void print_observables(const char *label, const qf_gauge_observables *obs
            obs->plaquette_space, obs->plaquette_time, obs->link_trace);
 }
 
-/* Builds the field in blocks (from the file's links, or as a start field), measures it with the task
- * graph and checks the result against the global loops over the exported links: a disagreement is a
- * bug, not a rounding matter. */
-static int measure_tasks(const gauge_opts *o, const int dims[4], double *links)
+/* Measures the field with the task graph; with one process also with plain global loops over the
+ * exported links, which must agree (a disagreement is a bug, not a rounding matter); writes --out. */
+static int measure_tasks(const gauge_opts *o, const qf_lattice *lat, const qf_field *u)
 {
-    qf_lattice lat;
-    if (qf_app_lattice(&lat, dims, o->blocks, 1)) return QF_ERROR;
-    qf_field *u;
-    if (qf_field_create(&u, &lat, QF_FIELD_GAUGE, o->prec, 0)) return QF_ERROR;
-    int rc = o->in ? qf_field_import(u, links) : qf_gauge_start(u, o->start, o->seed, o->eps);
     qf_gauge_observables obs;
     double poly_re = 0.0, poly_im = 0.0;
-    rc = rc || qf_gauge_measure(u, &obs) || qf_gauge_polyakov(u, &poly_re, &poly_im) || qf_field_export_all(u, links);
-    qf_field_destroy(u);
-    if (rc) return QF_ERROR;
+    if (qf_gauge_measure(u, &obs) || qf_gauge_polyakov(u, &poly_re, &poly_im)) return QF_ERROR;
     printf("task graph    %s precision, blocks %d x %d x %d x %d of %d x %d x %d x %d sites, %d CPU + %d CUDA workers\n",
-           qf_precision_name(o->prec), lat.blocks[0], lat.blocks[1], lat.blocks[2], lat.blocks[3], lat.block[0],
-           lat.block[1], lat.block[2], lat.block[3], qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers());
+           qf_precision_name(o->prec), lat->blocks[0], lat->blocks[1], lat->blocks[2], lat->blocks[3], lat->block[0],
+           lat->block[1], lat->block[2], lat->block[3], qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers());
     print_observables("", &obs);
-
-    qf_gauge_observables ref;
-    double dev;
-    qf_gauge_measure_global(dims, links, &ref.plaquette, &ref.plaquette_space, &ref.plaquette_time, &ref.link_trace, &dev);
-    /* the field's own links in both cases: only the summation order differs */
-    double tol = 1e-12;
-    double d = fabs(obs.plaquette - ref.plaquette) + fabs(obs.plaquette_space - ref.plaquette_space) +
-               fabs(obs.plaquette_time - ref.plaquette_time) + fabs(obs.link_trace - ref.link_trace);
-    if (!(d <= tol))
-        return qf_fail("the task graph's observables differ from the global-loop values by %.3e (tolerance %.0e): "
-                       "this is a bug, please report it with this command line",
-                       d, tol);
-    printf("              agrees with plain global loops over the same links (difference %.1e)\n", d);
-    printf("Polyakov loop %.16f %+.16f i\n", poly_re, poly_im);
-    if (o->out && qf_app_writes_files()) {
-        qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
-        if (qf_gauge_write(o->out, o->to, dims, links, &w)) return QF_ERROR;
-        printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
+    double *links = NULL;
+    if (lat->nprocs == 1 || o->out) {
+        links = malloc((size_t)lat->global_volume * 72 * sizeof *links);
+        if (!links) return qf_fail("out of host memory gathering the field (%lld sites)", (long long)lat->global_volume);
+        if (qf_field_export_all(u, links)) {
+            free(links);
+            return QF_ERROR;
+        }
     }
-    return QF_SUCCESS;
+    int rc = QF_SUCCESS;
+    if (lat->nprocs == 1) {
+        qf_gauge_observables ref;
+        double dev;
+        qf_gauge_measure_global(lat->global, links, &ref.plaquette, &ref.plaquette_space, &ref.plaquette_time,
+                                &ref.link_trace, &dev);
+        /* the field's own links in both cases: only the summation order differs */
+        double tol = 1e-12;
+        double d = fabs(obs.plaquette - ref.plaquette) + fabs(obs.plaquette_space - ref.plaquette_space) +
+                   fabs(obs.plaquette_time - ref.plaquette_time) + fabs(obs.link_trace - ref.link_trace);
+        if (!(d <= tol))
+            rc = qf_fail("the task graph's observables differ from the global-loop values by %.3e (tolerance %.0e): "
+                         "this is a bug, please report it with this command line",
+                         d, tol);
+        else
+            printf("              agrees with plain global loops over the same links (difference %.1e)\n", d);
+    }
+    if (!rc) printf("Polyakov loop %.16f %+.16f i\n", poly_re, poly_im);
+    if (!rc && o->out && qf_app_writes_files()) {
+        qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
+        rc = qf_gauge_write(o->out, o->to, lat->global, links, &w);
+        if (!rc) printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
+    }
+    free(links);
+    return rc;
+}
+
+/* gauge load and gauge measure of a file: every process reads its own part (qf_gauge_load); measure
+ * then measures in the precision asked for. */
+static int load_file(const gauge_opts *o, int measure)
+{
+    qf_gauge_info g;
+    qf_lattice lat;
+    qf_field *u = NULL, *us = NULL;
+    int rc = qf_gauge_read_header(o->in, o->format, o->dims, &g) || qf_app_lattice(&lat, g.dims, o->blocks, 1) ||
+             qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_load(u, o->in, o->format, &g);
+    if (!rc) print_info(o->in, &g);
+    if (!rc && measure && o->prec != QF_DOUBLE)
+        rc = qf_field_create(&us, &lat, QF_FIELD_GAUGE, o->prec, 0) || qf_field_convert(us, u);
+    if (!rc && measure) rc = measure_tasks(o, &lat, us ? us : u);
+    if (us) qf_field_destroy(us);
+    if (u) qf_field_destroy(u);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+/* gauge measure without a file: a start field built in blocks. */
+static int measure_start(const gauge_opts *o, const int dims[4])
+{
+    qf_lattice lat;
+    qf_field *u = NULL;
+    int rc = qf_app_lattice(&lat, dims, o->blocks, 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, o->prec, 0) ||
+             qf_gauge_start(u, o->start, o->seed, o->eps) || measure_tasks(o, &lat, u);
+    if (u) qf_field_destroy(u);
+    return rc ? QF_ERROR : QF_SUCCESS;
 }
 
 /* Mean and error of a Monte Carlo series from (up to) 8 bins, so that autocorrelation within a bin
@@ -287,50 +322,35 @@ int qf_cmd_gauge(int argc, char **argv)
         return rc ? qf_app_error() : 0;
     }
 
-    /* load and convert run no task graph: under mpirun rank 0 does them, once */
-    if ((is_load || is_convert) && qf_app_launcher_rank() != 0) return 0;
-    double *links = NULL;
-    qf_gauge_info g;
-    if (!o.in) { /* measure a generated start field */
-        int dims[4] = {8, 8, 8, 8};
-        if (o.dims[0]) memcpy(dims, o.dims, sizeof dims);
-        links = malloc((size_t)qf_volume(dims) * 72 * sizeof *links);
-        if (!links) return qf_app_usage_error("gauge", "a %d %d %d %d lattice does not fit in memory", dims[0], dims[1],
-                                              dims[2], dims[3]);
-        char noise[64] = "";
-        if (o.start == QF_START_WEAK) snprintf(noise, sizeof noise, " (eps %g)", o.eps);
-        printf("start field   %s%s, seed %llu, lattice %d %d %d %d\n", qf_gauge_start_name(o.start), noise,
-               (unsigned long long)o.seed, dims[0], dims[1], dims[2], dims[3]);
-        if (qf_app_start(&argc, &argv)) {
-            free(links);
-            return qf_app_error();
+    if (!is_convert) {
+        if (!o.in) {
+            int dims[4] = {8, 8, 8, 8};
+            if (o.dims[0]) memcpy(dims, o.dims, sizeof dims);
+            char noise[64] = "";
+            if (o.start == QF_START_WEAK) snprintf(noise, sizeof noise, " (eps %g)", o.eps);
+            printf("start field   %s%s, seed %llu, lattice %d %d %d %d\n", qf_gauge_start_name(o.start), noise,
+                   (unsigned long long)o.seed, dims[0], dims[1], dims[2], dims[3]);
+            if (qf_app_start(&argc, &argv)) return qf_app_error();
+            rc = measure_start(&o, dims);
+        } else {
+            if (qf_app_start(&argc, &argv)) return qf_app_error();
+            rc = load_file(&o, !is_load);
         }
-        rc = measure_tasks(&o, dims, links);
-        free(links);
         qf_app_stop();
         return rc ? qf_app_error() : 0;
     }
+
+    /* convert runs no task graph: under mpirun rank 0 converts, once */
+    if (qf_app_launcher_rank() != 0) return 0;
+    double *links = NULL;
+    qf_gauge_info g;
     if (qf_gauge_read(o.in, o.format, o.dims, &links, &g)) return qf_app_error();
-    if (is_convert) {
-        qf_gauge_write_options w = {.precision_bits = o.out_bits ? o.out_bits : g.precision_bits,
-                                    .two_row = o.two_row, .ensemble_id = NULL};
-        rc = qf_gauge_write(o.out, o.to, g.dims, links, &w);
-        if (!rc) printf("wrote %s as %s, %d-bit (plaquette %.16f)\n", o.out, qf_gauge_format_name(o.to),
-                        w.precision_bits, g.plaquette);
-        free(links);
-        return rc ? qf_app_error() : 0;
-    }
-    print_info(o.in, &g);
-    if (is_load) {
-        free(links);
-        return 0;
-    }
-    if (qf_app_start(&argc, &argv)) {
-        free(links);
-        return qf_app_error();
-    }
-    rc = measure_tasks(&o, g.dims, links);
+    qf_gauge_write_options w = {.precision_bits = o.out_bits ? o.out_bits : g.precision_bits, .two_row = o.two_row,
+                                .ensemble_id = NULL};
+    rc = qf_gauge_write(o.out, o.to, g.dims, links, &w);
+    if (!rc)
+        printf("wrote %s as %s, %d-bit (plaquette %.16f)\n", o.out, qf_gauge_format_name(o.to), w.precision_bits,
+               g.plaquette);
     free(links);
-    qf_app_stop();
     return rc ? qf_app_error() : 0;
 }

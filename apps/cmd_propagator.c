@@ -89,18 +89,20 @@ static int parse(int argc, char **argv, prop_opts *o)
     return 0;
 }
 
-/* Adds one source column's contribution (source spin s0, colour c0) to the correlators:
- * psi[x][s][c] = S(x, 0)[s c][s0 c0]. The rho needs the whole matrix, so the columns are kept. */
-static void contract(const int dims[4], double *const col[12], double *pion, double *rho)
+/* Adds this process's part of the correlators: col[k] holds column k (source spin k / 3, colour
+ * k % 3) of S(x, 0)[s c][s0 c0] over the process's sites (lexicographic in its part, whose time
+ * coordinates start at t0). The rho needs the whole matrix, so the columns are kept. */
+static void contract(const int local[4], int t0, double *const col[12], double *pion, double *rho)
 {
     /* DeGrand-Rossi gamma matrices, one nonzero per row: gcol[k][row] and gval[k][row] */
     static const int gcol[3][4] = {{3, 2, 1, 0}, {3, 2, 1, 0}, {2, 3, 0, 1}};
     static const double complex gval[3][4] = {{I, I, -I, -I}, {-1, 1, 1, -1}, {I, -I, -I, I}};
     static const double g5[4] = {1, 1, -1, -1};
-    int64_t vol = qf_volume(dims);
+    int64_t vol = qf_volume(local);
     for (int64_t i = 0; i < vol; i++) {
         int x[4];
-        qf_lex_coords(i, dims, x);
+        qf_lex_coords(i, local, x);
+        x[3] += t0;
         double complex S[12][12]; /* [s c][s0 c0] */
         for (int k = 0; k < 12; k++)
             for (int r = 0; r < 12; r++) S[r][k] = col[k][24 * i + 2 * r] + I * col[k][24 * i + 2 * r + 1];
@@ -125,18 +127,27 @@ static void contract(const int dims[4], double *const col[12], double *pion, dou
     }
 }
 
-static int run(const prop_opts *o, int dims[4], const double *links)
+/* Each process holds its part of the sources and solutions only; the correlators are summed over the
+ * processes at the end. */
+static int run(const prop_opts *o, int dims[4])
 {
     qf_lattice lat;
     qf_field *u = NULL, *b = NULL, *x = NULL;
     qf_dirac *d = NULL;
-    int64_t vol = qf_volume(dims);
-    double *col[12] = {0}, *src = calloc((size_t)vol * 24, sizeof *src);
+    double *col[12] = {0}, *src = NULL;
     double *pion = calloc((size_t)dims[3], sizeof *pion), *rho = calloc((size_t)dims[3], sizeof *rho);
-    int rc = !src || !pion || !rho || qf_app_lattice(&lat, dims, o->blocks, 1) ||
+    int rc = !pion || !rho || qf_app_lattice(&lat, dims, o->blocks, 1) ||
              qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0);
-    if (!rc && links) {
-        rc = qf_field_import(u, links);
+    int64_t vol = rc ? 0 : lat.local_volume;
+    /* the source sits at the origin: in the part of the process at the process grid's origin */
+    int holds_origin = !rc && !(lat.proc_coord[0] | lat.proc_coord[1] | lat.proc_coord[2] | lat.proc_coord[3]);
+    rc = rc || !(src = calloc((size_t)vol * 24, sizeof *src));
+    if (!rc && o->gauge_file) {
+        qf_gauge_info g;
+        rc = qf_gauge_load(u, o->gauge_file, o->format, &g);
+        if (!rc)
+            printf("gauge         %s (%s), lattice %d %d %d %d, plaquette %.10f\n", o->gauge_file,
+                   qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3], g.plaquette);
     } else if (!rc) { /* a quenched field generated on the spot */
         qf_update_params up = {.beta = o->beta, .or_steps = 4, .seed = o->seed};
         double t0 = qf_wtime();
@@ -161,13 +172,13 @@ static int run(const prop_opts *o, int dims[4], const double *links)
     for (int k = 0; k < 12 && !rc; k++) {
         col[k] = malloc((size_t)vol * 24 * sizeof *col[k]);
         memset(src, 0, (size_t)vol * 24 * sizeof *src);
-        src[2 * k] = 1.0; /* origin, spin k / 3, colour k % 3 */
+        if (holds_origin) src[2 * k] = 1.0; /* origin, spin k / 3, colour k % 3 */
         qf_solver_result res;
-        rc = !col[k] || qf_field_import(b, src) || qf_blas_axpby(0.0, NULL, 0.0, x, -1);
+        rc = !col[k] || qf_field_import_local(b, src) || qf_blas_axpby(0.0, NULL, 0.0, x, -1);
         qf_runtime_trace_begin();
         rc = rc || qf_solve(d, x, b, &o->sp, &res);
         qf_runtime_trace_end();
-        rc = rc || qf_field_export_all(x, col[k]);
+        rc = rc || qf_field_export_local(x, col[k]);
         if (!rc) {
             printf("solve %2d      spin %d colour %d: %4d iterations, %2d updates, true residual %.2e, %.2f s\n", k + 1,
                    k / 3, k % 3, res.iterations, res.updates, res.residual, res.seconds);
@@ -178,7 +189,10 @@ static int run(const prop_opts *o, int dims[4], const double *links)
         }
     }
     if (!rc) {
-        contract(dims, col, pion, rho);
+        contract(lat.local, lat.proc_coord[3] * lat.local[3], col, pion, rho);
+        rc = qf_runtime_sum_doubles(pion, dims[3]) || qf_runtime_sum_doubles(rho, dims[3]);
+    }
+    if (!rc) {
         printf("propagator    12 solves, %d iterations, %.2f s, %.2f GFLOPS\n", iters, t_solve, flops / t_solve * 1e-9);
         printf("   t        pion C(t)               rho C(t)          m_eff pion   m_eff rho\n");
         for (int t = 0; t < dims[3]; t++) {
@@ -216,24 +230,17 @@ int qf_cmd_propagator(int argc, char **argv)
     prop_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
-    double *links = NULL;
     int dims[4];
     memcpy(dims, o.dims, sizeof dims);
-    if (o.gauge_file) {
+    if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;
         const int no_hint[4] = {0, 0, 0, 0};
-        if (qf_gauge_read(o.gauge_file, o.format, no_hint, &links, &g)) return qf_app_error();
+        if (qf_gauge_read_header(o.gauge_file, o.format, no_hint, &g)) return qf_app_error();
         memcpy(dims, g.dims, sizeof dims);
-        printf("gauge         %s (%s), lattice %d %d %d %d, plaquette %.10f\n", o.gauge_file,
-               qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3], g.plaquette);
     }
     qf_app.runtime.trace_window = 1; /* the trace holds the 12 solves, not the gauge generation */
-    if (qf_app_start(&argc, &argv)) {
-        free(links);
-        return qf_app_error();
-    }
-    rc = run(&o, dims, links);
-    free(links);
+    if (qf_app_start(&argc, &argv)) return qf_app_error();
+    rc = run(&o, dims);
     qf_app_stop();
     return rc ? qf_app_error() : 0;
 }

@@ -107,17 +107,38 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed)
+/* The 24 Gaussian reals of global site `site`. splitmix64 is a counter (each draw adds the same
+ * constant to the state), so site i's 24 draws start from the state s0 + 24 i gamma: any part of the
+ * field comes out exactly as it does in the whole. */
+static void random_site(double *psi, uint64_t seed, int64_t site)
 {
-    uint64_t s = seed ^ 0x5eed5eed5eed5eedull;
+    uint64_t s = (seed ^ 0x5eed5eed5eed5eedull) + (uint64_t)site * 24u * 0x9e3779b97f4a7c15ull;
     const double two_pi = 6.283185307179586476925286766559;
-    for (int64_t k = 0; k < volume * 24; k += 2) {
+    for (int k = 0; k < 24; k += 2) {
         double u1 = ((double)(splitmix64(&s) >> 11) + 1.0) / 9007199254740993.0; /* (0, 1] */
         double u2 = (double)(splitmix64(&s) >> 11) / 9007199254740992.0;
         double r = sqrt(-log(u1));
         psi[k] = r * cos(two_pi * u2);
         psi[k + 1] = r * sin(two_pi * u2);
     }
+}
+
+void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed)
+{
+    for (int64_t i = 0; i < volume; i++) random_site(psi + 24 * i, seed, i);
+}
+
+void qf_app_random_spinor_local(double *psi, const qf_lattice *lat, uint64_t seed)
+{
+    for (int64_t i = 0; i < lat->local_volume; i++) random_site(psi + 24 * i, seed, qf_app_local_to_global(lat, i));
+}
+
+int64_t qf_app_local_to_global(const qf_lattice *lat, int64_t i)
+{
+    int x[4];
+    qf_lex_coords(i, lat->local, x);
+    for (int mu = 0; mu < 4; mu++) x[mu] += lat->proc_coord[mu] * lat->local[mu];
+    return qf_lex_index(x, lat->global);
 }
 
 int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4])

@@ -151,21 +151,38 @@ void qf_field_destroy(qf_field *f)
     free(f);
 }
 
-/* Global lexicographic index of site s of block b. */
-static int64_t global_site(const qf_lattice *lat, int b, int64_t s)
+/* An array of sites in lexicographic order of the box [origin, origin + ext): the whole lattice, or
+ * this process's part of it. */
+typedef struct {
+    int origin[QF_NDIM], ext[QF_NDIM];
+} site_box;
+
+/* The whole lattice (part = 0) or this process's part of it (part = 1). */
+static site_box box_of(const qf_lattice *lat, int part)
+{
+    site_box box;
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        box.origin[mu] = part ? lat->proc_coord[mu] * lat->local[mu] : 0;
+        box.ext[mu] = part ? lat->local[mu] : lat->global[mu];
+    }
+    return box;
+}
+
+/* Index in the box's array of site s of block b. */
+static int64_t box_site(const qf_lattice *lat, const site_box *box, int b, int64_t s)
 {
     int o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
     qf_lattice_block_origin(lat, b, o);
     qf_block_site_coords(s, lat->block, x);
-    for (int mu = 0; mu < QF_NDIM; mu++) g[mu] = o[mu] + x[mu];
-    return qf_lex_index(g, lat->global);
+    for (int mu = 0; mu < QF_NDIM; mu++) g[mu] = o[mu] + x[mu] - box->origin[mu];
+    return qf_lex_index(g, box->ext);
 }
 
-static void copy_block(const qf_field *f, int b, double *global, void *data, int to_field)
+static void copy_block(const qf_field *f, int b, const site_box *box, double *array, void *data, int to_field)
 {
     int n = f->site_reals;
     for (int64_t s = 0; s < f->lat->block_volume; s++) {
-        double *g = global + global_site(f->lat, b, s) * n;
+        double *g = array + box_site(f->lat, box, b, s) * n;
         if (f->prec == QF_DOUBLE) {
             double *d = (double *)data + s * n;
             if (to_field) memcpy(d, g, (size_t)n * sizeof *d);
@@ -180,16 +197,41 @@ static void copy_block(const qf_field *f, int b, double *global, void *data, int
     }
 }
 
-int qf_field_import(qf_field *f, const double *global)
+static int copy_blocks(const qf_field *f, const site_box *box, double *array, int to_field)
 {
     for (int b = 0; b < f->lat->nblocks; b++) {
         if (!qf_lattice_block_is_local(f->lat, b)) continue;
-        if (starpu_data_acquire(f->block[b], STARPU_W))
-            return qf_fail("could not acquire block %d of a %s field for writing", b, kind_names[f->kind]);
-        copy_block(f, b, (double *)global, starpu_data_get_local_ptr(f->block[b]), 1);
+        if (starpu_data_acquire(f->block[b], to_field ? STARPU_W : STARPU_R))
+            return qf_fail("could not acquire block %d of a %s field for %s", b, kind_names[f->kind],
+                           to_field ? "writing" : "reading");
+        copy_block(f, b, box, array, starpu_data_get_local_ptr(f->block[b]), to_field);
         starpu_data_release(f->block[b]);
     }
     return QF_SUCCESS;
+}
+
+int qf_field_import(qf_field *f, const double *global)
+{
+    site_box box = box_of(f->lat, 0);
+    return copy_blocks(f, &box, (double *)global, 1);
+}
+
+int qf_field_export(const qf_field *f, double *global)
+{
+    site_box box = box_of(f->lat, 0);
+    return copy_blocks(f, &box, global, 0);
+}
+
+int qf_field_import_local(qf_field *f, const double *local)
+{
+    site_box box = box_of(f->lat, 1);
+    return copy_blocks(f, &box, (double *)local, 1);
+}
+
+int qf_field_export_local(const qf_field *f, double *local)
+{
+    site_box box = box_of(f->lat, 1);
+    return copy_blocks(f, &box, local, 0);
 }
 
 int qf_field_export_all(const qf_field *f, double *global)
@@ -197,16 +239,4 @@ int qf_field_export_all(const qf_field *f, double *global)
     int64_t n = f->lat->global_volume * f->site_reals;
     if (f->lat->nprocs > 1) memset(global, 0, (size_t)n * sizeof *global); /* x + 0 = x: the sum gathers */
     return qf_field_export(f, global) || qf_runtime_sum_doubles(global, n);
-}
-
-int qf_field_export(const qf_field *f, double *global)
-{
-    for (int b = 0; b < f->lat->nblocks; b++) {
-        if (!qf_lattice_block_is_local(f->lat, b)) continue;
-        if (starpu_data_acquire(f->block[b], STARPU_R))
-            return qf_fail("could not acquire block %d of a %s field for reading", b, kind_names[f->kind]);
-        copy_block(f, b, global, starpu_data_get_local_ptr(f->block[b]), 0);
-        starpu_data_release(f->block[b]);
-    }
-    return QF_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #include "quarkflow/qf_runtime.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,20 @@ int qf_runtime_sum_doubles(double *v, int64_t n)
     (void)v;
     (void)n;
 #endif
+    return QF_SUCCESS;
+}
+
+int qf_runtime_allgather(const void *mine, void *all, size_t bytes)
+{
+#if QF_HAVE_MPI
+    if (qf_runtime_mpi_active()) {
+        if (bytes > (size_t)INT_MAX ||
+            MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return qf_fail("MPI_Allgather of %zu bytes a process failed", bytes);
+        return QF_SUCCESS;
+    }
+#endif
+    memcpy(all, mine, bytes);
     return QF_SUCCESS;
 }
 

@@ -29,9 +29,6 @@ void qf_data_set_owner(starpu_data_handle_t h, int owner);
  * task graph: a later starpu_data_acquire waits for it). */
 void qf_data_share(starpu_data_handle_t h);
 
-/* Sums v element by element over all processes, in place (one process: nothing). */
-int qf_runtime_sum_doubles(double *v, int64_t n);
-
 /* The argument block of the task being inserted (tasks.h, QF_ARGS), and the bookkeeping that frees
  * it when StarPU-MPI decides that another process runs the task. */
 void *qf_task_args_copy(const void *a, size_t n);

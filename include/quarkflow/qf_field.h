@@ -51,6 +51,11 @@ int qf_field_face_depth(const qf_field *f);
  * field. */
 int qf_field_import(qf_field *f, const double *global);
 int qf_field_export(const qf_field *f, double *global);
+/* The same for this process's part of the lattice: local holds lat->local_volume sites in
+ * lexicographic order of the part (x fastest), whose first site has global coordinates
+ * proc_coord[mu] * local[mu]. With one process, local and global arrays are the same. */
+int qf_field_import_local(qf_field *f, const double *local);
+int qf_field_export_local(const qf_field *f, double *local);
 /* The whole field into global on every process (several processes: each exports its part, then an
  * MPI sum gathers them); global holds the whole lattice on each process. */
 int qf_field_export_all(const qf_field *f, double *global);

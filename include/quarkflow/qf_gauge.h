@@ -5,6 +5,7 @@
 #define QF_GAUGE_H
 
 #include "qf_field.h"
+#include "qf_gauge_io.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,6 +24,12 @@ int qf_gauge_start_parse(const char *s, qf_gauge_start_kind *k);
 /* Fills a gauge field with a start field: one task per block. eps is the weak-field noise. */
 int qf_gauge_start(qf_field *gauge, qf_gauge_start_kind kind, uint64_t seed, double eps);
 
+/* Loads a gauge file (qf_gauge_read_header tells its lattice first) into a double-precision gauge
+ * field whose lattice has the file's dimensions: every process reads only its own part of the file,
+ * all processes verify the whole file's checksums, closeness to SU(3) and link trace together and
+ * fail alike, and the stored plaquette is checked against the task graph's measurement. *info is
+ * the same on every process. */
+int qf_gauge_load(qf_field *gauge, const char *path, qf_gauge_format format, qf_gauge_info *info);
 /* Quenched updates with the Wilson gauge action S = beta sum_P (1 - Re Tr U_P / 3). */
 typedef struct {
     double beta;

@@ -38,6 +38,12 @@ int qf_runtime_nprocs(void);
 /* Waits for every process to reach it (MPI_Barrier; one process: returns). Works after
  * qf_runtime_shutdown too, for what follows the end of all processes' tasks. */
 void qf_runtime_barrier(void);
+/* Sums v element by element over all processes, in place, on every process (MPI_Allreduce; one
+ * process: nothing): per-process partial results, such as correlators over each part, made whole. */
+int qf_runtime_sum_doubles(double *v, int64_t n);
+/* Every process's `bytes` bytes at all + rank * bytes, on every process (MPI_Allgather; one
+ * process: a copy). */
+int qf_runtime_allgather(const void *mine, void *all, size_t bytes);
 
 /* Number of CPU and CUDA workers StarPU started. */
 int qf_runtime_ncpu_workers(void);
