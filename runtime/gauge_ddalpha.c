@@ -62,7 +62,7 @@ int qf_ddalpha_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, do
     qf_gio_partial_init(&p);
     if (qf_gio_part_resolve(part, dims) != QF_SUCCESS) qf_gio_partial_fail(&p);
     qf_gio_layout layout = {DD_HEADER_BYTES, DD_SITE_BYTES, QF_GIO_SITE_REALS, NULL, NULL, dd_decode, NULL,
-                            "the link data"};
+                            "the link data", NULL};
     double *u = NULL;
     qf_gio_read_sites(f, &layout, dims, part, &u, &p);
     int rc = qf_gio_combine(part, &p, QF_GIO_SUM);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <unistd.h>
 
 static const char *const format_names[] = {"auto", "nersc", "milc", "scidac", "ildg", "bridge", "ddalpha"};
 #define NFORMATS ((int)(sizeof format_names / sizeof format_names[0]))
@@ -203,31 +205,6 @@ void qf_gauge_measure_global(const int dims[4], const double *links, double *pla
     if (max_unitarity_deviation) *max_unitarity_deviation = m[4];
 }
 
-int qf_gio_check_writable(const int dims[4], const double *links, int precision_bits, int two_row, double facts[5])
-{
-    static const char axis[4] = {'x', 'y', 'z', 't'};
-    char where[96];
-    uint64_t n = qf_io_volume(dims) * QF_GIO_SITE_REALS;
-    for (uint64_t k = 0; k < n; k++) {
-        double v = links[k];
-        if (!isfinite(v) || (precision_bits == 32 && !isfinite((float)v))) {
-            qf_gio_site_name((int64_t)(k / QF_GIO_SITE_REALS), dims, where, sizeof where);
-            return qf_fail("link U_%c at %s holds %g, which is not finite%s: nothing written", axis[k / 18 % 4], where, v,
-                           precision_bits == 32 && isfinite(v) ? " in 32-bit" : "");
-        }
-    }
-    int64_t worst;
-    qf_gio_measure(dims, links, precision_bits == 32, two_row, facts, &worst);
-    double tol = qf_gio_su3_tolerance(precision_bits);
-    if (!(facts[4] <= tol)) {
-        qf_gio_site_name(worst / 4, dims, where, sizeof where);
-        return qf_fail("link U_%c at %s deviates from SU(3) by %.3g (tolerance %.0e for %d-bit%s): the file would not "
-                       "read back; reunitarise first",
-                       axis[worst % 4], where, facts[4], tol, precision_bits, two_row ? " two-row" : "");
-    }
-    return QF_SUCCESS;
-}
-
 /* ---- parts ---- */
 
 int qf_gio_part_resolve(qf_gio_part *part, const int dims[4])
@@ -293,6 +270,8 @@ int qf_gio_combine(const qf_gio_part *part, qf_gio_partial *p, qf_gio_checksum_o
         qf_gio_partial c;
         qf_gio_partial_init(&c);
         c.worst_link = all[0].worst_link;
+        c.token = all[0].token;
+        c.length = all[0].length;
         /* the first failed reader's message, naming it unless every reader failed alike */
         int first_failed = -1, alike = 1;
         for (int r = 0; r < b->nreaders; r++) {
@@ -303,7 +282,7 @@ int qf_gio_combine(const qf_gio_part *part, qf_gio_partial *p, qf_gio_checksum_o
             c.failed = 1;
             if (alike) snprintf(c.message, sizeof c.message, "%s", all[0].message);
             else {
-                int n = snprintf(c.message, sizeof c.message, "reader %d of %d: ", first_failed, b->nreaders);
+                int n = snprintf(c.message, sizeof c.message, "part %d of %d: ", first_failed, b->nreaders);
                 memcpy(c.message + n, all[first_failed].message, sizeof c.message - (size_t)n - 1);
                 c.message[sizeof c.message - 1] = '\0';
             }
@@ -329,12 +308,55 @@ int qf_gio_combine(const qf_gio_part *part, qf_gio_partial *p, qf_gio_checksum_o
     return QF_SUCCESS;
 }
 
+/* The part as runs of consecutive lexicographic sites (file positions in natural order): a run spans
+ * the part's x extent, and whole planes too when the part spans the lattice in the faster
+ * directions. Runs come in the part's own lexicographic order, so run r holds the part's sites
+ * r * len .. r * len + len - 1. */
+typedef struct {
+    uint64_t len, count;
+    int merged, slow[4];
+} part_runs;
+
+static void part_runs_begin(part_runs *it, const qf_gio_part *part, const int dims[4])
+{
+    const int *ext = part->box.ext;
+    memset(it, 0, sizeof *it);
+    it->len = it->count = 1;
+    for (int mu = 0; mu < 4; mu++) {
+        if (mu == it->merged) {
+            it->len *= (uint64_t)ext[mu];
+            if (ext[mu] == dims[mu] && mu < 3) it->merged++;
+        } else {
+            it->count *= (uint64_t)ext[mu];
+        }
+    }
+}
+
+/* The first lexicographic site of the next run. */
+static uint64_t part_runs_next(part_runs *it, const qf_gio_part *part, const int dims[4])
+{
+    int x[4];
+    for (int mu = 0; mu < 4; mu++) x[mu] = part->box.lo[mu] + (mu > it->merged ? it->slow[mu] : 0);
+    for (int mu = it->merged + 1; mu < 4 && ++it->slow[mu] == part->box.ext[mu]; mu++) it->slow[mu] = 0;
+    return (uint64_t)qf_lex_index(x, dims);
+}
+
+static void note_nonfinite(qf_gio_partial *p, int64_t site, const double *v, int n)
+{
+    for (int j = 0; j < n; j++)
+        if (!isfinite(v[j]) && (p->bad_site < 0 || site < p->bad_site)) {
+            p->bad_site = site;
+            p->bad_index = j;
+            p->bad_value = v[j];
+            return;
+        }
+}
+
 void qf_gio_read_sites(qf_io_file *f, const qf_gio_layout *L, const int dims[4], const qf_gio_part *part,
                        double **out, qf_gio_partial *p)
 {
     *out = NULL;
     if (p->failed) return;
-    const int *lo = part->box.lo, *ext = part->box.ext;
     uint64_t pvol = qf_gio_part_volume(part);
     size_t reals = (size_t)L->site_reals;
     double *v = malloc((size_t)pvol * reals * sizeof *v);
@@ -347,30 +369,14 @@ void qf_gio_read_sites(qf_io_file *f, const qf_gio_layout *L, const int dims[4],
         free(buf);
         return;
     }
-    /* Natural order: the part is runs of consecutive file positions; a run spans the part's x extent,
-     * and whole planes too when the part spans the lattice in the faster directions. A site table
-     * scatters the part, so the whole file is scanned and only the part's records kept. */
-    uint64_t run = 1, nruns = 1;
-    int merged = 0;
-    if (L->table) {
-        run = qf_io_volume(dims);
-    } else {
-        for (int mu = 0; mu < 4; mu++) {
-            if (mu == merged) {
-                run *= (uint64_t)ext[mu];
-                if (ext[mu] == dims[mu] && mu < 3) merged++;
-            } else {
-                nruns *= (uint64_t)ext[mu];
-            }
-        }
-    }
-    int slow[4] = {0, 0, 0, 0}; /* coordinates of the current run in the directions not merged */
-    for (uint64_t r = 0; r < nruns && !p->failed; r++) {
-        int x[4];
-        for (int mu = 0; mu < 4; mu++) x[mu] = lo[mu] + (mu > merged ? slow[mu] : 0);
-        uint64_t first = L->table ? 0 : (uint64_t)qf_lex_index(x, dims);
-        for (uint64_t i = 0; i < run && !p->failed; i += QF_GIO_CHUNK_SITES) {
-            size_t n = run - i < QF_GIO_CHUNK_SITES ? (size_t)(run - i) : QF_GIO_CHUNK_SITES;
+    /* a site table scatters the part: the whole file is scanned and only the part's records kept */
+    part_runs it;
+    part_runs_begin(&it, part, dims);
+    if (L->table) it.len = qf_io_volume(dims), it.count = 1;
+    for (uint64_t r = 0; r < it.count && !p->failed; r++) {
+        uint64_t first = L->table ? 0 : part_runs_next(&it, part, dims);
+        for (uint64_t i = 0; i < it.len && !p->failed; i += QF_GIO_CHUNK_SITES) {
+            size_t n = it.len - i < QF_GIO_CHUNK_SITES ? (size_t)(it.len - i) : QF_GIO_CHUNK_SITES;
             uint64_t pos = first + i;
             if (qf_io_read_at(f, L->data_off + pos * L->site_bytes, buf, n * L->site_bytes, L->what) != QF_SUCCESS) {
                 qf_gio_partial_fail(p);
@@ -379,21 +385,14 @@ void qf_gio_read_sites(qf_io_file *f, const qf_gio_layout *L, const int dims[4],
             if (!L->table && L->checksum) L->checksum(L->ctx, p->checksum, buf, n, pos);
             for (size_t k = 0; k < n; k++) {
                 int64_t site = L->table ? L->table[pos + k] : (int64_t)(pos + k);
-                int64_t at = qf_gio_part_index(part, dims, site);
+                int64_t at = L->table ? qf_gio_part_index(part, dims, site) : (int64_t)(r * it.len + i + k);
                 if (at < 0) continue;
                 if (L->table && L->checksum) L->checksum(L->ctx, p->checksum, buf + k * L->site_bytes, 1, pos + k);
                 double *dst = v + (size_t)at * reals;
                 L->decode(L->ctx, buf + k * L->site_bytes, dst);
-                for (size_t j = 0; j < reals; j++)
-                    if (!isfinite(dst[j]) && (p->bad_site < 0 || site < p->bad_site)) {
-                        p->bad_site = site;
-                        p->bad_index = (int32_t)j;
-                        p->bad_value = dst[j];
-                        break;
-                    }
+                note_nonfinite(p, site, dst, (int)reals);
             }
         }
-        for (int mu = merged + 1; mu < 4 && ++slow[mu] == ext[mu]; mu++) slow[mu] = 0;
     }
     free(buf);
     if (p->failed) {
@@ -401,6 +400,157 @@ void qf_gio_read_sites(qf_io_file *f, const qf_gio_layout *L, const int dims[4],
         return;
     }
     *out = v;
+}
+
+int qf_gio_prepare_write(const int dims[4], const double *data, qf_gio_part *part, const qf_gio_layout *L,
+                         int is_gauge, int precision_bits, int two_row, double plaquette, qf_gio_checksum_op op,
+                         uint32_t checksum[2], double facts[5])
+{
+    static const char axis[4] = {'x', 'y', 'z', 't'};
+    qf_gio_partial p;
+    qf_gio_partial_init(&p);
+    p.token = (int64_t)getpid();
+    if (qf_gio_part_resolve(part, dims) != QF_SUCCESS) qf_gio_partial_fail(&p);
+    unsigned char *rec = malloc(L->site_bytes);
+    if (!rec && !p.failed) {
+        qf_fail("out of memory");
+        qf_gio_partial_fail(&p);
+    }
+    part_runs it;
+    part_runs_begin(&it, part, dims);
+    link_view view = {data, precision_bits == 32, two_row};
+    int reals = L->site_reals;
+    for (uint64_t r = 0; r < it.count && !p.failed; r++) {
+        uint64_t first = part_runs_next(&it, part, dims);
+        for (uint64_t i = 0; i < it.len; i++) {
+            uint64_t at = r * it.len + i;
+            const double *site = data + at * (uint64_t)reals;
+            for (int j = 0; j < reals; j++) /* representable in the target precision */
+                if (precision_bits == 32 && isfinite(site[j]) && !isfinite((float)site[j]) && p.bad_site < 0) {
+                    p.bad_site = (int64_t)(first + i);
+                    p.bad_index = j;
+                    p.bad_value = site[j];
+                }
+            note_nonfinite(&p, (int64_t)(first + i), site, reals);
+            if (is_gauge)
+                for (int mu = 0; mu < 4; mu++) {
+                    qf_su3 u = view_link(&view, (int64_t)at, mu);
+                    measure_link(&u, (int64_t)(first + i) * 4 + mu, &p.trace_sum, &p.worst, &p.worst_link);
+                }
+            L->encode(L->ctx, site, rec);
+            if (L->checksum) L->checksum(L->ctx, p.checksum, rec, 1, first + i);
+        }
+    }
+    free(rec);
+    if (qf_gio_combine(part, &p, op) != QF_SUCCESS) return QF_ERROR;
+    char where[96];
+    if (p.bad_site >= 0) {
+        qf_gio_site_name(p.bad_site, dims, where, sizeof where);
+        if (is_gauge)
+            return qf_fail("link U_%c at %s holds %g, which is not finite%s: nothing written", axis[p.bad_index / 18 % 4],
+                           where, p.bad_value, isfinite(p.bad_value) ? " in 32-bit" : "");
+        return qf_fail("the number %d of %s is %g, not finite%s: nothing written", p.bad_index, where, p.bad_value,
+                       isfinite(p.bad_value) ? " in 32-bit" : "");
+    }
+    double tol = qf_gio_su3_tolerance(precision_bits);
+    if (is_gauge && !(p.worst <= tol)) {
+        qf_gio_site_name(p.worst_link / 4, dims, where, sizeof where);
+        return qf_fail("link U_%c at %s deviates from SU(3) by %.3g (tolerance %.0e for %d-bit%s): the file would not "
+                       "read back; reunitarise first",
+                       axis[p.worst_link % 4], where, p.worst, tol, precision_bits, two_row ? " two-row" : "");
+    }
+    checksum[0] = p.checksum[0];
+    checksum[1] = p.checksum[1];
+    if (is_gauge && part_is_whole(part, dims) && part->box.nreaders == 1) {
+        qf_gio_measure(dims, data, precision_bits == 32, two_row, facts, NULL);
+    } else {
+        facts[0] = facts[1] = facts[2] = plaquette;
+        facts[3] = p.trace_sum / (3.0 * 4.0 * (double)qf_io_volume(dims));
+        facts[4] = p.worst;
+    }
+    return QF_SUCCESS;
+}
+
+/* Writer 0's part of qf_gio_write_records: head, a hole where the records go, tail. */
+static int create_file(const char *tmp, const void *head, size_t head_len, const void *tail, size_t tail_len,
+                       uint64_t data_len)
+{
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) return qf_fail("cannot create %s: %s", tmp, strerror(errno));
+    int bad = (head_len && fwrite(head, 1, head_len, fp) != head_len) ||
+              fseeko(fp, (off_t)(head_len + data_len), SEEK_SET) != 0 || (tail_len && fwrite(tail, 1, tail_len, fp) != tail_len);
+    bad |= fclose(fp) != 0;
+    if (bad) {
+        int e = errno;
+        remove(tmp);
+        return qf_fail("writing %s failed: %s (disk full?)", tmp, strerror(e));
+    }
+    return QF_SUCCESS;
+}
+
+/* Every writer's part: its records at their positions in the file writer 0 created. */
+static int write_part_records(const char *tmp, size_t head_len, const qf_gio_layout *L, const int dims[4],
+                              const qf_gio_part *part, const double *data)
+{
+    FILE *fp = fopen(tmp, "r+b");
+    if (!fp) return qf_fail("cannot open %s, which writer 0 created: %s (do all processes see the same file system?)",
+                            tmp, strerror(errno));
+    unsigned char *buf = malloc(QF_GIO_CHUNK_SITES * L->site_bytes);
+    int bad = !buf;
+    part_runs it;
+    part_runs_begin(&it, part, dims);
+    for (uint64_t r = 0; r < it.count && !bad; r++) {
+        uint64_t first = part_runs_next(&it, part, dims);
+        if (fseeko(fp, (off_t)(head_len + first * L->site_bytes), SEEK_SET) != 0) bad = 1;
+        for (uint64_t i = 0; i < it.len && !bad; i += QF_GIO_CHUNK_SITES) {
+            size_t n = it.len - i < QF_GIO_CHUNK_SITES ? (size_t)(it.len - i) : QF_GIO_CHUNK_SITES;
+            for (size_t k = 0; k < n; k++)
+                L->encode(L->ctx, data + (r * it.len + i + k) * (uint64_t)L->site_reals, buf + k * L->site_bytes);
+            bad = fwrite(buf, 1, n * L->site_bytes, fp) != n * L->site_bytes;
+        }
+    }
+    int e = errno;
+    free(buf);
+    bad |= fclose(fp) != 0;
+    if (bad) return qf_fail("writing %s failed: %s (disk full?)", tmp, buf ? strerror(e) : "out of memory");
+    return QF_SUCCESS;
+}
+
+/* A step every writer takes: fails on all when any failed (rc: this writer's result). */
+static int agree(const qf_gio_part *part, int rc, qf_gio_partial *p)
+{
+    if (rc != QF_SUCCESS) qf_gio_partial_fail(p);
+    return qf_gio_combine(part, p, QF_GIO_SUM);
+}
+
+int qf_gio_write_records(const char *path, const void *head, size_t head_len, const void *tail, size_t tail_len,
+                         const qf_gio_layout *L, const int dims[4], const qf_gio_part *part, const double *data)
+{
+    qf_gio_partial p;
+    qf_gio_partial_init(&p);
+    p.token = (int64_t)getpid();
+    p.length = (int64_t)head_len;
+    char tmp[4096];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp-%lld", path, (long long)p.token);
+    int rc = n < 0 || (size_t)n >= sizeof tmp ? qf_fail("output path is too long (%zu characters)", strlen(path)) : QF_SUCCESS;
+    if (agree(part, rc, &p) != QF_SUCCESS) return QF_ERROR;
+    snprintf(tmp, sizeof tmp, "%s.tmp-%lld", path, (long long)p.token); /* writer 0's name on every writer */
+    head_len = (size_t)p.length; /* and its header (the creation dates might differ) */
+    int first = part->box.reader == 0;
+    uint64_t data_len = qf_io_volume(dims) * L->site_bytes;
+    if (agree(part, first ? create_file(tmp, head, head_len, tail, tail_len, data_len) : QF_SUCCESS, &p) != QF_SUCCESS)
+        return QF_ERROR;
+    if (agree(part, write_part_records(tmp, head_len, L, dims, part, data), &p) != QF_SUCCESS) {
+        if (first) remove(tmp);
+        return QF_ERROR;
+    }
+    rc = QF_SUCCESS;
+    if (first && rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        rc = qf_fail("cannot rename %s to the output name: %s", tmp, strerror(e));
+    }
+    return agree(part, rc, &p);
 }
 
 int qf_gauge_check_plaquette(qf_gauge_info *info, double plaquette, double plaquette_space, double plaquette_time)
@@ -552,7 +702,7 @@ static int read_file(const char *path, qf_gauge_format format, const int dims_hi
 int qf_gauge_read(const char *path, qf_gauge_format format, const int dims_hint[4], double **links,
                   qf_gauge_info *info)
 {
-    qf_gio_part whole = {{{0, 0, 0, 0}, {0, 0, 0, 0}, 1, NULL, NULL}, 0};
+    qf_gio_part whole = qf_gio_whole(0);
     return read_file(path, format, dims_hint, &whole, links, info);
 }
 
@@ -569,7 +719,7 @@ int qf_gauge_read_part(const char *path, qf_gauge_format format, const int dims_
 
 int qf_gauge_read_header(const char *path, qf_gauge_format format, const int dims_hint[4], qf_gauge_info *info)
 {
-    qf_gio_part header = {{{0, 0, 0, 0}, {0, 0, 0, 0}, 1, NULL, NULL}, 1};
+    qf_gio_part header = qf_gio_whole(1);
     double *links;
     return read_file(path, format, dims_hint, &header, &links, info);
 }
@@ -577,9 +727,17 @@ int qf_gauge_read_header(const char *path, qf_gauge_format format, const int dim
 int qf_gauge_write(const char *path, qf_gauge_format format, const int dims[4], const double *links,
                    const qf_gauge_write_options *opt)
 {
+    return qf_gauge_write_part(path, format, dims, links, NULL, 0.0, opt);
+}
+
+int qf_gauge_write_part(const char *path, qf_gauge_format format, const int dims[4], const double *links,
+                        const qf_gauge_part *part, double plaquette, const qf_gauge_write_options *opt)
+{
     static const qf_gauge_write_options defaults = {64, 0, NULL};
     if (!path || !dims || !links) return qf_fail("qf_gauge_write: path, dims and links must not be NULL");
     if (!opt) opt = &defaults;
+    qf_gio_part p = qf_gio_whole(0);
+    if (part) p.box = *part;
     int rc;
     if (opt->precision_bits != 32 && opt->precision_bits != 64)
         rc = qf_fail("precision %d bits: write 32 or 64", opt->precision_bits);
@@ -590,8 +748,12 @@ int qf_gauge_write(const char *path, qf_gauge_format format, const int dims[4], 
                      qf_gauge_format_name(format));
     else if (qf_io_check_dims(dims, 4 * 18 * 8, "the dimensions given") != QF_SUCCESS)
         rc = QF_ERROR;
+    else if (p.box.nreaders < 1 || (p.box.nreaders > 1 && !p.box.allgather))
+        rc = qf_fail("writing in parts: %d writers%s; give nreaders >= 1 and, for several, an allgather", p.box.nreaders,
+                     p.box.nreaders > 1 ? " without an allgather" : "");
     else
-        rc = format == QF_GAUGE_NERSC ? qf_nersc_write(path, dims, links, opt) : qf_ildg_write(path, dims, links, opt);
+        rc = format == QF_GAUGE_NERSC ? qf_nersc_write(path, dims, links, &p, plaquette, opt)
+                                      : qf_ildg_write(path, dims, links, &p, plaquette, opt);
     if (rc != QF_SUCCESS) return qf_fail_context("writing %s as %s", path, qf_gauge_format_name(format));
     return QF_SUCCESS;
 }

@@ -19,6 +19,13 @@ typedef struct {
     int header_only;
 } qf_gio_part;
 
+/* The whole lattice read by one reader (header_only: the header alone). */
+static inline qf_gio_part qf_gio_whole(int header_only)
+{
+    qf_gio_part p = {.box = {.nreaders = 1}, .header_only = header_only};
+    return p;
+}
+
 int qf_nersc_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, double **links, qf_gauge_info *info);
 int qf_milc_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, double **links, qf_gauge_info *info);
 /* format is QF_GAUGE_SCIDAC or QF_GAUGE_ILDG */
@@ -44,6 +51,8 @@ typedef struct {
     double trace_sum;       /* sum of Re Tr over the part's links */
     double worst;           /* largest deviation from SU(3), at link worst_link (site * 4 + mu) */
     int64_t worst_link;
+    int64_t token;          /* writers: writer 0's process id, which names the common temporary file, */
+    int64_t length;         /* and its header's length, where the records start */
     char message[512];
 } qf_gio_partial;
 
@@ -69,6 +78,7 @@ typedef struct {
     void (*decode)(const void *ctx, const unsigned char *record, double *out);
     const void *ctx;
     const char *what; /* for messages: "the link data" */
+    void (*encode)(const void *ctx, const double *in, unsigned char *record); /* writers: decode's inverse */
 } qf_gio_layout;
 
 /* Reads the part's site records (runs of consecutive sites, not the whole file, in natural order)
@@ -82,8 +92,10 @@ void qf_gio_read_sites(qf_io_file *f, const qf_gio_layout *layout, const int dim
 int qf_lime_detect(qf_io_file *f, qf_gauge_format *format);
 
 /* ---- writers (options already validated) ---- */
-int qf_nersc_write(const char *path, const int dims[4], const double *links, const qf_gauge_write_options *opt);
-int qf_ildg_write(const char *path, const int dims[4], const double *links, const qf_gauge_write_options *opt);
+int qf_nersc_write(const char *path, const int dims[4], const double *links, qf_gio_part *part, double plaquette,
+                   const qf_gauge_write_options *opt);
+int qf_ildg_write(const char *path, const int dims[4], const double *links, qf_gio_part *part, double plaquette,
+                  const qf_gauge_write_options *opt);
 
 /* ---- shared checks ---- */
 
@@ -112,10 +124,24 @@ int qf_gio_finish(const double *links, qf_gauge_info *info, const qf_gio_part *p
 void qf_gio_measure(const int dims[4], const double *links, int round32, int two_row, double out[5],
                     int64_t *worst_link);
 
-/* Writers' gate: every number finite in the target precision and every link, as it will be stored
- * (rounded to float, row 3 rebuilt), within the SU(3) tolerance the reader will apply. facts
- * receives qf_gio_measure's output for the stored form, for the file's header. */
-int qf_gio_check_writable(const int dims[4], const double *links, int precision_bits, int two_row, double facts[5]);
+/* ---- writing in parts ---- */
+
+/* Writers' gate over the part's sites (a whole-lattice part: the whole field), combined over the
+ * writers: every number finite in the target precision and, for gauge fields (is_gauge), every link
+ * as it will be stored (rounded to float, row 3 rebuilt) within the SU(3) tolerance the reader will
+ * apply; the format's checksums of the records as encoded by layout (op: how parts combine). facts
+ * receives the header facts of the stored form: plaquette, spatial, temporal, link trace, max
+ * deviation; the plaquettes from the whole field when the part is the whole lattice, otherwise the
+ * caller's `plaquette` (the task graph's). */
+int qf_gio_prepare_write(const int dims[4], const double *data, qf_gio_part *part, const qf_gio_layout *layout,
+                         int is_gauge, int precision_bits, int two_row, double plaquette, qf_gio_checksum_op op,
+                         uint32_t checksum[2], double facts[5]);
+
+/* Writes head, the lattice's records (each writer its part's, encoded by layout at their file
+ * positions) and tail into PATH.tmp-PID (PID of writer 0), then renames it to path; every writer
+ * opens the same file, so they must share a file system. All writers succeed or fail together. */
+int qf_gio_write_records(const char *path, const void *head, size_t head_len, const void *tail, size_t tail_len,
+                         const qf_gio_layout *layout, const int dims[4], const qf_gio_part *part, const double *data);
 
 /* Message helper: "site (x,y,z,t)" of lexicographic index. */
 void qf_gio_site_name(int64_t site, const int dims[4], char *buf, size_t size);

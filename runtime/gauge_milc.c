@@ -112,7 +112,7 @@ int qf_milc_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, doubl
     if (!p.failed && order && read_site_table(f, MILC_HEADER_BYTES, vol, be, &table) != QF_SUCCESS)
         qf_gio_partial_fail(&p);
     qf_gio_layout layout = {data_off, MILC_SITE_BYTES, QF_GIO_SITE_REALS, table, milc_checksum, milc_decode, &be,
-                            "the link data"};
+                            "the link data", NULL};
     double *u = NULL;
     qf_gio_read_sites(f, &layout, dims, part, &u, &p);
     free(table);

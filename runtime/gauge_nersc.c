@@ -225,7 +225,7 @@ int qf_nersc_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, doub
     qf_gio_partial_init(&p);
     if (qf_gio_part_resolve(part, h.dims) != QF_SUCCESS) qf_gio_partial_fail(&p);
     qf_gio_layout layout = {data_off, site_bytes, QF_GIO_SITE_REALS, NULL, nersc_checksum, nersc_decode, &h,
-                            "the link data"};
+                            "the link data", NULL};
     double *u = NULL;
     qf_gio_read_sites(f, &layout, h.dims, part, &u, &p);
     /* a non-finite number is reported only after the checksum: corruption is the likelier cause */
@@ -245,36 +245,34 @@ int qf_nersc_read(qf_io_file *f, const int dims_hint[4], qf_gio_part *part, doub
     return QF_SUCCESS;
 }
 
-/* Stored form of one site: rows 1..rows of the four links, in the requested precision, big-endian. */
-static void encode_site(const double *site_links, int rows, int bytes, unsigned char *out)
+/* Stored form of one site: rows 1..rows of the four links, in the header's precision and byte order. */
+static void nersc_encode(const void *ctx, const double *site_links, unsigned char *out)
 {
+    const nersc_header *h = ctx;
     size_t k = 0;
     for (int mu = 0; mu < 4; mu++)
-        for (int r = 0; r < rows * 6; r++, k++) {
+        for (int r = 0; r < h->rows * 6; r++, k++) {
             double v = site_links[mu * 18 + r];
-            if (bytes == 4) qf_io_put_f32(out + 4 * k, (float)v, 1);
-            else qf_io_put_f64(out + 8 * k, v, 1);
+            if (h->bytes == 4) qf_io_put_f32(out + 4 * k, (float)v, h->big_endian);
+            else qf_io_put_f64(out + 8 * k, v, h->big_endian);
         }
 }
 
-int qf_nersc_write(const char *path, const int dims[4], const double *links, const qf_gauge_write_options *opt)
+int qf_nersc_write(const char *path, const int dims[4], const double *links, qf_gio_part *part, double plaquette,
+                   const qf_gauge_write_options *opt)
 {
-    int rows = opt->two_row ? 2 : 3, bytes = opt->precision_bits / 8;
+    nersc_header h = {.rows = opt->two_row ? 2 : 3, .bytes = opt->precision_bits / 8, .big_endian = 1};
     const char *ensemble = opt->ensemble_id ? opt->ensemble_id : "unknown";
     if (qf_io_check_text(ensemble, 200) != QF_SUCCESS) return qf_fail_context("ensemble_id");
+    size_t site_bytes = (size_t)4 * h.rows * 6 * h.bytes;
+    qf_gio_layout layout = {.site_bytes = site_bytes, .site_reals = QF_GIO_SITE_REALS, .checksum = nersc_checksum,
+                            .encode = nersc_encode, .ctx = &h};
+    /* the checksum and the facts go into the header, ahead of the data */
     double m[5];
-    if (qf_gio_check_writable(dims, links, opt->precision_bits, opt->two_row, m) != QF_SUCCESS) return QF_ERROR;
-    uint64_t vol = qf_io_volume(dims);
-    size_t site_bytes = (size_t)4 * rows * 6 * bytes;
-    unsigned char *buf = malloc((size_t)QF_GIO_CHUNK_SITES * site_bytes);
-    if (!buf) return qf_fail("out of memory");
-    /* first pass: the checksum goes into the header, ahead of the data */
-    uint32_t sum = 0;
-    for (uint64_t i = 0; i < vol; i += QF_GIO_CHUNK_SITES) {
-        size_t n = vol - i < QF_GIO_CHUNK_SITES ? (size_t)(vol - i) : QF_GIO_CHUNK_SITES;
-        for (size_t k = 0; k < n; k++) encode_site(links + (i + k) * QF_GIO_SITE_REALS, rows, bytes, buf + k * site_bytes);
-        for (size_t w = 0; w < n * site_bytes / 4; w++) sum += qf_io_get_u32(buf + 4 * w, 1);
-    }
+    uint32_t sum[2];
+    if (qf_gio_prepare_write(dims, links, part, &layout, 1, opt->precision_bits, opt->two_row, plaquette, QF_GIO_SUM,
+                             sum, m) != QF_SUCCESS)
+        return QF_ERROR;
     char date[64], header[4096];
     qf_gio_date(date, sizeof date);
     int len = snprintf(header, sizeof header,
@@ -293,27 +291,8 @@ int qf_nersc_write(const char *path, const int dims[4], const double *links, con
                        "CREATION_DATE = %s\n"
                        "FLOATING_POINT = %s\n"
                        "END_HEADER\n",
-                       rows == 2 ? "4D_SU3_GAUGE" : "4D_SU3_GAUGE_3x3", dims[0], dims[1], dims[2], dims[3], m[3], m[0],
-                       sum, ensemble, date, bytes == 4 ? "IEEE32BIG" : "IEEE64BIG");
-    if (len < 0 || (size_t)len >= sizeof header) {
-        free(buf);
-        return qf_fail("header does not fit in %zu bytes", sizeof header);
-    }
-    qf_io_out out;
-    if (qf_io_out_open(&out, path) != QF_SUCCESS) {
-        free(buf);
-        return QF_ERROR;
-    }
-    int rc = qf_io_out_write(&out, header, (size_t)len);
-    for (uint64_t i = 0; rc == QF_SUCCESS && i < vol; i += QF_GIO_CHUNK_SITES) {
-        size_t n = vol - i < QF_GIO_CHUNK_SITES ? (size_t)(vol - i) : QF_GIO_CHUNK_SITES;
-        for (size_t k = 0; k < n; k++) encode_site(links + (i + k) * QF_GIO_SITE_REALS, rows, bytes, buf + k * site_bytes);
-        rc = qf_io_out_write(&out, buf, n * site_bytes);
-    }
-    free(buf);
-    if (rc != QF_SUCCESS) {
-        qf_io_out_abort(&out);
-        return QF_ERROR;
-    }
-    return qf_io_out_commit(&out);
+                       h.rows == 2 ? "4D_SU3_GAUGE" : "4D_SU3_GAUGE_3x3", dims[0], dims[1], dims[2], dims[3], m[3], m[0],
+                       sum[0], ensemble, date, h.bytes == 4 ? "IEEE32BIG" : "IEEE64BIG");
+    if (len < 0 || (size_t)len >= sizeof header) return qf_fail("header does not fit in %zu bytes", sizeof header);
+    return qf_gio_write_records(path, header, (size_t)len, NULL, 0, &layout, dims, part, links);
 }

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <unistd.h>
 
 /* ---- byte order ---- */
 
@@ -136,64 +135,6 @@ int qf_io_read_all(qf_io_file *f, char **data, size_t *size)
     *data = buf;
     *size = (size_t)f->size;
     return QF_SUCCESS;
-}
-
-int qf_io_out_open(qf_io_out *o, const char *path)
-{
-    memset(o, 0, sizeof *o);
-    o->path = path;
-    int n = snprintf(o->tmp_path, sizeof o->tmp_path, "%s.tmp-%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof o->tmp_path) return qf_fail("output path is too long (%zu characters)", strlen(path));
-    o->fp = fopen(o->tmp_path, "wb");
-    if (!o->fp) return qf_fail("cannot create %s: %s", o->tmp_path, strerror(errno));
-    return QF_SUCCESS;
-}
-
-int qf_io_out_write(qf_io_out *o, const void *data, size_t len)
-{
-    if (len && fwrite(data, 1, len, o->fp) != len)
-        return qf_fail("write error after %llu bytes: %s (disk full?)", (unsigned long long)o->written, strerror(errno));
-    o->written += len;
-    return QF_SUCCESS;
-}
-
-int qf_io_out_zeros(qf_io_out *o, size_t len)
-{
-    static const unsigned char zeros[8] = {0};
-    while (len) {
-        size_t n = len < sizeof zeros ? len : sizeof zeros;
-        if (qf_io_out_write(o, zeros, n) != QF_SUCCESS) return QF_ERROR;
-        len -= n;
-    }
-    return QF_SUCCESS;
-}
-
-int qf_io_out_commit(qf_io_out *o)
-{
-    int bad = fflush(o->fp) != 0 || ferror(o->fp);
-    int e = errno;
-    if (fclose(o->fp) != 0 && !bad) {
-        bad = 1;
-        e = errno;
-    }
-    o->fp = NULL;
-    if (bad) {
-        remove(o->tmp_path);
-        return qf_fail("write error: %s (disk full?)", strerror(e));
-    }
-    if (rename(o->tmp_path, o->path) != 0) {
-        e = errno;
-        remove(o->tmp_path);
-        return qf_fail("cannot rename %s to the output name: %s", o->tmp_path, strerror(e));
-    }
-    return QF_SUCCESS;
-}
-
-void qf_io_out_abort(qf_io_out *o)
-{
-    if (o->fp) fclose(o->fp);
-    o->fp = NULL;
-    if (o->tmp_path[0]) remove(o->tmp_path);
 }
 
 /* ---- checksums ---- */

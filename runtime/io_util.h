@@ -34,23 +34,6 @@ int qf_io_read_at(qf_io_file *f, uint64_t off, void *buf, size_t len, const char
 /* Reads the whole file into a malloc'ed buffer with a terminating NUL (not counted in *size). */
 int qf_io_read_all(qf_io_file *f, char **data, size_t *size);
 
-/* Output goes to PATH.tmp-PID first and is renamed at the end, so that a failed write never leaves
- * a half-written file under the final name. */
-typedef struct {
-    FILE *fp;
-    const char *path;
-    char tmp_path[4096];
-    uint64_t written;
-} qf_io_out;
-
-int qf_io_out_open(qf_io_out *o, const char *path);
-int qf_io_out_write(qf_io_out *o, const void *data, size_t len);
-int qf_io_out_zeros(qf_io_out *o, size_t len);
-/* Closes and renames into place; on failure the temporary file is removed. */
-int qf_io_out_commit(qf_io_out *o);
-/* Abandons the output: closes and removes the temporary file. */
-void qf_io_out_abort(qf_io_out *o);
-
 /* ---- checksums ---- */
 uint32_t qf_io_rotl32(uint32_t w, unsigned r);
 /* CRC-32 (IEEE 802.3, reflected polynomial 0xedb88320), as zlib's crc32(): start with crc = 0. */

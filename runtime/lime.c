@@ -382,7 +382,7 @@ static int read_field_data(qf_io_file *f, const lime_field *fld, qf_gio_part *pa
     qf_gio_partial_init(p);
     if (qf_gio_part_resolve(part, fld->dims) != QF_SUCCESS) qf_gio_partial_fail(p);
     qf_gio_layout layout = {fld->data_off, (size_t)fld->reals_per_site * (size_t)fld->bytes, fld->reals_per_site, NULL,
-                            lime_checksum, lime_decode, fld, "the binary data"};
+                            lime_checksum, lime_decode, fld, "the binary data", NULL};
     qf_gio_read_sites(f, &layout, fld->dims, part, out, p);
     /* a non-finite number is reported only after the checksum: corruption is the likelier cause */
     int rc = qf_gio_combine(part, p, QF_GIO_XOR);
@@ -461,8 +461,8 @@ typedef struct {
 static const spin_colour_kind colour_vector_kind = {1, "ColorVector", "colour vector", "QDP_%c3_ColorVector"};
 static const spin_colour_kind dirac_fermion_kind = {4, "DiracFermion", "Dirac fermion", "USQCD_%c3_DiracFermion"};
 
-static int spin_colour_read(const spin_colour_kind *k, const char *path, const int dims_hint[4], int dims[4],
-                            double **out, int *precision_bits)
+static int spin_colour_read(const spin_colour_kind *k, const char *path, const int dims_hint[4], qf_gio_part *part,
+                            int dims[4], double **out, int *precision_bits)
 {
     *out = NULL;
     qf_io_file f;
@@ -481,9 +481,8 @@ static int spin_colour_read(const spin_colour_kind *k, const char *path, const i
     free(recs);
     if (rc == QF_SUCCESS) rc = qf_gio_check_hint(fld.dims, dims_hint, "the scidac-private-file-xml record");
     double *v = NULL;
-    qf_gio_part whole = {{{0, 0, 0, 0}, {0, 0, 0, 0}, 1, NULL, NULL}, 0};
     qf_gio_partial p;
-    if (rc == QF_SUCCESS) rc = read_field_data(&f, &fld, &whole, &v, &p);
+    if (rc == QF_SUCCESS) rc = read_field_data(&f, &fld, part, &v, &p);
     if (rc == QF_SUCCESS && p.bad_site >= 0) {
         rc = qf_fail("non-finite number (%g) at site %lld: corrupt data?", p.bad_value, (long long)p.bad_site);
         free(v);
@@ -500,18 +499,58 @@ static int spin_colour_read(const spin_colour_kind *k, const char *path, const i
 int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits)
 {
     if (!path || !dims || !vec) return qf_fail("qf_colour_vector_read: path, dims and vec must not be NULL");
-    return spin_colour_read(&colour_vector_kind, path, dims_hint, dims, vec, precision_bits);
+    qf_gio_part whole = qf_gio_whole(0);
+    return spin_colour_read(&colour_vector_kind, path, dims_hint, &whole, dims, vec, precision_bits);
 }
 
 int qf_dirac_fermion_read(const char *path, const int dims_hint[4], int dims[4], double **psi, int *precision_bits)
 {
+    return qf_dirac_fermion_read_part(path, dims_hint, NULL, dims, psi, precision_bits);
+}
+
+int qf_dirac_fermion_read_part(const char *path, const int dims_hint[4], const qf_gauge_part *part, int dims[4],
+                               double **psi, int *precision_bits)
+{
     if (!path || !dims || !psi) return qf_fail("qf_dirac_fermion_read: path, dims and psi must not be NULL");
-    return spin_colour_read(&dirac_fermion_kind, path, dims_hint, dims, psi, precision_bits);
+    qf_gio_part p = qf_gio_whole(0);
+    if (part) p.box = *part;
+    return spin_colour_read(&dirac_fermion_kind, path, dims_hint, &p, dims, psi, precision_bits);
 }
 
 /* ---- writing ---- */
 
-static int write_record_header(qf_io_out *o, const char *type, uint64_t length, unsigned flags)
+/* The records around the binary data are composed in memory (they are small) and written by writer 0;
+ * the data in between come from every writer's part (qf_gio_write_records). */
+typedef struct {
+    unsigned char *p;
+    size_t n, cap;
+    int failed;
+} lime_buf;
+
+static void buf_put(lime_buf *b, const void *data, size_t len)
+{
+    if (b->failed) return;
+    if (b->n + len > b->cap) {
+        size_t cap = 2 * (b->n + len) + 1024;
+        unsigned char *q = realloc(b->p, cap);
+        if (!q) {
+            b->failed = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    if (len) memcpy(b->p + b->n, data, len);
+    b->n += len;
+}
+
+static void buf_zeros(lime_buf *b, size_t len)
+{
+    static const unsigned char zeros[8] = {0};
+    buf_put(b, zeros, len);
+}
+
+static void put_record_header(lime_buf *b, const char *type, uint64_t length, unsigned flags)
 {
     unsigned char h[LIME_HEADER_BYTES] = {0};
     qf_io_put_u32(h, LIME_MAGIC, 1);
@@ -519,16 +558,16 @@ static int write_record_header(qf_io_out *o, const char *type, uint64_t length, 
     qf_io_put_u16(h + 6, (uint16_t)flags, 1);
     qf_io_put_u64(h + 8, length, 1);
     memcpy(h + 16, type, strlen(type));
-    return qf_io_out_write(o, h, sizeof h);
+    buf_put(b, h, sizeof h);
 }
 
 /* XML records carry their terminating NUL, as QIO writes them. */
-static int write_text_record(qf_io_out *o, const char *type, const char *text, unsigned flags)
+static void put_text_record(lime_buf *b, const char *type, const char *text, unsigned flags)
 {
     uint64_t len = strlen(text) + 1;
-    if (write_record_header(o, type, len, flags) != QF_SUCCESS || qf_io_out_write(o, text, (size_t)len) != QF_SUCCESS)
-        return QF_ERROR;
-    return qf_io_out_zeros(o, (size_t)(pad8(len) - len));
+    put_record_header(b, type, len, flags);
+    buf_put(b, text, (size_t)len);
+    buf_zeros(b, (size_t)(pad8(len) - len));
 }
 
 typedef struct {
@@ -540,19 +579,40 @@ typedef struct {
     const char *lfn;
 } field_desc;
 
-static int write_field(const char *path, const int dims[4], const double *data, const field_desc *d)
+static void lime_encode(const void *ctx, const double *in, unsigned char *record)
+{
+    const lime_field *fld = ctx;
+    for (int k = 0; k < fld->reals_per_site; k++) {
+        if (fld->bytes == 4) qf_io_put_f32(record + 4 * k, (float)in[k], 1);
+        else qf_io_put_f64(record + 8 * k, in[k], 1);
+    }
+}
+
+/* The record layout of a field described by d, for the writers. */
+static qf_gio_layout write_layout(const field_desc *d, lime_field *fld)
+{
+    memset(fld, 0, sizeof *fld);
+    fld->bytes = d->bytes;
+    fld->reals_per_site = d->reals_per_object * d->datacount;
+    qf_gio_layout layout = {.site_bytes = (size_t)fld->reals_per_site * (size_t)fld->bytes,
+                            .site_reals = fld->reals_per_site, .checksum = lime_checksum, .encode = lime_encode,
+                            .ctx = fld};
+    return layout;
+}
+
+/* The file around data (this writer's part): checksum is the data's (qf_gio_prepare_write). */
+static int write_field(const char *path, const int dims[4], const double *data, const field_desc *d,
+                       const qf_gio_layout *layout, const qf_gio_part *part, const uint32_t checksum[2])
 {
     char date[64], xml[2048];
     qf_gio_date(date, sizeof date);
-    qf_io_out o;
-    if (qf_io_out_open(&o, path) != QF_SUCCESS) return QF_ERROR;
-    int rc;
+    lime_buf head = {0}, tail = {0};
     snprintf(xml, sizeof xml,
              "<?xml version=\"1.0\" encoding=\"UTF-8\"?><scidacFile><version>1.1</version><spacetime>4</spacetime>"
              "<dims>%d %d %d %d </dims><volfmt>0</volfmt></scidacFile>",
              dims[0], dims[1], dims[2], dims[3]);
-    rc = write_text_record(&o, "scidac-private-file-xml", xml, LIME_MB);
-    if (rc == QF_SUCCESS) rc = write_text_record(&o, "scidac-file-xml", d->user_file_xml, LIME_ME);
+    put_text_record(&head, "scidac-private-file-xml", xml, LIME_MB);
+    put_text_record(&head, "scidac-file-xml", d->user_file_xml, LIME_ME);
     char spins[48] = "";
     if (d->spins > 0) snprintf(spins, sizeof spins, "<spins>%d</spins>", d->spins);
     snprintf(xml, sizeof xml,
@@ -560,8 +620,8 @@ static int write_field(const char *path, const int dims[4], const double *data, 
              "<globaldata>0</globaldata><datatype>%s</datatype><precision>%c</precision><colors>3</colors>"
              "%s<typesize>%d</typesize><datacount>%d</datacount></scidacRecord>",
              date, d->datatype, d->bytes == 4 ? 'F' : 'D', spins, d->reals_per_object * d->bytes, d->datacount);
-    if (rc == QF_SUCCESS) rc = write_text_record(&o, "scidac-private-record-xml", xml, LIME_MB);
-    if (rc == QF_SUCCESS) rc = write_text_record(&o, "scidac-record-xml", d->user_record_xml, 0);
+    put_text_record(&head, "scidac-private-record-xml", xml, LIME_MB);
+    put_text_record(&head, "scidac-record-xml", d->user_record_xml, 0);
     if (d->ildg) {
         snprintf(xml, sizeof xml,
                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ildgFormat xmlns=\"http://www.lqcd.org/ildg\" "
@@ -570,74 +630,55 @@ static int write_field(const char *path, const int dims[4], const double *data, 
                  "<field>su3gauge</field><precision>%d</precision><lx>%d</lx><ly>%d</ly><lz>%d</lz><lt>%d</lt>"
                  "</ildgFormat>",
                  8 * d->bytes, dims[0], dims[1], dims[2], dims[3]);
-        if (rc == QF_SUCCESS) rc = write_text_record(&o, "ildg-format", xml, 0);
-        if (rc == QF_SUCCESS) rc = write_text_record(&o, "ildg-data-lfn", d->lfn, 0);
+        put_text_record(&head, "ildg-format", xml, 0);
+        put_text_record(&head, "ildg-data-lfn", d->lfn, 0);
     }
-    uint64_t vol = qf_io_volume(dims);
-    size_t reals = (size_t)d->reals_per_object * (size_t)d->datacount, site_bytes = reals * (size_t)d->bytes;
-    uint64_t len = vol * site_bytes;
-    if (rc == QF_SUCCESS) rc = write_record_header(&o, d->ildg ? "ildg-binary-data" : "scidac-binary-data", len, 0);
-    unsigned char *buf = rc == QF_SUCCESS ? malloc(QF_GIO_CHUNK_SITES * site_bytes) : NULL;
-    if (rc == QF_SUCCESS && !buf) rc = qf_fail("out of memory");
-    qf_scidac_sum sum = {0, 0};
-    for (uint64_t i = 0; rc == QF_SUCCESS && i < vol; i += QF_GIO_CHUNK_SITES) {
-        size_t n = vol - i < QF_GIO_CHUNK_SITES ? (size_t)(vol - i) : QF_GIO_CHUNK_SITES;
-        for (size_t k = 0; k < n * reals; k++) {
-            double x = data[i * reals + k];
-            if (d->bytes == 4) qf_io_put_f32(buf + 4 * k, (float)x, 1);
-            else qf_io_put_f64(buf + 8 * k, x, 1);
-        }
-        qf_io_scidac_checksum_add(&sum, buf, site_bytes, n, i);
-        rc = qf_io_out_write(&o, buf, n * site_bytes);
-    }
-    free(buf);
-    if (rc == QF_SUCCESS) rc = qf_io_out_zeros(&o, (size_t)(pad8(len) - len));
+    uint64_t len = qf_io_volume(dims) * layout->site_bytes;
+    put_record_header(&head, d->ildg ? "ildg-binary-data" : "scidac-binary-data", len, 0);
+    buf_zeros(&tail, (size_t)(pad8(len) - len));
     snprintf(xml, sizeof xml,
              "<?xml version=\"1.0\" encoding=\"UTF-8\"?><scidacChecksum><version>1.0</version><suma>%x</suma>"
              "<sumb>%x</sumb></scidacChecksum>",
-             sum.suma, sum.sumb);
-    if (rc == QF_SUCCESS) rc = write_text_record(&o, "scidac-checksum", xml, LIME_ME);
-    if (rc != QF_SUCCESS) {
-        qf_io_out_abort(&o);
-        return QF_ERROR;
-    }
-    return qf_io_out_commit(&o);
+             checksum[0], checksum[1]);
+    put_text_record(&tail, "scidac-checksum", xml, LIME_ME);
+    int rc = head.failed || tail.failed
+                 ? qf_fail("out of memory")
+                 : qf_gio_write_records(path, head.p, head.n, tail.p, tail.n, layout, dims, part, data);
+    free(head.p);
+    free(tail.p);
+    return rc;
 }
 
-int qf_ildg_write(const char *path, const int dims[4], const double *links, const qf_gauge_write_options *opt)
+int qf_ildg_write(const char *path, const int dims[4], const double *links, qf_gio_part *part, double plaquette,
+                  const qf_gauge_write_options *opt)
 {
     char ens[600], file_xml[1024], lfn[1100];
     if (qf_io_xml_escape(opt->ensemble_id ? opt->ensemble_id : "unknown", ens, sizeof ens) != QF_SUCCESS)
         return qf_fail_context("ensemble_id");
+    field_desc d = {opt->precision_bits == 32 ? "QDP_F3_ColorMatrix" : "QDP_D3_ColorMatrix", 18, 4, opt->precision_bits / 8,
+                    0, file_xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>gauge field written by quarkflow</info>",
+                    1, lfn};
+    lime_field fld;
+    qf_gio_layout layout = write_layout(&d, &fld);
     double m[5];
-    if (qf_gio_check_writable(dims, links, opt->precision_bits, 0, m) != QF_SUCCESS) return QF_ERROR;
+    uint32_t sum[2];
+    if (qf_gio_prepare_write(dims, links, part, &layout, 1, opt->precision_bits, 0, plaquette, QF_GIO_XOR, sum, m) !=
+        QF_SUCCESS)
+        return QF_ERROR;
     snprintf(file_xml, sizeof file_xml,
              "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info><creator>quarkflow</creator><ensemble_id>%s</ensemble_id>"
              "<plaquette>%.15f</plaquette><linktrace>%.15f</linktrace></info>",
              ens, m[0], m[3]);
     snprintf(lfn, sizeof lfn, "lfn://quarkflow/%s", ens);
-    field_desc d = {opt->precision_bits == 32 ? "QDP_F3_ColorMatrix" : "QDP_D3_ColorMatrix", 18, 4, opt->precision_bits / 8,
-                    0, file_xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>gauge field written by quarkflow</info>",
-                    1, lfn};
-    return write_field(path, dims, links, &d);
+    return write_field(path, dims, links, &d, &layout, part, sum);
 }
 
 static int spin_colour_write(const spin_colour_kind *k, const char *path, const int dims[4], const double *data,
-                             int precision_bits)
+                             qf_gio_part *part, int precision_bits)
 {
     int rc = QF_SUCCESS, reals = 6 * k->nspins;
     if (precision_bits != 32 && precision_bits != 64) rc = qf_fail("precision %d bits: write 32 or 64", precision_bits);
     else if (qf_io_check_dims(dims, (uint64_t)reals * 8, "the dimensions given") != QF_SUCCESS) rc = QF_ERROR;
-    if (rc == QF_SUCCESS) {
-        uint64_t n = qf_io_volume(dims) * (uint64_t)reals;
-        for (uint64_t i = 0; i < n; i++)
-            if (!isfinite(data[i]) || (precision_bits == 32 && !isfinite((float)data[i]))) {
-                rc = qf_fail("%s number %llu (site %llu) is %g, not finite%s: nothing written", k->name,
-                             (unsigned long long)i, (unsigned long long)(i / (uint64_t)reals), data[i],
-                             isfinite(data[i]) ? " in 32-bit" : "");
-                break;
-            }
-    }
     if (rc == QF_SUCCESS) {
         char datatype[64], record_xml[160];
         snprintf(datatype, sizeof datatype, k->datatype, precision_bits == 32 ? 'F' : 'D');
@@ -646,7 +687,12 @@ static int spin_colour_write(const spin_colour_kind *k, const char *path, const 
         field_desc d = {datatype, reals, 1, precision_bits / 8, k->nspins > 1 ? k->nspins : 0,
                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info><creator>quarkflow</creator></info>",
                         record_xml, 0, NULL};
-        rc = write_field(path, dims, data, &d);
+        lime_field fld;
+        qf_gio_layout layout = write_layout(&d, &fld);
+        double facts[5];
+        uint32_t sum[2];
+        rc = qf_gio_prepare_write(dims, data, part, &layout, 0, precision_bits, 0, 0.0, QF_GIO_XOR, sum, facts);
+        if (rc == QF_SUCCESS) rc = write_field(path, dims, data, &d, &layout, part, sum);
     }
     if (rc != QF_SUCCESS) return qf_fail_context("writing %s %s", k->name, path);
     return QF_SUCCESS;
@@ -655,11 +701,20 @@ static int spin_colour_write(const spin_colour_kind *k, const char *path, const 
 int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits)
 {
     if (!path || !dims || !vec) return qf_fail("qf_colour_vector_write: path, dims and vec must not be NULL");
-    return spin_colour_write(&colour_vector_kind, path, dims, vec, precision_bits);
+    qf_gio_part whole = qf_gio_whole(0);
+    return spin_colour_write(&colour_vector_kind, path, dims, vec, &whole, precision_bits);
 }
 
 int qf_dirac_fermion_write(const char *path, const int dims[4], const double *psi, int precision_bits)
 {
+    return qf_dirac_fermion_write_part(path, dims, psi, NULL, precision_bits);
+}
+
+int qf_dirac_fermion_write_part(const char *path, const int dims[4], const double *psi, const qf_gauge_part *part,
+                                int precision_bits)
+{
     if (!path || !dims || !psi) return qf_fail("qf_dirac_fermion_write: path, dims and psi must not be NULL");
-    return spin_colour_write(&dirac_fermion_kind, path, dims, psi, precision_bits);
+    qf_gio_part p = qf_gio_whole(0);
+    if (part) p.box = *part;
+    return spin_colour_write(&dirac_fermion_kind, path, dims, psi, &p, precision_bits);
 }

@@ -152,6 +152,8 @@ static size_t volume(const int d[4]) { return (size_t)d[0] * d[1] * d[2] * d[3];
 
 /* ---- reading in parts: threads stand in for processes ---- */
 
+static const char *tmp_path(const char *name);
+
 typedef struct {
     pthread_barrier_t barrier;
     unsigned char *slots;
@@ -168,6 +170,11 @@ typedef struct {
     qf_gauge_info info;
     int rc;
     char message[1024];
+    /* writers: the whole field, from which each takes its part, and what to write */
+    const double *whole;
+    int spinor;    /* write a Dirac fermion (the first 24 reals of each site) instead of a gauge field */
+    double plaquette;
+    qf_gauge_write_options opt;
 } part_reader;
 
 /* MPI_Allgather between the threads: write the own slot, wait, copy all, wait (so that the next
@@ -185,7 +192,23 @@ static int thread_allgather(void *ctx, const void *mine, void *all, size_t bytes
 static void *part_reader_run(void *arg)
 {
     part_reader *r = arg;
-    r->rc = qf_gauge_read_part(r->path, r->format, r->hint, &r->part, &r->links, &r->info);
+    if (r->whole) { /* a writer: its part of the whole field, then the common file */
+        const qf_gauge_part *b = &r->part;
+        int reals = r->spinor ? 24 : 72;
+        size_t pv = (size_t)b->ext[0] * b->ext[1] * b->ext[2] * b->ext[3];
+        double *mine = malloc(pv * (size_t)reals * sizeof *mine);
+        for (size_t s = 0; s < pv; s++) {
+            int x[4];
+            qf_lex_coords((int64_t)s, b->ext, x);
+            for (int mu = 0; mu < 4; mu++) x[mu] += b->lo[mu];
+            memcpy(mine + s * (size_t)reals, r->whole + (size_t)qf_lex_index(x, r->info.dims) * 72, (size_t)reals * sizeof *mine);
+        }
+        r->rc = r->spinor ? qf_dirac_fermion_write_part(r->path, r->info.dims, mine, b, r->opt.precision_bits)
+                          : qf_gauge_write_part(r->path, r->format, r->info.dims, mine, b, r->plaquette, &r->opt);
+        free(mine);
+    } else {
+        r->rc = qf_gauge_read_part(r->path, r->format, r->hint, &r->part, &r->links, &r->info);
+    }
     snprintf(r->message, sizeof r->message, "%s", r->rc ? qf_last_error() : "");
     return NULL;
 }
@@ -193,8 +216,8 @@ static void *part_reader_run(void *arg)
 /* Reads path with one reader per box of the grid procs (a cut at `cut` instead of the middle in
  * the directions where cut[mu] > 0, for unequal parts; bad_reader >= 0 gets a box outside the
  * lattice). Returns the number of readers; r[] receives their results. */
-static int read_in_parts(const char *path, qf_gauge_format format, const int *hint, const int dims[4],
-                         const int procs[4], const int cut[4], int bad_reader, part_reader *r)
+static int run_in_parts(const part_reader *job, const int dims[4], const int procs[4], const int cut[4], int bad_reader,
+                        part_reader *r)
 {
     int n = procs[0] * procs[1] * procs[2] * procs[3];
     gather_shared shared;
@@ -203,7 +226,7 @@ static int read_in_parts(const char *path, qf_gauge_format format, const int *hi
     pthread_t th[16];
     for (int k = 0; k < n; k++) {
         int c[4], rest = k;
-        memset(&r[k], 0, sizeof r[k]);
+        r[k] = *job;
         for (int mu = 0; mu < 4; mu++) {
             c[mu] = rest % procs[mu];
             rest /= procs[mu];
@@ -213,19 +236,74 @@ static int read_in_parts(const char *path, qf_gauge_format format, const int *hi
         }
         if (k == bad_reader) r[k].part.ext[0] = dims[0] + 1;
         r[k].part.nreaders = n;
+        r[k].part.reader = k;
         r[k].part.allgather = thread_allgather;
         r[k].part.ctx = &r[k];
         r[k].shared = &shared;
         r[k].rank = k;
-        r[k].path = path;
-        r[k].format = format;
-        r[k].hint = hint;
         pthread_create(&th[k], NULL, part_reader_run, &r[k]);
     }
     for (int k = 0; k < n; k++) pthread_join(th[k], NULL);
     pthread_barrier_destroy(&shared.barrier);
     free(shared.slots);
     return n;
+}
+
+static int read_in_parts(const char *path, qf_gauge_format format, const int *hint, const int dims[4],
+                         const int procs[4], const int cut[4], int bad_reader, part_reader *r)
+{
+    part_reader job = {.path = path, .format = format, .hint = hint};
+    return run_in_parts(&job, dims, procs, cut, bad_reader, r);
+}
+
+/* Writes u (dims, whole plaquette) in parts as format (bits, two_row; spinor: a Dirac fermion of the
+ * first 24 reals a site) and requires the file to read back as the same write of the whole field does. */
+static void check_write_parts(const char *label, const int dims[4], const double *u, double plaquette,
+                              qf_gauge_format format, int bits, int two_row, int spinor)
+{
+    static const int grids[][4] = {{1, 1, 2, 2}, {2, 1, 1, 2}};
+    char name[300];
+    snprintf(name, sizeof name, "%s.parts.%s%d%s", label, spinor ? "fermion" : qf_gauge_format_name(format), bits,
+             two_row ? "-2row" : "");
+    const char *path = tmp_path(name), *whole_path = tmp_path("parts.whole");
+    size_t vol = volume(dims);
+    qf_gauge_write_options opt = {bits, two_row, "quarkflow-test"};
+    double *spin = NULL;
+    if (spinor) {
+        spin = malloc(vol * 24 * sizeof *spin);
+        for (size_t s = 0; s < vol; s++) memcpy(spin + 24 * s, u + 72 * s, 24 * sizeof *spin);
+    }
+    int rc = spinor ? qf_dirac_fermion_write(whole_path, dims, spin, bits) : qf_gauge_write(whole_path, format, dims, u, &opt);
+    double *a = NULL;
+    qf_gauge_info ia = {0};
+    int ad[4], ab;
+    if (!rc) rc = spinor ? qf_dirac_fermion_read(whole_path, dims, ad, &a, &ab) : qf_gauge_read(whole_path, format, NULL, &a, &ia);
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        int cut[4] = {0, 0, 0, g == 1 ? 1 : 0};
+        part_reader job = {.path = path, .format = format, .whole = u, .spinor = spinor, .plaquette = plaquette, .opt = opt};
+        memcpy(job.info.dims, dims, sizeof job.info.dims);
+        part_reader r[16];
+        int n = run_in_parts(&job, dims, grids[g], cut, -1, r), ok = rc == QF_SUCCESS;
+        for (int k = 0; k < n; k++) ok &= r[k].rc == QF_SUCCESS;
+        double *b = NULL;
+        qf_gauge_info ib = {0};
+        int same = 0;
+        if (ok) {
+            int brc = spinor ? qf_dirac_fermion_read(path, dims, ad, &b, &ab) : qf_gauge_read(path, format, NULL, &b, &ib);
+            same = brc == QF_SUCCESS && !memcmp(a, b, vol * (spinor ? 24 : 72) * sizeof *a) &&
+                   ia.computed_checksum[0] == ib.computed_checksum[0] && ia.computed_checksum[1] == ib.computed_checksum[1];
+            if (brc) printf("INFO: reading back: %s\n", qf_last_error());
+        } else {
+            printf("INFO: %s\n", rc ? qf_last_error() : r[0].message);
+        }
+        check(ok && same,
+              "%s written by %d writers (grid %d %d %d %d%s) reads back as the whole field's write: the same numbers and "
+              "checksums",
+              name, n, grids[g][0], grids[g][1], grids[g][2], grids[g][3], g == 1 ? ", unequal t halves" : "");
+        free(b);
+    }
+    free(a);
+    free(spin);
 }
 
 /* Reads path in parts with several decompositions (halves in x: runs shorter than a row; quarters in
@@ -276,10 +354,10 @@ static void check_parts(const char *label, const char *path, qf_gauge_format for
     int n = read_in_parts(path, format, hint, dims, procs, cut, 1, r);
     int all_fail = 1;
     for (int k = 0; k < n; k++) {
-        all_fail &= r[k].rc == QF_ERROR && strstr(r[k].message, "reader 1 of 2") && strstr(r[k].message, "outside");
+        all_fail &= r[k].rc == QF_ERROR && strstr(r[k].message, "part 1 of 2") && strstr(r[k].message, "outside");
         free(r[k].links);
     }
-    check(all_fail, "%s: a part outside the lattice on reader 1 fails both readers, naming reader 1: %s", label,
+    check(all_fail, "%s: a part outside the lattice on reader 1 fails both readers, naming part 1: %s", label,
           r[0].message);
 }
 
@@ -402,12 +480,12 @@ static double *check_sample(const char *dir, const sample *s, qf_gauge_info *inf
 
 static char tmpdir[4096];
 static int ntmp;
-static char tmpfiles[64][sizeof tmpdir + 300];
+static char tmpfiles[160][sizeof tmpdir + 300];
 
 static const char *tmp_path(const char *name)
 {
-    if (ntmp == 64) {
-        fprintf(stderr, "test_gauge_io: more than 64 temporary files\n");
+    if (ntmp == 160) {
+        fprintf(stderr, "test_gauge_io: more than 160 temporary files\n");
         exit(2);
     }
     snprintf(tmpfiles[ntmp], sizeof tmpfiles[ntmp], "%s/%.256s", tmpdir, name);
@@ -475,6 +553,8 @@ static void round_trip(const char *label, const int dims[4], const double *u, qf
           bits == 32 ? "float-rounded " : "", two_row ? " with row 3 rebuilt" : "", bad, n);
     if (bits == 64 && !two_row) check(!memcmp(u, v, n * sizeof *u), "%s: identical to the input itself", name);
     check_parts(name, path, fmt, NULL, v, &info);
+    check_write_parts(label, dims, u, info.plaquette, fmt, bits, two_row, 0);
+    if (fmt == QF_GAUGE_ILDG) check_write_parts(label, dims, u, info.plaquette, fmt, bits, 0, 1);
     free(e);
     free(v);
 }
@@ -688,6 +768,24 @@ int main(int argc, char **argv)
     }
 
     /* the writer refuses what it cannot store faithfully */
+    if (field[9]) { /* in parts: a bad link in writer 1's part stops both writers alike, and leaves no file */
+        double *bad = malloc(256 * 72 * sizeof *bad);
+        memcpy(bad, field[9], 256 * 72 * sizeof *bad);
+        for (int r = 0; r < 18; r++) bad[72 * 200 + 18 * 3 + r] *= 1.01; /* site 200: t = 3 */
+        const char *p = tmp_path("refused.parts.nersc");
+        part_reader job = {.path = p, .format = QF_GAUGE_NERSC, .whole = bad, .opt = {64, 0, NULL}};
+        memcpy(job.info.dims, samples[9].dims, sizeof job.info.dims);
+        part_reader r[16];
+        int procs[4] = {1, 1, 1, 2}, cut[4] = {0, 0, 0, 0};
+        int n = run_in_parts(&job, samples[9].dims, procs, cut, -1, r), alike = 1;
+        for (int k = 0; k < n; k++)
+            alike &= r[k].rc == QF_ERROR && !strcmp(r[k].message, r[0].message) && strstr(r[k].message, "SU(3)");
+        char left[sizeof tmpdir + 64];
+        snprintf(left, sizeof left, "ls %s | grep -q refused.parts", tmpdir);
+        check(alike && access(p, F_OK) != 0 && system(left) != 0,
+              "2 writers: a link 1%% off SU(3) in writer 1's part stops both alike and leaves no file: %s", r[0].message);
+        free(bad);
+    }
     if (field[9]) {
         const int *dims = samples[9].dims;
         double *bad = malloc(256 * 72 * sizeof *bad);

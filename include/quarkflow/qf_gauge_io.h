@@ -78,7 +78,7 @@ int qf_gauge_read_header(const char *path, qf_gauge_format format, const int dim
  * measurement against the stored value. ext all zero: the whole lattice. */
 typedef struct {
     int lo[4], ext[4];
-    int nreaders;
+    int nreaders, reader; /* how many readers, and which one this is (0 .. nreaders - 1) */
     int (*allgather)(void *ctx, const void *mine, void *all, size_t bytes);
     void *ctx;
 } qf_gauge_part;
@@ -102,6 +102,16 @@ typedef struct {
 int qf_gauge_write(const char *path, qf_gauge_format format, const int dims[4], const double *links,
                    const qf_gauge_write_options *opt);
 
+/* Writes a gauge field held in parts (as qf_gauge_read_part reads it: links holds the part's sites,
+ * part->reader names this writer): the writers agree on the header's facts and checksums through
+ * part->allgather and fail alike; writer 0 writes the header and every writer its own records into
+ * one temporary file, which takes the final name once complete (the writers must share a file
+ * system). A part cannot measure the plaquette across its boundary: `plaquette` (Re Tr / 3, as
+ * qf_gauge_measure gives it) goes into the header unless the part is the whole lattice with a single
+ * writer, which measures the stored numbers itself. part NULL: the whole lattice, one writer. */
+int qf_gauge_write_part(const char *path, qf_gauge_format format, const int dims[4], const double *links,
+                        const qf_gauge_part *part, double plaquette, const qf_gauge_write_options *opt);
+
 /* SciDAC colour vectors (one 3-vector a site, as MILC's ksvector files), 32 or 64 bit. */
 int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits);
 int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits);
@@ -114,7 +124,13 @@ int qf_colour_vector_write(const char *path, const int dims[4], const double *ve
  * writer writes 32 or 64 bit and refuses non-finite numbers. Same calling conventions as the
  * colour-vector functions (*psi malloc'ed, 24 doubles a site). */
 int qf_dirac_fermion_read(const char *path, const int dims_hint[4], int dims[4], double **psi, int *precision_bits);
+/* The same for a part, as qf_gauge_read_part (part NULL: the whole lattice). */
+int qf_dirac_fermion_read_part(const char *path, const int dims_hint[4], const qf_gauge_part *part, int dims[4],
+                               double **psi, int *precision_bits);
 int qf_dirac_fermion_write(const char *path, const int dims[4], const double *psi, int precision_bits);
+/* The same from parts, as qf_gauge_write_part (part NULL: the whole lattice, one writer). */
+int qf_dirac_fermion_write_part(const char *path, const int dims[4], const double *psi, const qf_gauge_part *part,
+                                int precision_bits);
 
 /* Plaquette (Re Tr / 3: total, spatial, temporal), link trace and largest deviation from SU(3) of a
  * global gauge array, computed with plain loops: the readers' check, independent of blocks and tasks. */
