@@ -294,31 +294,24 @@ static int make_source(const apply_opts *o, const qf_lattice *lat, double *src)
         printf("source        random complex Gaussian, seed %llu\n", (unsigned long long)o->seed);
         return QF_SUCCESS;
     }
-    /* colour-spinor files are read whole by each process, which keeps its part */
-    int fdims[4], bits;
+    int bits;
     double *psi;
-    if (qf_dirac_fermion_read(o->source, lat->global, fdims, &psi, &bits))
+    if (qf_dirac_fermion_read_local(lat, o->source, &psi, &bits))
         return qf_fail_context("--source %s (the source must be a SciDAC Dirac fermion of the gauge field's lattice)",
                                o->source);
-    for (int64_t i = 0; i < vol; i++) memcpy(src + 24 * i, psi + 24 * qf_app_local_to_global(lat, i), 24 * sizeof *src);
+    memcpy(src, psi, (size_t)vol * 24 * sizeof *src);
     free(psi);
     printf("source        %s (SciDAC Dirac fermion, %d-bit)\n", o->source, bits);
     return QF_SUCCESS;
 }
 
-/* --out: the whole solution or result gathered for rank 0's writer. */
+/* --out: every process writes its part of the solution or result. */
 static int write_result(const apply_opts *o, const qf_field *out, const char *what)
 {
-    const qf_lattice *lat = qf_field_lattice(out);
-    double *all = malloc((size_t)lat->global_volume * 24 * sizeof *all);
-    int rc = !all ? qf_fail("out of host memory gathering the %s for writing", what) : qf_field_export_all(out, all);
-    if (!rc && qf_app_writes_files()) {
-        rc = qf_dirac_fermion_write(o->out, lat->global, all, o->out_bits);
-        if (!rc)
-            printf("wrote         %s (%s; SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out, what,
-                   o->out_bits == 32 ? 'F' : 'D', o->out_bits);
-    }
-    free(all);
+    int rc = qf_field_save_dirac_fermion(out, o->out, o->out_bits);
+    if (!rc)
+        printf("wrote         %s (%s; SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out, what, o->out_bits == 32 ? 'F' : 'D',
+               o->out_bits);
     return rc;
 }
 

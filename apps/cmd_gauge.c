@@ -144,6 +144,15 @@ static void print_observables(const char *label, const qf_gauge_observables *obs
            obs->plaquette_space, obs->plaquette_time, obs->link_trace);
 }
 
+/* --out: every process writes its part. */
+static int save(const gauge_opts *o, const qf_field *u)
+{
+    qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
+    int rc = qf_gauge_save(u, o->out, o->to, &w);
+    if (!rc) printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
+    return rc;
+}
+
 /* Measures the field with the task graph; with one process also with plain global loops over the
  * exported links, which must agree (a disagreement is a bug, not a rounding matter); writes --out. */
 static int measure_tasks(const gauge_opts *o, const qf_lattice *lat, const qf_field *u)
@@ -155,17 +164,14 @@ static int measure_tasks(const gauge_opts *o, const qf_lattice *lat, const qf_fi
            qf_precision_name(o->prec), lat->blocks[0], lat->blocks[1], lat->blocks[2], lat->blocks[3], lat->block[0],
            lat->block[1], lat->block[2], lat->block[3], qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers());
     print_observables("", &obs);
-    double *links = NULL;
-    if (lat->nprocs == 1 || o->out) {
-        links = malloc((size_t)lat->global_volume * 72 * sizeof *links);
-        if (!links) return qf_fail("out of host memory gathering the field (%lld sites)", (long long)lat->global_volume);
-        if (qf_field_export_all(u, links)) {
+    int rc = QF_SUCCESS;
+    if (lat->nprocs == 1) {
+        double *links = malloc((size_t)lat->global_volume * 72 * sizeof *links);
+        if (!links) return qf_fail("out of host memory for the field (%lld sites)", (long long)lat->global_volume);
+        if (qf_field_export(u, links)) {
             free(links);
             return QF_ERROR;
         }
-    }
-    int rc = QF_SUCCESS;
-    if (lat->nprocs == 1) {
         qf_gauge_observables ref;
         double dev;
         qf_gauge_measure_global(lat->global, links, &ref.plaquette, &ref.plaquette_space, &ref.plaquette_time,
@@ -180,14 +186,10 @@ static int measure_tasks(const gauge_opts *o, const qf_lattice *lat, const qf_fi
                          d, tol);
         else
             printf("              agrees with plain global loops over the same links (difference %.1e)\n", d);
+        free(links);
     }
     if (!rc) printf("Polyakov loop %.16f %+.16f i\n", poly_re, poly_im);
-    if (!rc && o->out && qf_app_writes_files()) {
-        qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
-        rc = qf_gauge_write(o->out, o->to, lat->global, links, &w);
-        if (!rc) printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
-    }
-    free(links);
+    if (!rc && o->out) rc = save(o, u);
     return rc;
 }
 
@@ -285,15 +287,7 @@ static int generate(gauge_opts *o)
         rc = qf_gauge_polyakov(u, &poly_re, &poly_im);
         if (!rc) printf("Polyakov loop %.10f %+.10f i (last field)\n", poly_re, poly_im);
     }
-    if (!rc && o->out) {
-        double *links = malloc((size_t)lat.global_volume * 72 * sizeof *links);
-        qf_gauge_write_options w = {.precision_bits = o->out_bits ? o->out_bits : 64, .two_row = o->two_row};
-        rc = !links || qf_field_export_all(u, links) ||
-             (qf_app_writes_files() && qf_gauge_write(o->out, o->to, dims, links, &w));
-        if (!rc) printf("wrote         %s (%s, %d-bit)\n", o->out, qf_gauge_format_name(o->to), w.precision_bits);
-        else if (!links) qf_fail("out of host memory gathering the field for writing");
-        free(links);
-    }
+    if (!rc && o->out) rc = save(o, u);
     free(plaq);
     qf_field_destroy(u);
     return rc ? QF_ERROR : QF_SUCCESS;

@@ -1,7 +1,7 @@
-/* Loading a gauge file into a field on any number of processes: each process reads only its part of
- * the lattice (qf_gauge_read_part), the processes agree through MPI on the file's checksums and
- * facts, and the plaquette the file stores is checked against the task graph's measurement, since
- * no process holds the neighbours a plaquette needs across its part's boundary. */
+/* Fields to and from files on any number of processes: each process reads and writes only its own
+ * part of the lattice (qf_gauge_read_part, qf_gauge_write_part), the processes agree through MPI on
+ * the file's checksums and facts, and the plaquette, which needs neighbours across the parts'
+ * boundaries, comes from the task graph: checked against the stored one on loading, stored on saving. */
 #include "quarkflow/qf_gauge.h"
 #include "quarkflow/qf_observables.h"
 #include "quarkflow/qf_runtime.h"
@@ -13,6 +13,35 @@ static int allgather_processes(void *ctx, const void *mine, void *all, size_t by
     return qf_runtime_allgather(mine, all, bytes);
 }
 
+/* This process's part of the lattice, for the readers and writers. */
+static qf_gauge_part process_part(const qf_lattice *lat)
+{
+    qf_gauge_part part = {.nreaders = lat->nprocs, .reader = lat->rank,
+                          .allgather = lat->nprocs > 1 ? allgather_processes : NULL};
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        part.lo[mu] = lat->proc_coord[mu] * lat->local[mu];
+        part.ext[mu] = lat->local[mu];
+    }
+    return part;
+}
+
+/* Whether every process got ready to write (rc: this one's result); a writer must not start alone. */
+static int all_ready(const qf_lattice *lat, int rc, const char *path)
+{
+    if (lat->nprocs == 1) return rc;
+    int *all = malloc((size_t)lat->nprocs * sizeof *all);
+    if (!all || qf_runtime_allgather(&rc, all, sizeof rc)) {
+        free(all);
+        return qf_fail("writing %s: the processes could not agree to start", path);
+    }
+    int failed = -1;
+    for (int r = 0; r < lat->nprocs && failed < 0; r++)
+        if (all[r]) failed = r;
+    free(all);
+    if (failed >= 0 && !rc) return qf_fail("writing %s: process %d failed to prepare its part (see its message)", path, failed);
+    return failed >= 0 ? QF_ERROR : QF_SUCCESS;
+}
+
 int qf_gauge_load(qf_field *u, const char *path, qf_gauge_format format, qf_gauge_info *info)
 {
     if (!u || !path || !info) return qf_fail("qf_gauge_load: field, path and info must not be NULL");
@@ -21,11 +50,7 @@ int qf_gauge_load(qf_field *u, const char *path, qf_gauge_format format, qf_gaug
                        "in double, then convert with qf_field_convert",
                        path, qf_precision_name(u->prec), qf_field_kind_name(u->kind));
     const qf_lattice *lat = u->lat;
-    qf_gauge_part part = {.nreaders = lat->nprocs, .allgather = lat->nprocs > 1 ? allgather_processes : NULL};
-    for (int mu = 0; mu < QF_NDIM; mu++) {
-        part.lo[mu] = lat->proc_coord[mu] * lat->local[mu];
-        part.ext[mu] = lat->local[mu];
-    }
+    qf_gauge_part part = process_part(lat);
     double *links;
     if (qf_gauge_read_part(path, format, lat->global, &part, &links, info)) return QF_ERROR;
     int rc = qf_field_import_local(u, links);
@@ -35,4 +60,49 @@ int qf_gauge_load(qf_field *u, const char *path, qf_gauge_format format, qf_gaug
     if (qf_gauge_check_plaquette(info, obs.plaquette, obs.plaquette_space, obs.plaquette_time))
         return qf_fail_context("%s (read as %s)", path, qf_gauge_format_name(info->format));
     return QF_SUCCESS;
+}
+
+int qf_gauge_save(const qf_field *u, const char *path, qf_gauge_format format, const qf_gauge_write_options *opt)
+{
+    if (!u || !path) return qf_fail("qf_gauge_save: field and path must not be NULL");
+    if (u->kind != QF_FIELD_GAUGE) return qf_fail("%s: a %s field is not a gauge field", path, qf_field_kind_name(u->kind));
+    const qf_lattice *lat = u->lat;
+    /* the header's plaquette is held to 1e-12 in 64-bit files: measure the double-precision numbers written */
+    qf_field *ud = NULL;
+    if (u->prec != QF_DOUBLE && (qf_field_create(&ud, lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_field_convert(ud, u))) {
+        if (ud) qf_field_destroy(ud);
+        return QF_ERROR;
+    }
+    const qf_field *src = ud ? ud : u;
+    double *links = malloc((size_t)lat->local_volume * 72 * sizeof *links);
+    qf_gauge_observables obs;
+    int rc = !links ? qf_fail("out of host memory for the %lld sites written by this process", (long long)lat->local_volume)
+                    : qf_gauge_measure(src, &obs) || qf_field_export_local(src, links);
+    qf_gauge_part part = process_part(lat);
+    rc = all_ready(lat, rc, path) || qf_gauge_write_part(path, format, lat->global, links, &part, obs.plaquette, opt);
+    free(links);
+    if (ud) qf_field_destroy(ud);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_field_save_dirac_fermion(const qf_field *psi, const char *path, int precision_bits)
+{
+    if (!psi || !path) return qf_fail("qf_field_save_dirac_fermion: field and path must not be NULL");
+    if (psi->kind != QF_FIELD_WILSON)
+        return qf_fail("%s: a %s field is not a Wilson colour-spinor field", path, qf_field_kind_name(psi->kind));
+    const qf_lattice *lat = psi->lat;
+    double *v = malloc((size_t)lat->local_volume * 24 * sizeof *v);
+    int rc = !v ? qf_fail("out of host memory for the %lld sites written by this process", (long long)lat->local_volume)
+                : qf_field_export_local(psi, v);
+    qf_gauge_part part = process_part(lat);
+    rc = all_ready(lat, rc, path) || qf_dirac_fermion_write_part(path, lat->global, v, &part, precision_bits);
+    free(v);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_dirac_fermion_read_local(const qf_lattice *lat, const char *path, double **psi, int *precision_bits)
+{
+    qf_gauge_part part = process_part(lat);
+    int dims[4];
+    return qf_dirac_fermion_read_part(path, lat->global, &part, dims, psi, precision_bits);
 }

@@ -60,6 +60,14 @@ int qf_field_export_local(const qf_field *f, double *local);
  * MPI sum gathers them); global holds the whole lattice on each process. */
 int qf_field_export_all(const qf_field *f, double *global);
 
+/* Writes a Wilson colour-spinor field as a SciDAC Dirac-fermion file (qf_gauge_io.h), 32 or 64-bit,
+ * every process its own part into the same file (a file system all processes share); every process
+ * must call it. */
+int qf_field_save_dirac_fermion(const qf_field *psi, const char *path, int precision_bits);
+/* Reads this process's part of a SciDAC Dirac-fermion file of the lattice's dimensions into *psi
+ * (malloc'ed, qf_field_import_local's order; 24 doubles a site); every process must call it, and
+ * all verify the whole file's checksum together. */
+int qf_dirac_fermion_read_local(const qf_lattice *lat, const char *path, double **psi, int *precision_bits);
 /* dst = src in dst's precision, as one task per block; kinds and lattices must match. */
 int qf_field_convert(qf_field *dst, const qf_field *src);
 

@@ -30,6 +30,11 @@ int qf_gauge_start(qf_field *gauge, qf_gauge_start_kind kind, uint64_t seed, dou
  * fail alike, and the stored plaquette is checked against the task graph's measurement. *info is
  * the same on every process. */
 int qf_gauge_load(qf_field *gauge, const char *path, qf_gauge_format format, qf_gauge_info *info);
+/* Writes a gauge field as a NERSC or ILDG file (qf_gauge_write's options; NULL: 64-bit) from every
+ * process's own part: the header's plaquette is the task graph's, and every process writes its
+ * records into the same file, which must therefore lie on a file system all processes share. Every
+ * process must call it; they all succeed or all fail. */
+int qf_gauge_save(const qf_field *gauge, const char *path, qf_gauge_format format, const qf_gauge_write_options *opt);
 /* Quenched updates with the Wilson gauge action S = beta sum_P (1 - Re Tr U_P / 3). */
 typedef struct {
     double beta;
