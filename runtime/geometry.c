@@ -69,6 +69,15 @@ int qf_lattice_block_owner(const qf_lattice *lat, int b)
     return (int)qf_lex_index(c, lat->procs);
 }
 
+int qf_lattice_block_is_near(const qf_lattice *lat, int b)
+{
+    if (qf_lattice_block_is_local(lat, b)) return 1;
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        for (int step = -1; step <= 1; step += 2)
+            if (qf_lattice_block_is_local(lat, qf_block_neighbour(b, lat->blocks, mu, step))) return 1;
+    return 0;
+}
+
 void qf_lattice_block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM])
 {
     int c[QF_NDIM];

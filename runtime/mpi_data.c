@@ -36,6 +36,16 @@ void qf_data_set_owner(starpu_data_handle_t h, int owner)
 #endif
 }
 
+int qf_data_is_mine(starpu_data_handle_t h)
+{
+#if QF_HAVE_MPI
+    if (qf_runtime_mpi_active()) return starpu_mpi_data_get_rank(h) == qf_runtime_rank();
+#else
+    (void)h;
+#endif
+    return 1;
+}
+
 void qf_data_share(starpu_data_handle_t h)
 {
 #if QF_HAVE_MPI

@@ -25,6 +25,16 @@ void qf_mpi_data_start(void);
  * one: nothing). A handle must be registered on every process, with memory only on its owner. */
 void qf_data_set_owner(starpu_data_handle_t h, int owner);
 
+/* Whether this process owns h (one process: always). */
+int qf_data_is_mine(starpu_data_handle_t h);
+
+/* Pruning: every process builds the same graph, but inserts only the tasks it has a part in (it runs
+ * the task, owns data the task reads, or holds a cached copy of data the task writes, which
+ * StarPU-MPI must then invalidate); for the others starpu_mpi_task_insert would do nothing. The
+ * block loops skip them before building their arguments: the Dirac operator's and the halo's face
+ * tasks of blocks not near this process (qf_lattice_block_is_near), the interior tasks of other
+ * processes' blocks, and the BLAS tasks none of whose data is this process's. */
+
 /* Makes the owner's current value of h readable on every process (a detached broadcast inside the
  * task graph: a later starpu_data_acquire waits for it). */
 void qf_data_share(starpu_data_handle_t h);

@@ -143,11 +143,14 @@ static int submit_blocks(struct starpu_codelet *cl, buffer_plan *pl, const qf_bl
     const char *name = fn + strlen("qf_blas_");
     for (int b = 0; b < lat->nblocks; b++) {
         struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
+        int mine = 0;
         for (int k = 0; k < pl->n; k++) {
             d[k].handle = pl->field[k] ? qf_field_block(pl->field[k], b) : pl->scalar[k];
             d[k].mode = pl->mode[k];
             if (pl->is_sum[k]) d[k].handle = qf_block_sum_operand(&pl->sum[k], b, &d[k].mode);
+            mine |= qf_data_is_mine(d[k].handle);
         }
+        if (!mine) continue; /* pruned: its blocks and partial sums are never cached elsewhere (mpi_data.h) */
         int ret = QF_TASK_INSERT(cl, STARPU_DATA_MODE_ARRAY, d, pl->n, STARPU_NAME, name, QF_ARGS(*args), 0);
         if (qf_task_check(ret, cl->name)) return QF_ERROR;
     }

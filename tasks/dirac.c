@@ -80,6 +80,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
     qf_wilson_gather_args g = {.parity = s->parity < 0 ? -1 : 1 - s->parity, .dagger = s->dagger, .prec = d->p.prec};
     memcpy(g.ext, lat->block, sizeof g.ext);
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (mpi_data.h) */
         descr[0] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
         descr[1] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
         for (int k = 0; k < QF_WILSON_NFACES; k++)
@@ -97,6 +98,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
     memcpy(a.phase, d->p.phase, sizeof a.phase);
     enum starpu_data_access_mode out_mode = s->parity < 0 ? STARPU_W : STARPU_RW;
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_local(lat, b)) continue;
         qf_lattice_block_origin(lat, b, a.origin);
         int n = 0;
         descr[n++] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
@@ -110,6 +112,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         if (qf_task_check(ret, "wilson_interior")) return QF_ERROR;
     }
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue;
         qf_lattice_block_origin(lat, b, a.origin);
         int n = 0;
         descr[n++] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};

@@ -63,6 +63,9 @@ int qf_lattice_default_procs(const int global[QF_NDIM], int nprocs, int procs[QF
 int qf_lattice_block_owner(const qf_lattice *lat, int b);
 static inline int qf_lattice_block_is_local(const qf_lattice *lat, int b) { return qf_lattice_block_owner(lat, b) == lat->rank; }
 
+/* Whether block b or one of its eight neighbours is this process's: the blocks whose faces this
+ * process sends or reads, and so the only ones whose face tasks it must know of. */
+int qf_lattice_block_is_near(const qf_lattice *lat, int b);
 /* Global coordinates of the first site of block b. */
 void qf_lattice_block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM]);
 
