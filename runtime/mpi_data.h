@@ -31,9 +31,12 @@ int qf_data_is_mine(starpu_data_handle_t h);
 /* Pruning: every process builds the same graph, but inserts only the tasks it has a part in (it runs
  * the task, owns data the task reads, or holds a cached copy of data the task writes, which
  * StarPU-MPI must then invalidate); for the others starpu_mpi_task_insert would do nothing. The
- * block loops skip them before building their arguments: the Dirac operator's and the halo's face
- * tasks of blocks not near this process (qf_lattice_block_is_near), the interior tasks of other
- * processes' blocks, and the BLAS tasks none of whose data is this process's. */
+ * block loops skip them before building their arguments. A block task that touches only its block's
+ * data, its own faces and its neighbours' faces concerns only the processes near the block
+ * (qf_lattice_block_is_near): the Dirac operator, halo copies, plaquette, heatbath, field strength
+ * and clover tasks; the Dirac interior tasks concern the block's owner only; a BLAS task concerns
+ * the processes owning one of its data (rank 0 owns the scalars). The Polyakov loop's chains along t
+ * read far blocks and are not pruned. */
 
 /* Makes the owner's current value of h readable on every process (a detached broadcast inside the
  * task graph: a later starpu_data_acquire waits for it). */

@@ -150,7 +150,7 @@ static int submit_blocks(struct starpu_codelet *cl, buffer_plan *pl, const qf_bl
             if (pl->is_sum[k]) d[k].handle = qf_block_sum_operand(&pl->sum[k], b, &d[k].mode);
             mine |= qf_data_is_mine(d[k].handle);
         }
-        if (!mine) continue; /* pruned: its blocks and partial sums are never cached elsewhere (mpi_data.h) */
+        if (!mine) continue; /* pruned: its blocks and partial sums are never cached elsewhere (runtime/mpi_data.h) */
         int ret = QF_TASK_INSERT(cl, STARPU_DATA_MODE_ARRAY, d, pl->n, STARPU_NAME, name, QF_ARGS(*args), 0);
         if (qf_task_check(ret, cl->name)) return QF_ERROR;
     }

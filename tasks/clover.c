@@ -49,6 +49,7 @@ int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, 
     if (qf_block_sum_begin_host(&sum, 1, lat)) return QF_ERROR;
     int rc = QF_SUCCESS;
     for (int b = 0; !rc && b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         enum starpu_data_access_mode mode;
         starpu_data_handle_t count = qf_block_sum_operand(&sum, b, &mode);
         rc = qf_task_check(QF_TASK_INSERT(&qf_cl_clover_build, STARPU_R, qf_field_block(fmunu, b), STARPU_W,
@@ -95,6 +96,7 @@ int qf_tasks_clover_apply(qf_field *out, double a, const qf_field *x, double b, 
     qf_clover_apply_args args = {.parity = parity, .a = a, .b = b, .prec = clover->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
     for (int blk = 0; blk < lat->nblocks; blk++) {
+        if (!qf_lattice_block_is_near(lat, blk)) continue; /* pruned (runtime/mpi_data.h) */
         int ret = QF_TASK_INSERT(&qf_cl_clover_apply, STARPU_R, qf_field_block(clover, blk), STARPU_R,
                                      qf_field_block(x, blk), STARPU_R, qf_field_block(y, blk), STARPU_RW,
                                      qf_field_block(out, blk), QF_ARGS(args), 0);

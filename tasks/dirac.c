@@ -80,7 +80,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
     qf_wilson_gather_args g = {.parity = s->parity < 0 ? -1 : 1 - s->parity, .dagger = s->dagger, .prec = d->p.prec};
     memcpy(g.ext, lat->block, sizeof g.ext);
     for (int b = 0; b < lat->nblocks; b++) {
-        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (mpi_data.h) */
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         descr[0] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
         descr[1] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
         for (int k = 0; k < QF_WILSON_NFACES; k++)

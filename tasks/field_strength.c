@@ -42,6 +42,7 @@ static int submit_pass(const qf_field *u, const starpu_data_handle_t *m, const q
 {
     const qf_lattice *lat = u->lat;
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         int ret = QF_TASK_INSERT(&qf_cl_leaf_transport, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_W,
                                      qf_face_set_handle(t, b, a->face_dir[0], 1), STARPU_W,
                                      qf_face_set_handle(t, b, a->face_dir[1], 1), STARPU_W,
@@ -49,6 +50,7 @@ static int submit_pass(const qf_field *u, const starpu_data_handle_t *m, const q
         if (qf_task_check(ret, "leaf_transport")) return QF_ERROR;
     }
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         starpu_data_handle_t in[QF_LEAF_FACE_DIRS];
         for (int k = 0; k < QF_LEAF_FACE_DIRS; k++) {
             int rho = a->face_dir[k];
@@ -69,6 +71,7 @@ static int submit(const qf_field *u, qf_field *fmunu, const starpu_data_handle_t
     qf_plaquette_args pa = {.prec = u->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) pa.ext[mu] = lat->block[mu];
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         starpu_data_handle_t fwd[QF_NDIM];
         for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
         int ret = QF_TASK_INSERT(&qf_cl_plaquette_matrix, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0],

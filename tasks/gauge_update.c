@@ -11,6 +11,7 @@ static int submit_stage(qf_field *u, const qf_face_set *lower, qf_update_args a)
     const qf_lattice *lat = u->lat;
     if (qf_tasks_copy_faces(u, 0)) return QF_ERROR;
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         starpu_data_handle_t out[QF_NDIM - 1];
         for (int k = 0, nu = 0; nu < QF_NDIM; nu++)
             if (nu != a.mu) out[k++] = qf_face_set_handle(lower, b, nu, 1);
@@ -20,6 +21,7 @@ static int submit_stage(qf_field *u, const qf_face_set *lower, qf_update_args a)
         if (qf_task_check(ret, "staple_face")) return QF_ERROR;
     }
     for (int b = 0; b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         qf_lattice_block_origin(lat, b, a.origin);
         starpu_data_handle_t fwd[QF_NDIM], low[QF_NDIM - 1];
         for (int k = 0, nu = 0; nu < QF_NDIM; nu++) {

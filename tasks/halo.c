@@ -18,7 +18,7 @@ int qf_tasks_copy_faces(const qf_field *f, int side)
 {
     const qf_lattice *lat = f->lat;
     for (int b = 0; b < lat->nblocks; b++)
-        for (int mu = 0; mu < QF_NDIM && qf_lattice_block_is_near(lat, b); mu++) { /* pruned (mpi_data.h) */
+        for (int mu = 0; mu < QF_NDIM && qf_lattice_block_is_near(lat, b); mu++) { /* pruned (runtime/mpi_data.h) */
             qf_face_copy_args a = {.mu = mu, .side = side, .depth = f->face_depth, .site_reals = f->site_reals,
                                    .prec = f->prec};
             memcpy(a.ext, lat->block, sizeof a.ext);

@@ -16,6 +16,7 @@ int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
     if (qf_block_sum_begin_host(&sum, QF_GAUGE_SUMS, lat)) return QF_ERROR;
     int rc = QF_SUCCESS;
     for (int b = 0; !rc && b < lat->nblocks; b++) {
+        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
         starpu_data_handle_t fwd[QF_NDIM];
         for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
         enum starpu_data_access_mode mode;
