@@ -5,10 +5,12 @@
 # and summary lines go to OUTDIR (default $OUT or /tmp).
 #   trace: a solve on 2 processes of 7 CPU workers each, traced (the share of MPI messages hidden
 #          behind tasks), against the same solve on one process of 14 workers;
+#   procs: the same solve on the node's CPUs as 1, 2, 4 and 8 processes (StarPU's default workers:
+#          each process's core slice less one);
 #   gpus:  the solver's strong scaling on 32^3 x 64 over 1, 2 and 4 GPUs (as many as the machine
 #          has), as one process driving all GPUs and as one process per GPU.
 set -u
-part=${1:?usage: run_device_mpi.sh trace|gpus [OUTDIR]}
+part=${1:?usage: run_device_mpi.sh trace|procs|gpus [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -34,6 +36,13 @@ trace)
   rm -f "$out"/trace_mpi2/prof_file_* "$out"/trace_mpi2/trace.rec "$out"/trace_mpi2/*.data "$out"/trace_mpi2/dag.dot
   (cd "$out" && tar czf trace_mpi2.tgz trace_mpi2 && rm -rf trace_mpi2)
   ;;
+procs)
+  solve="solve --dim 16 16 16 32 --csw 1 --kappa 0.12 --source random"
+  step warm 120 "$run" quarkflow --ncpu 14 --ncuda 0 $solve
+  for n in 1 2 4 8; do
+    step "procs_$n" 150 $mpi -np "$n" -x STARPU_NCUDA=0 "$run" quarkflow $solve
+  done
+  ;;
 gpus)
   ngpu=$(nvidia-smi -L | wc -l)
   solve="solve --dim 32 32 32 64 --csw 1 --kappa 0.12 --source random --sloppy single"
@@ -51,5 +60,5 @@ WRAP
       "$out/one_gpu_each.sh" "$run" quarkflow $solve
   done
   ;;
-*) echo "run_device_mpi.sh: unknown part $part (trace or gpus)" >&2; exit 2 ;;
+*) echo "run_device_mpi.sh: unknown part $part (trace, procs or gpus)" >&2; exit 2 ;;
 esac

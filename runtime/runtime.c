@@ -199,6 +199,11 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     using_starpu_mpi = nprocs > 1;
     if (using_starpu_mpi) share_cores();
     reserve_submission_core(ncuda_expected);
+    /* starpu_conf_init read STARPU_NCPU before share_cores or reserve_submission_core set it; without
+     * it in conf, StarPU-MPI reserves one more core for its thread (8 processes on 16 cores then got
+     * no worker at all), although the slice already gives that thread a core of its own */
+    const char *ncpu_env = getenv("STARPU_NCPU");
+    if (ncpu_env && *ncpu_env) conf.ncpus = atoi(ncpu_env);
     int ret = using_starpu_mpi ? starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
     if (!ret && using_starpu_mpi) qf_mpi_data_start();
 #else
