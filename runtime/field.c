@@ -233,10 +233,3 @@ int qf_field_export_local(const qf_field *f, double *local)
     site_box box = box_of(f->lat, 1);
     return copy_blocks(f, &box, local, 0);
 }
-
-int qf_field_export_all(const qf_field *f, double *global)
-{
-    int64_t n = f->lat->global_volume * f->site_reals;
-    if (f->lat->nprocs > 1) memset(global, 0, (size_t)n * sizeof *global); /* x + 0 = x: the sum gathers */
-    return qf_field_export(f, global) || qf_runtime_sum_doubles(global, n);
-}

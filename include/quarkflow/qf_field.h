@@ -56,9 +56,6 @@ int qf_field_export(const qf_field *f, double *global);
  * proc_coord[mu] * local[mu]. With one process, local and global arrays are the same. */
 int qf_field_import_local(qf_field *f, const double *local);
 int qf_field_export_local(const qf_field *f, double *local);
-/* The whole field into global on every process (several processes: each exports its part, then an
- * MPI sum gathers them); global holds the whole lattice on each process. */
-int qf_field_export_all(const qf_field *f, double *global);
 
 /* Writes a Wilson colour-spinor field as a SciDAC Dirac-fermion file (qf_gauge_io.h), 32 or 64-bit,
  * every process its own part into the same file (a file system all processes share); every process
