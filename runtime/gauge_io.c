@@ -372,7 +372,10 @@ void qf_gio_read_sites(qf_io_file *f, const qf_gio_layout *L, const int dims[4],
     /* a site table scatters the part: the whole file is scanned and only the part's records kept */
     part_runs it;
     part_runs_begin(&it, part, dims);
-    if (L->table) it.len = qf_io_volume(dims), it.count = 1;
+    if (L->table) { /* one run: the whole file */
+        it.len = qf_io_volume(dims);
+        it.count = 1;
+    }
     for (uint64_t r = 0; r < it.count && !p->failed; r++) {
         uint64_t first = L->table ? 0 : part_runs_next(&it, part, dims);
         for (uint64_t i = 0; i < it.len && !p->failed; i += QF_GIO_CHUNK_SITES) {
