@@ -139,6 +139,47 @@ static void heteroprio_buckets(unsigned ctx)
     starpu_heteroprio_set_mapping(ctx, STARPU_CPU_IDX, 1, 0);
 }
 
+#if QF_HAVE_MPI
+/* MPI (unless the program started it), this process's rank, and the node's cores shared out. */
+static int start_mpi(int *argc, char ***argv)
+{
+    int mpi_ready = 0;
+    MPI_Initialized(&mpi_ready);
+    if (!mpi_ready) {
+        int provided;
+        if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+            return qf_fail("MPI_Init_thread failed: check the MPI installation (mpirun --version)");
+        if (provided < MPI_THREAD_SERIALIZED)
+            return qf_fail("the MPI library provides thread level %d but StarPU-MPI needs MPI_THREAD_SERIALIZED; "
+                           "use an MPI built with thread support",
+                           provided);
+        /* at exit, not at qf_runtime_shutdown: StarPU may be started again (bench sched), MPI may not */
+        atexit(finalize_mpi);
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    /* StarPU-MPI reserves a core for its progression thread: worth it only with messages to send. */
+    using_starpu_mpi = nprocs > 1;
+    if (using_starpu_mpi) share_cores();
+    return QF_SUCCESS;
+}
+#endif
+
+/* StarPU, with StarPU-MPI on top when several processes run. */
+static int start_starpu(struct starpu_conf *conf, int *argc, char ***argv)
+{
+#if QF_HAVE_MPI
+    if (using_starpu_mpi) {
+        int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, conf);
+        if (!ret) qf_mpi_data_start();
+        return ret;
+    }
+#endif
+    (void)argc;
+    (void)argv;
+    return starpu_init(conf);
+}
+
 int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
 {
     qf_runtime_options defaults = qf_runtime_default_options();
@@ -180,38 +221,15 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     int heteroprio = policy && !strcmp(policy, "heteroprio");
     if (heteroprio) conf.sched_policy_init = heteroprio_buckets;
 #if QF_HAVE_MPI
-    int mpi_ready = 0;
-    MPI_Initialized(&mpi_ready);
-    if (!mpi_ready) {
-        int provided;
-        if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
-            return qf_fail("MPI_Init_thread failed: check the MPI installation (mpirun --version)");
-        if (provided < MPI_THREAD_SERIALIZED)
-            return qf_fail("the MPI library provides thread level %d but StarPU-MPI needs MPI_THREAD_SERIALIZED; "
-                           "use an MPI built with thread support",
-                           provided);
-        /* at exit, not at qf_runtime_shutdown: StarPU may be started again (bench sched), MPI may not */
-        atexit(finalize_mpi);
-    }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    /* StarPU-MPI reserves a core for its progression thread: worth it only with messages to send. */
-    using_starpu_mpi = nprocs > 1;
-    if (using_starpu_mpi) share_cores();
+    if (start_mpi(argc, argv)) return QF_ERROR;
+#endif
     reserve_submission_core(ncuda_expected);
     /* starpu_conf_init read STARPU_NCPU before share_cores or reserve_submission_core set it; without
      * it in conf, StarPU-MPI reserves one more core for its thread (8 processes on 16 cores then got
      * no worker at all), although the slice already gives that thread a core of its own */
     const char *ncpu_env = getenv("STARPU_NCPU");
     if (ncpu_env && *ncpu_env) conf.ncpus = atoi(ncpu_env);
-    int ret = using_starpu_mpi ? starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
-    if (!ret && using_starpu_mpi) qf_mpi_data_start();
-#else
-    (void)argc;
-    (void)argv;
-    reserve_submission_core(ncuda_expected);
-    int ret = starpu_init(&conf);
-#endif
+    int ret = start_starpu(&conf, argc, argv);
     if (ret == -ENODEV)
         return qf_fail("StarPU found no worker to run tasks on: check STARPU_NCPU / STARPU_NCUDA (or --ncpu / --ncuda)");
     if (ret) return qf_fail("StarPU failed to start (error %d): %s", ret, strerror(-ret));
