@@ -89,8 +89,8 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
     "  --nkrylov N         GCR: search directions between restarts (default 16)\n"                                \
     "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"
 
-/* Traces (cmd_trace.c): after a run with --trace DIR, turns DIR's FxT records into paje.trace,
- * dag.dot and tasks.rec with starpu_fxt_tool and writes DIR/summary.txt; and the summary of a
+/* Traces (cmd_trace.c): after a run with --trace DIR, the runtime's conversion of DIR's FxT records
+ * (qf_runtime_trace_convert) and DIR/summary.txt; and the summary of a
  * tasks.rec (window: the codelet whose first task starts the span, or NULL). */
 void qf_app_trace_finish(const char *dir);
 /* Runs gnuplot on script, which must write picture; fails with a message naming the fix when

@@ -62,6 +62,10 @@ void qf_runtime_trace_end(void);
 /* With a trace folder, a named event in the trace at this moment of the host (ViTE shows it; the
  * solvers mark each iteration's submission); otherwise nothing. */
 void qf_runtime_trace_event(const char *what);
+/* After qf_runtime_shutdown of a run with a trace folder: turns dir's FxT records into paje.trace
+ * (ViTE), dag.dot and tasks.rec with StarPU's starpu_fxt_tool (beside the program, in StarPU's bin
+ * folder, or on PATH); fails with a message naming what is missing or failed. */
+int qf_runtime_trace_convert(const char *dir);
 /* The colour (0xRRGGBB) that traces give the tasks of the quarkflow codelet whose performance model
  * is model ("qf_wilson_interior"): 1 and *rgb, or 0 for a model quarkflow does not have. */
 int qf_trace_colour(const char *model, unsigned *rgb);

@@ -1,0 +1,72 @@
+/* Trace files after a run with a trace folder: StarPU's FxT records become paje.trace (ViTE),
+ * dag.dot and tasks.rec through StarPU's own converter, starpu_fxt_tool, and the task colours StarPU
+ * 1.3.10 writes out of Paje's range are mended. */
+#include "quarkflow/qf_runtime.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* starpu_fxt_tool: beside this program (a GPU pack), in StarPU's own bin folder, or on PATH. */
+static int find_fxt_tool(char *path, size_t len)
+{
+    char self[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k > 0) {
+        self[k] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(path, len, "%s/starpu_fxt_tool", self);
+            if (access(path, X_OK) == 0) return 1;
+        }
+    }
+    snprintf(path, len, "%s/starpu_fxt_tool", QF_STARPU_BINDIR);
+    if (access(path, X_OK) == 0) return 1;
+    snprintf(path, len, "starpu_fxt_tool");
+    return system("command -v starpu_fxt_tool > /dev/null 2>&1") == 0;
+}
+
+/* StarPU 1.3.10 writes a codelet's color (0xRRGGBB) into paje.trace as "R G B" in 0..255, where
+ * Paje and ViTE read 0..1; the state definitions ("6" lines) are rescaled in place. */
+static int fix_paje_colours(const char *paje)
+{
+    char tmp[PATH_MAX + 48], line[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", paje);
+    FILE *in = fopen(paje, "r"), *out = in ? fopen(tmp, "w") : NULL;
+    if (!in || !out) {
+        if (in) fclose(in);
+        return QF_ERROR;
+    }
+    while (fgets(line, sizeof line, in)) {
+        char *q = line[0] == '6' && line[1] == '\t' ? strchr(line, '"') : NULL;
+        double r, g, b;
+        if (q && sscanf(q, "\"%lf %lf %lf\"", &r, &g, &b) == 3 && (r > 1.0 || g > 1.0 || b > 1.0)) {
+            *q = 0;
+            fprintf(out, "%s\"%.6f %.6f %.6f\"\n", line, r / 255.0, g / 255.0, b / 255.0);
+        } else {
+            fputs(line, out);
+        }
+    }
+    int bad = ferror(in) || ferror(out);
+    fclose(in);
+    if (fclose(out) || bad) return QF_ERROR;
+    return rename(tmp, paje) ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_runtime_trace_convert(const char *dir)
+{
+    char tool[PATH_MAX + 32], cmd[3 * PATH_MAX + 128], paje[PATH_MAX + 32];
+    if (!find_fxt_tool(tool, sizeof tool))
+        return qf_fail("FxT records in %s/prof_file_*; starpu_fxt_tool was not found: run it there (-i prof_file_*) to "
+                       "make paje.trace for ViTE",
+                       dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -i prof_file_* > fxt_tool.log 2>&1", dir, tool);
+    if (system(cmd) != 0) return qf_fail("starpu_fxt_tool failed on %s/prof_file_* (see %s/fxt_tool.log)", dir, dir);
+    snprintf(paje, sizeof paje, "%s/paje.trace", dir);
+    if (fix_paje_colours(paje))
+        return qf_fail("could not rescale the task colours of %s (ViTE may show them white)", paje);
+    return QF_SUCCESS;
+}
