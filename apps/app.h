@@ -53,8 +53,6 @@ int qf_app_u64(const char *command, int argc, char **argv, int *i, uint64_t *out
 void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed);
 /* The same field's numbers for this process's part only (qf_field_import_local's order). */
 void qf_app_random_spinor_local(double *psi, const qf_lattice *lat, uint64_t seed);
-/* Global lexicographic index of the i-th site of this process's part. */
-int64_t qf_app_local_to_global(const qf_lattice *lat, int64_t i);
 
 /* Dirac-operator options shared by apply and bench (cmd_apply.c): --op NAME, --schur asym|sym,
  * --bc X Y Z T (periodic, antiperiodic or theta for exp(i pi theta)); and the operator's summary. */

@@ -267,7 +267,7 @@ static double norm2(const double *v, const qf_lattice *lat, int even_only)
     for (int64_t i = 0; i < lat->local_volume; i++) {
         if (even_only) {
             int x[4];
-            qf_lex_coords(qf_app_local_to_global(lat, i), lat->global, x);
+            qf_lex_coords(qf_lattice_local_to_global(lat, i), lat->global, x);
             if (qf_parity(x)) continue;
         }
         for (int k = 0; k < 24; k++) s += v[24 * i + k] * v[24 * i + k];
@@ -284,7 +284,7 @@ static int make_source(const apply_opts *o, const qf_lattice *lat, double *src)
     if (!strcmp(o->source, "point")) {
         int64_t at = qf_lex_index(o->point, lat->global);
         for (int64_t i = 0; i < vol; i++)
-            if (qf_app_local_to_global(lat, i) == at) src[i * 24 + (o->point[4] * 3 + o->point[5]) * 2] = 1.0;
+            if (qf_lattice_local_to_global(lat, i) == at) src[i * 24 + (o->point[4] * 3 + o->point[5]) * 2] = 1.0;
         printf("source        point at (%d, %d, %d, %d), spin %d, colour %d\n", o->point[0], o->point[1], o->point[2],
                o->point[3], o->point[4], o->point[5]);
         return QF_SUCCESS;

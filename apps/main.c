@@ -130,15 +130,7 @@ void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed)
 
 void qf_app_random_spinor_local(double *psi, const qf_lattice *lat, uint64_t seed)
 {
-    for (int64_t i = 0; i < lat->local_volume; i++) random_site(psi + 24 * i, seed, qf_app_local_to_global(lat, i));
-}
-
-int64_t qf_app_local_to_global(const qf_lattice *lat, int64_t i)
-{
-    int x[4];
-    qf_lex_coords(i, lat->local, x);
-    for (int mu = 0; mu < 4; mu++) x[mu] += lat->proc_coord[mu] * lat->local[mu];
-    return qf_lex_index(x, lat->global);
+    for (int64_t i = 0; i < lat->local_volume; i++) random_site(psi + 24 * i, seed, qf_lattice_local_to_global(lat, i));
 }
 
 int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4])
@@ -162,15 +154,15 @@ int qf_app_help_requested(int argc, char **argv, int first, const char *help)
 
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent)
 {
-    int blocks[4], procs[4], local[4];
+    static const int one_block[4] = {1, 1, 1, 1};
+    int blocks[4], procs[4];
     if (qf_app.grid[0] > 0) memcpy(procs, qf_app.grid, sizeof procs);
     else if (qf_lattice_default_procs(dims, qf_runtime_nprocs(), procs)) return QF_ERROR;
-    for (int mu = 0; mu < 4; mu++) {
-        if (dims[mu] % procs[mu])
-            return qf_fail("lattice extent %d in direction %d is not divisible by the process grid's %d (--grid)",
-                           dims[mu], mu, procs[mu]);
-        local[mu] = dims[mu] / procs[mu];
-    }
+    /* the process grid alone first (qf_lattice_init checks it): its local extents size the blocks */
+    qf_lattice parts;
+    if (qf_lattice_init(&parts, dims, procs, one_block, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent))
+        return QF_ERROR;
+    const int *local = parts.local;
     if (blocks_opt && blocks_opt[0] > 0) {
         memcpy(blocks, blocks_opt, sizeof blocks);
     } else {

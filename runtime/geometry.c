@@ -78,6 +78,14 @@ int qf_lattice_block_is_near(const qf_lattice *lat, int b)
     return 0;
 }
 
+int64_t qf_lattice_local_to_global(const qf_lattice *lat, int64_t i)
+{
+    int x[QF_NDIM];
+    qf_lex_coords(i, lat->local, x);
+    for (int mu = 0; mu < QF_NDIM; mu++) x[mu] += lat->proc_coord[mu] * lat->local[mu];
+    return qf_lex_index(x, lat->global);
+}
+
 void qf_lattice_block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM])
 {
     int c[QF_NDIM];

@@ -66,6 +66,9 @@ static inline int qf_lattice_block_is_local(const qf_lattice *lat, int b) { retu
 /* Whether block b or one of its eight neighbours is this process's: the blocks whose faces this
  * process sends or reads, and so the only ones whose face tasks it must know of. */
 int qf_lattice_block_is_near(const qf_lattice *lat, int b);
+/* Global lexicographic index of site i of this process's part (lexicographic in the part, x
+ * fastest: the order of qf_field_import_local's arrays). */
+int64_t qf_lattice_local_to_global(const qf_lattice *lat, int64_t i);
 /* Global coordinates of the first site of block b. */
 void qf_lattice_block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM]);
 
