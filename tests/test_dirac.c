@@ -1,8 +1,8 @@
 /* The Wilson-clover operator as task graphs (include/quarkflow/qf_dirac.h) against the independent
  * reference of dirac_reference.c (global loops, double precision), and against identities.
  *
- * Ring 1, for three lattices (4^4, 4 4 4 8, 8 4 4 4) and three block grids each (one block, blocks
- * of extent 2 in some or all directions, blocks spanning the lattice in some directions), every
+ * Ring 1, for four lattices (4^4, 4 4 4 8, 8 4 4 4, 16 4 4 4) and two or three block grids each (one
+ * block, blocks of extent 2 in some or all directions, blocks spanning the lattice in some directions), every
  * boundary condition (periodic, antiperiodic in t via qf_dirac_default_params, complex phases in
  * three directions; all three on each lattice's first grid, the complex phases on the others),
  * csw 0 and 1.2 (kappa 0.12), both Schur forms and both precisions: the six ops,
@@ -829,6 +829,9 @@ int main(void)
         {{4, 4, 4, 4}, 0, 20260401, 3, {{1, 1, 1, 1}, {2, 2, 2, 2}, {1, 2, 1, 2}}},
         {{4, 4, 4, 8}, 1, 5150, 3, {{2, 2, 1, 2}, {1, 1, 2, 4}, {1, 1, 1, 1}}},
         {{8, 4, 4, 4}, 0, 8444, 3, {{4, 1, 2, 1}, {1, 1, 1, 1}, {2, 2, 1, 1}}},
+        /* rows of 8 sites a parity: the CPU kernels' single-precision batches are whole rows, whose
+         * records they address from one pointer (kernels/simd_kind.h, runs) */
+        {{16, 4, 4, 4}, 1, 1644, 2, {{1, 1, 1, 1}, {1, 2, 1, 2}}},
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         problem pb;

@@ -17,7 +17,6 @@
  *                          the lanes outside a mask (their loads are harmless, stores skip them);
  *   qf_mask                a set of lanes: qf_mask_any(m), qf_mask_not(m), and qf_real_keep(v, m),
  *                          v in the lanes of m and 0 in the others;
- *   qf_index_link(i, mu)   the link index 4 i + mu of site i in a gauge field;
  *   qf_record_load(base, prec, i, rec, off, v, n)     v[k] = real off + k of record i, for a field
  *                          of records of rec reals in precision prec (batch kinds: their own);
  *   qf_record_store(base, prec, i, rec, off, v, n, m) the reverse, for the lanes in m only;
@@ -39,7 +38,6 @@ static inline QF_HD qf_real qf_real_from(double d) { return d; }
 static inline QF_HD int qf_mask_any(qf_mask m) { return m; }
 static inline QF_HD qf_mask qf_mask_not(qf_mask m) { return !m; }
 static inline QF_HD qf_real qf_real_keep(qf_real v, qf_mask m) { return m ? v : 0.0; }
-static inline QF_HD qf_index qf_index_link(qf_index i, int mu) { return 4 * i + mu; }
 
 static inline QF_HD void qf_record_load(const void *base, qf_precision prec, qf_index i, int rec, int off, qf_real *v,
                                         int n)

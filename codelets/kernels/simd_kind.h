@@ -6,8 +6,12 @@
 
 typedef struct { QF_K(qf_complex) e[3][3]; } QF_K(qf_su3);
 /* Every lane names a record of the field, also a lane outside the mask of its loads and stores
- * (some record: loads are then harmless and stores skip it), so loads need no test. */
-typedef struct { int64_t i[QF_KW]; } QF_K(qf_index);
+ * (some record: loads are then harmless and stores skip it), so loads need no test. run: lane l
+ * names record i[0] + l in every lane, which is what most batches of a block walk hold (qf_walk);
+ * the loads and stores then address the lanes from one pointer, with the lane offsets folded into
+ * the instructions, instead of working out and reading eight indices a record (a third of the
+ * interior kernel's instructions before, 2026-11-23). */
+typedef struct { int64_t i[QF_KW]; int run; } QF_K(qf_index);
 typedef unsigned QF_K(qf_mask); /* bit l: lane l */
 
 static inline QF_HD_INLINE int QF_K(qf_mask_any)(QF_K(qf_mask) m) { return m != 0; }
@@ -20,34 +24,56 @@ static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_real_keep)(QF_K(qf_real) v, QF_
     return (QF_K(qf_real))((QF_K(qf_bits))v & keep);
 }
 
-static inline QF_HD_INLINE QF_K(qf_index) QF_K(qf_index_link)(QF_K(qf_index) i, int mu)
-{
-    QF_K(qf_index) r;
-    QF_UNROLL
-    for (int l = 0; l < QF_KW; l++) r.i[l] = 4 * i.i[l] + mu;
-    return r;
-}
-
 /* first, first + 1, ... in the lanes of m (the lowest lanes), first in the others. */
 static inline QF_HD_INLINE QF_K(qf_index) QF_K(qf_index_run)(int64_t first, QF_K(qf_mask) m)
 {
     QF_K(qf_index) r;
     QF_UNROLL
     for (int l = 0; l < QF_KW; l++) r.i[l] = m >> l & 1 ? first + l : first;
+    r.run = m == (1u << QF_KW) - 1;
     return r;
 }
+
+/* Marks *x a run if the lanes in m name consecutive records, lane l record first + l, and
+ * first .. first + QF_KW - 1 are records of the field (nrec of them); the lanes outside m are then
+ * set to their place in the run, so that every lane still names a record of the field. */
+static inline void QF_K(qf_index_mark_run)(QF_K(qf_index) *x, QF_K(qf_mask) m, int64_t nrec)
+{
+    x->run = 0;
+    if (!m) return;
+    int l0 = __builtin_ctz(m);
+    int64_t first = x->i[l0] - l0;
+    if (first < 0 || first + QF_KW > nrec) return;
+    for (int l = l0; l < QF_KW; l++)
+        if (m >> l & 1 && x->i[l] != first + l) return;
+    for (int l = 0; l < QF_KW; l++) x->i[l] = first + l;
+    x->run = 1;
+}
+
+/* Runs stmt with p[l] the address of real off of lane l's record (i, records of rec reals from base,
+ * p an array of pointers to the kind's stored real): worked out from one pointer when i is a run, and
+ * stmt is then inlined once for each case, so that the lane offsets become constants of its
+ * instructions. */
+#define QF_RECORD_PTRS(p, base, i, rec, off, stmt)                                                             \
+    do {                                                                                                       \
+        if ((i).run) {                                                                                         \
+            __typeof__(p[0]) p0_ = (__typeof__(p[0]))(base) + (i).i[0] * (rec) + (off);                      \
+            QF_UNROLL                                                                                          \
+            for (int l_ = 0; l_ < QF_KW; l_++) p[l_] = p0_ + l_ * (rec);                                       \
+            stmt;                                                                                              \
+        } else {                                                                                               \
+            QF_UNROLL                                                                                          \
+            for (int l_ = 0; l_ < QF_KW; l_++) p[l_] = (__typeof__(p[0]))(base) + (i).i[l_] * (rec) + (off);   \
+            stmt;                                                                                              \
+        }                                                                                                      \
+    } while (0)
 
 /* v[k] = real off + k of record i, each lane its own record: QF_KW / 2 reals of every lane at a time
  * (kernels/simd.h); a last, shorter run is loaded as the QF_KW / 2 reals that end the record's run,
  * overlapping the run before (n >= QF_KW / 2). */
-static inline QF_HD_INLINE void QF_K(qf_record_load)(const void *base, qf_precision prec, QF_K(qf_index) i, int rec,
-                                                     int off, QF_K(qf_real) *v, int n)
+static inline QF_HD_INLINE void QF_K(qf_record_load_at)(const QF_K(qf_elem) *const p[QF_KW], QF_K(qf_real) *v, int n)
 {
     enum { H = QF_KW / 2 };
-    (void)prec; /* a batch kind's storage precision is its own */
-    const QF_K(qf_elem) *p[QF_KW];
-    QF_UNROLL
-    for (int l = 0; l < QF_KW; l++) p[l] = (const QF_K(qf_elem) *)base + i.i[l] * rec + off;
     QF_UNROLL
     for (int k0 = 0; k0 < n; k0 += H) {
         int k = k0 + H <= n ? k0 : n - H;
@@ -65,18 +91,19 @@ static inline QF_HD_INLINE void QF_K(qf_record_load)(const void *base, qf_precis
     }
 }
 
-/* The reverse, for the lanes in m; the others write to a local sink instead, which keeps the
- * stores free of branches (n <= QF_SPINOR_REALS: spinors and half spinors are stored). An
- * overlapping last run stores again the values the run before stored. */
-static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision prec, QF_K(qf_index) i, int rec, int off,
-                                                      const QF_K(qf_real) *v, int n, QF_K(qf_mask) m)
+static inline QF_HD_INLINE void QF_K(qf_record_load)(const void *base, qf_precision prec, QF_K(qf_index) i, int rec,
+                                                     int off, QF_K(qf_real) *v, int n)
+{
+    (void)prec; /* a batch kind's storage precision is its own */
+    const QF_K(qf_elem) *p[QF_KW];
+    QF_RECORD_PTRS(p, base, i, rec, off, QF_K(qf_record_load_at)(p, v, n));
+}
+
+/* The reverse of qf_record_load_at. An overlapping last run stores again the values the run before
+ * stored. */
+static inline QF_HD_INLINE void QF_K(qf_record_store_at)(QF_K(qf_elem) *const p[QF_KW], const QF_K(qf_real) *v, int n)
 {
     enum { H = QF_KW / 2 };
-    (void)prec;
-    QF_K(qf_elem) sink[QF_SPINOR_REALS];
-    QF_K(qf_elem) *p[QF_KW];
-    QF_UNROLL
-    for (int l = 0; l < QF_KW; l++) p[l] = m >> l & 1 ? (QF_K(qf_elem) *)base + i.i[l] * rec + off : sink;
     QF_UNROLL
     for (int k0 = 0; k0 < n; k0 += H) {
         int k = k0 + H <= n ? k0 : n - H;
@@ -90,6 +117,23 @@ static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision p
             memcpy(p[l] + k, &h, sizeof h);
         }
     }
+}
+
+/* The reverse of qf_record_load, for the lanes in m; the others write to a local sink instead, which
+ * keeps the stores free of branches (n <= QF_SPINOR_REALS: spinors and half spinors are stored). */
+static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision prec, QF_K(qf_index) i, int rec, int off,
+                                                      const QF_K(qf_real) *v, int n, QF_K(qf_mask) m)
+{
+    (void)prec;
+    QF_K(qf_elem) *p[QF_KW];
+    if (m == (1u << QF_KW) - 1) {
+        QF_RECORD_PTRS(p, base, i, rec, off, QF_K(qf_record_store_at)(p, v, n));
+        return;
+    }
+    QF_K(qf_elem) sink[QF_SPINOR_REALS];
+    QF_UNROLL
+    for (int l = 0; l < QF_KW; l++) p[l] = m >> l & 1 ? (QF_K(qf_elem) *)base + i.i[l] * rec + off : sink;
+    QF_K(qf_record_store_at)(p, v, n);
 }
 
 /* ---- sites ---- */
@@ -112,7 +156,8 @@ typedef struct QF_K(qf_sites_s) {
  * entries go to src[0][0]); 0 when none was left. Integer work only, kept out of the kernels
  * (noinline): inlined, it competed with their vectors for registers. It works on runs (qf_walk): the
  * sites of a run share x[1..3], and their hop sources in the block are a run too (the walk's layout
- * rule), so one qf_block_site_index a run and hop does. */
+ * rule), so one storage index a run and hop does; a batch that is one run gets its indices as runs
+ * (qf_index), whose other lanes are not written. */
 static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_walk *w, qf_sites_kind kind, int src_parity)
 {
     const int *ext = w->ext;
@@ -145,6 +190,11 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
         if (x[0] == 0) q->face |= 1u << first;
         if (last_x0 == ext[0] - 1) q->face |= 1u << (first + k - 1);
     }
+    /* one run filling the batch: its sites, and their hop sources in the block, are runs of records */
+    const int single = nrun == 1 && n == QF_KW;
+    const int64_t volume = qf_volume(ext);
+    if (single) q->s.run = 1;
+    else QF_K(qf_index_mark_run)(&q->s, q->valid, kind == QF_SITES_FACES ? 0 : volume);
     if (kind == QF_SITES_ENTRIES) {
         for (int r = 0; r < nrun; r++)
             for (int j = 0; j < run[r].n; j++) {
@@ -152,11 +202,19 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 q->src[0][0].i[run[r].first + j] = qf_wilson_face_index(y, ext, w->mu, w->side, src_parity);
             }
         for (int l = n; l < QF_KW; l++) q->src[0][0].i[l] = q->src[0][0].i[0];
+        QF_K(qf_index_mark_run)(&q->src[0][0], q->valid, qf_wilson_face_sites(ext, w->mu, src_parity));
         return 1;
     }
     memset(q->hop, 0, sizeof q->hop);
+    for (int mu = 0; mu < QF_NDIM; mu++) q->src[mu][0].run = q->src[mu][1].run = 0;
+    /* qf_block_site_index of a hop source, from the run's own: the lexicographic strides of the
+     * block are even but in x, so a hop moves the lexicographic index by a stride and flips parity */
+    const int64_t half = volume / 2, stride[QF_NDIM] = {1, ext[0], (int64_t)ext[0] * ext[1],
+                                                        (int64_t)ext[0] * ext[1] * ext[2]};
     for (int r = 0; r < nrun; r++) {
         int first = run[r].first, k = run[r].n, last_x0 = run[r].x[0] + 2 * (k - 1);
+        int parity = qf_parity(run[r].x);
+        int64_t lex = 2 * (run[r].s - parity * half) + (run[r].x[0] & 1);
         for (int mu = 0; mu < QF_NDIM; mu++)
             for (int dir = 0; dir < 2; dir++) {
                 int y[QF_NDIM] = {run[r].x[0], run[r].x[1], run[r].x[2], run[r].x[3]};
@@ -180,9 +238,14 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 QF_K(qf_index) *src = &q->src[mu][dir];
                 y[0] += 2 * j0;
                 if (kind == QF_SITES_HOPS) {
-                    y[mu] += dir ? -1 : 1;
-                    int64_t base = qf_block_site_index(y, ext);
-                    for (int j = j0; j < j1; j++) src->i[first + j] = base + (j - j0);
+                    /* the source of lane first + j is base + j */
+                    int64_t base = (1 - parity) * half + ((lex + (dir ? -stride[mu] : stride[mu])) >> 1);
+                    if (single && base >= 0 && base + QF_KW <= volume) {
+                        src->i[0] = base;
+                        src->run = 1;
+                        continue;
+                    }
+                    for (int j = j0; j < j1; j++) src->i[first + j] = base + j;
                 } else {
                     y[mu] = dir ? ext[mu] - 1 : 0;
                     for (int j = j0; j < j1; j++, y[0] += 2)
@@ -190,24 +253,35 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 }
             }
     }
+    /* the exterior's batches skip the rows' inner sites and are not runs */
+    if (!single && kind == QF_SITES_HOPS)
+        for (int mu = 0; mu < QF_NDIM; mu++)
+            for (int dir = 0; dir < 2; dir++) QF_K(qf_index_mark_run)(&q->src[mu][dir], q->hop[mu][dir], volume);
     return 1;
 }
 
-/* Prefetches records i of a field (rec reals each), all lanes: a lane outside a mask names some
- * record of the field too, and a test would cost more than the prefetch. A line every 64 bytes and
- * the record's last byte: the records here hold 48 to 288 bytes at multiples of 16 (at most one more
- * line than their length needs). */
-static inline QF_HD_INLINE void QF_K(qf_prefetch_records)(const void *base, QF_K(qf_index) i, int rec)
+/* Prefetches n reals from p[l] in every lane: a lane outside a mask names some record of the field
+ * too, and a test would cost more than the prefetch. A line every 64 bytes and the last byte: the
+ * parts prefetched here hold 48 to 288 bytes at multiples of 16 (at most one more line than their
+ * length needs). */
+static inline QF_HD_INLINE void QF_K(qf_prefetch_at)(const QF_K(qf_elem) *const p[QF_KW], int n)
 {
     enum { LINE = 64 };
-    const int bytes = rec * (int)sizeof(QF_K(qf_elem));
+    const int bytes = n * (int)sizeof(QF_K(qf_elem));
     QF_UNROLL
     for (int l = 0; l < QF_KW; l++) {
-        const char *p = (const char *)((const QF_K(qf_elem) *)base + i.i[l] * rec);
+        const char *c = (const char *)p[l];
         QF_UNROLL
-        for (int b = 0; b < bytes - LINE; b += LINE) __builtin_prefetch(p + b);
-        __builtin_prefetch(p + bytes - 1);
+        for (int b = 0; b < bytes - LINE; b += LINE) __builtin_prefetch(c + b);
+        __builtin_prefetch(c + bytes - 1);
     }
+}
+
+/* Prefetches reals off .. off + n - 1 of records i (rec reals each) of a field. */
+static inline QF_HD_INLINE void QF_K(qf_prefetch_records)(const void *base, QF_K(qf_index) i, int rec, int off, int n)
+{
+    const QF_K(qf_elem) *p[QF_KW];
+    QF_RECORD_PTRS(p, base, i, rec, off, QF_K(qf_prefetch_at)(p, n));
 }
 
 /* What the batch after q (q->ahead) will load, prefetched while q is computed, a hop or a finishing
@@ -220,13 +294,14 @@ static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_hop)(const QF_K(qf_sites)
 {
     const QF_K(qf_sites) *n = q->ahead;
     if (!n) return;
-    QF_K(qf_prefetch_records)(src, n->src[mu][dir], src_rec);
-    if (gauge) QF_K(qf_prefetch_records)(gauge, QF_K(qf_index_link)(link_at_src ? n->src[mu][dir] : n->s, mu), QF_SU3_REALS);
+    QF_K(qf_prefetch_records)(src, n->src[mu][dir], src_rec, 0, src_rec);
+    if (gauge)
+        QF_K(qf_prefetch_records)(gauge, link_at_src ? n->src[mu][dir] : n->s, QF_LINKS_REALS, mu * QF_SU3_REALS, QF_SU3_REALS);
 }
 
 static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_sites)(const QF_K(qf_sites) *q, const void *base, int rec)
 {
-    if (q->ahead && base) QF_K(qf_prefetch_records)(base, q->ahead->s, rec);
+    if (q->ahead && base) QF_K(qf_prefetch_records)(base, q->ahead->s, rec, 0, rec);
 }
 
 /* The geometry of wilson.h's scalar sites, for a batch. */

@@ -27,11 +27,12 @@ static inline QF_HD_INLINE void QF_K(qf_complex_record_store)(void *base, qf_pre
     QF_K(qf_record_store)(base, prec, i, rec, off, v, 2 * n, m);
 }
 
-/* Link i of a gauge field (qf_index_link). */
-static inline QF_HD_INLINE QF_K(qf_su3) QF_K(qf_link_load)(const void *gauge, qf_precision prec, QF_K(qf_index) i)
+/* U_mu(site) of a gauge field: a matrix of the site's record of links. */
+static inline QF_HD_INLINE QF_K(qf_su3) QF_K(qf_link_load)(const void *gauge, qf_precision prec, QF_K(qf_index) site,
+                                                           int mu)
 {
     QF_K(qf_su3) u;
-    QF_K(qf_complex_record_load)(gauge, prec, i, QF_SU3_REALS, 0, &u.e[0][0], 9);
+    QF_K(qf_complex_record_load)(gauge, prec, site, QF_LINKS_REALS, mu * QF_SU3_REALS, &u.e[0][0], 9);
     return u;
 }
 

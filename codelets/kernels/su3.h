@@ -6,13 +6,16 @@
 
 #include "qf_complex.h"
 #include "reals.h"
+#include "quarkflow/qf_lattice.h" /* QF_NDIM */
 
 #include <math.h>
 
 typedef struct { qf_complex e[3][3]; } qf_su3;
 
-/* Reals in one stored matrix. */
+/* Reals in one stored matrix, and in the QF_NDIM links of a site of a gauge field (its record:
+ * link mu of site i is matrix QF_NDIM i + mu). */
 #define QF_SU3_REALS 18
+#define QF_LINKS_REALS (QF_NDIM * QF_SU3_REALS)
 
 /* n <= 12 complex numbers (the longest record: a Wilson spinor) from or to n re, im pairs at base +
  * offset reals: the one conversion between stored records and the double-precision structs. */

@@ -118,7 +118,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
             QF_K(qf_half_spinor) p = QF_K(qf_spin_project)(&psi, mu, t);
             if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&p, m); /* lanes whose hop is a face's */
             /* U_mu(x) forward, U_mu(x - mu)^dagger backward */
-            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, QF_K(qf_index_link)(dir ? nb : q->s, mu));
+            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, dir ? nb : q->s, mu);
             QF_K(qf_half_spinor) h = QF_K(qf_half_mul)(&u, &p, dir);
             QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, t);
         }
@@ -151,7 +151,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
         if (QF_K(qf_mask_any)(m)) {
             QF_K(qf_half_spinor) p = QF_K(qf_half_load)(nbr_face[2 * mu + 1], a->prec, f);
             if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&p, m);
-            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, QF_K(qf_index_link)(q->s, mu));
+            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, q->s, mu);
             QF_K(qf_half_spinor) h = QF_K(qf_half_mul)(&u, &p, 0);
             if (a->origin[mu] + a->ext[mu] == a->global[mu]) /* the hop crosses the lattice boundary */
                 QF_K(qf_half_scale)(&h, a->phase[mu][0], a->phase[mu][1]);
@@ -181,7 +181,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_gather_at)(const void *spinor, co
     QF_K(qf_spinor) psi = QF_K(qf_spinor_load)(spinor, a->prec, s);
     QF_K(qf_half_spinor) h = QF_K(qf_spin_project)(&psi, mu, side ? qf_backward_sign(a->dagger) : qf_forward_sign(a->dagger));
     if (side) {
-        QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, QF_K(qf_index_link)(s, mu));
+        QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, s, mu);
         h = QF_K(qf_half_mul)(&u, &h, 1);
     }
     QF_K(qf_half_store)(face, a->prec, f, &h, m);
