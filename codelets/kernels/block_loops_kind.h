@@ -40,7 +40,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_gather_block)(const void *spinor,
             qf_walk_face(&w, a->ext, mu, side, a->parity);
             QF_K(qf_sites) q = {0};
             while (QF_K(qf_sites_fill)(&q, &w, QF_SITES_ENTRIES, a->parity))
-                QF_K(qf_wilson_gather_at)(spinor, gauge, face[2 * mu + side], mu, side, q.s, q.src[0][0], q.valid, a);
+                QF_K(qf_wilson_gather_at)(spinor, gauge, face[2 * mu + side], mu, side, q.s, &q.src[0][0], q.valid, a);
         }
     }
 }
@@ -52,6 +52,7 @@ static inline QF_HD_INLINE void QF_K(qf_clover_axpby_block)(void *out, double a,
 {
     for (int64_t k = 0; k < n; k += QF_KW) {
         QF_K(qf_mask) m = n - k >= QF_KW ? (1u << QF_KW) - 1 : (1u << (n - k)) - 1;
-        QF_K(qf_clover_axpby_site)(out, a, x, b, clover, y, QF_K(qf_index_run)(first + k, m), m, prec);
+        QF_K(qf_lanes) s = QF_K(qf_lanes_run)(first + k, m);
+        QF_K(qf_clover_axpby_site)(out, a, x, b, clover, y, &s, m, prec);
     }
 }

@@ -15,14 +15,15 @@
  *   qf_complex, qf_su3     complex numbers (complex_kind.h) and 3x3 complex matrices;
  *   qf_index               a record index a lane; every lane names a record of the field, also
  *                          the lanes outside a mask (their loads are harmless, stores skip them);
- *   qf_mask                a set of lanes: qf_mask_any(m), qf_mask_not(m), and qf_real_keep(v, m),
- *                          v in the lanes of m and 0 in the others;
+ *   qf_mask                a set of lanes: qf_mask_any(m), qf_mask_not(m), qf_real_keep(v, m),
+ *                          v in the lanes of m and 0 in the others, and qf_real_select(m, v, w), v
+ *                          in the lanes of m and w in the others;
  *   qf_record_load(base, prec, i, rec, off, v, n)     v[k] = real off + k of record i, for a field
  *                          of records of rec reals in precision prec (batch kinds: their own);
  *   qf_record_store(base, prec, i, rec, off, v, n, m) the reverse, for the lanes in m only;
  *   qf_sites               the output sites of one call with their block coordinates, and the
- *                          geometry on them that wilson_kind.h uses (wilson.h: qf_sites_hop,
- *                          qf_sites_on_face, qf_sites_face_entry).
+ *                          geometry on them that wilson_kind.h uses (wilson.h: qf_sites_valid,
+ *                          qf_sites_hop, qf_sites_on_face, qf_sites_face_entry).
  *
  * This file sets up the scalar kind. */
 #ifndef QF_KERNEL_KIND_H
@@ -38,6 +39,7 @@ static inline QF_HD qf_real qf_real_from(double d) { return d; }
 static inline QF_HD int qf_mask_any(qf_mask m) { return m; }
 static inline QF_HD qf_mask qf_mask_not(qf_mask m) { return !m; }
 static inline QF_HD qf_real qf_real_keep(qf_real v, qf_mask m) { return m ? v : 0.0; }
+static inline QF_HD qf_real qf_real_select(qf_mask m, qf_real v, qf_real w) { return m ? v : w; }
 
 static inline QF_HD void qf_record_load(const void *base, qf_precision prec, qf_index i, int rec, int off, qf_real *v,
                                         int n)

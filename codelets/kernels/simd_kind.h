@@ -11,7 +11,10 @@ typedef struct { QF_K(qf_complex) e[3][3]; } QF_K(qf_su3);
  * the loads and stores then address the lanes from one pointer, with the lane offsets folded into
  * the instructions, instead of working out and reading eight indices a record (a third of the
  * interior kernel's instructions before, 2026-11-23). */
-typedef struct { int64_t i[QF_KW]; int run; } QF_K(qf_index);
+typedef struct { int64_t i[QF_KW]; int run; } QF_K(qf_lanes);
+/* The kernels pass indices around by value: a pointer, since a copy of the lanes was most of the
+ * integer work left in the interior kernel. */
+typedef const QF_K(qf_lanes) *QF_K(qf_index);
 typedef unsigned QF_K(qf_mask); /* bit l: lane l */
 
 static inline QF_HD_INLINE int QF_K(qf_mask_any)(QF_K(qf_mask) m) { return m != 0; }
@@ -24,10 +27,17 @@ static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_real_keep)(QF_K(qf_real) v, QF_
     return (QF_K(qf_real))((QF_K(qf_bits))v & keep);
 }
 
-/* first, first + 1, ... in the lanes of m (the lowest lanes), first in the others. */
-static inline QF_HD_INLINE QF_K(qf_index) QF_K(qf_index_run)(int64_t first, QF_K(qf_mask) m)
+/* v in the lanes of m, w in the others. */
+static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_real_select)(QF_K(qf_mask) m, QF_K(qf_real) v, QF_K(qf_real) w)
 {
-    QF_K(qf_index) r;
+    QF_K(qf_bits) keep = (QF_K(qf_lane_bits) & (QF_K(qf_bits_elem))m) != 0;
+    return (QF_K(qf_real))(((QF_K(qf_bits))v & keep) | ((QF_K(qf_bits))w & ~keep));
+}
+
+/* first, first + 1, ... in the lanes of m (the lowest lanes), first in the others. */
+static inline QF_HD_INLINE QF_K(qf_lanes) QF_K(qf_lanes_run)(int64_t first, QF_K(qf_mask) m)
+{
+    QF_K(qf_lanes) r;
     QF_UNROLL
     for (int l = 0; l < QF_KW; l++) r.i[l] = m >> l & 1 ? first + l : first;
     r.run = m == (1u << QF_KW) - 1;
@@ -37,7 +47,7 @@ static inline QF_HD_INLINE QF_K(qf_index) QF_K(qf_index_run)(int64_t first, QF_K
 /* Marks *x a run if the lanes in m name consecutive records, lane l record first + l, and
  * first .. first + QF_KW - 1 are records of the field (nrec of them); the lanes outside m are then
  * set to their place in the run, so that every lane still names a record of the field. */
-static inline void QF_K(qf_index_mark_run)(QF_K(qf_index) *x, QF_K(qf_mask) m, int64_t nrec)
+static inline void QF_K(qf_lanes_mark_run)(QF_K(qf_lanes) *x, QF_K(qf_mask) m, int64_t nrec)
 {
     x->run = 0;
     if (!m) return;
@@ -56,14 +66,14 @@ static inline void QF_K(qf_index_mark_run)(QF_K(qf_index) *x, QF_K(qf_mask) m, i
  * instructions. */
 #define QF_RECORD_PTRS(p, base, i, rec, off, stmt)                                                             \
     do {                                                                                                       \
-        if ((i).run) {                                                                                         \
-            __typeof__(p[0]) p0_ = (__typeof__(p[0]))(base) + (i).i[0] * (rec) + (off);                      \
+        if ((i)->run) {                                                                                        \
+            __typeof__(p[0]) p0_ = (__typeof__(p[0]))(base) + (i)->i[0] * (rec) + (off);                     \
             QF_UNROLL                                                                                          \
             for (int l_ = 0; l_ < QF_KW; l_++) p[l_] = p0_ + l_ * (rec);                                       \
             stmt;                                                                                              \
         } else {                                                                                               \
             QF_UNROLL                                                                                          \
-            for (int l_ = 0; l_ < QF_KW; l_++) p[l_] = (__typeof__(p[0]))(base) + (i).i[l_] * (rec) + (off);   \
+            for (int l_ = 0; l_ < QF_KW; l_++) p[l_] = (__typeof__(p[0]))(base) + (i)->i[l_] * (rec) + (off);  \
             stmt;                                                                                              \
         }                                                                                                      \
     } while (0)
@@ -132,7 +142,7 @@ static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision p
     }
     QF_K(qf_elem) sink[QF_SPINOR_REALS];
     QF_UNROLL
-    for (int l = 0; l < QF_KW; l++) p[l] = m >> l & 1 ? (QF_K(qf_elem) *)base + i.i[l] * rec + off : sink;
+    for (int l = 0; l < QF_KW; l++) p[l] = m >> l & 1 ? (QF_K(qf_elem) *)base + i->i[l] * rec + off : sink;
     QF_K(qf_record_store_at)(p, v, n);
 }
 
@@ -145,10 +155,11 @@ static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision p
  * mask; a lane outside a hop's mask keeps the source an earlier batch gave it (some record of the
  * same field: start from a zeroed batch). */
 typedef struct QF_K(qf_sites_s) {
-    QF_K(qf_index) s;
+    QF_K(qf_lanes) site;
+    QF_K(qf_index) s; /* &site */
     QF_K(qf_mask) valid, face; /* the lanes with a site; those with a face hop */
     QF_K(qf_mask) hop[QF_NDIM][2];
-    QF_K(qf_index) src[QF_NDIM][2];
+    QF_K(qf_lanes) src[QF_NDIM][2];
     const struct QF_K(qf_sites_s) *ahead; /* the batch the loop computes next, if any */
 } QF_K(qf_sites);
 
@@ -157,7 +168,7 @@ typedef struct QF_K(qf_sites_s) {
  * (noinline): inlined, it competed with their vectors for registers. It works on runs (qf_walk): the
  * sites of a run share x[1..3], and their hop sources in the block are a run too (the walk's layout
  * rule), so one storage index a run and hop does; a batch that is one run gets its indices as runs
- * (qf_index), whose other lanes are not written. */
+ * (qf_lanes), whose other lanes are not written. */
 static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_walk *w, qf_sites_kind kind, int src_parity)
 {
     const int *ext = w->ext;
@@ -171,7 +182,7 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
         run[nrun].s = w->s;
         memcpy(run[nrun].x, w->x, sizeof w->x);
         nrun++;
-        for (int j = 0; j < k; j++) q->s.i[n + j] = w->s + j;
+        for (int j = 0; j < k; j++) q->site.i[n + j] = w->s + j;
         n += k;
         w->x[0] += 2 * k;
         w->s += k;
@@ -179,7 +190,8 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     }
     if (n == 0) return 0;
     q->valid = (1u << n) - 1;
-    for (int l = n; l < QF_KW; l++) q->s.i[l] = q->s.i[0];
+    for (int l = n; l < QF_KW; l++) q->site.i[l] = q->site.i[0];
+    q->s = &q->site;
     q->face = 0;
     for (int r = 0; r < nrun; r++) {
         const int *x = run[r].x;
@@ -193,8 +205,8 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     /* one run filling the batch: its sites, and their hop sources in the block, are runs of records */
     const int single = nrun == 1 && n == QF_KW;
     const int64_t volume = qf_volume(ext);
-    if (single) q->s.run = 1;
-    else QF_K(qf_index_mark_run)(&q->s, q->valid, kind == QF_SITES_FACES ? 0 : volume);
+    if (single) q->site.run = 1;
+    else QF_K(qf_lanes_mark_run)(&q->site, q->valid, kind == QF_SITES_FACES ? 0 : volume);
     if (kind == QF_SITES_ENTRIES) {
         for (int r = 0; r < nrun; r++)
             for (int j = 0; j < run[r].n; j++) {
@@ -202,7 +214,7 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 q->src[0][0].i[run[r].first + j] = qf_wilson_face_index(y, ext, w->mu, w->side, src_parity);
             }
         for (int l = n; l < QF_KW; l++) q->src[0][0].i[l] = q->src[0][0].i[0];
-        QF_K(qf_index_mark_run)(&q->src[0][0], q->valid, qf_wilson_face_sites(ext, w->mu, src_parity));
+        QF_K(qf_lanes_mark_run)(&q->src[0][0], q->valid, qf_wilson_face_sites(ext, w->mu, src_parity));
         return 1;
     }
     memset(q->hop, 0, sizeof q->hop);
@@ -235,7 +247,7 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 }
                 if (j0 >= j1) continue;
                 q->hop[mu][dir] |= ((1u << (j1 - j0)) - 1) << (first + j0);
-                QF_K(qf_index) *src = &q->src[mu][dir];
+                QF_K(qf_lanes) *src = &q->src[mu][dir];
                 y[0] += 2 * j0;
                 if (kind == QF_SITES_HOPS) {
                     /* the source of lane first + j is base + j */
@@ -256,7 +268,7 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     /* the exterior's batches skip the rows' inner sites and are not runs */
     if (!single && kind == QF_SITES_HOPS)
         for (int mu = 0; mu < QF_NDIM; mu++)
-            for (int dir = 0; dir < 2; dir++) QF_K(qf_index_mark_run)(&q->src[mu][dir], q->hop[mu][dir], volume);
+            for (int dir = 0; dir < 2; dir++) QF_K(qf_lanes_mark_run)(&q->src[mu][dir], q->hop[mu][dir], volume);
     return 1;
 }
 
@@ -277,9 +289,19 @@ static inline QF_HD_INLINE void QF_K(qf_prefetch_at)(const QF_K(qf_elem) *const 
     }
 }
 
-/* Prefetches reals off .. off + n - 1 of records i (rec reals each) of a field. */
+/* Prefetches reals off .. off + n - 1 of records i (rec reals each) of a field: a run of whole
+ * records as one stretch of memory. */
 static inline QF_HD_INLINE void QF_K(qf_prefetch_records)(const void *base, QF_K(qf_index) i, int rec, int off, int n)
 {
+    if (i->run && n == rec) {
+        enum { LINE = 64 };
+        const char *c = (const char *)((const QF_K(qf_elem) *)base + i->i[0] * rec);
+        const int bytes = QF_KW * rec * (int)sizeof(QF_K(qf_elem));
+        QF_UNROLL
+        for (int b = 0; b < bytes; b += LINE) __builtin_prefetch(c + b);
+        __builtin_prefetch(c + bytes - 1);
+        return;
+    }
     const QF_K(qf_elem) *p[QF_KW];
     QF_RECORD_PTRS(p, base, i, rec, off, QF_K(qf_prefetch_at)(p, n));
 }
@@ -293,10 +315,11 @@ static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_hop)(const QF_K(qf_sites)
                                                             int src_rec, const void *gauge, int link_at_src)
 {
     const QF_K(qf_sites) *n = q->ahead;
-    if (!n) return;
-    QF_K(qf_prefetch_records)(src, n->src[mu][dir], src_rec, 0, src_rec);
+    if (!n || !n->hop[mu][dir]) return; /* no lane of the next batch takes that hop */
+    QF_K(qf_prefetch_records)(src, &n->src[mu][dir], src_rec, 0, src_rec);
     if (gauge)
-        QF_K(qf_prefetch_records)(gauge, link_at_src ? n->src[mu][dir] : n->s, QF_LINKS_REALS, mu * QF_SU3_REALS, QF_SU3_REALS);
+        QF_K(qf_prefetch_records)(gauge, link_at_src ? &n->src[mu][dir] : n->s, QF_LINKS_REALS, mu * QF_SU3_REALS,
+                                  QF_SU3_REALS);
 }
 
 static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_sites)(const QF_K(qf_sites) *q, const void *base, int rec)
@@ -309,7 +332,7 @@ static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_hop)(const QF_K(qf_sites)
                                                             const int ext[QF_NDIM], QF_K(qf_index) *nb)
 {
     (void)ext;
-    *nb = q->src[mu][dir];
+    *nb = &q->src[mu][dir];
     return q->hop[mu][dir];
 }
 
@@ -319,12 +342,14 @@ static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_on_face)(const QF_K(qf_si
     return q->face;
 }
 
+static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_valid)(const QF_K(qf_sites) *q) { return q->valid; }
+
 static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_face_entry)(const QF_K(qf_sites) *q, int mu, int dir,
                                                                    const int ext[QF_NDIM], int src_parity,
                                                                    QF_K(qf_index) *f)
 {
     (void)ext;
     (void)src_parity;
-    *f = q->src[mu][dir];
+    *f = &q->src[mu][dir];
     return q->hop[mu][dir];
 }

@@ -73,6 +73,21 @@ static inline QF_HD_INLINE void QF_K(qf_half_keep)(QF_K(qf_half_spinor) *h, QF_K
     }
 }
 
+/* a in the lanes of m, b in the others */
+static inline QF_HD_INLINE QF_K(qf_spinor) QF_K(qf_spinor_select)(QF_K(qf_mask) m, const QF_K(qf_spinor) *a,
+                                                                  const QF_K(qf_spinor) *b)
+{
+    QF_K(qf_spinor) r;
+    QF_UNROLL
+    for (int s = 0; s < 4; s++) {
+        QF_UNROLL
+        for (int c = 0; c < 3; c++)
+            r.s[s][c] = QF_K(qf_cmake)(QF_K(qf_real_select)(m, a->s[s][c].re, b->s[s][c].re),
+                                       QF_K(qf_real_select)(m, a->s[s][c].im, b->s[s][c].im));
+    }
+    return r;
+}
+
 static inline QF_HD_INLINE QF_K(qf_spinor) QF_K(qf_spinor_zero)(void)
 {
     QF_K(qf_spinor) s;

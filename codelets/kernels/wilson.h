@@ -153,6 +153,9 @@ static inline QF_HD qf_mask qf_sites_hop(const qf_sites *q, int mu, int dir, con
 
 static inline QF_HD qf_mask qf_sites_on_face(const qf_sites *q, const int ext[QF_NDIM]) { return qf_on_face(q->x, ext); }
 
+/* The lanes that hold a site: the one. */
+static inline QF_HD qf_mask qf_sites_valid(const qf_sites *q) { return (void)q, 1; }
+
 /* Whether the hop (mu, dir) of site q comes through a face; if so *f is the entry of the neighbour's
  * face that holds its source: the +mu neighbour's side-0 face (dir 0), the -mu neighbour's side-1 face
  * (dir 1), of sites of parity src_parity. */

@@ -68,18 +68,13 @@ static inline QF_HD_INLINE QF_K(qf_half_spinor) QF_K(qf_half_mul)(const QF_K(qf_
     return r;
 }
 
-/* out(s) = finished result from the complete hop sum acc, for the lanes in m. The clover field is
- * applied at one place whatever clover_on says, so that the kernel holds one copy of its code. */
-static inline QF_HD_INLINE void QF_K(qf_wilson_finish)(void *out, const void *x, const void *clover, QF_K(qf_index) s,
-                                                       const QF_K(qf_spinor) *acc, QF_K(qf_mask) m,
-                                                       const qf_wilson_args *a)
+/* The finished result at sites s from their complete hop sum acc. The clover field is applied at one
+ * place whatever clover_on says, so that the kernel holds one copy of its code. */
+static inline QF_HD_INLINE QF_K(qf_spinor) QF_K(qf_wilson_finish)(const void *x, const void *clover, QF_K(qf_index) s,
+                                                                  const QF_K(qf_spinor) *acc, const qf_wilson_args *a)
 {
     QF_K(qf_spinor) xs = a->has_x ? QF_K(qf_spinor_load)(x, a->prec, s) : QF_K(qf_spinor_zero)();
-    if (a->clover_on == QF_CLOVER_NONE) {
-        QF_K(qf_spinor) r = QF_K(qf_spinor_axpby)(a->a, &xs, a->b, acc);
-        QF_K(qf_spinor_store)(out, a->prec, s, &r, m);
-        return;
-    }
+    if (a->clover_on == QF_CLOVER_NONE) return QF_K(qf_spinor_axpby)(a->a, &xs, a->b, acc);
     /* C applied to x (QF_CLOVER_X), to the hops (QF_CLOVER_HOPS) or to a x + b hops (QF_CLOVER_ALL);
      * one branch a case, so that only the spinors a case still needs stay live across the clover
      * product (a shared product kept x, the hops and the product live: 252 registers a CUDA thread
@@ -95,7 +90,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_finish)(void *out, const void *x,
         QF_K(qf_spinor) t = QF_K(qf_spinor_axpby)(a->a, &xs, a->b, acc);
         r = QF_K(qf_clover_apply_site)(clover, a->prec, s, &t);
     }
-    QF_K(qf_spinor_store)(out, a->prec, s, &r, m);
+    return r;
 }
 
 /* Interior: the hops from sites inside the block, for the output sites q; finishes the sites with no
@@ -124,10 +119,15 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
         }
     }
     QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
-    QF_K(qf_mask) face = QF_K(qf_sites_on_face)(q, a->ext);
-    QF_K(qf_spinor_store)(out, a->prec, q->s, &acc, face);
-    QF_K(qf_mask) inner = QF_K(qf_mask_not)(face);
-    if (QF_K(qf_mask_any)(inner)) QF_K(qf_wilson_finish)(out, x, clover, q->s, &acc, inner, a);
+    QF_K(qf_mask) face = QF_K(qf_sites_on_face)(q, a->ext), inner = QF_K(qf_mask_not)(face);
+    if (!QF_K(qf_mask_any)(inner)) {
+        QF_K(qf_spinor_store)(out, a->prec, q->s, &acc, QF_K(qf_sites_valid)(q));
+        return;
+    }
+    QF_K(qf_spinor) r = QF_K(qf_wilson_finish)(x, clover, q->s, &acc, a);
+    /* a batch with sites of both kinds stores once (one site on a GPU thread never has both) */
+    if (QF_K(qf_mask_any)(face)) r = QF_K(qf_spinor_select)(face, &acc, &r);
+    QF_K(qf_spinor_store)(out, a->prec, q->s, &r, QF_K(qf_sites_valid)(q));
 }
 
 /* Exterior: adds the face hops of the output sites q on the block's faces to their partial sums and
@@ -168,7 +168,8 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
     QF_K(qf_sites_prefetch_sites)(q, out, QF_SPINOR_REALS);
     QF_K(qf_sites_prefetch_sites)(q, x, QF_SPINOR_REALS);
     QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
-    QF_K(qf_wilson_finish)(out, x, clover, q->s, &acc, face, a);
+    QF_K(qf_spinor) r = QF_K(qf_wilson_finish)(x, clover, q->s, &acc, a);
+    QF_K(qf_spinor_store)(out, a->prec, q->s, &r, face);
 }
 
 /* Gather: face entries f of the (mu, side) face from block sites s, for the lanes in m. Side 0 is
