@@ -136,8 +136,11 @@ static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision p
 {
     (void)prec;
     QF_K(qf_elem) *p[QF_KW];
-    if (m == (1u << QF_KW) - 1) {
-        QF_RECORD_PTRS(p, base, i, rec, off, QF_K(qf_record_store_at)(p, v, n));
+    if (m == (1u << QF_KW) - 1 && i->run) {
+        QF_K(qf_elem) *p0 = (QF_K(qf_elem) *)base + i->i[0] * rec + off;
+        QF_UNROLL
+        for (int l = 0; l < QF_KW; l++) p[l] = p0 + l * rec;
+        QF_K(qf_record_store_at)(p, v, n);
         return;
     }
     QF_K(qf_elem) sink[QF_SPINOR_REALS];
