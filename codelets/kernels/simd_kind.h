@@ -44,20 +44,28 @@ static inline QF_HD_INLINE QF_K(qf_lanes) QF_K(qf_lanes_run)(int64_t first, QF_K
     return r;
 }
 
-/* Marks *x a run if the lanes in m name consecutive records, lane l record first + l, and
- * first .. first + QF_KW - 1 are records of the field (nrec of them); the lanes outside m are then
- * set to their place in the run, so that every lane still names a record of the field. */
+/* Makes *x the run first, first + 1, ... if all its records lie in the field (nrec of them), so that
+ * every lane, also one outside a mask, names a record; 0 (and *x unchanged) if not. A run's loads and
+ * stores read lane 0 only; the other lanes keep the records they named, which the per-lane path of a
+ * store with a partial mask reads (the lanes it stores are first + l there too). */
+static inline int QF_K(qf_lanes_set_run)(QF_K(qf_lanes) *x, int64_t first, int64_t nrec)
+{
+    if (first < 0 || first + QF_KW > nrec) return 0;
+    x->i[0] = first;
+    x->run = 1;
+    return 1;
+}
+
+/* Marks *x a run if the lanes in m name consecutive records, lane l record first + l (qf_lanes_set_run). */
 static inline void QF_K(qf_lanes_mark_run)(QF_K(qf_lanes) *x, QF_K(qf_mask) m, int64_t nrec)
 {
     x->run = 0;
     if (!m) return;
     int l0 = __builtin_ctz(m);
     int64_t first = x->i[l0] - l0;
-    if (first < 0 || first + QF_KW > nrec) return;
     for (int l = l0; l < QF_KW; l++)
         if (m >> l & 1 && x->i[l] != first + l) return;
-    for (int l = 0; l < QF_KW; l++) x->i[l] = first + l;
-    x->run = 1;
+    QF_K(qf_lanes_set_run)(x, first, nrec);
 }
 
 /* Runs stmt with p[l] the address of real off of lane l's record (i, records of rec reals from base,
@@ -209,7 +217,8 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     const int single = nrun == 1 && n == QF_KW;
     const int64_t volume = qf_volume(ext);
     if (single) q->site.run = 1;
-    else QF_K(qf_lanes_mark_run)(&q->site, q->valid, kind == QF_SITES_FACES ? 0 : volume);
+    else if (kind == QF_SITES_FACES) q->site.run = 0; /* the exterior's batches skip the rows' inner sites */
+    else QF_K(qf_lanes_mark_run)(&q->site, q->valid, volume);
     if (kind == QF_SITES_ENTRIES) {
         for (int r = 0; r < nrun; r++)
             for (int j = 0; j < run[r].n; j++) {
@@ -251,25 +260,20 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 if (j0 >= j1) continue;
                 q->hop[mu][dir] |= ((1u << (j1 - j0)) - 1) << (first + j0);
                 QF_K(qf_lanes) *src = &q->src[mu][dir];
-                y[0] += 2 * j0;
                 if (kind == QF_SITES_HOPS) {
                     /* the source of lane first + j is base + j */
                     int64_t base = (1 - parity) * half + ((lex + (dir ? -stride[mu] : stride[mu])) >> 1);
-                    if (single && base >= 0 && base + QF_KW <= volume) {
-                        src->i[0] = base;
-                        src->run = 1;
-                        continue;
-                    }
+                    if (single && QF_K(qf_lanes_set_run)(src, base, volume)) continue;
                     for (int j = j0; j < j1; j++) src->i[first + j] = base + j;
                 } else {
+                    y[0] += 2 * j0;
                     y[mu] = dir ? ext[mu] - 1 : 0;
                     for (int j = j0; j < j1; j++, y[0] += 2)
                         src->i[first + j] = qf_wilson_face_index(y, ext, mu, dir, src_parity);
                 }
             }
     }
-    /* the exterior's batches skip the rows' inner sites and are not runs */
-    if (!single && kind == QF_SITES_HOPS)
+    if (!single && kind == QF_SITES_HOPS) /* (the exterior's face entries are not runs either) */
         for (int mu = 0; mu < QF_NDIM; mu++)
             for (int dir = 0; dir < 2; dir++) QF_K(qf_lanes_mark_run)(&q->src[mu][dir], q->hop[mu][dir], volume);
     return 1;
