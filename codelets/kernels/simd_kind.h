@@ -217,14 +217,13 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     const int single = nrun == 1 && n == QF_KW;
     const int64_t volume = qf_volume(ext);
     if (single) q->site.run = 1;
-    else if (kind == QF_SITES_FACES) q->site.run = 0; /* the exterior's batches skip the rows' inner sites */
     else QF_K(qf_lanes_mark_run)(&q->site, q->valid, volume);
     if (kind == QF_SITES_ENTRIES) {
-        for (int r = 0; r < nrun; r++)
-            for (int j = 0; j < run[r].n; j++) {
-                int y[QF_NDIM] = {run[r].x[0] + 2 * j, run[r].x[1], run[r].x[2], run[r].x[3]};
-                q->src[0][0].i[run[r].first + j] = qf_wilson_face_index(y, ext, w->mu, w->side, src_parity);
-            }
+        const int step = qf_wilson_face_row_step(w->mu, src_parity);
+        for (int r = 0; r < nrun; r++) {
+            int64_t f = qf_wilson_face_index(run[r].x, ext, w->mu, w->side, src_parity);
+            for (int j = 0; j < run[r].n; j++) q->src[0][0].i[run[r].first + j] = f + j * step;
+        }
         for (int l = n; l < QF_KW; l++) q->src[0][0].i[l] = q->src[0][0].i[0];
         QF_K(qf_lanes_mark_run)(&q->src[0][0], q->valid, qf_wilson_face_sites(ext, w->mu, src_parity));
         return 1;
@@ -268,14 +267,18 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 } else {
                     y[0] += 2 * j0;
                     y[mu] = dir ? ext[mu] - 1 : 0;
-                    for (int j = j0; j < j1; j++, y[0] += 2)
-                        src->i[first + j] = qf_wilson_face_index(y, ext, mu, dir, src_parity);
+                    int64_t f = qf_wilson_face_index(y, ext, mu, dir, src_parity);
+                    const int step = qf_wilson_face_row_step(mu, src_parity);
+                    for (int j = j0; j < j1; j++) src->i[first + j] = f + (j - j0) * step;
                 }
             }
     }
-    if (!single && kind == QF_SITES_HOPS) /* (the exterior's face entries are not runs either) */
-        for (int mu = 0; mu < QF_NDIM; mu++)
-            for (int dir = 0; dir < 2; dir++) QF_K(qf_lanes_mark_run)(&q->src[mu][dir], q->hop[mu][dir], volume);
+    /* the other batches' hop sources and face entries may be runs too (a face is ordered as the block) */
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        for (int dir = 0; dir < 2; dir++)
+            if (!q->src[mu][dir].run)
+                QF_K(qf_lanes_mark_run)(&q->src[mu][dir], q->hop[mu][dir],
+                                        kind == QF_SITES_FACES ? qf_wilson_face_sites(ext, mu, src_parity) : volume);
     return 1;
 }
 

@@ -105,6 +105,11 @@ static inline QF_HD int64_t qf_wilson_face_index(const int y[QF_NDIM], const int
     return parity < 0 ? f : f / 2;
 }
 
+/* How far the face index moves from a site of a row (x[1..3] fixed) to the row's next site of its
+ * parity (x[0] + 2): the face is ordered as the block, x[0] fastest, halved with one parity stored;
+ * a row has one site on an x face. */
+static inline QF_HD int qf_wilson_face_row_step(int mu, int parity) { return mu == 0 ? 0 : parity < 0 ? 2 : 1; }
+
 /* Block-local coordinates of face buffer entry f of the (mu, side) face (inverse of the above). */
 static inline QF_HD void qf_wilson_face_coords(int64_t f, const int ext[QF_NDIM], int mu, int side, int parity,
                                                int y[QF_NDIM])
