@@ -64,13 +64,23 @@ int qf_bench_direct_create(qf_bench_direct *dk, const qf_lattice *lat, const qf_
  * qf_bench_check_tolerance of the plan's precision. */
 int qf_bench_direct_check(qf_bench_direct *dk, const double *ref, double *diff);
 static inline double qf_bench_check_tolerance(qf_precision p) { return p == QF_SINGLE ? 1e-5 : 1e-12; }
+/* A timing: n applications in seconds, in rounds of about n / rounds chained applications each;
+ * best is the fastest round's time an application. The ceilings are best-of-N figures (STREAM's
+ * rule), and on a machine shared with other jobs a mean carries their bursts into the operator's
+ * time but not into the ceiling's: the ratios compare best with best, and the means are printed too. */
+typedef struct {
+    long n;
+    int rounds;
+    double seconds, best;
+} qf_bench_timing;
+
 /* warmup untimed, then n timed chained applications (n <= 0: as many as last about target_s
- * seconds; *n_out says how many) in *seconds, with the runtime paused. */
-int qf_bench_direct_time(qf_bench_direct *dk, int warmup, long n, double target_s, long *n_out, double *seconds);
+ * seconds) with the runtime paused: in rounds on CPUs, in one on a GPU (its own, not shared). */
+int qf_bench_direct_time(qf_bench_direct *dk, int warmup, long n, double target_s, qf_bench_timing *t);
 void qf_bench_direct_free(qf_bench_direct *dk);
 /* The task graph timed the same way: chained qf_dirac_apply(QF_OP_MHAT) between f[0] and f[1] (in
  * f[0] on entry), one wait at the end. */
-int qf_bench_graph_time(qf_dirac *d, qf_field *f[2], int warmup, long n, double target_s, long *n_out, double *seconds);
+int qf_bench_graph_time(qf_dirac *d, qf_field *f[2], int warmup, long n, double target_s, qf_bench_timing *t);
 
 #if QF_HAVE_CUDA
 /* Number of CUDA devices the runtime sees (0 when none, or no driver). */
