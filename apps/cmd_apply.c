@@ -35,7 +35,7 @@ static const char help[] =
     "  --schur asym|sym    even-odd form: A_ee - kappa^2 D_eo A_oo^-1 D_oe (asym, default) or\n"
     "                      1 - kappa^2 A_ee^-1 D_eo A_oo^-1 D_oe (sym)\n"
     "  --prec double|single  precision of the operator and its fields (default double)\n"
-    "  --blocks BX BY BZ BT  block grid of the task graph (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 32768 sites)\n"
+    "  --blocks BX BY BZ BT  block grid of the task graph (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 8192 sites)\n"
     "Source and result:\n"
     "  --source SRC        point (default), random (complex Gaussian, --seed), or a FILE holding a\n"
     "                      SciDAC Dirac fermion of the lattice's size (write ./point for a file named point)\n"

