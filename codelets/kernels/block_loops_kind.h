@@ -38,9 +38,13 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_gather_block)(const void *spinor,
         for (int side = 0; side < 2; side++) {
             qf_walk w;
             qf_walk_face(&w, a->ext, mu, side, a->parity);
-            QF_K(qf_sites) q = {0};
-            while (QF_K(qf_sites_fill)(&q, &w, QF_SITES_ENTRIES, a->parity))
-                QF_K(qf_wilson_gather_at)(spinor, gauge, face[2 * mu + side], mu, side, q.s, &q.src[0][0], q.valid, a);
+            QF_SITES_FOR_BATCHES(&w, QF_SITES_ENTRIES, a->parity, q, {
+                /* the next batch's sources: the hardware follows a face's rows no better than a hop's */
+                QF_K(qf_sites_prefetch_sites)(q, spinor, QF_SPINOR_REALS);
+                if (side && q->ahead)
+                    QF_K(qf_prefetch_records)(gauge, q->ahead->s, QF_LINKS_REALS, mu * QF_SU3_REALS, QF_SU3_REALS);
+                QF_K(qf_wilson_gather_at)(spinor, gauge, face[2 * mu + side], mu, side, q->s, &q->src[0][0], q->valid, a);
+            });
         }
     }
 }
