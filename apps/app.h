@@ -113,6 +113,8 @@ int qf_cmd_bench(int argc, char **argv);
 int qf_cmd_trace(int argc, char **argv);
 /* bench/dslash_bench.c: quarkflow bench dslash */
 int qf_bench_dslash(int argc, char **argv);
+/* bench/kernel_bench.c: quarkflow bench kernels */
+int qf_bench_kernels(int argc, char **argv);
 /* bench/solver_bench.c: quarkflow bench solver */
 int qf_bench_solver(int argc, char **argv);
 int qf_bench_sched(int argc, char **argv);

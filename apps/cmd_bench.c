@@ -9,6 +9,9 @@ static const char help[] =
     "usage: quarkflow bench dslash [options]   the even-odd Wilson-clover operator (Mhat): task graph,\n"
     "                                          the same kernels without StarPU, and the memory-bandwidth\n"
     "                                          ceiling (STREAM triad / device-to-device copy), with ratios\n"
+    "       quarkflow bench kernels [options]  the CPU hopping kernels (gather, interior, exterior) one call\n"
+    "                                          at a time on one thread without StarPU, in the cache and out\n"
+    "                                          of it, against a single-thread read ceiling\n"
     "       quarkflow bench solver [options]   CGNR and BiCGStab (or others) in double and mixed precision on\n"
     "                                          the even-odd clover operator: iterations, time to solution,\n"
     "                                          GFLOPS, the workers' idle share, the overhead against the\n"
@@ -26,7 +29,8 @@ int qf_cmd_bench(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if (!strcmp(argv[1], "dslash")) return qf_bench_dslash(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "kernels")) return qf_bench_kernels(argc - 1, argv + 1);
     if (!strcmp(argv[1], "solver")) return qf_bench_solver(argc - 1, argv + 1);
     if (!strcmp(argv[1], "sched")) return qf_bench_sched(argc - 1, argv + 1);
-    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, solver, sched)", argv[1]);
+    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, kernels, solver, sched)", argv[1]);
 }

@@ -1,0 +1,558 @@
+/* quarkflow bench kernels: the CPU Wilson hopping kernels (gather, interior, exterior) timed one call
+ * at a time on one thread, without StarPU, in the last-level cache and out of it. Figures quoted for
+ * kernel changes ("one 16x8x8x8 block, 32 sets of fields out of cache: interior 75-95 ns a site")
+ * come from here, so that anyone can rerun them on the same build; bench dslash times the same
+ * kernels inside a whole operator, on every core, where the cache and the runtime blur one kernel's
+ * cost.
+ *
+ *   fields      one block's buffers in the kernels' layout (qf_lattice.h, kernels/spinor.h, su3.h,
+ *               clover.h) for the second hop of Mhat, filled with uniform random reals; a "set" is
+ *               one of each. Cycling over sets whose total is several times the LLC makes every call
+ *               fetch its data from memory, as in an operator whose fields do not fit in the cache.
+ *   kernels     the exported launchers of codelets/wilson_launch.h, the ones the codelets call, so
+ *               that the clone timed is the one the runtime dispatches to (AVX-512, AVX2 or baseline).
+ *   ceiling     a single-thread read of a buffer of 4 x the LLC, best of 5: the kernels run on one
+ *               thread, so a many-thread STREAM figure would not bound them.
+ *
+ * No runtime is started: idle StarPU workers would poll on the cores this thread uses. */
+#include "app.h"
+#include "wilson_launch.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: quarkflow bench kernels [options]\n"
+    "\n"
+    "Times the CPU Wilson hopping kernels (gather, interior, exterior) one call at a time on one\n"
+    "thread, without StarPU: the launchers that the codelets call (codelets/wilson_launch.h; they pick\n"
+    "their AVX-512, AVX2 or baseline clone at run time), on one block's fields filled with uniform\n"
+    "random numbers. Each kernel is timed on one set of fields (in the last-level cache when the set\n"
+    "fits) and cycling over N sets (out of it), in ns per output site: the block's even half (V/2\n"
+    "sites) for all three, so that their sum is one hop's cost a site. Out of cache the interior's and\n"
+    "the whole hop's GB/s by QUDA's byte rule are compared with a single-thread read ceiling measured\n"
+    "in the same run (a sum over a buffer of 4 x the LLC, best of 5).\n"
+    "\n"
+    "The hop is Mhat's second (QF_OP_MHAT, asymmetric): out_e = A_ee x_e - kappa^2 D_eo t_o, kappa\n"
+    "0.12, clover on x, boundary phases periodic in space and antiperiodic in t, on a one-block\n"
+    "lattice (every face hop crosses the boundary; the block is its own neighbour). The gather writes\n"
+    "the faces of the odd source t_o.\n"
+    "\n"
+    "Options:\n"
+    "  --block X Y Z T     block extents, each even and at least 2 (default 16 8 8 8)\n"
+    "  --prec single|double  precision of the fields (default single)\n"
+    "  --sets N            sets of fields cycled out of cache, 1 to 256 (default: the fewest whose\n"
+    "                      total is at least 4 x the last-level cache, at most 256)\n"
+    "  --seconds S         time of each measurement, in 5 rounds (default 0.5)\n"
+    "\n"
+    "No StarPU runtime is started: the global options --ncpu, --ncuda, --sched and --trace do not\n"
+    "apply. Results: bench/RESULTS.md.\n\n";
+
+enum { MAX_SETS = 256, ROUNDS = 5 };
+
+typedef struct {
+    int block[QF_NDIM];
+    qf_precision prec;
+    int sets; /* 0: the default */
+    double seconds;
+} kernel_opts;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
+
+/* ---- the last-level cache ---- */
+
+/* "32768K" and the like, as sysfs writes cache sizes */
+static long parse_size(const char *s)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v <= 0) return 0;
+    if (*end == 'K') v <<= 10;
+    else if (*end == 'M') v <<= 20;
+    else if (*end == 'G') v <<= 30;
+    return v;
+}
+
+/* The kernel's view first: glibc's sysconf counts the L3 of the whole package on some CPUs (320 MiB
+ * on the 2-core Zen 4 VM, whose core sees one 32 MiB L3), which would ask for ten times the sets. */
+static long llc_bytes(char *source, size_t len)
+{
+    long best = 0;
+    int best_level = 0;
+    for (int k = 0; k < 16; k++) {
+        char path[128], buf[64];
+        int level = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", k);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        if (fscanf(f, "%d", &level) != 1) level = 0;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", k);
+        if (!(f = fopen(path, "r"))) continue;
+        int instruction = fgets(buf, sizeof buf, f) && !strncmp(buf, "Instruction", 11);
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", k);
+        if (instruction || level <= best_level || !(f = fopen(path, "r"))) continue;
+        long size = fgets(buf, sizeof buf, f) ? parse_size(buf) : 0;
+        fclose(f);
+        if (size > 0) {
+            best = size;
+            best_level = level;
+        }
+    }
+    long sc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (best > 0) {
+        if (sc > 0 && sc != best)
+            snprintf(source, len, "sysfs, cpu0's level-%d cache; sysconf(_SC_LEVEL3_CACHE_SIZE) says %.0f MiB",
+                     best_level, mib((double)sc));
+        else
+            snprintf(source, len, "sysfs, cpu0's level-%d cache", best_level);
+        return best;
+    }
+    if (sc > 0) {
+        snprintf(source, len, "sysconf(_SC_LEVEL3_CACHE_SIZE)");
+        return sc;
+    }
+    snprintf(source, len, "assumed: neither sysfs nor sysconf gives it");
+    return 32L << 20;
+}
+
+/* ---- fields ---- */
+
+typedef struct {
+    void *in, *out, *gauge, *x, *clover;
+    void *face[QF_WILSON_NFACES];            /* written by the gather, (mu, side) order */
+    const void *nbr[QF_WILSON_NFACES];       /* read by the exterior: the block is its own neighbour */
+} field_set;
+
+typedef struct {
+    int64_t volume;
+    size_t real, spinor, gauge, clover, face[QF_WILSON_NFACES], total;
+} set_sizes;
+
+static void sizes_of(const kernel_opts *o, set_sizes *z)
+{
+    z->volume = qf_volume(o->block);
+    z->real = qf_real_size(o->prec);
+    z->spinor = (size_t)z->volume * QF_SPINOR_REALS * z->real;
+    z->gauge = (size_t)z->volume * QF_LINKS_REALS * z->real;
+    z->clover = (size_t)z->volume * QF_CLOVER_REALS * z->real;
+    z->total = 3 * z->spinor + z->gauge + z->clover;
+    for (int k = 0; k < QF_WILSON_NFACES; k++) {
+        z->face[k] = (size_t)qf_wilson_face_sites(o->block, k / 2, 1) * QF_HALF_SPINOR_REALS * z->real;
+        z->total += z->face[k];
+    }
+}
+
+/* Uniform reals in [-0.5, 0.5] from a 64-bit LCG (Knuth's MMIX constants), reproducible per buffer.
+ * Zeros would let the kernels run on numbers that never change; random ones keep the sums honest. */
+static void *random_buffer(size_t bytes, qf_precision prec, uint64_t seed)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 64)) return NULL;
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+    if (prec == QF_DOUBLE) {
+        double *d = p;
+        for (size_t i = 0; i < bytes / sizeof *d; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            d[i] = (double)(s >> 11) * 0x1p-53 - 0.5;
+        }
+    } else {
+        float *f = p;
+        for (size_t i = 0; i < bytes / sizeof *f; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            f[i] = (float)(s >> 40) * 0x1p-24f - 0.5f;
+        }
+    }
+    return p;
+}
+
+static void set_free(field_set *s)
+{
+    free(s->in);
+    free(s->out);
+    free(s->gauge);
+    free(s->x);
+    free(s->clover);
+    for (int k = 0; k < QF_WILSON_NFACES; k++) free(s->face[k]);
+    memset(s, 0, sizeof *s);
+}
+
+static int set_create(field_set *s, const set_sizes *z, qf_precision prec, int index)
+{
+    memset(s, 0, sizeof *s);
+    uint64_t seed = (uint64_t)index * 16;
+    s->in = random_buffer(z->spinor, prec, seed + 1);
+    s->out = random_buffer(z->spinor, prec, seed + 2);
+    s->gauge = random_buffer(z->gauge, prec, seed + 3);
+    s->x = random_buffer(z->spinor, prec, seed + 4);
+    s->clover = random_buffer(z->clover, prec, seed + 5);
+    int ok = s->in && s->out && s->gauge && s->x && s->clover;
+    for (int k = 0; k < QF_WILSON_NFACES; k++)
+        ok = (s->face[k] = random_buffer(z->face[k], prec, seed + 6 + (uint64_t)k)) && ok;
+    /* exterior slot 2 mu takes the -mu neighbour's side-1 face, slot 2 mu + 1 the +mu neighbour's
+     * side-0 face (as tasks/dirac.c wires them); on a one-block lattice both neighbours are the block */
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        s->nbr[2 * mu] = s->face[2 * mu + 1];
+        s->nbr[2 * mu + 1] = s->face[2 * mu];
+    }
+    if (ok) return QF_SUCCESS;
+    set_free(s);
+    return qf_fail("out of host memory for set %d of the fields (%.1f MiB a set)", index + 1, mib((double)z->total));
+}
+
+/* ---- the kernels ---- */
+
+enum { K_GATHER = 0, K_INTERIOR, K_EXTERIOR, K_N };
+static const char *const kernel_names[K_N] = {"gather", "interior", "exterior"};
+
+typedef struct {
+    qf_wilson_args a;
+    qf_wilson_gather_args g;
+    field_set *sets;
+    int64_t out_sites;
+} bench_ctx;
+
+static void call(const bench_ctx *c, int k, const field_set *s)
+{
+    if (k == K_GATHER) qf_wilson_gather_run(&c->g, s->in, s->gauge, s->face);
+    else if (k == K_INTERIOR) qf_wilson_interior_run(&c->a, s->out, s->in, s->gauge, s->x, s->clover);
+    else qf_wilson_exterior_run(&c->a, s->out, s->gauge, s->x, s->clover, s->nbr);
+}
+
+/* Mhat's second hop, as tasks/dirac.c submits it for the asymmetric form: output parity even,
+ * out = a A x + b D t with a = 1, b = -kappa^2; the gather projects the odd source's faces. */
+static void hop_args(bench_ctx *c, const kernel_opts *o, const qf_dirac_params *dp)
+{
+    memset(&c->a, 0, sizeof c->a);
+    memcpy(c->a.ext, o->block, sizeof c->a.ext);
+    memcpy(c->a.global, o->block, sizeof c->a.global);
+    memcpy(c->a.phase, dp->phase, sizeof c->a.phase);
+    c->a.parity = 0;
+    c->a.dagger = 0;
+    c->a.a = 1.0;
+    c->a.b = -dp->kappa * dp->kappa;
+    c->a.has_x = 1;
+    c->a.clover_on = QF_CLOVER_X;
+    c->a.prec = o->prec;
+    memset(&c->g, 0, sizeof c->g);
+    memcpy(c->g.ext, o->block, sizeof c->g.ext);
+    c->g.parity = 1;
+    c->g.dagger = 0;
+    c->g.prec = o->prec;
+    c->out_sites = qf_volume(o->block) / 2;
+}
+
+/* Set 0 through the whole hop once: the even half must come out rewritten and finite, the odd half
+ * untouched (the kernels write one parity). Otherwise the timings would be of some other work. */
+static int check(const bench_ctx *c, const set_sizes *z, double *norm)
+{
+    const field_set *s = &c->sets[0];
+    size_t half = z->spinor / 2, n = half / z->real;
+    unsigned char *before = malloc(z->spinor);
+    if (!before) return qf_fail("out of host memory for the check");
+    memcpy(before, s->out, z->spinor);
+    for (int k = 0; k < K_N; k++) call(c, k, s);
+    int changed = memcmp(before, s->out, half) != 0;
+    int odd_kept = memcmp(before + half, (const char *)s->out + half, half) == 0;
+    free(before);
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double v = z->real == sizeof(double) ? ((const double *)s->out)[i] : (double)((const float *)s->out)[i];
+        sum += v * v;
+    }
+    *norm = sum;
+    if (!isfinite(sum))
+        return qf_fail("one gather + interior + exterior on set 0 gave non-finite output (|out_e|^2 = %g) from inputs in "
+                       "[-0.5, 0.5]: the kernels or their arguments are broken",
+                       sum);
+    if (!changed) return qf_fail("one gather + interior + exterior on set 0 left the output's even half unchanged");
+    if (!odd_kept) return qf_fail("one gather + interior + exterior on set 0 wrote odd output sites (parity 0 asked)");
+    return QF_SUCCESS;
+}
+
+typedef struct {
+    long calls;
+    double seconds, best; /* best: the fastest round's seconds a call */
+} timing;
+
+/* Calls kernel k on sets 0..nsets-1 in turn, over and over: a warm-up of a tenth of target_s, then
+ * ROUNDS rounds of target_s / ROUNDS each (at least one pass over the sets). */
+static void measure(const bench_ctx *c, int k, int nsets, double target_s, timing *t)
+{
+    double t0 = now();
+    do
+        for (int s = 0; s < nsets; s++) call(c, k, &c->sets[s]);
+    while (now() - t0 < 0.1 * target_s);
+    t->calls = 0;
+    t->seconds = 0.0;
+    t->best = INFINITY;
+    for (int r = 0; r < ROUNDS; r++) {
+        long calls = 0;
+        double start = now(), el;
+        do {
+            for (int s = 0; s < nsets; s++) call(c, k, &c->sets[s]);
+            calls += nsets;
+            el = now() - start;
+        } while (el < target_s / ROUNDS);
+        t->calls += calls;
+        t->seconds += el;
+        if (el / (double)calls < t->best) t->best = el / (double)calls;
+    }
+}
+
+/* ns an output site: mean over all rounds, and the best round's */
+static double ns_mean(const timing *t, int64_t sites) { return t->seconds / (double)t->calls / (double)sites * 1e9; }
+static double ns_best(const timing *t, int64_t sites) { return t->best / (double)sites * 1e9; }
+
+/* ---- the ceiling: one thread reading ---- */
+
+typedef double read_vec __attribute__((vector_size(32)));
+
+/* Sum over `bytes` of doubles with four vector accumulators, so that the loop waits on memory and
+ * not on the adds' latency; best of 5. The sum is checked, so the loop cannot be dropped. */
+static int read_ceiling(size_t bytes, double *gbps)
+{
+    size_t n = bytes / sizeof(read_vec) / 4 * 4;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n * sizeof(read_vec)))
+        return qf_fail("out of host memory for the read ceiling's %.0f MiB", mib((double)bytes));
+    read_vec *v = p;
+    for (size_t i = 0; i < n; i++) v[i] = (read_vec){1.0, 1.0, 1.0, 1.0};
+    double best = INFINITY, total = 0.0;
+    for (int r = 0; r < 5; r++) {
+        read_vec a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+        double t0 = now();
+        for (size_t i = 0; i < n; i += 4) {
+            a0 += v[i];
+            a1 += v[i + 1];
+            a2 += v[i + 2];
+            a3 += v[i + 3];
+        }
+        double dt = now() - t0;
+        read_vec a = a0 + a1 + a2 + a3;
+        total = a[0] + a[1] + a[2] + a[3];
+        if (dt < best) best = dt;
+    }
+    free(v);
+    if (total != 4.0 * (double)n) return qf_fail("the read ceiling summed %g instead of %g", total, 4.0 * (double)n);
+    *gbps = (double)(n * sizeof(read_vec)) / best * 1e-9;
+    return QF_SUCCESS;
+}
+
+/* ---- bench kernels ---- */
+
+/* QUDA's rule for one hop's output site, as bench dslash counts it: 8 x (18 gauge + 24 spinor)
+ * reals read, 24 of x, 72 of the clover field, 24 written. */
+static const double hop_reals = 8.0 * (18 + 24) + 24 + 72 + 24;
+
+static void print_kernel(const char *label, int k, const char *sets, const timing *t, int64_t sites, double bytes)
+{
+    printf("%-13s %-9s %s: %.1f ns a site, best round %.1f (%ld calls in %.2f s)", label, kernel_names[k], sets,
+           ns_mean(t, sites), ns_best(t, sites), t->calls, t->seconds);
+    if (bytes > 0) printf(", %.2f GB/s, best round %.2f", bytes / ns_mean(t, sites), bytes / ns_best(t, sites));
+    printf("\n");
+}
+
+static void print_hop(const char *label, const timing t[K_N], int64_t sites, double bytes)
+{
+    double mean = 0.0, best = 0.0;
+    for (int k = 0; k < K_N; k++) {
+        mean += ns_mean(&t[k], sites);
+        best += ns_best(&t[k], sites);
+    }
+    printf("%-13s %-9s gather + interior + exterior: %.1f ns a site, best rounds %.1f", label, "hop", mean, best);
+    if (bytes > 0) printf(", %.2f GB/s, best rounds %.2f", bytes / mean, bytes / best);
+    printf("\n");
+}
+
+static int kernels(const kernel_opts *o)
+{
+    char llc_source[160];
+    long llc = llc_bytes(llc_source, sizeof llc_source);
+    set_sizes z;
+    sizes_of(o, &z);
+    int nsets = o->sets, capped = 0;
+    if (nsets <= 0) {
+        double want = ceil(4.0 * (double)llc / (double)z.total);
+        nsets = want < 1.0 ? 1 : want > MAX_SETS ? MAX_SETS : (int)want;
+        capped = want > MAX_SETS;
+    }
+    double all = (double)z.total * nsets;
+    qf_dirac_params dp = qf_dirac_default_params(0.12);
+    bench_ctx c;
+    hop_args(&c, o, &dp);
+    const int64_t sites = c.out_sites;
+    const double bytes = hop_reals * (double)z.real;
+
+    printf("bench kernels CPU Wilson hopping kernels by their launchers (codelets/wilson_launch.h), one call at a time "
+           "on one thread, no StarPU\n");
+    printf("block         %d %d %d %d: %lld sites, %lld output sites (the even half), %s precision\n", o->block[0],
+           o->block[1], o->block[2], o->block[3], (long long)z.volume, (long long)sites, qf_precision_name(o->prec));
+    printf("hop           Mhat's second: out_e = A_ee x_e - kappa^2 D_eo t_o (a 1, b %g, clover on x), the gather "
+           "projecting the odd t_o; one-block lattice (global = block): every face hop crosses the boundary, phases "
+           "periodic in space, antiperiodic in t\n",
+           c.a.b);
+#if defined(__x86_64__)
+    printf("cpu           avx512f %s, avx2+fma %s (the launchers pick their AVX-512, AVX2 or baseline clone at run time; "
+           "which one is not visible here)\n",
+           __builtin_cpu_supports("avx512f") ? "yes" : "no",
+           __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "yes" : "no");
+#else
+    printf("cpu           not x86-64: the kernels' portable version\n");
+#endif
+    printf("llc           %.1f MiB (%s)\n", mib((double)llc), llc_source);
+    printf("set           %.2f MiB: in, out, x %.2f MiB each, gauge %.2f, clover %.2f, 8 faces %.3f; uniform random "
+           "reals in [-0.5, 0.5]\n",
+           mib((double)z.total), mib((double)z.spinor), mib((double)z.gauge), mib((double)z.clover),
+           mib((double)(z.total - 3 * z.spinor - z.gauge - z.clover)));
+    const char *why = o->sets > 0 ? "--sets"
+                      : capped    ? "default, capped at 256 sets: less than 4 x the LLC"
+                                  : "default: the fewest with at least 4 x the LLC";
+    printf("sets          %d, %.1f MiB = %.2f x the LLC (%s)\n", nsets, mib(all), all / (double)llc, why);
+    printf("counts        ns per output site (%lld a call) for every kernel, so that the three add up to the hop; "
+           "GB/s of the interior and the hop by QUDA's rule as bench dslash counts a hop: 8 x (18 gauge + 24 spinor) "
+           "+ 24 x + 72 clover + 24 output = %.0f reals (%.0f bytes) an output site; none for the gather and the "
+           "exterior alone, which touch face sites only\n",
+           (long long)sites, hop_reals, bytes);
+    fflush(stdout);
+
+    field_set *sets = calloc((size_t)nsets, sizeof *sets);
+    int rc = sets ? QF_SUCCESS : qf_fail("out of host memory for %d sets", nsets);
+    int made = 0; /* a set that fails frees itself */
+    while (!rc && made < nsets)
+        if (!(rc = set_create(&sets[made], &z, o->prec, made))) made++;
+    c.sets = sets;
+
+    double norm = 0.0;
+    rc = rc || check(&c, &z, &norm);
+    if (!rc)
+        printf("check         one gather + interior + exterior on set 0: even half rewritten and finite (|out_e|^2 = "
+               "%.4g), odd half kept\n",
+               norm);
+    fflush(stdout);
+
+    timing in[K_N] = {{0}}, out[K_N] = {{0}};
+    if (!rc) {
+        char what[96];
+        const char *label = (double)z.total <= (double)llc ? "in cache" : "one set";
+        snprintf(what, sizeof what, "1 set (%.2f MiB%s)", mib((double)z.total),
+                 (double)z.total <= (double)llc ? "" : ", larger than the LLC");
+        for (int k = 0; k < K_N; k++) {
+            measure(&c, k, 1, o->seconds, &in[k]);
+            print_kernel(label, k, what, &in[k], sites, 0.0);
+            fflush(stdout);
+        }
+        print_hop(label, in, sites, 0.0);
+        snprintf(what, sizeof what, "%d sets (%.1f MiB, %.2f x the LLC)", nsets, mib(all), all / (double)llc);
+        label = all > (double)llc ? "out of cache" : "many sets";
+        for (int k = 0; k < K_N; k++) {
+            measure(&c, k, nsets, o->seconds, &out[k]);
+            print_kernel(label, k, what, &out[k], sites, k == K_INTERIOR ? bytes : 0.0);
+            fflush(stdout);
+        }
+        print_hop(label, out, sites, bytes);
+        if (all < 4.0 * (double)llc)
+            printf("note          the sets hold %.2f x the LLC, less than 4 x: the cache holds part or all of them, so the "
+                   "figures of %d sets are not out of cache\n",
+                   all / (double)llc, nsets);
+    }
+    for (int s = 0; s < made; s++) set_free(&sets[s]);
+    free(sets);
+
+    /* after the sets are freed, so that the run never holds both */
+    double ceiling = 0.0;
+    size_t ceiling_bytes = (size_t)4 * (size_t)llc;
+    rc = rc || read_ceiling(ceiling_bytes, &ceiling);
+    if (!rc) {
+        printf("ceiling       read: sum over %.0f MiB of doubles (4 x the LLC), 1 thread, best of 5: %.2f GB/s\n",
+               mib((double)ceiling_bytes), ceiling);
+        double hop_mean = 0.0, hop_best = 0.0, in_mean = 0.0;
+        for (int k = 0; k < K_N; k++) {
+            hop_mean += ns_mean(&out[k], sites);
+            hop_best += ns_best(&out[k], sites);
+            in_mean += ns_mean(&in[k], sites);
+        }
+        printf("ratio         interior out of cache / ceiling  %.3f  (bandwidth by QUDA's rule, best round; mean %.3f)\n",
+               bytes / ns_best(&out[K_INTERIOR], sites) / ceiling, bytes / ns_mean(&out[K_INTERIOR], sites) / ceiling);
+        printf("ratio         hop out of cache / ceiling       %.3f  (bandwidth by QUDA's rule, best rounds; mean %.3f)\n",
+               bytes / hop_best / ceiling, bytes / hop_mean / ceiling);
+        printf("ratio         out of cache / in cache          gather %.2f, interior %.2f, exterior %.2f, hop %.2f "
+               "(time a site, means)\n",
+               ns_mean(&out[K_GATHER], sites) / ns_mean(&in[K_GATHER], sites),
+               ns_mean(&out[K_INTERIOR], sites) / ns_mean(&in[K_INTERIOR], sites),
+               ns_mean(&out[K_EXTERIOR], sites) / ns_mean(&in[K_EXTERIOR], sites), hop_mean / in_mean);
+        printf("              QUDA's rule counts each neighbour spinor once a hop (8 x 24 reals a site); the kernels "
+               "load each from memory about once, so the ratios to the ceiling can pass 1\n");
+    }
+    return rc;
+}
+
+static int parse(int argc, char **argv, kernel_opts *o)
+{
+    static const int default_block[QF_NDIM] = {16, 8, 8, 8};
+    memset(o, 0, sizeof *o);
+    memcpy(o->block, default_block, sizeof o->block);
+    o->prec = QF_SINGLE;
+    o->seconds = 0.5;
+    const char *cmd = "bench kernels";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0;
+        if (!strcmp(a, "--block")) {
+            rc = qf_app_dims(cmd, argc, argv, &i, o->block);
+            if (!rc) {
+                for (int mu = 0; mu < QF_NDIM; mu++)
+                    if (o->block[mu] < 2 || o->block[mu] % 2)
+                        return qf_app_usage_error(cmd,
+                                                  "--block %d %d %d %d: extent %d (%c) is %s; every extent must be even and "
+                                                  "at least 2 (the kernels store the two parities of a block in halves)",
+                                                  o->block[0], o->block[1], o->block[2], o->block[3], o->block[mu],
+                                                  "xyzt"[mu], o->block[mu] % 2 ? "odd" : "less than 2");
+                double v = (double)o->block[0] * o->block[1] * o->block[2] * o->block[3];
+                if (v > (double)(1 << 24))
+                    return qf_app_usage_error(cmd, "--block %d %d %d %d: %.0f sites, at most 2^24 (16777216) in a block",
+                                              o->block[0], o->block[1], o->block[2], o->block[3], v);
+            }
+        } else if (!strcmp(a, "--prec")) {
+            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &o->prec))
+                return qf_app_usage_error(cmd, "--prec needs single or double");
+            i++;
+        } else if (!strcmp(a, "--sets")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->sets);
+            if (!rc && (o->sets < 1 || o->sets > MAX_SETS))
+                return qf_app_usage_error(cmd, "--sets %d: 1 to %d", o->sets, MAX_SETS);
+        } else if (!strcmp(a, "--seconds")) {
+            rc = qf_app_double(cmd, argc, argv, &i, &o->seconds);
+            if (!rc && !(o->seconds > 0.0 && o->seconds <= 3600.0))
+                return qf_app_usage_error(cmd, "--seconds %g: more than 0, at most 3600", o->seconds);
+        } else {
+            return qf_app_usage_error(cmd, "%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument", a);
+        }
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int qf_bench_kernels(int argc, char **argv)
+{
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
+    kernel_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc) return rc;
+    /* no runtime, hence no MPI: under mpirun rank 0 measures, once, as gauge convert converts */
+    if (qf_app_launcher_rank() != 0) return 0;
+    return kernels(&o) ? qf_app_error() : 0;
+}
