@@ -7,9 +7,12 @@
 #   bench/run_device_ab.sh ROUNDS [taskset -c CPUS] NAME=LIBFILE ... -- QUARKFLOW-ARGS...
 #
 # LIBFILE is a libquarkflow.so.* built from another commit (a worktree's build, stripped, carried
-# with the call); the name "packed" stands for .deploy's own. Logs go to $OUT (or /tmp) as
-# ab_NAME_ROUND.txt; the timing and ratio lines are printed per run. Example (the issue's 2-core CPU
-# target, the current build against the one before a change):
+# with the call); the name "packed" stands for .deploy's own. Libraries beside LIBFILE named *.so.*
+# go into the variant too: an ordinary build links StarPU-MPI (libstarpumpi-1.3.so.3), which
+# .deploy's single-process build lacks, and the GPU machine has the OpenMPI it needs. Logs go to
+# $OUT (or /tmp) as ab_CPUS_NAME_ROUND.txt; the figures of each run are printed (bench dslash's and
+# bench kernels' timing, ceiling and ratio lines). Example (the issue's 2-core CPU target, the
+# current build against the one before a change):
 #   bench/run_device_ab.sh 3 taskset -c 0,1 packed=- old=.ab/old.so -- --ncuda 0 --ncpu 2 bench dslash
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,17 +30,19 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
   if [ "$name" != packed ]; then
     [ -f "$lib" ] || { echo "run_device_ab: no library '$lib' for variant $name" >&2; exit 2; }
     cp "$lib" "$dir/lib/$(basename "$(readlink -f "$top"/.deploy/lib/libquarkflow.so)")"
+    for extra in "$(dirname "$lib")"/*.so.*; do [ -f "$extra" ] && cp "$extra" "$dir/lib/"; done
   fi
   names+=("$name")
   shift
 done
 [ "${1:-}" = -- ] || { echo "run_device_ab: the quarkflow arguments follow '--'" >&2; exit 2; }
 shift
+cpus=${pin[2]:-all}
 for ((r = 1; r <= rounds; r++)); do
   for name in "${names[@]}"; do
-    log=$out/ab_${name}_$r.txt
+    log=$out/ab_${cpus//,/-}_${name}_$r.txt
     timeout 300 "${pin[@]}" /tmp/qf-ab-$name/run.sh quarkflow "$@" > "$log" 2>&1
     echo "== $name, round $r: ${pin[*]} quarkflow $*"
-    grep -E "^(task graph|direct|ceiling|ratio) " "$log"
+    grep -E "^(task graph|direct|ceiling|ratio|in cache|out of cache) |rror" "$log"
   done
 done
