@@ -37,7 +37,8 @@ static const char usage[] =
     "  apply      apply the Wilson-clover Dirac operator to a source, write the result\n"
     "  solve      solve M x = b (BiCGStab, GCR, CGNR, CGNE, MR; mixed precision) as task graphs\n"
     "  propagator point-source propagator (12 solves) and meson correlators: the main job\n"
-    "  bench      benchmarks: bench dslash (the even-odd operator), bench solver (the Krylov solvers)\n"
+    "  bench      benchmarks: bench dslash (the even-odd operator), bench kernels (its CPU kernels alone),\n"
+    "             bench solver (the Krylov solvers), bench sched (scheduling policies)\n"
     "  trace      summary of a trace's tasks.rec: time per codelet and worker, idle, critical path\n"
     "\n"
     "Run 'quarkflow COMMAND --help' for a command's options.\n";
