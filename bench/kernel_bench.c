@@ -405,14 +405,9 @@ static int kernels(const kernel_opts *o)
            "projecting the odd t_o; one-block lattice (global = block): every face hop crosses the boundary, phases "
            "periodic in space, antiperiodic in t\n",
            c.a.b);
-#if defined(__x86_64__)
-    printf("cpu           avx512f %s, avx2+fma %s (the launchers pick their AVX-512, AVX2 or baseline clone at run time; "
-           "which one is not visible here)\n",
-           __builtin_cpu_supports("avx512f") ? "yes" : "no",
-           __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "yes" : "no");
-#else
-    printf("cpu           not x86-64: the kernels' portable version\n");
-#endif
+    qf_cpu_kernels_level cpu = qf_cpu_kernels();
+    printf("cpu kernels   %s (%s; QF_CPU_KERNELS=avx512|avx2|baseline|auto picks another)\n", qf_cpu_kernels_name(cpu),
+           qf_cpu_kernels_target(cpu));
     printf("llc           %.1f MiB (%s)\n", mib((double)llc), llc_source);
     printf("set           %.2f MiB: in, out, x %.2f MiB each, gauge %.2f, clover %.2f, 8 faces %.3f; uniform random "
            "reals in [-0.5, 0.5]\n",
@@ -554,5 +549,6 @@ int qf_bench_kernels(int argc, char **argv)
     if (rc) return rc;
     /* no runtime, hence no MPI: under mpirun rank 0 measures, once, as gauge convert converts */
     if (qf_app_launcher_rank() != 0) return 0;
+    if (qf_cpu_kernels_select()) return qf_app_error(); /* the runtime, which would, is not started */
     return kernels(&o) ? qf_app_error() : 0;
 }

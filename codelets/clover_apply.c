@@ -9,18 +9,23 @@ void qf_clover_apply_cuda(void *buffers[], void *cl_arg);
 #endif
 
 /* The sites of the parity (or block) in batches of the fields' precision (kernels/simd.h). */
-QF_CPU_CLONES
-static void clover_apply_run(const qf_clover_apply_args *a, void *out, const void *x, const void *y, const void *clover)
+static inline QF_HD_INLINE void clover_apply_run(const qf_clover_apply_args *a, void *out, const void *x, const void *y,
+                                                  const void *clover)
 {
     int64_t first = qf_clover_site(a->ext, a->parity, 0), n = qf_clover_nsites(a->ext, a->parity);
     if (a->prec == QF_SINGLE) qf_clover_axpby_block_f8(out, a->a, x, a->b, clover, y, first, n, a->prec);
     else qf_clover_axpby_block_d4(out, a->a, x, a->b, clover, y, first, n, a->prec);
 }
+QF_CPU_VERSIONS(clover_apply_run, (const qf_clover_apply_args *a, void *out, const void *x, const void *y,
+                                   const void *clover), (a, out, x, y, clover))
 
 static void clover_apply_cpu(void *buffers[], void *cl_arg)
 {
-    clover_apply_run(cl_arg, (void *)STARPU_VECTOR_GET_PTR(buffers[3]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                     (const void *)STARPU_VECTOR_GET_PTR(buffers[2]), (const void *)STARPU_VECTOR_GET_PTR(buffers[0]));
+    const qf_clover_apply_args *a = cl_arg;
+    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[3]);
+    const void *x = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), *y = (const void *)STARPU_VECTOR_GET_PTR(buffers[2]),
+               *clover = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    QF_CPU_CALL(clover_apply_run, (a, out, x, y, clover));
 }
 
 /* One parity does half the work of all sites on the same buffers; a == 0 skips x. */

@@ -26,12 +26,20 @@ static void wilson_exterior_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-QF_CPU_CLONES
-void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
-                            const void *const nbr_face[QF_WILSON_NFACES])
+static inline QF_HD_INLINE void exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x,
+                                              const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
 {
     QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_exterior_block_f8(out, gauge, x, clover, nbr_face, &b),
                        qf_wilson_exterior_block_d4(out, gauge, x, clover, nbr_face, &b));
+}
+QF_CPU_VERSIONS(exterior_run, (const qf_wilson_args *a, void *out, const void *gauge, const void *x,
+                               const void *clover, const void *const nbr_face[QF_WILSON_NFACES]),
+                (a, out, gauge, x, clover, nbr_face))
+
+void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
+                            const void *const nbr_face[QF_WILSON_NFACES])
+{
+    QF_CPU_CALL(exterior_run, (a, out, gauge, x, clover, nbr_face));
 }
 
 static void wilson_exterior_cpu(void *buffers[], void *cl_arg)

@@ -14,12 +14,19 @@ static void wilson_gather_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-QF_CPU_CLONES
-void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
-                          void *const face[QF_WILSON_NFACES])
+static inline QF_HD_INLINE void gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                                            void *const face[QF_WILSON_NFACES])
 {
     QF_SIMD_SPECIALISE(qf_wilson_gather_args, a, b, qf_wilson_gather_block_f8(spinor, gauge, face, &b),
                        qf_wilson_gather_block_d4(spinor, gauge, face, &b));
+}
+QF_CPU_VERSIONS(gather_run, (const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                             void *const face[QF_WILSON_NFACES]), (a, spinor, gauge, face))
+
+void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                          void *const face[QF_WILSON_NFACES])
+{
+    QF_CPU_CALL(gather_run, (a, spinor, gauge, face));
 }
 
 static void wilson_gather_cpu(void *buffers[], void *cl_arg)

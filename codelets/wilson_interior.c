@@ -25,12 +25,19 @@ static void wilson_interior_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-QF_CPU_CLONES
-void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
-                            const void *clover)
+static inline QF_HD_INLINE void interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge,
+                                              const void *x, const void *clover)
 {
     QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_interior_block_f8(out, in, gauge, x, clover, &b),
                        qf_wilson_interior_block_d4(out, in, gauge, x, clover, &b));
+}
+QF_CPU_VERSIONS(interior_run, (const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
+                               const void *clover), (a, out, in, gauge, x, clover))
+
+void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
+                            const void *clover)
+{
+    QF_CPU_CALL(interior_run, (a, out, in, gauge, x, clover));
 }
 
 static void wilson_interior_cpu(void *buffers[], void *cl_arg)

@@ -203,6 +203,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     if (opt->ncpu >= 0) set_int_env("STARPU_NCPU", opt->ncpu);
     if (opt->ncuda >= 0) set_int_env("STARPU_NCUDA", opt->ncuda);
     if (opt->watchdog_s < 0.0) return qf_fail("watchdog %g s: give a positive time, or 0 for none", opt->watchdog_s);
+    if (qf_cpu_kernels_select()) return QF_ERROR;
     qf_watchdog_configure(opt->watchdog_s);
     /* Our tasks are short; StarPU's default of printing a warning per uncalibrated model is noise. */
     setenv("STARPU_SILENT", "1", 0);
@@ -340,6 +341,13 @@ void qf_runtime_print_build(FILE *out)
     );
     fprintf(out, "  CUDA        %s\n", QF_HAVE_CUDA ? "codelets built (" QF_CUDA_ARCHITECTURES ")" : "not built");
     fprintf(out, "  MPI         %s\n", QF_HAVE_MPI ? "StarPU-MPI" : "not built (single process)");
+    if (qf_cpu_kernels_select()) {
+        fprintf(out, "  CPU kernels none: %s\n", qf_last_error());
+    } else {
+        qf_cpu_kernels_level cpu = qf_cpu_kernels();
+        fprintf(out, "  CPU kernels %s (%s; QF_CPU_KERNELS=avx512|avx2|baseline|auto)\n", qf_cpu_kernels_name(cpu),
+                qf_cpu_kernels_target(cpu));
+    }
     fprintf(out, "  max CPUs    %d, max CUDA devices %d\n", STARPU_MAXCPUS,
 #ifdef STARPU_MAXCUDADEVS
             STARPU_MAXCUDADEVS

@@ -11,6 +11,7 @@
 #define QF_KERNEL_SIMD_H
 
 #include "wilson.h"
+#include "quarkflow/qf_runtime.h" /* qf_cpu_kernels */
 
 #include <string.h>
 
@@ -19,14 +20,28 @@
  * whose 256-bit registers hold one batch, and for x86-64-v4 (AVX-512), which keeps the batch in
  * 256-bit registers but has 32 of them instead of 16: the hop sum (24 vectors) no longer spills as
  * much (one 16x8x8x8 block on the Zen 4 VM: interior 62 -> 53 ns a site in the cache, 88 -> 82 out of
- * it). The dynamic loader picks the best version the CPU runs (GCC's target_clones, an ifunc). One
- * binary then uses AVX-512 or AVX2 and FMA where they exist and runs on any x86-64. Everything such a
- * function calls must be inlined into it to be compiled for each target: the kernels are
- * QF_HD_INLINE. */
+ * it). One binary then uses AVX-512 or AVX2 and FMA where they exist and runs on any x86-64.
+ *
+ * QF_CPU_VERSIONS(body, params, args) defines body_v4, body_v3 and body_base, each compiling the
+ * static inline function body (every kernel it calls is QF_HD_INLINE, so inlined and compiled for
+ * the version's target); QF_CPU_CALL(body, args) calls the one qf_cpu_kernels() names: the best the
+ * CPU runs, or the one QF_CPU_KERNELS asks for, so that tests run every version on one machine. */
 #if defined(QF_CPU_DISPATCH) && defined(__x86_64__)
-#define QF_CPU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define QF_CPU_VERSIONS(body, params, args)                                                                    \
+    __attribute__((noinline, target("arch=x86-64-v4"))) static void body##_v4 params { body args; }             \
+    __attribute__((noinline, target("arch=x86-64-v3"))) static void body##_v3 params { body args; }             \
+    __attribute__((noinline)) static void body##_base params { body args; }
+#define QF_CPU_CALL(body, args)                                                                                \
+    do {                                                                                                       \
+        switch (qf_cpu_kernels()) {                                                                            \
+        case QF_CPU_KERNELS_AVX512: body##_v4 args; break;                                                     \
+        case QF_CPU_KERNELS_AVX2: body##_v3 args; break;                                                       \
+        default: body##_base args; break;                                                                      \
+        }                                                                                                      \
+    } while (0)
 #else
-#define QF_CPU_CLONES
+#define QF_CPU_VERSIONS(body, params, args)
+#define QF_CPU_CALL(body, args) body args
 #endif
 
 typedef float qf_real_f8 __attribute__((vector_size(32)));

@@ -70,6 +70,19 @@ int qf_runtime_trace_convert(const char *dir);
  * is model ("qf_wilson_interior"): 1 and *rgb, or 0 for a model quarkflow does not have. */
 int qf_trace_colour(const char *model, unsigned *rgb);
 
+/* The version of the CPU Dirac kernels that runs (runtime/cpu_kernels.c). An x86-64 build with
+ * QF_CPU_DISPATCH holds three, for AVX-512 (x86-64-v4), AVX2 + FMA (x86-64-v3) and the baseline;
+ * the best the CPU runs is used unless the environment variable QF_CPU_KERNELS names one (avx512,
+ * avx2, baseline, or auto). qf_runtime_init selects it and fails, naming the cause, when the CPU or
+ * the build lacks the version asked for; qf_cpu_kernels_select does the same for programs that call
+ * the kernels without the runtime. */
+typedef enum { QF_CPU_KERNELS_BASELINE = 0, QF_CPU_KERNELS_AVX2, QF_CPU_KERNELS_AVX512 } qf_cpu_kernels_level;
+int qf_cpu_kernels_select(void);
+qf_cpu_kernels_level qf_cpu_kernels(void);
+/* "avx512", "avx2", "baseline"; and the target it was compiled for ("x86-64-v4: AVX-512"). */
+const char *qf_cpu_kernels_name(qf_cpu_kernels_level l);
+const char *qf_cpu_kernels_target(qf_cpu_kernels_level l);
+
 /* Wall-clock seconds from an arbitrary origin (StarPU's clock). */
 double qf_wtime(void);
 
