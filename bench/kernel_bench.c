@@ -10,7 +10,8 @@
  *               one of each. Cycling over sets whose total is several times the LLC makes every call
  *               fetch its data from memory, as in an operator whose fields do not fit in the cache.
  *   kernels     the exported launchers of codelets/wilson_launch.h, the ones the codelets call, so
- *               that the clone timed is the one the runtime dispatches to (AVX-512, AVX2 or baseline).
+ *               that the version timed is the one the codelets run (AVX-512, AVX2 or baseline:
+ *               qf_cpu_kernels(), which QF_CPU_KERNELS sets).
  *   ceiling     a single-thread read of a buffer of 4 x the LLC, best of 5: the kernels run on one
  *               thread, so a many-thread STREAM figure would not bound them.
  *
@@ -30,13 +31,14 @@ static const char help[] =
     "usage: quarkflow bench kernels [options]\n"
     "\n"
     "Times the CPU Wilson hopping kernels (gather, interior, exterior) one call at a time on one\n"
-    "thread, without StarPU: the launchers that the codelets call (codelets/wilson_launch.h; they pick\n"
-    "their AVX-512, AVX2 or baseline clone at run time), on one block's fields filled with uniform\n"
-    "random numbers. Each kernel is timed on one set of fields (in the last-level cache when the set\n"
-    "fits) and cycling over N sets (out of it), in ns per output site: the block's even half (V/2\n"
-    "sites) for all three, so that their sum is one hop's cost a site. Out of cache the interior's and\n"
-    "the whole hop's GB/s by QUDA's byte rule are compared with a single-thread read ceiling measured\n"
-    "in the same run (a sum over a buffer of 4 x the LLC, best of 5).\n"
+    "thread, without StarPU: the launchers that the codelets call (codelets/wilson_launch.h; they run\n"
+    "the AVX-512, AVX2 or baseline version that QF_CPU_KERNELS names or the CPU allows), on one\n"
+    "block's fields filled with uniform random numbers. Each kernel is timed on one set of fields (in\n"
+    "the last-level cache when the set fits) and cycling over N sets (out of it), in ns per output\n"
+    "site: the block's even half (V/2 sites) for all three, so that their sum is one hop's cost a\n"
+    "site. Out of cache the interior's and the whole hop's GB/s by QUDA's byte rule are compared with\n"
+    "a single-thread read ceiling measured in the same run (a sum over a buffer of 4 x the LLC, best\n"
+    "of 5).\n"
     "\n"
     "The hop is Mhat's second (QF_OP_MHAT, asymmetric): out_e = A_ee x_e - kappa^2 D_eo t_o, kappa\n"
     "0.12, clover on x, boundary phases periodic in space and antiperiodic in t, on a one-block\n"
