@@ -16,8 +16,14 @@ static inline QF_HD_INLINE void clover_apply_run(const qf_clover_apply_args *a, 
     if (a->prec == QF_SINGLE) qf_clover_axpby_block_f8(out, a->a, x, a->b, clover, y, first, n, a->prec);
     else qf_clover_axpby_block_d4(out, a->a, x, a->b, clover, y, first, n, a->prec);
 }
-QF_CPU_VERSIONS(clover_apply_run, (const qf_clover_apply_args *a, void *out, const void *x, const void *y,
-                                   const void *clover), (a, out, x, y, clover))
+static inline void clover_apply_scalar(const qf_clover_apply_args *a, void *out, const void *x, const void *y,
+                                       const void *clover)
+{
+    for (int64_t i = 0, n = qf_clover_nsites(a->ext, a->parity); i < n; i++)
+        qf_clover_axpby_site(out, a->a, x, a->b, clover, y, qf_clover_site(a->ext, a->parity, i), 1, a->prec);
+}
+QF_CPU_VERSIONS(clover_apply_run, clover_apply_scalar, (const qf_clover_apply_args *a, void *out, const void *x,
+                                                        const void *y, const void *clover), (a, out, x, y, clover))
 
 static void clover_apply_cpu(void *buffers[], void *cl_arg)
 {

@@ -32,8 +32,14 @@ static inline QF_HD_INLINE void exterior_run(const qf_wilson_args *a, void *out,
     QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_exterior_block_f8(out, gauge, x, clover, nbr_face, &b),
                        qf_wilson_exterior_block_d4(out, gauge, x, clover, nbr_face, &b));
 }
-QF_CPU_VERSIONS(exterior_run, (const qf_wilson_args *a, void *out, const void *gauge, const void *x,
-                               const void *clover, const void *const nbr_face[QF_WILSON_NFACES]),
+static inline void exterior_scalar(const qf_wilson_args *a, void *out, const void *gauge, const void *x,
+                                   const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
+{
+    for (int64_t i = 0, n = qf_wilson_nsites(a->ext, a->parity); i < n; i++)
+        qf_wilson_exterior_site(out, gauge, x, clover, nbr_face, i, a);
+}
+QF_CPU_VERSIONS(exterior_run, exterior_scalar, (const qf_wilson_args *a, void *out, const void *gauge, const void *x,
+                                                const void *clover, const void *const nbr_face[QF_WILSON_NFACES]),
                 (a, out, gauge, x, clover, nbr_face))
 
 void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,

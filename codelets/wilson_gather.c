@@ -20,8 +20,13 @@ static inline QF_HD_INLINE void gather_run(const qf_wilson_gather_args *a, const
     QF_SIMD_SPECIALISE(qf_wilson_gather_args, a, b, qf_wilson_gather_block_f8(spinor, gauge, face, &b),
                        qf_wilson_gather_block_d4(spinor, gauge, face, &b));
 }
-QF_CPU_VERSIONS(gather_run, (const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
-                             void *const face[QF_WILSON_NFACES]), (a, spinor, gauge, face))
+static inline void gather_scalar(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                                 void *const face[QF_WILSON_NFACES])
+{
+    for (int64_t t = 0, n = qf_wilson_gather_total(a); t < n; t++) qf_wilson_gather_site(spinor, gauge, face, t, a);
+}
+QF_CPU_VERSIONS(gather_run, gather_scalar, (const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
+                                            void *const face[QF_WILSON_NFACES]), (a, spinor, gauge, face))
 
 void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
                           void *const face[QF_WILSON_NFACES])

@@ -31,8 +31,14 @@ static inline QF_HD_INLINE void interior_run(const qf_wilson_args *a, void *out,
     QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_interior_block_f8(out, in, gauge, x, clover, &b),
                        qf_wilson_interior_block_d4(out, in, gauge, x, clover, &b));
 }
-QF_CPU_VERSIONS(interior_run, (const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
-                               const void *clover), (a, out, in, gauge, x, clover))
+static inline void interior_scalar(const qf_wilson_args *a, void *out, const void *in, const void *gauge,
+                                   const void *x, const void *clover)
+{
+    for (int64_t i = 0, n = qf_wilson_nsites(a->ext, a->parity); i < n; i++)
+        qf_wilson_interior_site(out, in, gauge, x, clover, i, a);
+}
+QF_CPU_VERSIONS(interior_run, interior_scalar, (const qf_wilson_args *a, void *out, const void *in, const void *gauge,
+                                                const void *x, const void *clover), (a, out, in, gauge, x, clover))
 
 void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
                             const void *clover)

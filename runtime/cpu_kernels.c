@@ -15,7 +15,8 @@
 #endif
 
 static const char *const names[] = {"baseline", "avx2", "avx512"};
-static const char *const targets[] = {"the target's baseline", "x86-64-v3: AVX2, FMA", "x86-64-v4: AVX-512"};
+static const char *const targets[] = {"the target's baseline: a site at a time, in double", "x86-64-v3: AVX2, FMA",
+                                       "x86-64-v4: AVX-512"};
 
 static int level = -1; /* set once, before any kernel runs; read by every CPU worker after */
 

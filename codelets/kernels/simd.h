@@ -22,15 +22,21 @@
  * much (one 16x8x8x8 block on the Zen 4 VM: interior 62 -> 53 ns a site in the cache, 88 -> 82 out of
  * it). One binary then uses AVX-512 or AVX2 and FMA where they exist and runs on any x86-64.
  *
- * QF_CPU_VERSIONS(body, params, args) defines body_v4, body_v3 and body_base, each compiling the
- * static inline function body (every kernel it calls is QF_HD_INLINE, so inlined and compiled for
- * the version's target); QF_CPU_CALL(body, args) calls the one qf_cpu_kernels() names: the best the
- * CPU runs, or the one QF_CPU_KERNELS asks for, so that tests run every version on one machine. */
+ * QF_CPU_VERSIONS(body, scalar, params, args) defines body_v4 and body_v3, each compiling the static
+ * inline function body (every kernel it calls is QF_HD_INLINE, so inlined and compiled for the
+ * version's target), and body_base, which runs scalar instead: the scalar kind's loop, one site at a
+ * time in double as a CUDA thread runs it. Emulated on the baseline's 16-byte registers, the batch
+ * kinds ran 1.6x slower than that (one 16x8x8x8 block's hop in the cache: 864 against 495-536 ns a
+ * site on the VM, `QF_CPU_KERNELS=baseline quarkflow bench kernels`) and took 80% of the kernel
+ * files' compile time (wilson_interior.c: 261 of 322 s alone; the four files and their dependants
+ * now build in 1 minute on two cores instead of 5). QF_CPU_CALL(body, args) calls the version qf_cpu_kernels() names:
+ * the best the CPU runs, or the one QF_CPU_KERNELS asks for, so that tests run every version on one
+ * machine. */
 #if defined(QF_CPU_DISPATCH) && defined(__x86_64__)
-#define QF_CPU_VERSIONS(body, params, args)                                                                    \
+#define QF_CPU_VERSIONS(body, scalar, params, args)                                                            \
     __attribute__((noinline, target("arch=x86-64-v4"))) static void body##_v4 params { body args; }             \
     __attribute__((noinline, target("arch=x86-64-v3"))) static void body##_v3 params { body args; }             \
-    __attribute__((noinline)) static void body##_base params { body args; }
+    __attribute__((noinline)) static void body##_base params { scalar args; }
 #define QF_CPU_CALL(body, args)                                                                                \
     do {                                                                                                       \
         switch (qf_cpu_kernels()) {                                                                            \
@@ -40,7 +46,7 @@
         }                                                                                                      \
     } while (0)
 #else
-#define QF_CPU_VERSIONS(body, params, args)
+#define QF_CPU_VERSIONS(body, scalar, params, args)
 #define QF_CPU_CALL(body, args) body args
 #endif
 
