@@ -3,7 +3,8 @@
  * type the kernels compute in and the number of sites (lanes) one call works on:
  *
  *   - the scalar kind (no suffix; this file): one site, arithmetic in double whatever the storage
- *     precision. The CUDA codelets use it, one thread per site;
+ *     precision. The CUDA codelets use it, one thread per site, and so does the CPU codelets'
+ *     version for a baseline x86-64 without 256-bit registers (kernels/simd.h);
  *   - the batch kinds of kernels/simd.h: _f8, 8 sites in float, and _d4, 4 sites in double, one site
  *     a lane of a GNU C vector. The CPU codelets use them on single and double fields, vectorised
  *     across sites over the ordinary site layout (records are transposed as they are loaded).
