@@ -73,7 +73,7 @@ typedef struct {
 
 static const double target_seconds = 2.0;
 
-static double now(void)
+double qf_bench_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -146,7 +146,7 @@ static void plan_free(qf_bench_plan *p)
  *   out_e = A_ee in_e - kappa^2 D_eo t_o                (asymmetric: clover on x)
  *         = in_e - kappa^2 A_ee^-1 D_eo t_o             (symmetric: A^-1 on the hops)
  *         = in_e - kappa^2 D_eo t_o                     (no clover) */
-static void plan_hops(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form)
+void qf_bench_plan_hops(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form)
 {
     int clover = dp->csw != 0.0;
     double k2 = dp->kappa * dp->kappa;
@@ -190,7 +190,7 @@ static void plan_hops(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_pa
  * the clover field (72 reals) where the fused finishing step reads it, the x spinor (24 reals) where
  * it is read, and the output spinor written (24 reals). Faces, the partial sums that the interior
  * stores for face sites and the exterior reads back, and write-allocate traffic are not counted. */
-static double hop_reals(const qf_bench_hop *h)
+double qf_bench_hop_reals(const qf_bench_hop *h)
 {
     return 8.0 * (18 + 24) + (h->clover >= 0 ? 72.0 : 0.0) + (h->x >= 0 ? 24.0 : 0.0) + 24.0;
 }
@@ -198,7 +198,7 @@ static double hop_reals(const qf_bench_hop *h)
 static double plan_bytes(const qf_bench_plan *p, const qf_lattice *lat)
 {
     double reals = 0.0;
-    for (int h = 0; h < p->nhops; h++) reals += hop_reals(&p->hop[h]) * (double)lat->global_volume / 2;
+    for (int h = 0; h < p->nhops; h++) reals += qf_bench_hop_reals(&p->hop[h]) * (double)lat->global_volume / 2;
     return reals * (double)qf_real_size(p->prec);
 }
 
@@ -209,7 +209,7 @@ static int plan_create(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_p
     p->nblocks = lat->nblocks;
     memcpy(p->blocks, lat->blocks, sizeof p->blocks);
     p->prec = dp->prec;
-    plan_hops(p, lat, dp, form);
+    qf_bench_plan_hops(p, lat, dp, form);
     int nb = p->nblocks;
     p->block_origin = calloc((size_t)nb, sizeof *p->block_origin);
     p->neighbour = calloc((size_t)nb, sizeof *p->neighbour);
@@ -299,7 +299,7 @@ static void *cpu_direct_thread(void *arg_)
     int tid = arg->tid, nt = c->nthreads;
     bind_to_worker_core(tid);
     pthread_barrier_wait(&c->barrier);
-    double t0 = now();
+    double t0 = qf_bench_now();
     for (long it = 0; it < c->iters; it++)
         for (int h = 0; h < p->nhops; h++) {
             const qf_bench_hop *hp = &p->hop[h];
@@ -323,7 +323,7 @@ static void *cpu_direct_thread(void *arg_)
             }
             pthread_barrier_wait(&c->barrier);
         }
-    if (tid == 0) c->seconds = now() - t0;
+    if (tid == 0) c->seconds = qf_bench_now() - t0;
     return NULL;
 }
 
@@ -389,10 +389,10 @@ static void *triad_thread(void *arg_)
     const double s = 3.0;
     for (int r = 0; r < t->reps; r++) {
         pthread_barrier_wait(&t->barrier);
-        double t0 = now();
+        double t0 = qf_bench_now();
         for (size_t i = lo; i < hi; i++) a[i] = b[i] + s * c[i];
         pthread_barrier_wait(&t->barrier);
-        double dt = now() - t0;
+        double dt = qf_bench_now() - t0;
         if (arg->tid == 0 && (r == 0 || dt < t->best)) t->best = dt;
     }
     return NULL;
@@ -430,14 +430,12 @@ static int stream_triad(int nthreads, double *gbps, size_t *array_bytes)
 
 /* ---- timing ---- */
 
-typedef int (*timed_run)(void *ctx, long n, double *seconds);
-
 /* warmup untimed runs, then n timed ones in QF_BENCH_ROUNDS rounds (one if n is smaller); n <= 0: as
  * many as last about target_s seconds, found by doubling a probe run until it lasts 0.1 s (the
  * probes warm up too). */
 enum { QF_BENCH_ROUNDS = 5 };
 
-static int timed(timed_run run, void *ctx, int warmup, long n, double target_s, qf_bench_timing *out)
+int qf_bench_timed(qf_bench_run run, void *ctx, int warmup, long n, double target_s, qf_bench_timing *out)
 {
     double t = 0.0;
     if (warmup > 0 && run(ctx, warmup, &t)) return QF_ERROR;
@@ -477,18 +475,18 @@ static int graph_run(void *ctx, long n, double *seconds)
 {
     graph_ctx *g = ctx;
     qf_runtime_wait_all();
-    double t0 = now();
+    double t0 = qf_bench_now();
     for (long k = 0; k < n; k++)
         if (qf_dirac_apply(g->d, QF_OP_MHAT, g->f[(k + 1) & 1], g->f[k & 1])) return QF_ERROR;
     qf_runtime_wait_all();
-    *seconds = now() - t0;
+    *seconds = qf_bench_now() - t0;
     return QF_SUCCESS;
 }
 
 int qf_bench_graph_time(qf_dirac *d, qf_field *f[2], int warmup, long n, double target_s, qf_bench_timing *t)
 {
     graph_ctx g = {d, f};
-    return timed(graph_run, &g, warmup, n, target_s, t);
+    return qf_bench_timed(graph_run, &g, warmup, n, target_s, t);
 }
 
 /* ---- the direct kernels of one Mhat application ---- */
@@ -563,7 +561,7 @@ static int direct_run(qf_bench_direct *dk, int warmup, long n, double target_s, 
     qf_runtime_pause();
     if (!dk->gpu) {
         cpu_direct cd = {.p = &dk->plan, .face = dk->faces, .nthreads = dk->nthreads};
-        rc = timed(cpu_direct_run, &cd, warmup, n, target_s, t);
+        rc = qf_bench_timed(cpu_direct_run, &cd, warmup, n, target_s, t);
     }
 #if QF_HAVE_CUDA
     else {

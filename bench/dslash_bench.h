@@ -52,6 +52,12 @@ typedef struct {
     double bytes;         /* moved by one application, by QUDA's rule */
 } qf_bench_direct;
 
+/* The arguments of Mhat's hops (p->hop, p->nhops) as tasks/dirac.c submits them for the operator of
+ * parameters dp and form on lat's blocks, and QUDA's count of the reals one hop moves an output
+ * site; bench kernels times the second hop's kernels alone from the same arguments. */
+void qf_bench_plan_hops(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form);
+double qf_bench_hop_reals(const qf_bench_hop *h);
+
 /* The path of the direct kernels: the GPU of the first CUDA worker when there is one and the device
  * is usable, otherwise the CPU workers' cores. Fails when there is neither. */
 int qf_bench_direct_path(int *gpu, int *device);
@@ -73,6 +79,13 @@ typedef struct {
     int rounds;
     double seconds, best;
 } qf_bench_timing;
+
+/* Monotonic wall-clock seconds, and the benchmarks' timing rule: run(ctx, k, &seconds) does k
+ * applications (or kernel calls) and times them; qf_bench_timed runs warmup untimed, then n timed
+ * ones in rounds (n <= 0: as many as last about target_s seconds). */
+double qf_bench_now(void);
+typedef int (*qf_bench_run)(void *ctx, long n, double *seconds);
+int qf_bench_timed(qf_bench_run run, void *ctx, int warmup, long n, double target_s, qf_bench_timing *out);
 
 /* warmup untimed, then n timed chained applications (n <= 0: as many as last about target_s
  * seconds) with the runtime paused: in rounds on CPUs, in one on a GPU (its own, not shared). */

@@ -17,14 +17,13 @@
  *
  * No runtime is started: idle StarPU workers would poll on the cores this thread uses. */
 #include "app.h"
-#include "wilson_launch.h"
+#include "dslash_bench.h" /* the hops' arguments, QUDA's byte count and the timing rule of bench dslash */
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -55,7 +54,7 @@ static const char help[] =
     "No StarPU runtime is started: the global options --ncpu, --ncuda, --sched and --trace do not\n"
     "apply. Results: bench/RESULTS.md.\n\n";
 
-enum { MAX_SETS = 256, ROUNDS = 5 };
+enum { MAX_SETS = 256 };
 
 typedef struct {
     int block[QF_NDIM];
@@ -63,13 +62,6 @@ typedef struct {
     int sets; /* 0: the default */
     double seconds;
 } kernel_opts;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 
@@ -221,40 +213,17 @@ enum { K_GATHER = 0, K_INTERIOR, K_EXTERIOR, K_N };
 static const char *const kernel_names[K_N] = {"gather", "interior", "exterior"};
 
 typedef struct {
-    qf_wilson_args a;
-    qf_wilson_gather_args g;
+    const qf_bench_hop *hop; /* Mhat's second hop, as bench dslash (and tasks/dirac.c) runs it */
     field_set *sets;
     int64_t out_sites;
 } bench_ctx;
 
 static void call(const bench_ctx *c, int k, const field_set *s)
 {
-    if (k == K_GATHER) qf_wilson_gather_run(&c->g, s->in, s->gauge, s->face);
-    else if (k == K_INTERIOR) qf_wilson_interior_run(&c->a, s->out, s->in, s->gauge, s->x, s->clover);
-    else qf_wilson_exterior_run(&c->a, s->out, s->gauge, s->x, s->clover, s->nbr);
-}
-
-/* Mhat's second hop, as tasks/dirac.c submits it for the asymmetric form: output parity even,
- * out = a A x + b D t with a = 1, b = -kappa^2; the gather projects the odd source's faces. */
-static void hop_args(bench_ctx *c, const kernel_opts *o, const qf_dirac_params *dp)
-{
-    memset(&c->a, 0, sizeof c->a);
-    memcpy(c->a.ext, o->block, sizeof c->a.ext);
-    memcpy(c->a.global, o->block, sizeof c->a.global);
-    memcpy(c->a.phase, dp->phase, sizeof c->a.phase);
-    c->a.parity = 0;
-    c->a.dagger = 0;
-    c->a.a = 1.0;
-    c->a.b = -dp->kappa * dp->kappa;
-    c->a.has_x = 1;
-    c->a.clover_on = QF_CLOVER_X;
-    c->a.prec = o->prec;
-    memset(&c->g, 0, sizeof c->g);
-    memcpy(c->g.ext, o->block, sizeof c->g.ext);
-    c->g.parity = 1;
-    c->g.dagger = 0;
-    c->g.prec = o->prec;
-    c->out_sites = qf_volume(o->block) / 2;
+    const qf_bench_hop *h = c->hop;
+    if (k == K_GATHER) qf_wilson_gather_run(&h->g, s->in, s->gauge, s->face);
+    else if (k == K_INTERIOR) qf_wilson_interior_run(&h->a, s->out, s->in, s->gauge, s->x, s->clover);
+    else qf_wilson_exterior_run(&h->a, s->out, s->gauge, s->x, s->clover, s->nbr);
 }
 
 /* Set 0 through the whole hop once: the even half must come out rewritten and finite, the odd half
@@ -285,39 +254,35 @@ static int check(const bench_ctx *c, const set_sizes *z, double *norm)
     return QF_SUCCESS;
 }
 
+/* k calls of one kernel, cycling over the sets from where the last run stopped */
 typedef struct {
-    long calls;
-    double seconds, best; /* best: the fastest round's seconds a call */
-} timing;
+    const bench_ctx *c;
+    int k, nsets, next;
+} kernel_run;
 
-/* Calls kernel k on sets 0..nsets-1 in turn, over and over: a warm-up of a tenth of target_s, then
- * ROUNDS rounds of target_s / ROUNDS each (at least one pass over the sets). */
-static void measure(const bench_ctx *c, int k, int nsets, double target_s, timing *t)
+static int run_kernel(void *ctx, long n, double *seconds)
 {
-    double t0 = now();
-    do
-        for (int s = 0; s < nsets; s++) call(c, k, &c->sets[s]);
-    while (now() - t0 < 0.1 * target_s);
-    t->calls = 0;
-    t->seconds = 0.0;
-    t->best = INFINITY;
-    for (int r = 0; r < ROUNDS; r++) {
-        long calls = 0;
-        double start = now(), el;
-        do {
-            for (int s = 0; s < nsets; s++) call(c, k, &c->sets[s]);
-            calls += nsets;
-            el = now() - start;
-        } while (el < target_s / ROUNDS);
-        t->calls += calls;
-        t->seconds += el;
-        if (el / (double)calls < t->best) t->best = el / (double)calls;
+    kernel_run *r = ctx;
+    double t0 = qf_bench_now();
+    for (long i = 0; i < n; i++) {
+        call(r->c, r->k, &r->c->sets[r->next]);
+        r->next = (r->next + 1) % r->nsets;
     }
+    *seconds = qf_bench_now() - t0;
+    return QF_SUCCESS;
+}
+
+/* Kernel k cycling over sets 0..nsets-1 for about target_s, by bench dslash's rule (warm-up, then
+ * rounds; the best round's time a call). */
+static void measure(const bench_ctx *c, int k, int nsets, double target_s, qf_bench_timing *t)
+{
+    kernel_run r = {c, k, nsets, 0};
+    qf_bench_timed(run_kernel, &r, nsets, 0, target_s, t);
 }
 
 /* ns an output site: mean over all rounds, and the best round's */
-static double ns_mean(const timing *t, int64_t sites) { return t->seconds / (double)t->calls / (double)sites * 1e9; }
-static double ns_best(const timing *t, int64_t sites) { return t->best / (double)sites * 1e9; }
+static double ns_mean(const qf_bench_timing *t, int64_t sites) { return t->seconds / (double)t->n / (double)sites * 1e9; }
+static double ns_best(const qf_bench_timing *t, int64_t sites) { return t->best / (double)sites * 1e9; }
 
 /* ---- the ceiling: one thread reading ---- */
 
@@ -336,14 +301,14 @@ static int read_ceiling(size_t bytes, double *gbps)
     double best = INFINITY, total = 0.0;
     for (int r = 0; r < 5; r++) {
         read_vec a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
-        double t0 = now();
+        double t0 = qf_bench_now();
         for (size_t i = 0; i < n; i += 4) {
             a0 += v[i];
             a1 += v[i + 1];
             a2 += v[i + 2];
             a3 += v[i + 3];
         }
-        double dt = now() - t0;
+        double dt = qf_bench_now() - t0;
         read_vec a = a0 + a1 + a2 + a3;
         total = a[0] + a[1] + a[2] + a[3];
         if (dt < best) best = dt;
@@ -356,19 +321,16 @@ static int read_ceiling(size_t bytes, double *gbps)
 
 /* ---- bench kernels ---- */
 
-/* QUDA's rule for one hop's output site, as bench dslash counts it: 8 x (18 gauge + 24 spinor)
- * reals read, 24 of x, 72 of the clover field, 24 written. */
-static const double hop_reals = 8.0 * (18 + 24) + 24 + 72 + 24;
-
-static void print_kernel(const char *label, int k, const char *sets, const timing *t, int64_t sites, double bytes)
+static void print_kernel(const char *label, int k, const char *sets, const qf_bench_timing *t, int64_t sites,
+                         double bytes)
 {
     printf("%-13s %-9s %s: %.1f ns a site, best round %.1f (%ld calls in %.2f s)", label, kernel_names[k], sets,
-           ns_mean(t, sites), ns_best(t, sites), t->calls, t->seconds);
+           ns_mean(t, sites), ns_best(t, sites), t->n, t->seconds);
     if (bytes > 0) printf(", %.2f GB/s, best round %.2f", bytes / ns_mean(t, sites), bytes / ns_best(t, sites));
     printf("\n");
 }
 
-static void print_hop(const char *label, const timing t[K_N], int64_t sites, double bytes)
+static void print_hop(const char *label, const qf_bench_timing t[K_N], int64_t sites, double bytes)
 {
     double mean = 0.0, best = 0.0;
     for (int k = 0; k < K_N; k++) {
@@ -393,11 +355,18 @@ static int kernels(const kernel_opts *o)
         capped = want > MAX_SETS;
     }
     double all = (double)z.total * nsets;
+    /* a one-block lattice: the block is its own neighbour, and every face hop crosses the boundary */
+    static const int one[QF_NDIM] = {1, 1, 1, 1};
+    qf_lattice lat;
+    if (qf_lattice_init(&lat, o->block, NULL, one, 0, 1, 2)) return QF_ERROR;
     qf_dirac_params dp = qf_dirac_default_params(0.12);
-    bench_ctx c;
-    hop_args(&c, o, &dp);
+    dp.prec = o->prec;
+    dp.csw = 1.0; /* bench dslash's default: the second hop applies A_ee to x */
+    qf_bench_plan plan = {0};
+    qf_bench_plan_hops(&plan, &lat, &dp, QF_SCHUR_ASYMMETRIC);
+    bench_ctx c = {.hop = &plan.hop[1], .out_sites = qf_volume(o->block) / 2};
     const int64_t sites = c.out_sites;
-    const double bytes = hop_reals * (double)z.real;
+    const double hop_reals = qf_bench_hop_reals(c.hop), bytes = hop_reals * (double)z.real;
 
     printf("bench kernels CPU Wilson hopping kernels by their launchers (codelets/wilson_launch.h), one call at a time "
            "on one thread, no StarPU\n");
@@ -406,7 +375,7 @@ static int kernels(const kernel_opts *o)
     printf("hop           Mhat's second: out_e = A_ee x_e - kappa^2 D_eo t_o (a 1, b %g, clover on x), the gather "
            "projecting the odd t_o; one-block lattice (global = block): every face hop crosses the boundary, phases "
            "periodic in space, antiperiodic in t\n",
-           c.a.b);
+           c.hop->a.b);
     qf_cpu_kernels_level cpu = qf_cpu_kernels();
     printf("cpu kernels   %s (%s; QF_CPU_KERNELS=avx512|avx2|baseline|auto picks another)\n", qf_cpu_kernels_name(cpu),
            qf_cpu_kernels_target(cpu));
@@ -441,7 +410,7 @@ static int kernels(const kernel_opts *o)
                norm);
     fflush(stdout);
 
-    timing in[K_N] = {{0}}, out[K_N] = {{0}};
+    qf_bench_timing in[K_N] = {{0}}, out[K_N] = {{0}};
     if (!rc) {
         char what[96];
         const char *label = (double)z.total <= (double)llc ? "in cache" : "one set";
