@@ -326,6 +326,7 @@ static int run(const apply_opts *o, const int dims[4])
     qf_lattice lat;
     qf_field *u = NULL, *in = NULL, *out = NULL;
     qf_dirac *d = NULL;
+    qf_linop *M = NULL;
     qf_gauge_info g;
     double *src = NULL, *res = NULL;
     int rc = qf_app_lattice(&lat, dims, o->blocks, 1);
@@ -358,7 +359,7 @@ static int run(const apply_opts *o, const int dims[4])
         if (!rc) {
             /* the interval ends also after a failed solve, so that profiling is off again */
             qf_runtime_trace_begin();
-            rc = qf_solve(d, out, in, &o->sp, &sr);
+            rc = qf_dirac_linop(d, &M) || qf_solve(M, out, in, &o->sp, &sr);
             qf_runtime_trace_end();
             rc = qf_runtime_stats_end(&stats) || rc;
         }
@@ -396,6 +397,7 @@ static int run(const apply_opts *o, const int dims[4])
                1e3 * t_apply, flops, flops / t_apply * 1e-9, t_build);
         if (o->out) rc = write_result(o, out, "the result");
     }
+    qf_linop_destroy(M);
     if (d) qf_dirac_destroy(d);
     if (in) qf_field_destroy(in);
     if (out) qf_field_destroy(out);

@@ -134,6 +134,7 @@ static int run(const prop_opts *o, int dims[4])
     qf_lattice lat;
     qf_field *u = NULL, *b = NULL, *x = NULL;
     qf_dirac *d = NULL;
+    qf_linop *M = NULL;
     double *col[12] = {0}, *src = NULL;
     double *pion = calloc((size_t)dims[3], sizeof *pion), *rho = calloc((size_t)dims[3], sizeof *rho);
     int rc = !pion || !rho || qf_app_lattice(&lat, dims, o->blocks, 1) ||
@@ -161,7 +162,7 @@ static int run(const prop_opts *o, int dims[4])
                    qf_wtime() - t0);
     }
     const qf_dirac_params dp = o->dp;
-    rc = rc || qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) ||
+    rc = rc || qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
          qf_field_create(&b, &lat, QF_FIELD_WILSON, dp.prec, 0) || qf_field_create(&x, &lat, QF_FIELD_WILSON, dp.prec, 0);
     if (!rc) {
         qf_app_print_operator(&dp, QF_SCHUR_ASYMMETRIC);
@@ -176,7 +177,7 @@ static int run(const prop_opts *o, int dims[4])
         qf_solver_result res;
         rc = !col[k] || qf_field_import_local(b, src) || qf_blas_axpby(0.0, NULL, 0.0, x, -1);
         qf_runtime_trace_begin();
-        rc = rc || qf_solve(d, x, b, &o->sp, &res);
+        rc = rc || qf_solve(M, x, b, &o->sp, &res);
         qf_runtime_trace_end();
         rc = rc || qf_field_export_local(x, col[k]);
         if (!rc) {
@@ -217,6 +218,7 @@ static int run(const prop_opts *o, int dims[4])
     free(src);
     free(pion);
     free(rho);
+    qf_linop_destroy(M);
     if (d) qf_dirac_destroy(d);
     if (u) qf_field_destroy(u);
     if (b) qf_field_destroy(b);

@@ -130,7 +130,7 @@ static int parse(int argc, char **argv, sched_opts *o)
 /* The workload once: a solve of the random source; the 12 point-source solves of a propagator
  * (spin-colour at the origin); or `applications` chained applications of Mhat. iterations and |x|^2
  * (summed over the propagator's solves) are what the policies must agree on. */
-static int workload(const sched_opts *o, qf_dirac *d, qf_field *b, qf_field *x, double *src, int64_t vol,
+static int workload(const sched_opts *o, qf_dirac *d, qf_linop *M, qf_field *b, qf_field *x, double *src, int64_t vol,
                     qf_scalar *x2, int *iterations, double *norm)
 {
     double re, im;
@@ -150,7 +150,7 @@ static int workload(const sched_opts *o, qf_dirac *d, qf_field *b, qf_field *x, 
             src[2 * s] = 1.0;
             if (qf_field_import(b, src)) return QF_ERROR;
         }
-        if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(d, x, b, &o->sp, &r) || qf_blas_norm2(x2, x, -1) ||
+        if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, &o->sp, &r) || qf_blas_norm2(x2, x, -1) ||
             qf_scalar_get(x2, &re, &im))
             return QF_ERROR;
         *iterations += r.iterations;
@@ -172,24 +172,25 @@ static void run_policy(const sched_opts *o, sched_row *row)
     qf_lattice lat;
     qf_field *u = NULL, *b = NULL, *x = NULL;
     qf_dirac *d = NULL;
+    qf_linop *M = NULL;
     qf_scalar *x2 = NULL;
     qf_runtime_stats *stats = NULL;
     int64_t vol = (int64_t)o->dims[0] * o->dims[1] * o->dims[2] * o->dims[3];
     double *src = malloc((size_t)vol * 24 * sizeof *src);
     int rc = !src ? qf_fail("out of host memory for a colour-spinor field") : QF_SUCCESS;
     rc = rc || qf_app_lattice(&lat, o->dims, o->blocks, 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
-         qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1) || qf_dirac_create(&d, u, &o->p, o->form) ||
+         qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1) || qf_dirac_create(&d, u, &o->p, o->form) || qf_dirac_linop(d, &M) ||
          qf_field_create(&b, &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
          qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2);
     if (!rc) qf_app_random_spinor(src, vol, o->seed);
     rc = rc || qf_field_import(b, src);
     int iterations;
     double norm;
-    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, d, b, x, src, vol, x2, &iterations, &norm);
+    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, d, M, b, x, src, vol, x2, &iterations, &norm);
     if (o->workload != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
     rc = rc || qf_runtime_stats_begin();
     if (!rc) {
-        rc = workload(o, d, b, x, src, vol, x2, &row->r.iterations, &row->x2);
+        rc = workload(o, d, M, b, x, src, vol, x2, &row->r.iterations, &row->x2);
         rc = qf_runtime_stats_end(&stats) || rc;
     }
     if (!rc) {
@@ -206,6 +207,7 @@ static void run_policy(const sched_opts *o, sched_row *row)
     }
     qf_runtime_stats_free(stats);
     if (x2) qf_scalar_destroy(x2);
+    qf_linop_destroy(M);
     if (d) qf_dirac_destroy(d);
     qf_field *f[3] = {u, b, x};
     for (int k = 0; k < 3; k++)

@@ -1,7 +1,8 @@
 /* Codelet blas_update: the element-wise updates of one block with real or scalar coefficients,
  * y = x (copy), y = a x + b y (axpby), y = y + s c x (caxpy), y = x + s c y (cxpay), c a scalar
- * buffer, over the elements of one parity or of the whole block (kernels/blas.h). With one parity the
- * other half of y keeps its values. STARPU_VARIABLE_NBUFFERS: y, then x unless it is y, then c. */
+ * buffer, and the element-wise products y = w x, y = conj(w) x (mul, conj_mul), over the elements of
+ * one parity or of the whole block (kernels/blas.h). With one parity the other half of y keeps its
+ * values. STARPU_VARIABLE_NBUFFERS: each distinct operand once (kernels/blas.h's operand table). */
 #include "codelets.h"
 #include "blas_launch.h"
 
@@ -11,17 +12,18 @@ void qf_blas_update_cuda(void *buffers[], void *cl_arg);
 
 /* op and prec are constants at every call, so each loop is specialised */
 static inline QF_HD_INLINE void update_loop(int op, qf_precision prec, const qf_blas_args *a, void *y, const void *x,
-                                            qf_complex c)
+                                            const void *w, qf_complex c)
 {
-    for (int64_t i = a->first; i < a->first + a->n; i++) qf_blas_update_elem(op, y, x, a->a, a->b, c, i, prec);
+    for (int64_t i = a->first; i < a->first + a->n; i++) qf_blas_update_elem(op, y, x, w, a->a, a->b, c, i, prec);
 }
 
-static inline QF_HD_INLINE void update_block(int op, const qf_blas_args *a, void *y, const void *x, qf_complex c)
+static inline QF_HD_INLINE void update_block(int op, const qf_blas_args *a, void *y, const void *x, const void *w,
+                                             qf_complex c)
 {
     if (a->prec == QF_DOUBLE)
-        update_loop(op, QF_DOUBLE, a, y, x, c);
+        update_loop(op, QF_DOUBLE, a, y, x, w, c);
     else
-        update_loop(op, QF_SINGLE, a, y, x, c);
+        update_loop(op, QF_SINGLE, a, y, x, w, c);
 }
 
 static void blas_update_cpu(void *buffers[], void *cl_arg)
@@ -29,13 +31,16 @@ static void blas_update_cpu(void *buffers[], void *cl_arg)
     const qf_blas_args *a = cl_arg;
     void *y = qf_blas_field_ptr(buffers, a, QF_UPD_Y);
     const void *x = qf_blas_field_ptr(buffers, a, QF_UPD_X);
+    const void *w = qf_blas_field_ptr(buffers, a, QF_UPD_W);
     const double *sc = qf_blas_scalar_ptr(buffers, a, QF_UPD_A);
     qf_complex c = sc ? qf_cmake(a->s * sc[0], a->s * sc[1]) : qf_cmake(0.0, 0.0);
     switch (a->op) {
-    case QF_BLAS_COPY: update_block(QF_BLAS_COPY, a, y, x, c); break;
-    case QF_BLAS_AXPBY: update_block(QF_BLAS_AXPBY, a, y, x, c); break;
-    case QF_BLAS_CAXPY: update_block(QF_BLAS_CAXPY, a, y, x, c); break;
-    default: update_block(QF_BLAS_CXPAY, a, y, x, c); break;
+    case QF_BLAS_COPY: update_block(QF_BLAS_COPY, a, y, x, w, c); break;
+    case QF_BLAS_AXPBY: update_block(QF_BLAS_AXPBY, a, y, x, w, c); break;
+    case QF_BLAS_CAXPY: update_block(QF_BLAS_CAXPY, a, y, x, w, c); break;
+    case QF_BLAS_MUL: update_block(QF_BLAS_MUL, a, y, x, w, c); break;
+    case QF_BLAS_CONJ_MUL: update_block(QF_BLAS_CONJ_MUL, a, y, x, w, c); break;
+    default: update_block(QF_BLAS_CXPAY, a, y, x, w, c); break;
     }
 }
 

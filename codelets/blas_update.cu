@@ -5,21 +5,21 @@
 #include "blas_launch.h"
 
 template <int OP, int P>
-static __global__ void blas_update_kernel(void *y, const void *x, const double *sc, qf_blas_args a)
+static __global__ void blas_update_kernel(void *y, const void *x, const void *w, const double *sc, qf_blas_args a)
 {
     qf_complex c = sc ? qf_cmake(a.s * sc[0], a.s * sc[1]) : qf_cmake(0.0, 0.0);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_update_elem(OP, y, x, a.a, a.b, c, a.first + i, (qf_precision)P);
+        qf_blas_update_elem(OP, y, x, w, a.a, a.b, c, a.first + i, (qf_precision)P);
 }
 
 template <int OP>
-static void launch(const qf_blas_args *a, void *y, const void *x, const double *sc, cudaStream_t stream)
+static void launch(const qf_blas_args *a, void *y, const void *x, const void *w, const double *sc, cudaStream_t stream)
 {
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_UPDATE_BLOCKS);
     if (a->prec == QF_DOUBLE)
-        blas_update_kernel<OP, QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, sc, *a);
+        blas_update_kernel<OP, QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, w, sc, *a);
     else
-        blas_update_kernel<OP, QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, sc, *a);
+        blas_update_kernel<OP, QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, w, sc, *a);
 }
 
 extern "C" void qf_blas_update_cuda(void *buffers[], void *cl_arg)
@@ -28,13 +28,16 @@ extern "C" void qf_blas_update_cuda(void *buffers[], void *cl_arg)
     if (a->n <= 0) return;
     void *y = qf_blas_field_ptr(buffers, a, QF_UPD_Y);
     const void *x = qf_blas_field_ptr(buffers, a, QF_UPD_X);
+    const void *w = qf_blas_field_ptr(buffers, a, QF_UPD_W);
     const double *sc = qf_blas_scalar_ptr(buffers, a, QF_UPD_A);
     cudaStream_t stream = starpu_cuda_get_local_stream();
     switch (a->op) {
-    case QF_BLAS_COPY: launch<QF_BLAS_COPY>(a, y, x, sc, stream); break;
-    case QF_BLAS_AXPBY: launch<QF_BLAS_AXPBY>(a, y, x, sc, stream); break;
-    case QF_BLAS_CAXPY: launch<QF_BLAS_CAXPY>(a, y, x, sc, stream); break;
-    default: launch<QF_BLAS_CXPAY>(a, y, x, sc, stream); break;
+    case QF_BLAS_COPY: launch<QF_BLAS_COPY>(a, y, x, w, sc, stream); break;
+    case QF_BLAS_AXPBY: launch<QF_BLAS_AXPBY>(a, y, x, w, sc, stream); break;
+    case QF_BLAS_CAXPY: launch<QF_BLAS_CAXPY>(a, y, x, w, sc, stream); break;
+    case QF_BLAS_MUL: launch<QF_BLAS_MUL>(a, y, x, w, sc, stream); break;
+    case QF_BLAS_CONJ_MUL: launch<QF_BLAS_CONJ_MUL>(a, y, x, w, sc, stream); break;
+    default: launch<QF_BLAS_CXPAY>(a, y, x, w, sc, stream); break;
     }
     QF_CUDA_CHECK_LAUNCH();
 }

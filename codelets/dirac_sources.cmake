@@ -5,7 +5,8 @@ set(QF_DIRAC_C_SOURCES
   codelets/wilson_gather.c
   codelets/wilson_interior.c
   codelets/wilson_exterior.c
-  tasks/dirac.c)
+  tasks/dirac.c
+  tasks/dirac_linop.c)
 set(QF_DIRAC_CUDA_SOURCES
   codelets/wilson_gather.cu
   codelets/wilson_interior.cu

@@ -19,9 +19,9 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     rc = rc || qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, f[R], &norm) || qf_blas_copy(f[R0], f[R], parity) ||
          qf_blas_copy(f[P], f[R], parity) || qf_blas_dot(c[RHO], f[R0], f[R], parity);
     while (!rc && norm > target && k->iterations < k->p->max_iter) {
-        rc = qf_krylov_apply(k, k->op, f[V], f[P]) || qf_blas_dot(c[R0V], f[R0], f[V], parity) ||
+        rc = qf_krylov_apply(k, 0, f[V], f[P]) || qf_blas_dot(c[R0V], f[R0], f[V], parity) ||
              qf_scalar_div(c[ALPHA], c[RHO], c[R0V]) || qf_blas_copy(f[S], f[R], parity) ||
-             qf_blas_caxpy(c[ALPHA], -1.0, f[V], f[S], parity) || qf_krylov_apply(k, k->op, f[T], f[S]) ||
+             qf_blas_caxpy(c[ALPHA], -1.0, f[V], f[S], parity) || qf_krylov_apply(k, 0, f[T], f[S]) ||
              qf_blas_dot_norm2(c[TS], c[TT], f[T], f[S], parity) ||
              qf_scalar_div(c[OMEGA], c[TS], c[TT]) ||
              qf_blas_bicgstab_update(rel.xs, f[R], c[ALPHA], f[P], c[OMEGA], f[S], f[T], c[RR], parity) ||

@@ -21,11 +21,10 @@ static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, qf_re
     double norm = 0.0;
     rc = rc || qf_reliable_start(&rel, k, x, b, form, f[R], &norm) || qf_blas_copy(f[P], f[R], parity) ||
          qf_blas_norm2(rr, f[R], parity);
-    qf_dirac_op first = form == QF_RESIDUAL_NORMAL ? k->op : k->op_dag;
-    qf_dirac_op second = form == QF_RESIDUAL_NORMAL ? k->op_dag : k->op;
+    int first_dagger = form == QF_RESIDUAL_NORMAL ? 0 : 1;
     qf_field *step = form == QF_RESIDUAL_NORMAL ? f[P] : f[U];
     while (!rc && norm > target && k->iterations < k->p->max_iter) {
-        rc = qf_krylov_apply(k, first, f[U], f[P]) || qf_krylov_apply(k, second, f[Q], f[U]) ||
+        rc = qf_krylov_apply(k, first_dagger, f[U], f[P]) || qf_krylov_apply(k, !first_dagger, f[Q], f[U]) ||
              qf_blas_norm2(uu, f[U], parity) || qf_scalar_div(alpha, rr, uu) ||
              qf_blas_cg_update(rel.xs, f[R], alpha, step, f[Q], rr_new, parity) || qf_scalar_div(beta, rr_new, rr) ||
              qf_blas_cxpay(f[R], beta, 1.0, f[P], parity);

@@ -1,5 +1,5 @@
 /* Restarted, flexible GCR with the implicit solution update, as Algorithm 1 of the GCR-DD paper:
- * the search directions p_j = K r (K: gcr_inner_mr MR steps, or the identity) and z_j = A p_j
+ * the search directions p_j = K r (K: the solve's preconditioner, or the identity) and z_j = A p_j
  * orthogonalised against the earlier z_i (modified Gram-Schmidt, beta_ij = <z_i, z_j> / |z_i|^2),
  * the residual r -= alpha_j z_j with alpha_j = <z_j, r> / |z_j|^2, all as tasks in the iterations'
  * precision. At a restart (gcr_nkrylov directions, or the residual fallen by delta in mixed
@@ -15,7 +15,6 @@
 typedef struct {
     int n;                   /* directions kept */
     qf_field **p, **z;       /* n each */
-    qf_field *e, *q;         /* the preconditioner's temporaries */
     qf_scalar **beta;        /* n x n, beta[i * n + l] for i < l */
     qf_scalar **zz, **alpha; /* n each */
     qf_scalar *dot;
@@ -31,8 +30,6 @@ static void space_free(const qf_krylov *k, gcr_space *s)
         for (int l = 0; s->beta && l < s->n; l++)
             if (s->beta[i * s->n + l]) qf_scalar_destroy(s->beta[i * s->n + l]);
     }
-    qf_krylov_release(k, s->e);
-    qf_krylov_release(k, s->q);
     if (s->dot) qf_scalar_destroy(s->dot);
     free(s->p);
     free(s->z);
@@ -52,7 +49,6 @@ static int space_create(qf_krylov *k, gcr_space *s)
     if (!s->p || !s->z || !s->beta || !s->zz || !s->alpha)
         return qf_fail("GCR: out of host memory for %d search directions", n);
     int rc = qf_scalar_create(&s->dot);
-    if (k->p->gcr_inner_mr > 0) rc = rc || qf_krylov_field(k, &s->e) || qf_krylov_field(k, &s->q);
     for (int i = 0; i < n && !rc; i++) {
         rc = qf_krylov_field(k, &s->p[i]) || qf_krylov_field(k, &s->z[i]) || qf_scalar_create(&s->zz[i]) ||
              qf_scalar_create(&s->alpha[i]);
@@ -65,9 +61,8 @@ static int space_create(qf_krylov *k, gcr_space *s)
 static int direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
 {
     int parity = k->parity, n = s->n;
-    int rc = k->p->gcr_inner_mr > 0 ? qf_mr_steps(k, s->p[j], r, s->e, s->q, k->p->gcr_inner_mr)
-                                    : qf_blas_copy(s->p[j], r, parity);
-    rc = rc || qf_krylov_apply(k, k->op, s->z[j], s->p[j]);
+    int rc = k->K ? qf_precond_apply(k->K, s->p[j], r, &k->flops) : qf_blas_copy(s->p[j], r, parity);
+    rc = rc || qf_krylov_apply(k, 0, s->z[j], s->p[j]);
     for (int i = 0; i < j && !rc; i++)
         rc = qf_blas_dot(s->dot, s->z[i], s->z[j], parity) || qf_scalar_div(s->beta[i * n + j], s->dot, s->zz[i]) ||
              qf_blas_caxpy(s->beta[i * n + j], -1.0, s->z[i], s->z[j], parity);

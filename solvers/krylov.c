@@ -7,27 +7,33 @@
 #include <math.h>
 #include <stdio.h>
 
-static int zero_field(qf_dirac *d, qf_field **f)
+static int zero_field(qf_linop *A, qf_field **f)
 {
     *f = NULL;
-    if (qf_dirac_field_take(d, f)) return QF_ERROR;
+    if (qf_linop_field_take(A, f)) return QF_ERROR;
     /* a Krylov vector must not carry garbage on the parity the system does not use */
     return qf_blas_axpby(0.0, NULL, 0.0, *f, -1);
 }
 
-int qf_krylov_field(const qf_krylov *k, qf_field **f) { return zero_field(k->ds, f); }
-int qf_krylov_field_hi(const qf_krylov *k, qf_field **f) { return zero_field(k->d, f); }
+int qf_krylov_field(const qf_krylov *k, qf_field **f) { return zero_field(k->As, f); }
+int qf_krylov_field_hi(const qf_krylov *k, qf_field **f) { return zero_field(k->A, f); }
+
+/* The system in f's precision */
+static qf_linop *system_of(const qf_krylov *k, const qf_field *f)
+{
+    return qf_field_precision(f) == qf_linop_get_domain(k->A)->prec ? k->A : k->As;
+}
 
 void qf_krylov_release(const qf_krylov *k, qf_field *f)
 {
-    if (f) qf_dirac_field_give_back(qf_field_precision(f) == qf_dirac_get_params(k->d)->prec ? k->d : k->ds, f);
+    if (f) qf_linop_field_give_back(system_of(k, f), f);
 }
 
-int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in)
+int qf_krylov_apply(qf_krylov *k, int dagger, qf_field *out, const qf_field *in)
 {
-    qf_dirac *d = qf_field_precision(out) == qf_dirac_get_params(k->d)->prec ? k->d : k->ds;
-    k->flops += qf_dirac_flops(d, op);
-    return qf_dirac_apply(d, op, out, in);
+    qf_linop *A = system_of(k, out);
+    k->flops += qf_linop_flops(A, dagger);
+    return dagger ? qf_linop_apply_dagger(A, out, in) : qf_linop_apply(A, out, in);
 }
 
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm)
@@ -69,8 +75,8 @@ static int residual(qf_reliable *rel, qf_field *rs, double *norm)
     int parity = k->parity;
     qf_field *ax = rel->hi[0], *r = rel->hi[1];
     qf_scalar *rr = NULL;
-    int rc = qf_krylov_apply(k, k->op, ax, rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, ax, parity);
-    if (rel->form == QF_RESIDUAL_NORMAL) rc = rc || qf_krylov_apply(k, k->op_dag, r, ax);
+    int rc = qf_krylov_apply(k, 0, ax, rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, ax, parity);
+    if (rel->form == QF_RESIDUAL_NORMAL) rc = rc || qf_krylov_apply(k, 1, r, ax);
     else r = ax;
     double re = 0.0, im;
     rc = rc || (mixed(rel) ? qf_field_convert(rs, r) : qf_blas_copy(rs, r, parity)) || qf_scalar_create(&rr) ||

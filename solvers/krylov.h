@@ -11,25 +11,26 @@
 #define QF_GCR_MAX_NKRYLOV 128
 
 typedef struct {
-    qf_dirac *d;             /* the operator in the solve's precision */
-    qf_dirac *ds;            /* the operator the iterations use: d, or its sloppy twin */
+    qf_linop *A;             /* the system in the solve's precision */
+    qf_linop *As;            /* the system the iterations use: A, or its sloppy twin */
+    qf_precond *K;           /* GCR's preconditioner, in the iterations' precision (NULL: none) */
     const qf_solver_params *p;
-    int parity;              /* sites of the system: 0 (even-odd) or -1 (full lattice) */
-    qf_dirac_op op, op_dag;
+    int parity;              /* sites of the system: its domain's parity (0 for even-odd) */
     double flops;            /* of the operator applications so far (QUDA's counts) */
     int iterations;          /* Krylov iterations so far, over restarts */
     int updates;             /* high-precision corrections so far */
 } qf_krylov;
 
-/* Temporary colour-spinor fields on the operator's lattice, zero, from the operator's pool: in the
- * iterations' precision, or in the solve's. */
+/* Temporary fields of the system's shape, zero, from the operator's pool: in the iterations'
+ * precision, or in the solve's. */
 int qf_krylov_field(const qf_krylov *k, qf_field **f);
 int qf_krylov_field_hi(const qf_krylov *k, qf_field **f);
-/* Gives a temporary back to its operator's pool (qf_dirac_field_take) for the next solve; NULL is
+/* Gives a temporary back to its operator's pool (qf_linop_field_take) for the next solve; NULL is
  * ignored. */
 void qf_krylov_release(const qf_krylov *k, qf_field *f);
-/* out = op in with the operator of out's precision, counting its flops. */
-int qf_krylov_apply(qf_krylov *k, qf_dirac_op op, qf_field *out, const qf_field *in);
+/* out = A in (dagger 0) or A^dagger in (dagger 1) with the system in out's precision, counting its
+ * flops. */
+int qf_krylov_apply(qf_krylov *k, int dagger, qf_field *out, const qf_field *in);
 /* Reads the iterated residual norm^2 rr (the host's only wait in an iteration) and returns its
  * square root, or fails on NaN or Inf: a breakdown. */
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm);
@@ -72,9 +73,5 @@ int qf_cgne(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target);
-
-/* z = n MR steps on A z = r from z = 0, in the iterations' precision (GCR's preconditioner); e and
- * q are temporaries. */
-int qf_mr_steps(qf_krylov *k, qf_field *z, const qf_field *r, qf_field *e, qf_field *q, int n);
 
 #endif

@@ -1,15 +1,18 @@
 /* Minimal residual iteration on A x = b: x += a r, r -= a A r with a = <A r, r> / |A r|^2, the step
  * that minimises the new residual along r. It converges when the hermitian part of A is definite
  * (as for Wilson-clover at small enough kappa) and is the cheap smoother that GCR's preconditioner
- * uses (qf_mr_steps). */
+ * uses (qf_precond_mr). */
 #include "krylov.h"
 
-/* One MR step on the pair (x, r) with the temporary q: q = A r, num = <q, r>, qq = |q|^2, then
- * x += a r and r -= a q in one pass with rr = |r|^2. */
-static int mr_step(qf_krylov *k, qf_field *x, qf_field *r, qf_field *q, qf_scalar *c[4])
+#include <stdlib.h>
+
+/* One MR step on the pair (x, r) of A's sites with the temporary q: q = A r, num = <q, r>,
+ * qq = |q|^2, then x += a r and r -= a q in one pass with rr = |r|^2; *flops grows by A's. */
+static int mr_step(qf_linop *A, qf_field *x, qf_field *r, qf_field *q, qf_scalar *c[4], double *flops)
 {
-    int parity = k->parity;
-    return qf_krylov_apply(k, k->op, q, r) || qf_blas_dot(c[0], q, r, parity) || qf_blas_norm2(c[1], q, parity) ||
+    int parity = qf_linop_get_domain(A)->parity;
+    *flops += qf_linop_flops(A, 0);
+    return qf_linop_apply(A, q, r) || qf_blas_dot(c[0], q, r, parity) || qf_blas_norm2(c[1], q, parity) ||
                    qf_scalar_div(c[2], c[0], c[1]) || qf_blas_cg_update(x, r, c[2], r, q, c[3], parity)
                ? QF_ERROR
                : QF_SUCCESS;
@@ -25,14 +28,53 @@ static int scalars(qf_scalar *c[4], int create)
     return rc;
 }
 
-int qf_mr_steps(qf_krylov *k, qf_field *z, const qf_field *r, qf_field *e, qf_field *q, int n)
+/* ---- the preconditioner: z = n MR steps on A z = r from z = 0 ---- */
+
+typedef struct {
+    qf_linop *A;
+    int steps;
+    qf_field *t[2]; /* the steps' residual e and q = A e, from A's pool at the first application */
+} mr_precond;
+
+static int mr_precond_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
 {
+    mr_precond *m = ctx;
+    int parity = qf_linop_get_domain(m->A)->parity;
+    int rc = QF_SUCCESS;
+    /* the operator's tasks also read the parity it leaves alone: it must hold numbers */
+    for (int k = 0; k < 2 && !rc; k++)
+        if (!m->t[k]) rc = qf_linop_field_take(m->A, &m->t[k]) || qf_blas_axpby(0.0, NULL, 0.0, m->t[k], -1);
     qf_scalar *c[4] = {0};
-    int rc = scalars(c, 1) || qf_blas_axpby(0.0, NULL, 0.0, z, k->parity) || qf_blas_copy(e, r, k->parity);
-    for (int i = 0; i < n && !rc; i++) rc = mr_step(k, z, e, q, c);
+    rc = rc || scalars(c, 1) || qf_blas_axpby(0.0, NULL, 0.0, z, parity) || qf_blas_copy(m->t[0], r, parity);
+    for (int i = 0; i < m->steps && !rc; i++) rc = mr_step(m->A, z, m->t[0], m->t[1], c, flops);
     scalars(c, 0);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
+
+static void mr_precond_destroy(void *ctx)
+{
+    mr_precond *m = ctx;
+    for (int k = 0; k < 2; k++) qf_linop_field_give_back(m->A, m->t[k]);
+    free(m);
+}
+
+static const qf_precond_ops mr_precond_ops = {.name = "MR", .apply = mr_precond_apply, .destroy = mr_precond_destroy};
+
+int qf_precond_mr(qf_precond **K, qf_linop *A, int steps)
+{
+    *K = NULL;
+    if (!A || steps < 1) return qf_fail("an MR preconditioner needs an operator and at least one step (%d given)", steps);
+    mr_precond *m = malloc(sizeof *m);
+    if (!m) return qf_fail("out of host memory creating an MR preconditioner");
+    *m = (mr_precond){.A = A, .steps = steps};
+    if (qf_precond_create(K, &mr_precond_ops, m)) {
+        free(m);
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+/* ---- the solver ---- */
 
 int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
 {
@@ -43,7 +85,7 @@ int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     int rc = qf_krylov_field(k, &r) || qf_krylov_field(k, &q) || scalars(c, 1) ||
              qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
     while (!rc && norm > target && k->iterations < k->p->max_iter) {
-        rc = mr_step(k, rel.xs, r, q, c);
+        rc = mr_step(k->As, rel.xs, r, q, c, &k->flops);
         qf_krylov_next_iteration(k);
         if (rc || !qf_krylov_check_due(k)) continue;
         rc = qf_krylov_check(k, c[3], "MR", &norm);

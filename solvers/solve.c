@@ -62,11 +62,12 @@ static int field_norm(const qf_field *f, int parity, double *norm)
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
-/* |b - op x| on the sites of parity, into r. */
-static int residual(qf_krylov *k, qf_dirac_op op, int parity, qf_field *r, const qf_field *x, const qf_field *b,
-                    double *norm)
+/* |b - A x| on A's sites, into r; counts A's flops. */
+static int residual(qf_krylov *k, qf_linop *A, qf_field *r, const qf_field *x, const qf_field *b, double *norm)
 {
-    return qf_krylov_apply(k, op, r, x) || qf_blas_axpby(1.0, b, -1.0, r, parity) || field_norm(r, parity, norm)
+    int parity = qf_linop_get_domain(A)->parity;
+    k->flops += qf_linop_flops(A, 0);
+    return qf_linop_apply(A, r, x) || qf_blas_axpby(1.0, b, -1.0, r, parity) || field_norm(r, parity, norm)
                ? QF_ERROR
                : QF_SUCCESS;
 }
@@ -96,7 +97,7 @@ static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *
 {
     double iterated_target = target, norm;
     int runs = 0;
-    if (residual(k, k->op, k->parity, r, x, b, &norm)) return QF_ERROR;
+    if (residual(k, k->A, r, x, b, &norm)) return QF_ERROR;
     *best = norm;
     while (norm > target) {
         if (k->iterations >= k->p->max_iter)
@@ -106,7 +107,7 @@ static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *
                            k->p->kind == QF_SOLVER_BICGSTAB ? "GCR" : "BiCGStab");
         if (runs++ > 0) k->updates++; /* a restart from the corrected solution */
         int rc = methods[k->p->kind].run(k, x, b, iterated_target);
-        if (rc || residual(k, k->op, k->parity, r, x, b, &norm)) return QF_ERROR;
+        if (rc || residual(k, k->A, r, x, b, &norm)) return QF_ERROR;
         if (norm < *best) *best = norm;
         /* the iterated residual has drifted from the true one: restart with a target tightened by the gap */
         if (norm > target) iterated_target *= fmax(0.5 * target / norm, 1e-3);
@@ -114,44 +115,65 @@ static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *
     return QF_SUCCESS;
 }
 
-int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params *p, qf_solver_result *res)
+/* GCR's preconditioner: the caller's, or gcr_inner_mr MR steps on the iterations' system (*own: made
+ * here, to destroy after the solve). */
+static int preconditioner(qf_krylov *k, qf_precond **own)
+{
+    *own = NULL;
+    const qf_solver_params *p = k->p;
+    if (p->kind != QF_SOLVER_GCR) return QF_SUCCESS;
+    if (p->precond) {
+        k->K = p->precond;
+        return QF_SUCCESS;
+    }
+    if (p->gcr_inner_mr > 0 && qf_precond_mr(own, k->As, p->gcr_inner_mr)) return QF_ERROR;
+    k->K = *own;
+    return QF_SUCCESS;
+}
+
+int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params *p, qf_solver_result *res)
 {
     memset(res, 0, sizeof *res);
     if (check_params(p)) return QF_ERROR;
+    if (!A) return qf_fail("qf_solve: no operator");
     if (x == b) return qf_fail("qf_solve: the solution and the source are the same field; pass a separate solution field");
-    qf_krylov k = {.d = d, .p = p, .parity = p->even_odd ? 0 : -1};
-    k.op = p->even_odd ? QF_OP_MHAT : QF_OP_M;
-    k.op_dag = p->even_odd ? QF_OP_MHAT_DAG : QF_OP_MDAG;
+    /* the system: A's Schur complement on the even sites, or A itself on its own sites */
+    qf_linop *sys = A;
+    if (p->even_odd && qf_linop_schur(A, &sys)) return QF_ERROR;
+    qf_krylov k = {.A = sys, .p = p, .parity = qf_linop_get_domain(sys)->parity};
     double t0 = qf_wtime();
-    qf_precision prec = qf_dirac_get_params(d)->prec;
-    if (qf_dirac_in_precision(d, p->sloppy == QF_SINGLE ? QF_SINGLE : prec, &k.ds)) return QF_ERROR;
+    qf_precision prec = qf_linop_get_domain(A)->prec;
+    qf_precond *own_precond = NULL;
+    if (qf_linop_in_precision(sys, p->sloppy == QF_SINGLE ? QF_SINGLE : prec, &k.As) ||
+        preconditioner(&k, &own_precond))
+        return QF_ERROR;
 
+    int parity = qf_linop_get_domain(A)->parity;
     qf_field *r = NULL, *bs = NULL, *xs = NULL;
     double bnorm = 0.0, best = 0.0;
-    int rc = qf_krylov_field_hi(&k, &r) || field_norm(b, -1, &bnorm);
+    int rc = qf_krylov_field_hi(&k, &r) || field_norm(b, parity, &bnorm);
     if (!rc && bnorm == 0.0) { /* M x = 0: x = 0 */
-        rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1);
+        rc = qf_blas_axpby(0.0, NULL, 0.0, x, parity);
         res->converged = 1;
     } else if (!rc) {
         double target = p->tol * bnorm;
-        if (p->even_odd) { /* Mhat x_e = bhat_e, from the even sites of x */
-            rc = qf_krylov_field_hi(&k, &bs) || qf_krylov_field_hi(&k, &xs) || qf_dirac_prepare(d, bs, b) ||
+        if (p->even_odd) { /* Ahat x_e = bhat_e, from the even sites of x */
+            rc = qf_krylov_field_hi(&k, &bs) || qf_krylov_field_hi(&k, &xs) || qf_linop_prepare(A, bs, b) ||
                  qf_blas_copy(xs, x, 0) || solve_system(&k, xs, bs, r, target, &best) ||
-                 qf_dirac_reconstruct(d, x, xs, b);
+                 qf_linop_reconstruct(A, x, xs, b);
         } else {
             rc = solve_system(&k, x, b, r, target, &best);
         }
         /* the true residual of the full system, as reported; with the symmetric Schur form the system's
          * residual is A_ee^-1 times the even part of the full one, hence the margin */
         double rn = 0.0;
-        if (!rc) rc = residual(&k, QF_OP_M, -1, r, x, b, &rn);
+        if (!rc) rc = residual(&k, A, r, x, b, &rn);
         res->residual = (rc ? best : rn) / bnorm;
         res->converged = !rc && res->residual <= 1.5 * p->tol;
         if (!rc && !res->converged)
             rc = qf_fail("%s: the true residual |b - M x| / |b| = %.3e misses the tolerance %.3e after %d iterations "
                          "(precision of the operator: %s); loosen the tolerance or solve in double precision",
-                         qf_solver_name(p->kind), res->residual, p->tol, k.iterations,
-                         qf_precision_name(qf_dirac_get_params(d)->prec));
+                         qf_solver_name(p->kind), res->residual, p->tol, k.iterations, qf_precision_name(prec));
     }
     res->iterations = k.iterations;
     res->updates = k.updates;
@@ -160,5 +182,6 @@ int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params
     qf_krylov_release(&k, r);
     qf_krylov_release(&k, bs);
     qf_krylov_release(&k, xs);
+    qf_precond_destroy(own_precond);
     return rc ? QF_ERROR : QF_SUCCESS;
 }

@@ -6,4 +6,5 @@ set(QF_SOLVER_C_SOURCES
   solvers/cg.c
   solvers/bicgstab.c
   solvers/gcr.c
-  solvers/mr.c)
+  solvers/mr.c
+  solvers/precond.c)

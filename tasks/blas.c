@@ -202,18 +202,19 @@ int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const 
 
 /* ---- updates ---- */
 
-/* y = op(x, y) with real constants a, b or the scalar c times s. y is written without being read
- * (W) when the operation does not read it and covers the whole block. */
-static int update(const char *fn, int op, qf_field *y, const qf_field *x, double a, double b, const qf_scalar *c,
-                  double s, int parity)
+/* y = op(x, y) with real constants a, b, the scalar c times s, or the field w. y is written without
+ * being read (W) when the operation does not read it and covers the whole block. */
+static int update(const char *fn, int op, qf_field *y, const qf_field *x, const qf_field *w, double a, double b,
+                  const qf_scalar *c, double s, int parity)
 {
-    const qf_field *f[2] = {y, x};
-    const char *const fname[2] = {"y", "x"};
+    int uses_w = op == QF_BLAS_MUL || op == QF_BLAS_CONJ_MUL;
+    const qf_field *f[3] = {y, x, w};
+    const char *const fname[3] = {"y", "x", "w"};
     int uses_scalar = op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY;
     int reads_x = op != QF_BLAS_AXPBY || a != 0.0;
     const qf_scalar *sc[1] = {c};
     const char *const sname[1] = {"a"};
-    if (check_fields(fn, reads_x ? 2 : 1, f, fname) || (uses_scalar && check_scalars(fn, 1, sc, sname)) ||
+    if (check_fields(fn, uses_w ? 3 : reads_x ? 2 : 1, f, fname) || (uses_scalar && check_scalars(fn, 1, sc, sname)) ||
         check_parity(fn, parity))
         return QF_ERROR;
     if (op == QF_BLAS_AXPBY && (check_real(fn, "a", a) || check_real(fn, "b", b))) return QF_ERROR;
@@ -225,28 +226,39 @@ static int update(const char *fn, int op, qf_field *y, const qf_field *x, double
     set_range(&args, y, parity);
     plan_field(&pl, &args, QF_UPD_Y, y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W);
     if (reads_x) plan_field(&pl, &args, QF_UPD_X, x, STARPU_R);
+    if (uses_w) plan_field(&pl, &args, QF_UPD_W, w, STARPU_R);
     if (uses_scalar) plan_scalar(&pl, &args, QF_UPD_A, c, STARPU_R);
     return submit_blocks(&qf_cl_blas_update, &pl, &args, y->lat, fn);
 }
 
 int qf_blas_copy(qf_field *y, const qf_field *x, int parity)
 {
-    return update("qf_blas_copy", QF_BLAS_COPY, y, x, 0.0, 0.0, NULL, 0.0, parity);
+    return update("qf_blas_copy", QF_BLAS_COPY, y, x, NULL, 0.0, 0.0, NULL, 0.0, parity);
 }
 
 int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity)
 {
-    return update("qf_blas_axpby", QF_BLAS_AXPBY, y, x, a, b, NULL, 0.0, parity);
+    return update("qf_blas_axpby", QF_BLAS_AXPBY, y, x, NULL, a, b, NULL, 0.0, parity);
 }
 
 int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity)
 {
-    return update("qf_blas_caxpy", QF_BLAS_CAXPY, y, x, 0.0, 0.0, a, s, parity);
+    return update("qf_blas_caxpy", QF_BLAS_CAXPY, y, x, NULL, 0.0, 0.0, a, s, parity);
 }
 
 int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity)
 {
-    return update("qf_blas_cxpay", QF_BLAS_CXPAY, y, x, 0.0, 0.0, a, s, parity);
+    return update("qf_blas_cxpay", QF_BLAS_CXPAY, y, x, NULL, 0.0, 0.0, a, s, parity);
+}
+
+int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
+{
+    return update("qf_blas_mul", QF_BLAS_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
+}
+
+int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
+{
+    return update("qf_blas_conj_mul", QF_BLAS_CONJ_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
 }
 
 /* ---- fused Krylov updates ---- */

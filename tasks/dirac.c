@@ -24,8 +24,6 @@ struct qf_dirac {
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
     qf_dirac *twin;             /* owned: this operator in the other precision (qf_dirac_in_precision) */
-    qf_field **pool;            /* fields given back (qf_dirac_field_give_back), npool of them */
-    int npool, pool_size;
 };
 
 enum { PRIO_GATHER = 1, PRIO_EXTERIOR = 1, PRIO_INTERIOR = 0 };
@@ -338,40 +336,9 @@ int qf_dirac_in_precision(qf_dirac *d, qf_precision prec, qf_dirac **out)
     return QF_SUCCESS;
 }
 
-int qf_dirac_field_take(qf_dirac *d, qf_field **f)
-{
-    if (d->npool > 0) {
-        *f = d->pool[--d->npool];
-        return QF_SUCCESS;
-    }
-    return qf_field_create_scratch(f, d->lat, QF_FIELD_WILSON, d->p.prec);
-}
-
-void qf_dirac_field_give_back(qf_dirac *d, qf_field *f)
-{
-    if (!f) return;
-    if (f->lat != d->lat || f->kind != QF_FIELD_WILSON || f->prec != d->p.prec) { /* not one of the pool's kind */
-        qf_field_destroy(f);
-        return;
-    }
-    if (d->npool == d->pool_size) {
-        int n = d->pool_size ? 2 * d->pool_size : 16;
-        qf_field **p = realloc(d->pool, (size_t)n * sizeof *p);
-        if (!p) { /* no room to keep it: it goes */
-            qf_field_destroy(f);
-            return;
-        }
-        d->pool = p;
-        d->pool_size = n;
-    }
-    d->pool[d->npool++] = f;
-}
-
 void qf_dirac_destroy(qf_dirac *d)
 {
     if (!d) return;
-    for (int i = 0; i < d->npool; i++) qf_field_destroy(d->pool[i]);
-    free(d->pool);
     qf_dirac_destroy(d->twin);
     if (d->gauge) qf_field_destroy(d->gauge);
     if (d->clover) qf_field_destroy(d->clover);

@@ -74,9 +74,10 @@ static int load(ctx *c, qf_field *f, const double *a)
 
 /* ---- updates ---- */
 
-enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_AXPBY_ALIAS, T_CAXPY_ALIAS, T_NUPD };
-static const char *const upd_name[T_NUPD] = {"copy", "axpby", "axpby b=0", "caxpy", "cxpay", "axpby x=y",
-                                             "caxpy x=y"};
+enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_MUL, T_CONJ_MUL, T_AXPBY_ALIAS, T_CAXPY_ALIAS, T_MUL_ALIAS,
+       T_NUPD };
+static const char *const upd_name[T_NUPD] = {"copy", "axpby", "axpby b=0", "caxpy", "cxpay", "mul", "conj_mul",
+                                             "axpby x=y", "caxpy x=y", "mul x=y"};
 
 static void check_update(ctx *c, int t, int parity)
 {
@@ -85,7 +86,7 @@ static void check_update(ctx *c, int t, int parity)
     const double a = 0.75, b = -1.25;
     const cplx sc = 0.3 - 0.7 * I;
     const double s = t == T_CXPAY ? -1.0 : 1.0;
-    if (load(c, c->x, X0) || load(c, c->y, Y0)) return;
+    if (load(c, c->x, X0) || load(c, c->y, Y0) || load(c, c->w, W0)) return;
     int rc = qf_scalar_set(c->c, creal(sc), cimag(sc));
     switch (t) {
     case T_COPY: rc = rc || qf_blas_copy(c->y, c->x, parity); break;
@@ -93,6 +94,9 @@ static void check_update(ctx *c, int t, int parity)
     case T_AXPBY0: rc = rc || qf_blas_axpby(a, c->x, 0.0, c->y, parity); break;
     case T_CAXPY: rc = rc || qf_blas_caxpy(c->c, s, c->x, c->y, parity); break;
     case T_CXPAY: rc = rc || qf_blas_cxpay(c->x, c->c, s, c->y, parity); break;
+    case T_MUL: rc = rc || qf_blas_mul(c->y, c->w, c->x, parity); break;
+    case T_CONJ_MUL: rc = rc || qf_blas_conj_mul(c->y, c->w, c->x, parity); break;
+    case T_MUL_ALIAS: rc = rc || qf_blas_mul(c->y, c->w, c->y, parity); break;
     case T_AXPBY_ALIAS: rc = rc || qf_blas_axpby(a, c->y, b, c->y, parity); break;
     default: rc = rc || qf_blas_caxpy(c->c, s, c->y, c->y, parity); break;
     }
@@ -108,13 +112,15 @@ static void check_update(ctx *c, int t, int parity)
                 changed += tmp[2 * e] != rounded(Y0[2 * e], c->prec) || tmp[2 * e + 1] != rounded(Y0[2 * e + 1], c->prec);
                 continue;
             }
-            cplx x = ld(X0, e, c->prec), y = ld(Y0, e, c->prec), want;
-            if (t == T_AXPBY_ALIAS || t == T_CAXPY_ALIAS) x = y;
+            cplx x = ld(X0, e, c->prec), y = ld(Y0, e, c->prec), w = ld(W0, e, c->prec), want;
+            if (t == T_AXPBY_ALIAS || t == T_CAXPY_ALIAS || t == T_MUL_ALIAS) x = y;
             switch (t) {
             case T_COPY: want = x; break;
             case T_AXPBY: case T_AXPBY_ALIAS: want = a * x + b * y; break;
             case T_AXPBY0: want = a * x; break;
             case T_CAXPY: case T_CAXPY_ALIAS: want = y + s * sc * x; break;
+            case T_MUL: case T_MUL_ALIAS: want = w * x; break;
+            case T_CONJ_MUL: want = conj(w) * x; break;
             default: want = x + s * sc * y; break;
             }
             err = fmax(err, cabs(ld(tmp, e, QF_DOUBLE) - want));

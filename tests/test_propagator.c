@@ -59,11 +59,12 @@ static void test_lattice(const int L[4], const int blocks[4], uint64_t seed)
     qf_lattice lat;
     qf_field *u = NULL, *b = NULL, *sol = NULL;
     qf_dirac *d = NULL;
+    qf_linop *M = NULL;
     qf_dirac_params dp = qf_dirac_default_params(0.115);
     dp.csw = 1.0;
     if (qf_lattice_init(&lat, L, NULL, blocks, 0, 1, 2) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
         qf_field_import(u, links) || qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) ||
-        qf_field_create(&b, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
+        qf_dirac_linop(d, &M) || qf_field_create(&b, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
         qf_field_create(&sol, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0)) {
         CHECK(0, "setup: %s", qf_last_error());
         return;
@@ -77,7 +78,7 @@ static void test_lattice(const int L[4], const int blocks[4], uint64_t seed)
         memset(src, 0, (size_t)n * sizeof *src);
         src[2 * k] = 1.0; /* origin, spin k / 3, colour k % 3 */
         qf_solver_result res;
-        int rc = qf_field_import(b, src) || qf_blas_axpby(0.0, NULL, 0.0, sol, -1) || qf_solve(d, sol, b, &sp, &res) ||
+        int rc = qf_field_import(b, src) || qf_blas_axpby(0.0, NULL, 0.0, sol, -1) || qf_solve(M, sol, b, &sp, &res) ||
                  qf_field_export(sol, x);
         CHECK(rc == QF_SUCCESS, "column %d: %s", k, qf_last_error());
         iterations += res.iterations;
@@ -95,6 +96,7 @@ static void test_lattice(const int L[4], const int blocks[4], uint64_t seed)
     ref_dirac_free(&r);
     qf_field_destroy(sol);
     qf_field_destroy(b);
+    qf_linop_destroy(M);
     qf_dirac_destroy(d);
     qf_field_destroy(u);
     free(links);

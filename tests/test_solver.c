@@ -73,15 +73,16 @@ static int solve_and_check(problem *pb, qf_solver_params p, qf_schur_form form, 
     dp.csw = csw;
     dp.prec = prec;
     qf_dirac *d = NULL;
+    qf_linop *M = NULL;
     qf_field *b = NULL, *x = NULL;
-    if (qf_dirac_create(&d, pb->u, &dp, form) || qf_field_create(&b, &pb->lat, QF_FIELD_WILSON, prec, 0) ||
+    if (qf_dirac_create(&d, pb->u, &dp, form) || qf_dirac_linop(d, &M) || qf_field_create(&b, &pb->lat, QF_FIELD_WILSON, prec, 0) ||
         qf_field_create(&x, &pb->lat, QF_FIELD_WILSON, prec, 0)) {
         CHECK(0, "%s: setup: %s", cfg, qf_last_error());
         return -1;
     }
     qf_field_import(b, pb->b);
     qf_solver_result res;
-    int rc = qf_solve(d, x, b, &p, &res);
+    int rc = qf_solve(M, x, b, &p, &res);
     CHECK(rc == QF_SUCCESS && res.converged, "%s: %s", cfg, rc ? qf_last_error() : "not converged");
     qf_field_export(x, pb->x);
 
@@ -106,6 +107,7 @@ static int solve_and_check(problem *pb, qf_solver_params p, qf_schur_form form, 
     ref_dirac_free(&r);
     qf_field_destroy(b);
     qf_field_destroy(x);
+    qf_linop_destroy(M);
     qf_dirac_destroy(d);
     return res.iterations;
 }
@@ -115,8 +117,10 @@ static void test_edge_cases(problem *pb)
     qf_dirac_params dp = qf_dirac_default_params(0.11);
     dp.csw = 1.0;
     qf_dirac *d;
+    qf_linop *M;
     qf_field *b, *x;
     qf_dirac_create(&d, pb->u, &dp, QF_SCHUR_ASYMMETRIC);
+    qf_dirac_linop(d, &M);
     qf_field_create(&b, &pb->lat, QF_FIELD_WILSON, QF_DOUBLE, 0);
     qf_field_create(&x, &pb->lat, QF_FIELD_WILSON, QF_DOUBLE, 0);
     qf_solver_params p = qf_solver_default_params();
@@ -124,7 +128,7 @@ static void test_edge_cases(problem *pb)
 
     /* zero source: x = 0 at once */
     qf_field_import(x, pb->b);
-    CHECK(qf_solve(d, x, b, &p, &res) == QF_SUCCESS && res.converged && res.iterations == 0,
+    CHECK(qf_solve(M, x, b, &p, &res) == QF_SUCCESS && res.converged && res.iterations == 0,
           "zero source: %s", qf_last_error());
     qf_field_export(x, pb->x);
     CHECK(ref_norm2(pb->L, pb->x, -1) == 0.0, "zero source: the solution is not zero");
@@ -134,22 +138,23 @@ static void test_edge_cases(problem *pb)
     qf_blas_axpby(0.0, NULL, 0.0, x, -1);
     p.max_iter = 3;
     p.check_every = 1;
-    CHECK(qf_solve(d, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "did not converge") &&
+    CHECK(qf_solve(M, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "did not converge") &&
               res.residual > 0.0,
           "non-convergence: %s", qf_last_error());
 
     /* bad parameters and operands */
     p = qf_solver_default_params();
     p.tol = 0.0;
-    CHECK(qf_solve(d, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "tolerance"), "tol 0: %s", qf_last_error());
+    CHECK(qf_solve(M, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "tolerance"), "tol 0: %s", qf_last_error());
     p = qf_solver_default_params();
-    CHECK(qf_solve(d, b, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "same field"), "x == b: %s",
+    CHECK(qf_solve(M, b, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "same field"), "x == b: %s",
           qf_last_error());
     qf_solver_kind k;
     CHECK(qf_solver_parse("gmres", &k) == QF_ERROR && strstr(qf_last_error(), "gcr"), "parse: %s", qf_last_error());
 
     qf_field_destroy(b);
     qf_field_destroy(x);
+    qf_linop_destroy(M);
     qf_dirac_destroy(d);
 }
 

@@ -20,16 +20,16 @@
 /* Operands of the codelets: the task carries each distinct field or scalar once (STARPU_VARIABLE_NBUFFERS)
  * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
 #define QF_BLAS_MAX_OPERANDS 8
-enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_A };                                  /* blas_update */
+enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_A, QF_UPD_W };                        /* blas_update */
 enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
 enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR };         /* blas_cg_update */
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
 enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* scalar_op */
 
 /* blas_update: y = x; y = a x + b y (y not read when b == 0); y = y + s c x; y = x + s c y, c the
- * scalar operand. blas_reduce: r += |x|^2, r += <x, y> = sum conj(x) y, or both r += <x, y> and
+ * scalar operand; y = w x and y = conj(w) x element by element, w a field operand. blas_reduce: r += |x|^2, r += <x, y> = sum conj(x) y, or both r += <x, y> and
  * r2 += |x|^2 in one pass. */
-typedef enum { QF_BLAS_COPY = 0, QF_BLAS_AXPBY, QF_BLAS_CAXPY, QF_BLAS_CXPAY } qf_blas_update_op;
+typedef enum { QF_BLAS_COPY = 0, QF_BLAS_AXPBY, QF_BLAS_CAXPY, QF_BLAS_CXPAY, QF_BLAS_MUL, QF_BLAS_CONJ_MUL } qf_blas_update_op;
 typedef enum { QF_BLAS_NORM2 = 0, QF_BLAS_DOT, QF_BLAS_DOT_NORM2 } qf_blas_reduce_op;
 
 typedef struct {
@@ -90,9 +90,9 @@ static inline QF_HD qf_complex qf_blas_caxpy_value(qf_complex y, qf_complex c, q
     return qf_cadd(y, qf_cmul(c, x));
 }
 
-/* ---- blas_update: element i of y; c = s * scalar (caxpy, cxpay) ---- */
-static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void *x, double a, double b, qf_complex c,
-                                                    int64_t i, qf_precision prec)
+/* ---- blas_update: element i of y; c = s * scalar (caxpy, cxpay), w the field factor (mul) ---- */
+static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void *x, const void *w, double a, double b,
+                                                    qf_complex c, int64_t i, qf_precision prec)
 {
     qf_complex r;
     if (op == QF_BLAS_COPY) {
@@ -102,6 +102,10 @@ static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void 
         if (b != 0.0) r = qf_cadd(r, qf_cscale(b, qf_blas_load(y, prec, i)));
     } else if (op == QF_BLAS_CAXPY) {
         r = qf_blas_caxpy_value(qf_blas_load(y, prec, i), c, qf_blas_load(x, prec, i));
+    } else if (op == QF_BLAS_MUL) {
+        r = qf_cmul(qf_blas_load(w, prec, i), qf_blas_load(x, prec, i));
+    } else if (op == QF_BLAS_CONJ_MUL) {
+        r = qf_cconjmul(qf_blas_load(w, prec, i), qf_blas_load(x, prec, i));
     } else {
         r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(y, prec, i));
     }

@@ -47,6 +47,11 @@ int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity
 int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity);
 int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity);
 
+/* Element-wise products of the fields' complex numbers: y = w x and y = conj(w) x (a diagonal
+ * operator and its adjoint, phases, masks). */
+int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity);
+int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity);
+
 /* Fused forms of the Krylov solvers, one pass over the fields each:
  * CG:       x = x + a p, r = r - a q, rr = |r|^2 (the new residual norm in the same pass);
  * BiCGStab: x = x + a p + w s, r = s - w t, rr = |r|^2. */

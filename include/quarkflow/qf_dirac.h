@@ -24,7 +24,7 @@
 #ifndef QF_DIRAC_H
 #define QF_DIRAC_H
 
-#include "qf_field.h"
+#include "qf_linop.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,13 +70,10 @@ const qf_dirac_params *qf_dirac_get_params(const qf_dirac *d);
 const qf_lattice *qf_dirac_lattice(const qf_dirac *d);
 const char *qf_dirac_op_name(qf_dirac_op op);
 
-/* Temporary colour-spinor fields on the operator's lattice and in its precision, for callers that
- * need them again and again (the solvers): taken from a pool the operator keeps and given back to it
- * instead of destroyed, so that repeated solves allocate no memory (a GPU allocation of a 32^4
- * field has been seen to cost over 100 ms). A field taken holds undefined values; the pool goes
- * with the operator. */
-int qf_dirac_field_take(qf_dirac *d, qf_field **f);
-void qf_dirac_field_give_back(qf_dirac *d, qf_field *f);
+/* The operator as a qf_linop (qf_linop.h), for the solvers: M and M^dagger on the whole lattice, with
+ * its even-odd form Mhat and Mhat^dagger on the even sites (qf_linop_schur) and its twin in the other
+ * precision. The caller owns *A and destroys it before d. */
+int qf_dirac_linop(qf_dirac *d, qf_linop **A);
 
 /* out = op in. The even-odd ops need an even-odd capable lattice (every block extent even, which
  * qf_lattice_init guarantees). MDAGM and the Mhat products use an internal temporary. */

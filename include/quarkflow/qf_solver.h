@@ -1,5 +1,6 @@
-/* Krylov solvers for M x = b with the Wilson-clover operator, written against the task-graph
- * operators (qf_dirac.h) and BLAS (qf_blas.h): an iteration is submitted without the host waiting;
+/* Krylov solvers for M x = b with any linear operator (qf_linop.h; the Wilson-clover operator through
+ * qf_dirac_linop), written against the operator and BLAS (qf_blas.h) interfaces: an iteration is
+ * submitted without the host waiting;
  * the host reads the residual norm only every check_every iterations. The true residual
  * |b - M x| / |b| is recomputed at the end and reported.
  *
@@ -7,7 +8,7 @@
  *   CGNE      conjugate gradients on M M^dagger y = b, x = M^dagger y;
  *   BiCGStab  stabilised bi-conjugate gradients on M itself;
  *   GCR       generalised conjugate residuals with gcr_nkrylov vectors between restarts, optionally
- *             preconditioned by gcr_inner_mr minimal-residual steps (flexible GCR);
+ *             preconditioned (flexible GCR): by precond, or by gcr_inner_mr minimal-residual steps;
  *   MR        minimal residual iteration (converges when the hermitian part of M is definite).
  *
  * Mixed precision: with sloppy below the operator's precision, the iterations run on a copy of the
@@ -18,12 +19,13 @@
  * it has used gcr_nkrylov vectors or its iterated residual has fallen by delta; MR does likewise
  * every delta. Uniform precision: sloppy equal to (or above) the operator's.
  *
- * With even_odd set, the solver works on the Schur system Mhat x_e = bhat_e on the even sites
- * (qf_dirac_prepare) and reconstructs the odd sites (qf_dirac_reconstruct). */
+ * With even_odd set, the solver works on the operator's Schur system Mhat x_e = bhat_e on the even
+ * sites (qf_linop_schur, qf_linop_prepare) and reconstructs the odd sites (qf_linop_reconstruct);
+ * without, on the operator's own sites. */
 #ifndef QF_SOLVER_H
 #define QF_SOLVER_H
 
-#include "qf_dirac.h"
+#include "qf_linop.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,7 +43,9 @@ typedef struct {
     qf_precision sloppy; /* precision of the iterations (the lower of this and the operator's) */
     double delta;        /* reliable-update / high-precision restart threshold, in (0, 1) */
     int gcr_nkrylov;     /* GCR: search directions kept between restarts */
-    int gcr_inner_mr;    /* GCR: MR steps of the preconditioner, 0 for none */
+    int gcr_inner_mr;    /* GCR: MR steps of the preconditioner, 0 for none (when precond is NULL) */
+    qf_precond *precond; /* GCR: the preconditioner, acting on the system's sites in the iterations'
+                          * precision (the Schur system with even_odd); NULL: gcr_inner_mr's */
 } qf_solver_params;
 
 /* BiCGStab, tol 1e-10, 1000 iterations, a check every 10, even-odd, quiet, uniform double precision,
@@ -60,11 +64,11 @@ typedef struct {
     double flops;         /* of the operator applications (QUDA's counts) */
 } qf_solver_result;
 
-/* Solves M x = b for the operator d; x is the initial guess on entry (zero it for none). Fails with a
+/* Solves M x = b for the operator M; x is the initial guess on entry (zero it for none). Fails with a
  * message naming the cause on a breakdown (a zero denominator, NaN or Inf in the residual) and when
  * max_iter iterations do not reach tol (result then holds the best residual reached and x the last
  * iterate). */
-int qf_solve(qf_dirac *d, qf_field *x, const qf_field *b, const qf_solver_params *p, qf_solver_result *res);
+int qf_solve(qf_linop *M, qf_field *x, const qf_field *b, const qf_solver_params *p, qf_solver_result *res);
 
 #ifdef __cplusplus
 }

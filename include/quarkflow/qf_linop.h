@@ -1,0 +1,115 @@
+/* Linear operators and preconditioners as the solvers see them: what the Krylov methods, the solve
+ * driver and (later) multigrid need of an operator, and nothing about how it is built.
+ *
+ * A qf_linop A acts on fields of one kind and precision on one lattice, on the sites of one parity
+ * (0: even, 1: odd) or on all sites (-1); it applies A and A^dagger as task graphs, counts its flops by
+ * QUDA's rules, hands out pooled temporaries of its operands' shape, and gives its twin in another
+ * precision (mixed-precision solvers). A full-lattice operator may also have an even-odd form: the
+ * Schur complement on the even sites with the source preparation and the solution reconstruction
+ * (qf_solve's even_odd). The Wilson-clover operator implements it (qf_dirac_linop); so can any
+ * operator built from task graphs, through qf_linop_ops.
+ *
+ * A qf_precond K maps a residual r to an approximate solution z of A z = r (flexible GCR's
+ * preconditioner): n MR steps (qf_precond_mr), and any K given through qf_precond_ops. */
+#ifndef QF_LINOP_H
+#define QF_LINOP_H
+
+#include "qf_field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct qf_linop qf_linop;
+
+/* The fields an operator acts on: their lattice (which must outlive the operator), kind and
+ * precision, and the sites it reads and writes (-1 all, 0 even, 1 odd; the other parity of its
+ * output keeps its values). */
+typedef struct {
+    const qf_lattice *lat;
+    qf_field_kind kind;
+    qf_precision prec;
+    int parity;
+} qf_linop_domain;
+
+/* An implementation. ctx is its state, passed back to every function. */
+typedef struct {
+    const char *name; /* for messages: "M", "Mhat", "diagonal" */
+    /* out = A in (dagger 0) or A^dagger in (dagger 1): submits tasks, waits for none */
+    int (*apply)(void *ctx, int dagger, qf_field *out, const qf_field *in);
+    /* flops of one application by QUDA's counts (0 if unknown) */
+    double (*flops)(const void *ctx, int dagger);
+    /* Optional: the same operator in precision prec; the implementation owns the twin and keeps it at
+     * least as long as ctx. NULL: the operator exists in its own precision only. */
+    int (*in_precision)(void *ctx, qf_precision prec, qf_linop **twin);
+    /* Optional even-odd form of a full-lattice operator: its Schur complement on the even sites (a new
+     * operator that the caller owns), the source bhat_e of the Schur system from b, and the full
+     * solution x from the even-site solution x_even and b. NULL: none. */
+    int (*schur)(void *ctx, qf_linop **schur);
+    int (*prepare)(void *ctx, qf_field *bhat, const qf_field *b);
+    int (*reconstruct)(void *ctx, qf_field *x, const qf_field *x_even, const qf_field *b);
+    /* Optional: frees ctx when the operator is destroyed. */
+    void (*destroy)(void *ctx);
+} qf_linop_ops;
+
+/* Creates an operator from an implementation (ops must outlive it). */
+int qf_linop_create(qf_linop **A, const qf_linop_ops *ops, void *ctx, const qf_linop_domain *domain);
+/* Frees the operator, its pool, the forms derived from it (Schur, normal) and ctx (ops->destroy). */
+void qf_linop_destroy(qf_linop *A);
+
+const char *qf_linop_name(const qf_linop *A);
+const qf_linop_domain *qf_linop_get_domain(const qf_linop *A);
+
+/* out = A in and out = A^dagger in; out and in distinct fields of the operator's domain. */
+int qf_linop_apply(qf_linop *A, qf_field *out, const qf_field *in);
+int qf_linop_apply_dagger(qf_linop *A, qf_field *out, const qf_field *in);
+/* Flops of one application of A (dagger 0) or A^dagger (dagger 1) on the whole domain. */
+double qf_linop_flops(const qf_linop *A, int dagger);
+
+/* A itself when prec is its precision, otherwise its twin in prec (built on the first request and
+ * kept as long as A); fails with a message when the operator has no such twin. A derived form's
+ * twin is the same form of the twin of the operator it was derived from. */
+int qf_linop_in_precision(qf_linop *A, qf_precision prec, qf_linop **twin);
+
+/* Even-odd form: whether A has one; its Schur complement Ahat on the even sites (built on the first
+ * request, owned by A); bhat_e from b; the full solution x from x_even (the Schur system's solution)
+ * and b. */
+int qf_linop_has_even_odd(const qf_linop *A);
+int qf_linop_schur(qf_linop *A, qf_linop **schur);
+int qf_linop_prepare(qf_linop *A, qf_field *bhat, const qf_field *b);
+int qf_linop_reconstruct(qf_linop *A, qf_field *x, const qf_field *x_even, const qf_field *b);
+
+/* The hermitian normal operator A^dagger A on A's domain (built on the first request, owned by A). */
+int qf_linop_normal(qf_linop *A, qf_linop **normal);
+
+/* Temporaries of the operator's domain for callers that need them again and again (the solvers): taken
+ * from a pool that the operator and the forms derived from it share, and given back to it instead of
+ * destroyed, so that repeated solves allocate nothing (a GPU allocation of a 32^4 field has cost over
+ * 100 ms). A field taken holds undefined values; fields of another shape given back are destroyed. */
+int qf_linop_field_take(qf_linop *A, qf_field **f);
+void qf_linop_field_give_back(qf_linop *A, qf_field *f);
+
+typedef struct qf_precond qf_precond;
+
+typedef struct {
+    const char *name; /* for messages: "MR(4)", "multigrid" */
+    /* z = K r, on the sites of the operator the preconditioner was made for; adds the flops of the
+     * operator applications it made to *flops */
+    int (*apply)(void *ctx, qf_field *z, const qf_field *r, double *flops);
+    void (*destroy)(void *ctx); /* optional */
+} qf_precond_ops;
+
+int qf_precond_create(qf_precond **K, const qf_precond_ops *ops, void *ctx);
+void qf_precond_destroy(qf_precond *K);
+const char *qf_precond_name(const qf_precond *K);
+/* z = K r; z and r distinct fields; *flops (may be NULL) grows by the flops K spent. */
+int qf_precond_apply(qf_precond *K, qf_field *z, const qf_field *r, double *flops);
+
+/* K = n minimal-residual steps on A z = r from z = 0 (the cheap smoother of GCR-DD and multigrid);
+ * A must outlive K. */
+int qf_precond_mr(qf_precond **K, qf_linop *A, int steps);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
