@@ -48,7 +48,7 @@ static inline QF_HD_INLINE QF_K(qf_lanes) QF_K(qf_lanes_run)(int64_t first, QF_K
  * every lane, also one outside a mask, names a record; 0 (and *x unchanged) if not. A run's loads and
  * stores read lane 0 only; the other lanes keep the records they named, which the per-lane path of a
  * store with a partial mask reads (the lanes it stores are first + l there too). */
-static inline int QF_K(qf_lanes_set_run)(QF_K(qf_lanes) *x, int64_t first, int64_t nrec)
+static inline QF_HD_INLINE int QF_K(qf_lanes_set_run)(QF_K(qf_lanes) *x, int64_t first, int64_t nrec)
 {
     if (first < 0 || first + QF_KW > nrec) return 0;
     x->i[0] = first;
@@ -57,7 +57,7 @@ static inline int QF_K(qf_lanes_set_run)(QF_K(qf_lanes) *x, int64_t first, int64
 }
 
 /* Marks *x a run if the lanes in m name consecutive records, lane l record first + l (qf_lanes_set_run). */
-static inline void QF_K(qf_lanes_mark_run)(QF_K(qf_lanes) *x, QF_K(qf_mask) m, int64_t nrec)
+static inline QF_HD_INLINE void QF_K(qf_lanes_mark_run)(QF_K(qf_lanes) *x, QF_K(qf_mask) m, int64_t nrec)
 {
     x->run = 0;
     if (!m) return;
