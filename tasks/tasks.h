@@ -19,7 +19,8 @@
 /* Checks starpu_task_insert's return value and turns it into a qf error naming the codelet. */
 int qf_task_check(int ret, const char *what);
 
-/* Submits face_copy tasks writing the side-`side` faces (whole sites) of every block and direction. */
+/* Submits face_copy tasks writing the side-`side` faces (whole sites) of every block and direction;
+ * refuses a field whose faces hold less than a whole site. */
 int qf_tasks_copy_faces(const qf_field *f, int side);
 
 /* A sum over a lattice's blocks into target (bytes of doubles) inside the graph (reduction.c):

@@ -6,6 +6,7 @@
 #include "random_gauge.h"
 #include "quarkflow.h"
 #include "../runtime/field_handles.h"
+#include "../tasks/tasks.h"
 #include "kernels/random.h"
 
 #include <math.h>
@@ -167,6 +168,9 @@ int main(void)
           "3-deep faces on 2-site blocks rejected: %s", qf_last_error());
     CHECK(qf_field_create(&f, &lat, QF_FIELD_WILSON, QF_SINGLE, 0) == 0 && qf_field_face_depth(f) == 1,
           "Wilson field with 1-deep faces");
+    /* its faces hold projected half spinors: whole sites would overrun them */
+    CHECK(qf_tasks_copy_faces(f, 0) == QF_ERROR && strstr(qf_last_error(), "12 of a site's 24 reals"),
+          "whole-site face copy into a Wilson field's half-spinor faces refused: %s", qf_last_error());
     qf_field_destroy(f);
 
     free(links);
