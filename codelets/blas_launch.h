@@ -1,5 +1,5 @@
 /* Buffers of the BLAS codelets (blas_update, blas_reduce, blas_cg_update, blas_bicgstab_update,
- * scalar_op), shared by their CPU and CUDA implementations: every operand is found through the
+ * scalar_op, scalar_trisolve), shared by their CPU and CUDA implementations: every operand is found through the
  * argument block's buffer table (kernels/blas.h), so that an operand given twice (the same field or
  * scalar) is one buffer of the task. */
 #ifndef QF_BLAS_LAUNCH_H
@@ -31,6 +31,16 @@ static inline void qf_blas_result(const qf_blas_args *a, double *r, double re, d
 static inline double *qf_scalar_op_ptr(void *buffers[], const qf_scalar_op_args *a, int k)
 {
     return a->buf[k] < 0 ? NULL : (double *)STARPU_VARIABLE_GET_PTR(buffers[a->buf[k]]);
+}
+
+/* The buffers of scalar_trisolve with m unknowns: c[0 .. m-1], the m (m - 1) / 2 entries of the
+ * upper triangle into u, and the status, which it returns. */
+static inline double *qf_scalar_trisolve_buffers(void *buffers[], int m, double **c, const double **u)
+{
+    int nu = m * (m - 1) / 2;
+    for (int i = 0; i < m; i++) c[i] = (double *)STARPU_VARIABLE_GET_PTR(buffers[i]);
+    for (int k = 0; k < nu; k++) u[k] = (const double *)STARPU_VARIABLE_GET_PTR(buffers[m + k]);
+    return (double *)STARPU_VARIABLE_GET_PTR(buffers[m + nu]);
 }
 
 #ifdef __CUDACC__

@@ -7,6 +7,7 @@ set(QF_BLAS_C_SOURCES
   codelets/blas_cg_update.c
   codelets/blas_bicgstab_update.c
   codelets/scalar_op.c
+  codelets/scalar_trisolve.c
   tasks/blas.c
   tasks/scalar.c)
 set(QF_BLAS_CUDA_SOURCES
@@ -14,4 +15,5 @@ set(QF_BLAS_CUDA_SOURCES
   codelets/blas_reduce.cu
   codelets/blas_cg_update.cu
   codelets/blas_bicgstab_update.cu
-  codelets/scalar_op.cu)
+  codelets/scalar_op.cu
+  codelets/scalar_trisolve.cu)

@@ -145,12 +145,15 @@ extern struct starpu_codelet qf_cl_clover_apply;
  * blas_bicgstab_update — x = x + a p + w s, r = s - w t, rr += |r|^2. Operands: x (RW), r (W on all
  *   sites, RW otherwise), a (R), p (R), w (R), s, t (R), rr (REDUX).
  * scalar_op — out = value, a b, a / b or s a (args qf_scalar_op_args). Operands: out (W, or RW when
- *   it is an input), a, b (R). */
+ *   it is an input), a, b (R).
+ * scalar_trisolve — back substitution (args qf_scalar_trisolve_args). Buffers: c_0 .. c_{m-1} (RW),
+ *   the strict upper triangle row by row (R), status (W); every scalar distinct. */
 extern struct starpu_codelet qf_cl_blas_update;
 extern struct starpu_codelet qf_cl_blas_reduce;
 extern struct starpu_codelet qf_cl_blas_cg_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_scalar_op;
+extern struct starpu_codelet qf_cl_scalar_trisolve;
 
 /* ---- Every codelet above, in one table (registry.c), for what must name or count them all: the
  * per-worker statistics (runtime/stats.c) read their per-worker task counts. label is a short

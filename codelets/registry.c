@@ -23,6 +23,7 @@ const qf_codelet_entry qf_codelet_registry[] = {
     {&qf_cl_blas_cg_update, "cg_upd", COLOUR_UPDATE},
     {&qf_cl_blas_bicgstab_update, "bicg_upd", COLOUR_UPDATE},
     {&qf_cl_scalar_op, "scalar", COLOUR_SCALAR},
+    {&qf_cl_scalar_trisolve, "trisolve", COLOUR_SCALAR},
     {&qf_cl_sum_zero, "zero", COLOUR_REDUX},
     {&qf_cl_sum_add, "add", COLOUR_REDUX},
     {&qf_cl_convert, "convert", COLOUR_CONVERT},

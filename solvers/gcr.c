@@ -3,13 +3,11 @@
  * orthogonalised against the earlier z_i (modified Gram-Schmidt, beta_ij = <z_i, z_j> / |z_i|^2),
  * the residual r -= alpha_j z_j with alpha_j = <z_j, r> / |z_j|^2, all as tasks in the iterations'
  * precision. At a restart (gcr_nkrylov directions, or the residual fallen by delta in mixed
- * precision, or the target reached) the host solves the triangular system
- * chi_i + sum_{l > i} beta_il chi_l = alpha_i, adds sum chi_l p_l to the solution and recomputes
- * the residual in the solve's precision. */
+ * precision, or the target reached) a task solves the triangular system
+ * chi_i + sum_{l > i} beta_il chi_l = alpha_i, sum chi_l p_l is added to the solution and the
+ * residual recomputed in the solve's precision. */
 #include "krylov.h"
 
-#include <complex.h>
-#include <math.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -18,6 +16,7 @@ typedef struct {
     qf_scalar **beta;        /* n x n, beta[i * n + l] for i < l */
     qf_scalar **zz, **alpha; /* n each */
     qf_scalar *dot;
+    qf_scalar *status;       /* of the back substitution */
 } gcr_space;
 
 static void space_free(const qf_krylov *k, gcr_space *s)
@@ -31,6 +30,7 @@ static void space_free(const qf_krylov *k, gcr_space *s)
             if (s->beta[i * s->n + l]) qf_scalar_destroy(s->beta[i * s->n + l]);
     }
     if (s->dot) qf_scalar_destroy(s->dot);
+    if (s->status) qf_scalar_destroy(s->status);
     free(s->p);
     free(s->z);
     free(s->beta);
@@ -48,7 +48,7 @@ static int space_create(qf_krylov *k, gcr_space *s)
     s->alpha = calloc(n, sizeof *s->alpha);
     if (!s->p || !s->z || !s->beta || !s->zz || !s->alpha)
         return qf_fail("GCR: out of host memory for %d search directions", n);
-    int rc = qf_scalar_create(&s->dot);
+    int rc = qf_scalar_create(&s->dot) || qf_scalar_create(&s->status);
     for (int i = 0; i < n && !rc; i++) {
         rc = qf_krylov_field(k, &s->p[i]) || qf_krylov_field(k, &s->z[i]) || qf_scalar_create(&s->zz[i]) ||
              qf_scalar_create(&s->alpha[i]);
@@ -72,34 +72,23 @@ static int direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
                : QF_SUCCESS;
 }
 
-static int get(const qf_scalar *s, double complex *v)
+/* xs += sum_{l < m} chi_l p_l, chi from back substitution as one task (in place of alpha); the host
+ * reads only its status, once the restart's residual has been waited for anyway. */
+static int implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
 {
-    double re, im;
-    if (qf_scalar_get(s, &re, &im)) return QF_ERROR;
-    *v = CMPLX(re, im);
+    if (qf_scalar_trisolve(m, s->alpha, s->beta, s->n, s->status)) return QF_ERROR;
+    for (int l = 0; l < m; l++)
+        if (qf_blas_caxpy(s->alpha[l], 1.0, s->p[l], xs, parity)) return QF_ERROR;
     return QF_SUCCESS;
 }
 
-/* xs += sum_{l < m} chi_l p_l, chi from back substitution. */
-static int implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
+static int check_update(const gcr_space *s)
 {
-    double complex chi[QF_GCR_MAX_NKRYLOV];
-    for (int i = m - 1; i >= 0; i--) {
-        if (get(s->alpha[i], &chi[i])) return QF_ERROR;
-        for (int l = i + 1; l < m; l++) {
-            double complex beta;
-            if (get(s->beta[i * s->n + l], &beta)) return QF_ERROR;
-            chi[i] -= beta * chi[l];
-        }
-        if (!isfinite(creal(chi[i])) || !isfinite(cimag(chi[i])))
-            return qf_fail("GCR broke down: a search direction vanished (|A p| = 0) or NaN or Inf entered the fields; "
-                           "check the operator's parameters, or try another solver");
-    }
-    /* alpha[l] is free once chi is known: it carries chi_l to its update */
-    for (int l = 0; l < m; l++)
-        if (qf_scalar_set(s->alpha[l], creal(chi[l]), cimag(chi[l])) ||
-            qf_blas_caxpy(s->alpha[l], 1.0, s->p[l], xs, parity))
-            return QF_ERROR;
+    double bad;
+    if (qf_scalar_get(s->status, &bad, NULL)) return QF_ERROR;
+    if (bad != 0.0)
+        return qf_fail("GCR broke down: a search direction vanished (|A p| = 0) or NaN or Inf entered the fields; "
+                       "check the operator's parameters, or try another solver");
     return QF_SUCCESS;
 }
 
@@ -120,7 +109,8 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         if (rc || !(full || qf_krylov_check_due(k))) continue;
         rc = qf_blas_norm2(rr, r, k->parity) || qf_krylov_check(k, rr, "GCR", &norm);
         if (!rc && (full || norm <= target || k->iterations >= k->p->max_iter || qf_reliable_due(&rel, norm))) {
-            rc = implicit_update(&s, j, rel.xs, k->parity) || qf_reliable_update(&rel, r, &norm);
+            rc = implicit_update(&s, j, rel.xs, k->parity) || qf_reliable_update(&rel, r, &norm) ||
+                 check_update(&s);
             j = 0;
         }
     }

@@ -1,7 +1,8 @@
 /* qf_scalar (include/quarkflow/qf_blas.h): complex doubles in StarPU variable handles, and their
  * arithmetic as scalar_op tasks. Nothing here waits except qf_scalar_get.
  *
- *   scalar_op   W or RW: out    R: a, b (the distinct ones)
+ *   scalar_op         W or RW: out    R: a, b (the distinct ones)
+ *   scalar_trisolve   RW: c_0 .. c_{m-1}    R: u_il (i < l < m)    W: status
  */
 #include "scalar.h"
 #include "tasks.h"
@@ -105,4 +106,34 @@ int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a)
     if (!isfinite(s)) return qf_fail("qf_scalar_scale: the factor %g is not a finite number", s);
     qf_scalar_op_args args = {.op = QF_SCALAR_SCALE, .s = s};
     return submit_op(out, a, NULL, args);
+}
+
+int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *status)
+{
+    if (m < 1 || m > QF_TRISOLVE_MAX_M)
+        return qf_fail("qf_scalar_trisolve: a system of order %d; keep between 1 and %d", m, QF_TRISOLVE_MAX_M);
+    if (!c || !u || !status || ld < m) return qf_fail("qf_scalar_trisolve: NULL operands or a row stride below m");
+    int n = m + m * (m - 1) / 2 + 1;
+    struct starpu_data_descr *d = malloc((size_t)n * sizeof *d);
+    if (!d) return qf_fail("out of host memory submitting a back substitution of order %d", m);
+    int k = 0, rc = QF_SUCCESS;
+    for (int i = 0; i < m; i++) d[k++] = (struct starpu_data_descr){c[i] ? c[i]->h : NULL, STARPU_RW};
+    for (int i = 0; i < m; i++)
+        for (int l = i + 1; l < m; l++) d[k++] = (struct starpu_data_descr){u[i * ld + l] ? u[i * ld + l]->h : NULL, STARPU_R};
+    d[k++] = (struct starpu_data_descr){status->h, STARPU_W};
+    /* the kernel finds each operand by position and writes c and status in place: those must be
+     * distinct from every other operand */
+    for (int a = 0; a < n && !rc; a++) {
+        if (!d[a].handle) rc = qf_fail("qf_scalar_trisolve: operand %d is NULL", a);
+        int last = a < m || a == n - 1 ? a : m; /* the earlier operands a pair with a written one */
+        for (int b = 0; b < last && !rc; b++)
+            if (d[a].handle == d[b].handle) rc = qf_fail("qf_scalar_trisolve: a scalar it writes is also another operand");
+    }
+    if (!rc) {
+        qf_scalar_trisolve_args args = {.m = m};
+        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_scalar_trisolve, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0),
+                           "scalar_trisolve");
+    }
+    free(d);
+    return rc;
 }

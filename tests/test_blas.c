@@ -350,6 +350,55 @@ static void check_scalar_chain(ctx *c)
     qf_scalar_destroy(u);
 }
 
+/* ---- back substitution as one task, against the same loop on the host ---- */
+
+static void check_trisolve(void)
+{
+    enum { M = 7, LD = 9 };
+    qf_scalar *c[M], *u[M * LD] = {0}, *status;
+    cplx cv[M], uv[M * LD], x[M];
+    uint64_t seed = 4242;
+    int rc = qf_scalar_create(&status);
+    for (int i = 0; i < M && !rc; i++) {
+        cv[i] = qf_test_gauss(&seed) + I * qf_test_gauss(&seed);
+        rc = qf_scalar_create(&c[i]) || qf_scalar_set(c[i], creal(cv[i]), cimag(cv[i]));
+        for (int l = i + 1; l < M && !rc; l++) {
+            uv[i * LD + l] = 0.3 * (qf_test_gauss(&seed) + I * qf_test_gauss(&seed));
+            rc = qf_scalar_create(&u[i * LD + l]) ||
+                 qf_scalar_set(u[i * LD + l], creal(uv[i * LD + l]), cimag(uv[i * LD + l]));
+        }
+    }
+    CHECK(rc == 0, "trisolve operands: %s", qf_last_error());
+    if (rc) return;
+    for (int i = M - 1; i >= 0; i--) {
+        x[i] = cv[i];
+        for (int l = i + 1; l < M; l++) x[i] -= uv[i * LD + l] * x[l];
+    }
+    rc = qf_scalar_trisolve(M, c, u, LD, status);
+    double worst = 0.0;
+    for (int i = 0; i < M && !rc; i++) worst = fmax(worst, cabs(get(c[i]) - x[i]) / cabs(x[i]));
+    CHECK(rc == 0 && worst < 1e-15 && get(status) == 0.0, "trisolve of order %d (rel err %.1e, status %g): %s", M,
+          worst, creal(get(status)), rc ? qf_last_error() : "");
+
+    /* a NaN coefficient: every unknown 0 and status names the first unknown hit, counting down */
+    qf_scalar_set(c[3], NAN, 0.0);
+    rc = qf_scalar_trisolve(5, c, u, LD, status);
+    int zero = 1;
+    for (int i = 0; i < M; i++) zero = zero && (i >= 5 || get(c[i]) == 0.0);
+    CHECK(rc == 0 && zero && get(status) == 4.0, "trisolve with NaN in c_3: unknowns zeroed, status 4 (%g)",
+          creal(get(status)));
+
+    CHECK(qf_scalar_trisolve(0, c, u, LD, status) == QF_ERROR && strstr(qf_last_error(), "order 0"),
+          "trisolve of order 0 refused: %s", qf_last_error());
+    CHECK(qf_scalar_trisolve(M, c, u, M - 1, status) == QF_ERROR, "trisolve with a row stride below m refused: %s",
+          qf_last_error());
+    CHECK(qf_scalar_trisolve(M, c, u, LD, c[2]) == QF_ERROR && strstr(qf_last_error(), "also another operand"),
+          "trisolve writing a scalar twice refused: %s", qf_last_error());
+    for (int i = 0; i < M; i++) qf_scalar_destroy(c[i]);
+    for (int k = 0; k < M * LD; k++) qf_scalar_destroy(u[k]);
+    qf_scalar_destroy(status);
+}
+
 /* ---- a CG-like iteration against the same iteration in loops ---- */
 
 static void check_cg(ctx *c, int parity)
@@ -615,6 +664,7 @@ int main(void)
                           g == 0 || g == 2);
     }
     test_errors(&lats[1], &lats[2]);
+    check_trisolve();
     printf("largest relative errors (double, single): updates %.1e %.1e; reductions %.1e %.1e; fused updates "
            "%.1e %.1e; CG-like iteration %.1e %.1e\n",
            worst_update[0], worst_update[1], worst_reduce[0], worst_reduce[1], worst_fused[0], worst_fused[1],

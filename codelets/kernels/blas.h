@@ -17,6 +17,8 @@
 
 #include "qf_complex.h"
 
+#include <math.h>
+
 /* Operands of the codelets: the task carries each distinct field or scalar once (STARPU_VARIABLE_NBUFFERS)
  * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
 #define QF_BLAS_MAX_OPERANDS 8
@@ -52,6 +54,12 @@ typedef struct {
     double s;        /* the factor of QF_SCALAR_SCALE */
     int buf[3];      /* buffer index of out, a, b (-1: unused) */
 } qf_scalar_op_args;
+
+/* scalar_trisolve: the order m of the system, at most QF_TRISOLVE_MAX_M (GCR's largest Krylov space). */
+#define QF_TRISOLVE_MAX_M 128
+typedef struct {
+    int m;
+} qf_scalar_trisolve_args;
 
 /* ---- elements ---- */
 
@@ -169,6 +177,30 @@ static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, doubl
     }
     out[0] = r.re;
     out[1] = r.im;
+}
+
+/* ---- scalar_trisolve: back substitution x_i = c_i - sum_{l > i} u_il x_l, i = m-1 .. 0, x in place of
+ * c; the strict upper triangle u row by row (qf_trisolve_packed), the diagonal 1. When an x_i comes
+ * out NaN or Inf (a vanished direction upstream), every x_i is set to 0, so that what x feeds stays
+ * untouched, and status to (i + 1, 0) for the first such i (counting down); status (0, 0) otherwise. ---- */
+static inline QF_HD int qf_trisolve_packed(int m, int i, int l) { return i * m - i * (i + 1) / 2 + (l - i - 1); }
+
+static inline QF_HD void qf_scalar_trisolve_apply(int m, double *const *c, const double *const *u, double *status)
+{
+    int bad = 0;
+    for (int i = m - 1; i >= 0 && !bad; i--) {
+        qf_complex x = qf_cmake(c[i][0], c[i][1]);
+        for (int l = i + 1; l < m; l++) {
+            const double *uil = u[qf_trisolve_packed(m, i, l)];
+            x = qf_csub(x, qf_cmul(qf_cmake(uil[0], uil[1]), qf_cmake(c[l][0], c[l][1])));
+        }
+        c[i][0] = x.re;
+        c[i][1] = x.im;
+        if (!isfinite(x.re) || !isfinite(x.im)) bad = i + 1;
+    }
+    for (int i = 0; i < m && bad; i++) c[i][0] = c[i][1] = 0.0;
+    status[0] = bad;
+    status[1] = 0.0;
 }
 
 #endif

@@ -30,6 +30,12 @@ int qf_scalar_get(const qf_scalar *s, double *re, double *im);
 int qf_scalar_mul(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
 int qf_scalar_div(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
 int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a);
+/* Back substitution as one task: x_i = c_i - sum_{l > i} u[i * ld + l] x_l for i = m-1 .. 0 (the
+ * unit upper-triangular system of GCR's restart), x overwriting c[0 .. m-1]; u[i * ld + l] is read
+ * for i < l < m only. m is at most 128. When an x_i comes out NaN or Inf every c_i is set to 0 and
+ * status to i + 1 (the first such i, counting down), otherwise status is 0, so that a caller reads
+ * one scalar to know. */
+int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *status);
 
 /* Reductions: r = |x|^2 (imaginary part 0), r = <x, y> = sum conj(x) y, and both <x, y> and |x|^2
  * in one pass over the fields (two distinct scalars). */

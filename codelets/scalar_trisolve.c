@@ -1,0 +1,32 @@
+/* Codelet scalar_trisolve: back substitution of a unit upper-triangular system on qf_scalar variables
+ * (kernels/blas.h) as one task, so that a method that needs one (GCR's implicit solution update at a
+ * restart) neither reads its coefficients on the host nor submits a task for each.
+ * STARPU_VARIABLE_NBUFFERS: RW c_0 .. c_{m-1}, R the strict upper triangle row by row, W status. */
+#include "codelets.h"
+#include "blas_launch.h"
+
+#if QF_HAVE_CUDA
+void qf_scalar_trisolve_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void scalar_trisolve_cpu(void *buffers[], void *cl_arg)
+{
+    int m = ((const qf_scalar_trisolve_args *)cl_arg)->m;
+    double *c[QF_TRISOLVE_MAX_M];
+    const double *u[QF_TRISOLVE_MAX_M * (QF_TRISOLVE_MAX_M - 1) / 2];
+    double *status = qf_scalar_trisolve_buffers(buffers, m, c, u);
+    qf_scalar_trisolve_apply(m, c, u, status);
+}
+
+static struct starpu_perfmodel scalar_trisolve_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_scalar_trisolve"};
+
+struct starpu_codelet qf_cl_scalar_trisolve = {
+    .name = "scalar_trisolve",
+    .cpu_funcs = {scalar_trisolve_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_scalar_trisolve_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &scalar_trisolve_model,
+};
