@@ -9,19 +9,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover"};
-static const int site_reals[] = {72, 24, 6, 108, 72};
-static const int face_reals[] = {72, 12, 6, 108, 72};
+static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover", "coarse"};
+/* the named kinds' shapes (a Wilson face site: a spin-projected half spinor); the coarse kind's is made
+ * by qf_field_shape_coarse */
+static const qf_field_shape kind_shapes[] = {
+    {QF_FIELD_GAUGE, 72, 72, 1},          {QF_FIELD_WILSON, 24, 12, 1},
+    {QF_FIELD_STAGGERED, 6, 6, 3},        {QF_FIELD_FIELD_STRENGTH, 108, 0, 0},
+    {QF_FIELD_CLOVER, 72, 0, 0},          {QF_FIELD_COARSE, 0, 0, 0}};
 
-const char *qf_field_kind_name(qf_field_kind k) { return kind_names[k]; }
-int qf_field_site_reals(qf_field_kind k) { return site_reals[k]; }
-int qf_field_face_reals(qf_field_kind k) { return face_reals[k]; }
-int qf_field_default_face_depth(qf_field_kind k) { return k == QF_FIELD_STAGGERED ? 3 : 1; }
+const char *qf_field_kind_name(qf_field_kind k) { return (unsigned)k <= QF_FIELD_COARSE ? kind_names[k] : "?"; }
+qf_field_shape qf_field_kind_shape(qf_field_kind k)
+{
+    return (unsigned)k <= QF_FIELD_COARSE ? kind_shapes[k] : kind_shapes[QF_FIELD_COARSE];
+}
+int qf_field_site_reals(qf_field_kind k) { return qf_field_kind_shape(k).site_reals; }
+
+int qf_field_shape_coarse(qf_field_shape *s, int ncolour)
+{
+    if (ncolour < 1 || ncolour > QF_COARSE_MAX_COLOURS)
+        return qf_fail("a coarse field of %d colours (near-null vectors): keep between 1 and %d", ncolour,
+                       QF_COARSE_MAX_COLOURS);
+    *s = (qf_field_shape){QF_FIELD_COARSE, 4 * ncolour, 4 * ncolour, 1};
+    return QF_SUCCESS;
+}
+
+int qf_field_shape_same_sites(const qf_field_shape *a, const qf_field_shape *b)
+{
+    return a->kind == b->kind && a->site_reals == b->site_reals;
+}
 
 const qf_lattice *qf_field_lattice(const qf_field *f) { return f->lat; }
-qf_field_kind qf_field_kind_of(const qf_field *f) { return f->kind; }
+qf_field_kind qf_field_kind_of(const qf_field *f) { return f->shape.kind; }
+const qf_field_shape *qf_field_get_shape(const qf_field *f) { return &f->shape; }
 qf_precision qf_field_precision(const qf_field *f) { return f->prec; }
-int qf_field_face_depth(const qf_field *f) { return f->face_depth; }
+int qf_field_face_depth(const qf_field *f) { return f->shape.face_depth; }
 
 void qf_block_handle_register(starpu_data_handle_t *h, const qf_lattice *lat, int b, uint32_t n, size_t elem_bytes)
 {
@@ -78,38 +99,54 @@ static void release_blocks(qf_field *f)
     }
 }
 
-static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth,
-                        int scratch)
+/* Faces deep enough for the shape fit in every block. */
+static int check_face_depth(const qf_lattice *lat, const qf_field_shape *shape)
 {
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        if (lat->block[mu] < shape->face_depth)
+            return qf_fail("a %s field needs faces %d deep but the block extent in direction %d is %d: use fewer blocks",
+                           kind_names[shape->kind], shape->face_depth, mu, lat->block[mu]);
+    return QF_SUCCESS;
+}
+
+int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec,
+                           unsigned flags)
+{
+    if (!out) return qf_fail("qf_field_create: the place for the new field is NULL");
     *out = NULL;
+    if (!lat || !shape) return qf_fail("qf_field_create: the lattice or the shape is NULL");
+    if ((unsigned)shape->kind > QF_FIELD_COARSE || shape->site_reals <= 0 || shape->site_reals % 2 ||
+        shape->face_reals < 0 || shape->face_depth < 0 || (shape->face_reals > 0) != (shape->face_depth > 0))
+        return qf_fail("qf_field_create: a shape of %d reals a site and %d a face site, %d deep: the reals a site must "
+                       "be even and positive, and a face needs both reals and a depth",
+                       shape->site_reals, shape->face_reals, shape->face_depth);
     if (lat->nprocs != qf_runtime_nprocs())
         return qf_fail("a %s field on a lattice split over %d processes, but %d are running: make the lattice with "
                        "the running processes' count and rank (qf_runtime_nprocs, qf_runtime_rank)",
-                       kind_names[kind], lat->nprocs, qf_runtime_nprocs());
-    if (face_depth <= 0) face_depth = qf_field_default_face_depth(kind);
-    for (int mu = 0; mu < QF_NDIM; mu++)
-        if (lat->block[mu] < face_depth)
-            return qf_fail("a %s field needs faces %d deep but the block extent in direction %d is %d: use fewer blocks",
-                           kind_names[kind], face_depth, mu, lat->block[mu]);
+                       kind_names[shape->kind], lat->nprocs, qf_runtime_nprocs());
+    if ((flags & QF_FIELD_WITH_FACES) && shape->face_reals == 0)
+        return qf_fail("a %s field has no faces", kind_names[shape->kind]);
+    if ((flags & QF_FIELD_WITH_FACES) && check_face_depth(lat, shape)) return QF_ERROR;
     qf_field *f = calloc(1, sizeof *f);
     if (!f) return qf_fail("out of host memory allocating a field");
     f->lat = lat;
-    f->kind = kind;
+    f->shape = *shape;
     f->prec = prec;
-    f->site_reals = site_reals[kind];
-    f->face_reals = face_reals[kind];
-    f->face_depth = face_depth;
     int nb = lat->nblocks;
     f->block_data = calloc((size_t)nb, sizeof *f->block_data);
     f->block = calloc((size_t)nb, sizeof *f->block);
-    if (!f->block_data || !f->block || qf_face_set_create(&f->faces, lat, f->face_reals, face_depth, prec)) {
+    if (!f->block_data || !f->block) {
         qf_field_destroy(f);
         return qf_fail("out of host memory allocating a field's handles");
     }
-    size_t site_bytes = (size_t)f->site_reals * qf_real_size(prec);
+    if ((flags & QF_FIELD_WITH_FACES) && qf_field_request_faces(f)) {
+        qf_field_destroy(f);
+        return QF_ERROR;
+    }
+    size_t site_bytes = (size_t)shape->site_reals * qf_real_size(prec);
     size_t nsites = (size_t)lat->block_volume;
     for (int b = 0; b < nb; b++) {
-        if (scratch || !qf_lattice_block_is_local(lat, b)) {
+        if ((flags & QF_FIELD_SCRATCH) || !qf_lattice_block_is_local(lat, b)) {
             /* scratch: StarPU allocates each block where its first task writes it; another process's
              * block: a handle for the task graph, memory only where StarPU-MPI receives a copy */
             qf_block_handle_register(&f->block[b], lat, b, (uint32_t)nsites, site_bytes);
@@ -117,7 +154,7 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
             if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
                 qf_field_destroy(f);
                 return qf_fail("out of host memory: a %s field of %lld sites in %s precision needs %.1f MiB",
-                               kind_names[kind], (long long)lat->local_volume, qf_precision_name(prec),
+                               kind_names[shape->kind], (long long)lat->local_volume, qf_precision_name(prec),
                                (double)lat->local_volume * (double)site_bytes / (1 << 20));
             }
             memset(f->block_data[b], 0, nsites * site_bytes);
@@ -131,14 +168,33 @@ static int field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kin
     return QF_SUCCESS;
 }
 
+int qf_field_request_faces(const qf_field *f)
+{
+    if (f->faces.face) return QF_SUCCESS;
+    if (f->shape.face_reals == 0) return qf_fail("a %s field has no faces", kind_names[f->shape.kind]);
+    if (check_face_depth(f->lat, &f->shape)) return QF_ERROR;
+    /* fields are always allocated here, never const objects: the faces are a cache of the field */
+    qf_field *mutable_f = (qf_field *)f;
+    return qf_face_set_create(&mutable_f->faces, f->lat, f->shape.face_reals, f->shape.face_depth, f->prec);
+}
+
 int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth)
 {
-    return field_create(out, lat, kind, prec, face_depth, 0);
+    if ((unsigned)kind >= QF_FIELD_COARSE)
+        return qf_fail("qf_field_create: kind %d has no fixed shape; make coarse fields with qf_field_shape_coarse and "
+                       "qf_field_create_shaped",
+                       (int)kind);
+    qf_field_shape shape = qf_field_kind_shape(kind);
+    if (face_depth > 0 && shape.face_reals > 0) shape.face_depth = face_depth;
+    return qf_field_create_shaped(out, lat, &shape, prec, face_depth > 0 ? QF_FIELD_WITH_FACES : 0);
 }
 
 int qf_field_create_scratch(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec)
 {
-    return field_create(out, lat, kind, prec, 0, 1);
+    if ((unsigned)kind >= QF_FIELD_COARSE)
+        return qf_fail("qf_field_create_scratch: kind %d has no fixed shape; use qf_field_create_shaped", (int)kind);
+    qf_field_shape shape = qf_field_kind_shape(kind);
+    return qf_field_create_shaped(out, lat, &shape, prec, QF_FIELD_SCRATCH);
 }
 
 void qf_field_destroy(qf_field *f)
@@ -180,7 +236,7 @@ static int64_t box_site(const qf_lattice *lat, const site_box *box, int b, int64
 
 static void copy_block(const qf_field *f, int b, const site_box *box, double *array, void *data, int to_field)
 {
-    int n = f->site_reals;
+    int n = f->shape.site_reals;
     for (int64_t s = 0; s < f->lat->block_volume; s++) {
         double *g = array + box_site(f->lat, box, b, s) * n;
         if (f->prec == QF_DOUBLE) {
@@ -202,7 +258,7 @@ static int copy_blocks(const qf_field *f, const site_box *box, double *array, in
     for (int b = 0; b < f->lat->nblocks; b++) {
         if (!qf_lattice_block_is_local(f->lat, b)) continue;
         if (starpu_data_acquire(f->block[b], to_field ? STARPU_W : STARPU_R))
-            return qf_fail("could not acquire block %d of a %s field for %s", b, kind_names[f->kind],
+            return qf_fail("could not acquire block %d of a %s field for %s", b, kind_names[f->shape.kind],
                            to_field ? "writing" : "reading");
         copy_block(f, b, box, array, starpu_data_get_local_ptr(f->block[b]), to_field);
         starpu_data_release(f->block[b]);

@@ -32,19 +32,24 @@ static inline starpu_data_handle_t qf_face_set_handle(const qf_face_set *s, int 
 
 struct qf_field {
     const qf_lattice *lat;
-    qf_field_kind kind;
+    qf_field_shape shape;
     qf_precision prec;
-    int site_reals, face_reals, face_depth;
     void **block_data;                      /* host copies, pinned by starpu_malloc; NULL for scratch fields */
     int nregistered;                        /* blocks registered so far */
     starpu_data_handle_t *block;            /* [nblocks] */
-    qf_face_set faces;
+    qf_face_set faces;                      /* face == NULL until qf_field_request_faces */
 };
 
 static inline starpu_data_handle_t qf_field_block(const qf_field *f, int b) { return f->block[b]; }
-/* Face of block b in direction mu on side 0 (x_mu = 0 ...) or side 1 (x_mu = E_mu - 1 ...). */
+/* Makes the field's faces (of its shape's reals and depth) if it has none yet: every graph that fills
+ * or reads them asks first. Fails for a shape without faces or blocks thinner than the depth. */
+int qf_field_request_faces(const qf_field *f);
+/* Face of block b in direction mu on side 0 (x_mu = 0 ...) or side 1 (x_mu = E_mu - 1 ...), once
+ * requested. */
 static inline starpu_data_handle_t qf_field_face(const qf_field *f, int b, int mu, int side)
 {
+    STARPU_ASSERT_MSG(f->faces.face, "the faces of a %s field were used before qf_field_request_faces",
+                      qf_field_kind_name(f->shape.kind));
     return qf_face_set_handle(&f->faces, b, mu, side);
 }
 

@@ -31,15 +31,17 @@ static int check_real(const char *fn, const char *name, double v)
     return qf_fail("%s: the coefficient %s = %g is not a finite number", fn, name, v);
 }
 
-/* The fields of one call: none NULL, and all of the first one's kind, precision and lattice. */
+/* The fields of one call: none NULL, and all of the first one's shape, precision and lattice. */
 static int check_fields(const char *fn, int n, const qf_field *const f[], const char *const name[])
 {
     for (int k = 0; k < n; k++)
         if (!f[k]) return qf_fail("%s: the field %s is NULL", fn, name[k]);
     for (int k = 1; k < n; k++) {
-        if (f[k]->kind != f[0]->kind)
-            return qf_fail("%s: %s is a %s field but %s a %s field: the fields of one operation must be of one kind",
-                           fn, name[k], qf_field_kind_name(f[k]->kind), name[0], qf_field_kind_name(f[0]->kind));
+        if (!qf_field_shape_same_sites(&f[k]->shape, &f[0]->shape))
+            return qf_fail("%s: %s is a %s field (%d reals a site) but %s a %s field (%d): the fields of one operation "
+                           "must be of one kind",
+                           fn, name[k], qf_field_kind_name(f[k]->shape.kind), f[k]->shape.site_reals, name[0],
+                           qf_field_kind_name(f[0]->shape.kind), f[0]->shape.site_reals);
         if (f[k]->prec != f[0]->prec)
             return qf_fail("%s: %s is in %s precision but %s in %s: the fields of one operation must have one "
                            "precision (convert with qf_field_convert)",
@@ -129,7 +131,7 @@ static int result_scalar(buffer_plan *pl, qf_blas_args *args, int operand, qf_sc
 /* The element range of a parity (or of the whole block) of f's blocks, as complex numbers. */
 static void set_range(qf_blas_args *args, const qf_field *f, int parity)
 {
-    int64_t v = f->lat->block_volume, per_site = f->site_reals / 2;
+    int64_t v = f->lat->block_volume, per_site = f->shape.site_reals / 2;
     args->prec = f->prec;
     args->first = parity < 0 ? 0 : parity * (v / 2) * per_site;
     args->n = (parity < 0 ? v : v / 2) * per_site;

@@ -24,14 +24,14 @@ static int check_lattice(const qf_field *f, const char *what, const qf_lattice *
 
 int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, qf_field *ainv)
 {
-    if (fmunu->kind != QF_FIELD_FIELD_STRENGTH)
+    if (fmunu->shape.kind != QF_FIELD_FIELD_STRENGTH)
         return qf_fail("the clover term is built from a %s field (qf_gauge_field_strength), not a %s field",
-                       qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->kind));
-    if (a->kind != QF_FIELD_CLOVER || ainv->kind != QF_FIELD_CLOVER)
+                       qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->shape.kind));
+    if (a->shape.kind != QF_FIELD_CLOVER || ainv->shape.kind != QF_FIELD_CLOVER)
         return qf_fail("the clover term and its inverse go into %s fields, not a %s field: create them with "
                        "QF_FIELD_CLOVER",
                        qf_field_kind_name(QF_FIELD_CLOVER),
-                       qf_field_kind_name(a->kind != QF_FIELD_CLOVER ? a->kind : ainv->kind));
+                       qf_field_kind_name(a->shape.kind != QF_FIELD_CLOVER ? a->shape.kind : ainv->shape.kind));
     if (a == ainv) return qf_fail("the clover term and its inverse need two distinct clover fields, not one");
     if (a->prec != ainv->prec)
         return qf_fail("the clover term (%s) and its inverse (%s) must have the same precision",
@@ -69,9 +69,9 @@ int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, 
 /* Fails unless f is a Wilson field of the clover field's precision and lattice. */
 static int check_spinor(const qf_field *f, const char *what, const qf_field *clover)
 {
-    if (f->kind != QF_FIELD_WILSON)
+    if (f->shape.kind != QF_FIELD_WILSON)
         return qf_fail("the clover term acts on %s fields: %s is a %s field", qf_field_kind_name(QF_FIELD_WILSON), what,
-                       qf_field_kind_name(f->kind));
+                       qf_field_kind_name(f->shape.kind));
     if (f->prec != clover->prec)
         return qf_fail("%s is in %s precision but the clover field in %s: convert it (qf_field_convert)", what,
                        qf_precision_name(f->prec), qf_precision_name(clover->prec));
@@ -83,9 +83,9 @@ int qf_tasks_clover_apply(qf_field *out, double a, const qf_field *x, double b, 
 {
     if (parity < -1 || parity > 1)
         return qf_fail("parity %d: the clover term applies to parity 0 (even), 1 (odd) or -1 (all sites)", parity);
-    if (clover->kind != QF_FIELD_CLOVER)
+    if (clover->shape.kind != QF_FIELD_CLOVER)
         return qf_fail("the clover term needs a %s field (qf_tasks_clover_build), not a %s field",
-                       qf_field_kind_name(QF_FIELD_CLOVER), qf_field_kind_name(clover->kind));
+                       qf_field_kind_name(QF_FIELD_CLOVER), qf_field_kind_name(clover->shape.kind));
     if (!x && a != 0.0) return qf_fail("out = a x + b C y with a = %g needs an x field", a);
     if (check_spinor(out, "the output", clover) || check_spinor(y, "the input y", clover) ||
         (x && check_spinor(x, "the input x", clover)))

@@ -178,9 +178,9 @@ static int apply_schur(qf_dirac *d, qf_field *out, const qf_field *in, int dagge
 
 static int check_operand(const qf_dirac *d, const qf_field *f, const char *role)
 {
-    if (f->kind != QF_FIELD_WILSON)
+    if (f->shape.kind != QF_FIELD_WILSON)
         return qf_fail("the Dirac operator's %s must be a %s field, not a %s field", role,
-                       qf_field_kind_name(QF_FIELD_WILSON), qf_field_kind_name(f->kind));
+                       qf_field_kind_name(QF_FIELD_WILSON), qf_field_kind_name(f->shape.kind));
     if (f->prec != d->p.prec)
         return qf_fail("the Dirac operator's %s is in %s precision but the operator is in %s: convert it with "
                        "qf_field_convert or build the operator in %s",
@@ -300,7 +300,7 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
         rc = qf_field_create_scratch(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE) ||
              qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||
-             qf_gauge_field_strength(gauge->face_depth == 1 ? gauge : d->gauge, fmunu) ||
+             qf_gauge_field_strength(gauge->shape.face_depth == 1 ? gauge : d->gauge, fmunu) ||
              qf_tasks_clover_build(fmunu, p->kappa * p->csw, d->clover, d->clover_inv);
         if (fmunu) qf_field_destroy(fmunu);
     }
@@ -315,8 +315,8 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
 int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form)
 {
     *out = NULL;
-    if (gauge->kind != QF_FIELD_GAUGE)
-        return qf_fail("the Dirac operator needs a gauge field, not a %s field", qf_field_kind_name(gauge->kind));
+    if (gauge->shape.kind != QF_FIELD_GAUGE)
+        return qf_fail("the Dirac operator needs a gauge field, not a %s field", qf_field_kind_name(gauge->shape.kind));
     if (form != QF_SCHUR_ASYMMETRIC && form != QF_SCHUR_SYMMETRIC) return qf_fail("unknown Schur form %d", (int)form);
     if (check_params(p)) return QF_ERROR;
     return dirac_build(out, gauge, p, form, NULL);

@@ -36,7 +36,7 @@ static int make(qf_linop **A, const qf_linop_ops *ops, qf_dirac *d, qf_dirac_op 
     dirac_linop *w = calloc(1, sizeof *w);
     if (!w) return qf_fail("out of host memory creating the Dirac operator's linop");
     *w = (dirac_linop){.d = d, .op = op, .op_dagger = op_dagger};
-    qf_linop_domain dom = {.lat = qf_dirac_lattice(d), .kind = QF_FIELD_WILSON, .prec = qf_dirac_get_params(d)->prec,
+    qf_linop_domain dom = {.lat = qf_dirac_lattice(d), .shape = qf_field_kind_shape(QF_FIELD_WILSON), .prec = qf_dirac_get_params(d)->prec,
                            .parity = parity};
     if (qf_linop_create(A, ops, w, &dom)) {
         free(w);

@@ -47,10 +47,10 @@ static int all_ready(const qf_lattice *lat, int rc, const char *path)
 int qf_gauge_load(qf_field *u, const char *path, qf_gauge_format format, qf_gauge_info *info)
 {
     if (!u || !path || !info) return qf_fail("qf_gauge_load: field, path and info must not be NULL");
-    if (u->kind != QF_FIELD_GAUGE || u->prec != QF_DOUBLE)
+    if (u->shape.kind != QF_FIELD_GAUGE || u->prec != QF_DOUBLE)
         return qf_fail("%s: gauge files load into a double-precision gauge field (this one is a %s %s field): load "
                        "in double, then convert with qf_field_convert",
-                       path, qf_precision_name(u->prec), qf_field_kind_name(u->kind));
+                       path, qf_precision_name(u->prec), qf_field_kind_name(u->shape.kind));
     const qf_lattice *lat = u->lat;
     qf_gauge_part part = process_part(lat);
     double *links;
@@ -69,7 +69,7 @@ int qf_gauge_load(qf_field *u, const char *path, qf_gauge_format format, qf_gaug
 int qf_gauge_save(const qf_field *u, const char *path, qf_gauge_format format, const qf_gauge_write_options *opt)
 {
     if (!u || !path) return qf_fail("qf_gauge_save: field and path must not be NULL");
-    if (u->kind != QF_FIELD_GAUGE) return qf_fail("%s: a %s field is not a gauge field", path, qf_field_kind_name(u->kind));
+    if (u->shape.kind != QF_FIELD_GAUGE) return qf_fail("%s: a %s field is not a gauge field", path, qf_field_kind_name(u->shape.kind));
     const qf_lattice *lat = u->lat;
     /* the header's plaquette is held to 1e-12 in 64-bit files: measure the double-precision numbers written */
     qf_field *ud = NULL;
@@ -93,8 +93,8 @@ int qf_gauge_save(const qf_field *u, const char *path, qf_gauge_format format, c
 int qf_field_save_dirac_fermion(const qf_field *psi, const char *path, int precision_bits)
 {
     if (!psi || !path) return qf_fail("qf_field_save_dirac_fermion: field and path must not be NULL");
-    if (psi->kind != QF_FIELD_WILSON)
-        return qf_fail("%s: a %s field is not a Wilson colour-spinor field", path, qf_field_kind_name(psi->kind));
+    if (psi->shape.kind != QF_FIELD_WILSON)
+        return qf_fail("%s: a %s field is not a Wilson colour-spinor field", path, qf_field_kind_name(psi->shape.kind));
     const qf_lattice *lat = psi->lat;
     double *v = malloc((size_t)lat->local_volume * 24 * sizeof *v);
     int rc = !v ? qf_fail("out of host memory for the %lld sites written by this process", (long long)lat->local_volume)

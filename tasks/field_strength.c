@@ -94,11 +94,11 @@ static int submit(const qf_field *u, qf_field *fmunu, const starpu_data_handle_t
 
 int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
 {
-    if (u->kind != QF_FIELD_GAUGE)
-        return qf_fail("the field strength needs a gauge field as input, not a %s field", qf_field_kind_name(u->kind));
-    if (fmunu->kind != QF_FIELD_FIELD_STRENGTH)
+    if (u->shape.kind != QF_FIELD_GAUGE)
+        return qf_fail("the field strength needs a gauge field as input, not a %s field", qf_field_kind_name(u->shape.kind));
+    if (fmunu->shape.kind != QF_FIELD_FIELD_STRENGTH)
         return qf_fail("the field strength goes into a %s field, not a %s field: create it with QF_FIELD_FIELD_STRENGTH",
-                       qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->kind));
+                       qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->shape.kind));
     const qf_lattice *lat = u->lat;
     if (!qf_lattice_same(lat, fmunu->lat))
         return qf_fail("the field-strength field's lattice (%d %d %d %d, blocks %d %d %d %d) differs from the gauge "
@@ -107,10 +107,10 @@ int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
                        fmunu->lat->blocks[0], fmunu->lat->blocks[1], fmunu->lat->blocks[2], fmunu->lat->blocks[3],
                        lat->global[0], lat->global[1], lat->global[2], lat->global[3], lat->blocks[0], lat->blocks[1],
                        lat->blocks[2], lat->blocks[3]);
-    if (u->face_depth != 1)
+    if (u->shape.face_depth != 1)
         return qf_fail("the field strength reads 1-deep gauge faces, but this gauge field has %d-deep ones: create it "
                        "with face depth 1",
-                       u->face_depth);
+                       u->shape.face_depth);
 
     int nb = lat->nblocks;
     starpu_data_handle_t *p = calloc((size_t)nb, sizeof *p), *r = calloc((size_t)nb, sizeof *r);

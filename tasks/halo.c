@@ -19,13 +19,14 @@ int qf_tasks_copy_faces(const qf_field *f, int side)
     const qf_lattice *lat = f->lat;
     /* face_copy packs whole sites; a field whose faces hold less (the projected half spinors of a
      * Wilson field) fills them with its operator's gathers, and a whole site would overrun them */
-    if (f->face_reals != f->site_reals)
+    if (f->shape.face_reals && f->shape.face_reals != f->shape.site_reals)
         return qf_fail("copying whole sites into the faces of a %s field, whose faces hold %d of a site's %d reals: "
                        "fill them with the operator's gathers instead",
-                       qf_field_kind_name(f->kind), f->face_reals, f->site_reals);
+                       qf_field_kind_name(f->shape.kind), f->shape.face_reals, f->shape.site_reals);
+    if (qf_field_request_faces(f)) return QF_ERROR;
     for (int b = 0; b < lat->nblocks; b++)
         for (int mu = 0; mu < QF_NDIM && qf_lattice_block_is_near(lat, b); mu++) { /* pruned (runtime/mpi_data.h) */
-            qf_face_copy_args a = {.mu = mu, .side = side, .depth = f->face_depth, .site_reals = f->site_reals,
+            qf_face_copy_args a = {.mu = mu, .side = side, .depth = f->shape.face_depth, .site_reals = f->shape.site_reals,
                                    .prec = f->prec};
             memcpy(a.ext, lat->block, sizeof a.ext);
             int ret = QF_TASK_INSERT(&qf_cl_face_copy, STARPU_R, qf_field_block(f, b), STARPU_W,

@@ -74,16 +74,18 @@ void qf_linop_destroy(qf_linop *A)
 const char *qf_linop_name(const qf_linop *A) { return A->ops->name ? A->ops->name : "operator"; }
 const qf_linop_domain *qf_linop_get_domain(const qf_linop *A) { return &A->dom; }
 
-/* A field an operator reads or writes: of its domain's kind, precision and lattice. */
+/* A field an operator reads or writes: of its domain's shape, precision and lattice. */
 static int check_operand(const qf_linop *A, const qf_field *f, const char *role)
 {
     if (!f) return qf_fail("operator %s: the %s field is NULL", qf_linop_name(A), role);
-    if (qf_field_kind_of(f) != A->dom.kind || qf_field_precision(f) != A->dom.prec ||
+    const qf_field_shape *fs = qf_field_get_shape(f);
+    if (!qf_field_shape_same_sites(fs, &A->dom.shape) || qf_field_precision(f) != A->dom.prec ||
         !qf_lattice_same(qf_field_lattice(f), A->dom.lat))
-        return qf_fail("operator %s acts on %s fields in %s precision on its own lattice; the %s field is a %s field in "
-                       "%s precision%s",
-                       qf_linop_name(A), qf_field_kind_name(A->dom.kind), qf_precision_name(A->dom.prec), role,
-                       qf_field_kind_name(qf_field_kind_of(f)), qf_precision_name(qf_field_precision(f)),
+        return qf_fail("operator %s acts on %s fields (%d reals a site) in %s precision on its own lattice; the %s field "
+                       "is a %s field (%d) in %s precision%s",
+                       qf_linop_name(A), qf_field_kind_name(A->dom.shape.kind), A->dom.shape.site_reals,
+                       qf_precision_name(A->dom.prec), role, qf_field_kind_name(fs->kind), fs->site_reals,
+                       qf_precision_name(qf_field_precision(f)),
                        qf_lattice_same(qf_field_lattice(f), A->dom.lat) ? "" : " on another lattice");
     return QF_SUCCESS;
 }
@@ -181,7 +183,8 @@ static int derive(qf_linop *A, linop_form form, qf_linop **out)
     qf_linop *d = NULL;
     if (form == FORM_SCHUR) {
         if (A->ops->schur(A->ctx, &d)) return QF_ERROR;
-        if (qf_linop_get_domain(d)->kind != A->dom.kind || qf_linop_get_domain(d)->prec != A->dom.prec ||
+        if (!qf_field_shape_same_sites(&qf_linop_get_domain(d)->shape, &A->dom.shape) ||
+            qf_linop_get_domain(d)->prec != A->dom.prec ||
             !qf_lattice_same(qf_linop_get_domain(d)->lat, A->dom.lat)) {
             qf_linop_destroy(d);
             return qf_fail("operator %s: its Schur complement acts on other fields than it does", qf_linop_name(A));
@@ -207,14 +210,14 @@ int qf_linop_field_take(qf_linop *A, qf_field **f)
         *f = p->f[--p->n];
         return QF_SUCCESS;
     }
-    return qf_field_create_scratch(f, A->dom.lat, A->dom.kind, A->dom.prec);
+    return qf_field_create_shaped(f, A->dom.lat, &A->dom.shape, A->dom.prec, QF_FIELD_SCRATCH);
 }
 
 void qf_linop_field_give_back(qf_linop *A, qf_field *f)
 {
     if (!f) return;
     field_pool *p = A->pool;
-    if (qf_field_lattice(f) != A->dom.lat || qf_field_kind_of(f) != A->dom.kind ||
+    if (qf_field_lattice(f) != A->dom.lat || !qf_field_shape_same_sites(qf_field_get_shape(f), &A->dom.shape) ||
         qf_field_precision(f) != A->dom.prec) { /* not of the pool's shape */
         qf_field_destroy(f);
         return;

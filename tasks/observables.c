@@ -5,7 +5,7 @@
 
 int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
 {
-    if (u->kind != QF_FIELD_GAUGE) return qf_fail("the plaquette needs a gauge field, not a %s field", qf_field_kind_name(u->kind));
+    if (u->shape.kind != QF_FIELD_GAUGE) return qf_fail("the plaquette needs a gauge field, not a %s field", qf_field_kind_name(u->shape.kind));
     const qf_lattice *lat = u->lat;
     if (qf_tasks_copy_faces(u, 0)) return QF_ERROR;
 

@@ -3,8 +3,8 @@
  * field is represented in the reference by its float-rounded values, and every value the reference
  * stores into a single field is rounded the same way.
  *
- * On a 4x4x4x8 lattice, for several block grids, Wilson and staggered fields, double and single
- * precision and parities -1, 0, 1: copy, axpby (also b = 0, which does not read y), caxpy, cxpay,
+ * On a 4x4x4x8 lattice, for several block grids, Wilson, staggered and coarse (8 colours) fields,
+ * double and single precision and parities -1, 0, 1: copy, axpby (also b = 0, which does not read y), caxpy, cxpay,
  * axpby and caxpy with x == y, norm2, dot and dot(x, x), the fused CG and BiCGStab updates (also with
  * aliased inputs); the other parity stays bit for bit what it was; reductions are in double (a single
  * field's norm is the double-loop norm of its float values to 1e-12) and overwrite their result. A
@@ -28,7 +28,7 @@
 typedef double complex cplx;
 
 static const int L[4] = {4, 4, 4, 8};
-enum { NR_MAX = 24 };
+enum { NR_MAX = 32 }; /* the widest shape tested: coarse, 8 colours */
 static int64_t V;
 static double *X0, *Y0, *Z0, *W0, *U0, *tmp; /* random global arrays, NR_MAX reals a site */
 
@@ -57,7 +57,7 @@ static cplx ld(const double *a, int64_t e, qf_precision p)
 /* The fields of one (block grid, kind, precision) and what the checks need to know about them. */
 typedef struct {
     char tag[96];
-    qf_field_kind kind;
+    qf_field_shape shape;
     qf_precision prec;
     int nr;               /* reals a site */
     int pi;               /* 0 double, 1 single */
@@ -498,17 +498,17 @@ static void check_cg(ctx *c, int parity)
     qf_scalar_destroy(beta);
 }
 
-/* ---- every check on one block grid, kind and precision ---- */
+/* ---- every check on one block grid, shape and precision ---- */
 
-static void test_case(const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int full)
+static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec, int full)
 {
-    ctx c = {.kind = kind, .prec = prec, .nr = qf_field_site_reals(kind), .pi = prec == QF_SINGLE};
-    snprintf(c.tag, sizeof c.tag, "blocks %d %d %d %d, %s, %s", lat->blocks[0], lat->blocks[1], lat->blocks[2],
-             lat->blocks[3], qf_field_kind_name(kind), qf_precision_name(prec));
-    /* faces one deep whatever the kind: BLAS does not use them, and small blocks cannot hold 3 */
-    int rc = qf_field_create(&c.x, lat, kind, prec, 1) || qf_field_create(&c.y, lat, kind, prec, 1) ||
-             qf_field_create(&c.z, lat, kind, prec, 1) || qf_field_create(&c.w, lat, kind, prec, 1) ||
-             qf_field_create(&c.v, lat, kind, prec, 1) || qf_scalar_create(&c.c) || qf_scalar_create(&c.r) || qf_scalar_create(&c.r2);
+    ctx c = {.shape = *shape, .prec = prec, .nr = shape->site_reals, .pi = prec == QF_SINGLE};
+    snprintf(c.tag, sizeof c.tag, "blocks %d %d %d %d, %s (%d reals a site), %s", lat->blocks[0], lat->blocks[1],
+             lat->blocks[2], lat->blocks[3], qf_field_kind_name(shape->kind), shape->site_reals, qf_precision_name(prec));
+    int rc = qf_field_create_shaped(&c.x, lat, shape, prec, 0) || qf_field_create_shaped(&c.y, lat, shape, prec, 0) ||
+             qf_field_create_shaped(&c.z, lat, shape, prec, 0) || qf_field_create_shaped(&c.w, lat, shape, prec, 0) ||
+             qf_field_create_shaped(&c.v, lat, shape, prec, 0) || qf_scalar_create(&c.c) || qf_scalar_create(&c.r) ||
+             qf_scalar_create(&c.r2);
     CHECK(rc == 0, "%s: create: %s", c.tag, qf_last_error());
     if (rc) return;
     for (int parity = -1; parity <= 1; parity++) {
@@ -548,6 +548,15 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_blas_axpby(1.0, ws, 1.0, w, -1), "precision", "axpby of a single x into a double y");
     REFUSED(qf_blas_dot(s, w, ws, 0), "precision", "dot of double and single fields");
     REFUSED(qf_blas_copy(w, st, -1), "kind", "copy of a staggered field into a Wilson field");
+    qf_field_shape coarse;
+    qf_field *c6 = NULL, *c8 = NULL;
+    CHECK(qf_field_shape_coarse(&coarse, 6) == 0 && qf_field_create_shaped(&c6, lat, &coarse, QF_DOUBLE, 0) == 0 &&
+              qf_field_shape_coarse(&coarse, 8) == 0 && qf_field_create_shaped(&c8, lat, &coarse, QF_DOUBLE, 0) == 0,
+          "coarse fields: %s", qf_last_error());
+    REFUSED(qf_blas_dot(s, c6, w, -1), "kind", "dot of a coarse field (24 reals a site) and a Wilson field (24)");
+    REFUSED(qf_blas_axpby(1.0, c6, 1.0, c8, -1), "of one kind", "axpby of coarse fields of 6 and 8 colours");
+    qf_field_destroy(c6);
+    qf_field_destroy(c8);
     REFUSED(qf_blas_caxpy(s, 1.0, wo, w, -1), "lattice", "caxpy of a field on another block grid");
     REFUSED(qf_blas_cg_update(w, w2, s, w, wo, s2, -1), "lattice", "cg_update with q on another block grid");
     REFUSED(qf_blas_norm2(s, w, 2), "parity 2", "parity 2");
@@ -651,17 +660,19 @@ int main(void)
     }
 
     static const int grids[][4] = {{1, 1, 1, 1}, {2, 1, 1, 2}, {2, 2, 2, 2}, {1, 2, 1, 4}};
+    enum { NSHAPES = 3 };
+    qf_field_shape shapes[NSHAPES] = {qf_field_kind_shape(QF_FIELD_WILSON), qf_field_kind_shape(QF_FIELD_STAGGERED)};
+    CHECK(qf_field_shape_coarse(&shapes[2], NR_MAX / 4) == 0, "coarse shape: %s", qf_last_error());
     qf_lattice lats[4];
     for (unsigned g = 0; g < 4; g++) {
         if (qf_lattice_init(&lats[g], L, NULL, grids[g], 0, 1, 1)) {
             CHECK(0, "lattice: %s", qf_last_error());
             return qf_check_summary();
         }
-        for (int kind = 0; kind < 2; kind++)
+        for (int k = 0; k < NSHAPES; k++)
             for (int pi = 0; pi < 2; pi++)
                 /* the iteration and the scalar chain on two grids, every operation on all four */
-                test_case(&lats[g], kind ? QF_FIELD_STAGGERED : QF_FIELD_WILSON, pi ? QF_SINGLE : QF_DOUBLE,
-                          g == 0 || g == 2);
+                test_case(&lats[g], &shapes[k], pi ? QF_SINGLE : QF_DOUBLE, g == 0 || g == 2);
     }
     test_errors(&lats[1], &lats[2]);
     check_trisolve();

@@ -166,6 +166,15 @@ int main(void)
     qf_field *f;
     CHECK(qf_field_create(&f, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 3) == QF_ERROR && strstr(qf_last_error(), "3 deep"),
           "3-deep faces on 2-site blocks rejected: %s", qf_last_error());
+    /* faces come when a graph needs them: a staggered field (3 deep by default) fits 2-site blocks
+     * until its faces are asked for; clover fields have none */
+    CHECK(qf_field_create(&f, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) == 0, "staggered field without faces: %s",
+          qf_last_error());
+    CHECK(qf_field_request_faces(f) == QF_ERROR && strstr(qf_last_error(), "3 deep"),
+          "its 3-deep faces on 2-site blocks refused when asked for: %s", qf_last_error());
+    qf_field_destroy(f);
+    CHECK(qf_field_create(&f, &lat, QF_FIELD_CLOVER, QF_DOUBLE, 1) == QF_ERROR && strstr(qf_last_error(), "no faces"),
+          "faces of a clover field refused: %s", qf_last_error());
     CHECK(qf_field_create(&f, &lat, QF_FIELD_WILSON, QF_SINGLE, 0) == 0 && qf_field_face_depth(f) == 1,
           "Wilson field with 1-deep faces");
     /* its faces hold projected half spinors: whole sites would overrun them */

@@ -1,5 +1,6 @@
 /* The solvers through the operator interface (qf_linop.h) on an operator that is not Wilson: a
- * diagonal operator A = diag(d) on staggered-shaped fields (6 reals a site), d random with a spread
+ * diagonal operator A = diag(d) on coarse multigrid fields of 2 colours (a shape made at run time, 8
+ * reals a site), d random with a spread
  * of complex values in the right half-plane, written with the public API only (qf_linop_ops and the
  * element-wise BLAS products), with an even-odd form (A_ee, bhat_e = b_e, x_o = d_o^-1 b_o) and a
  * twin in single precision. Every solver, full and even-odd, uniform and mixed precision, must give
@@ -16,7 +17,8 @@
 #include <string.h>
 
 static const int L[4] = {8, 4, 4, 8}, B[4] = {2, 1, 1, 2};
-enum { NR = 6 }; /* reals a staggered site */
+enum { NCOLOUR = 2, NR = 4 * NCOLOUR }; /* reals a coarse site: 2 chiral spins x NCOLOUR */
+static qf_field_shape SHAPE;
 
 typedef struct {
     qf_field *d, *dinv; /* the diagonal and its inverse, in the operator's precision */
@@ -80,9 +82,9 @@ static int diag_make(qf_linop **A, const qf_linop_ops *ops, const qf_field *d, c
     const qf_lattice *lat = qf_field_lattice(d);
     diagonal *g = calloc(1, sizeof *g);
     g->parity = parity;
-    qf_linop_domain dom = {.lat = lat, .kind = QF_FIELD_STAGGERED, .prec = prec, .parity = parity};
-    if (qf_field_create(&g->d, lat, QF_FIELD_STAGGERED, prec, 0) ||
-        qf_field_create(&g->dinv, lat, QF_FIELD_STAGGERED, prec, 0) || qf_field_convert(g->d, d) ||
+    qf_linop_domain dom = {.lat = lat, .shape = SHAPE, .prec = prec, .parity = parity};
+    if (qf_field_create_shaped(&g->d, lat, &SHAPE, prec, 0) ||
+        qf_field_create_shaped(&g->dinv, lat, &SHAPE, prec, 0) || qf_field_convert(g->d, d) ||
         qf_field_convert(g->dinv, dinv) || qf_linop_create(A, ops, g, &dom)) {
         diag_free(g);
         return QF_ERROR;
@@ -170,8 +172,8 @@ static void solve_and_check(qf_linop *A, const qf_lattice *lat, qf_solver_params
              p.sloppy == QF_SINGLE ? " double/single" : "", what);
     qf_field *b = NULL, *x = NULL;
     qf_solver_result res = {0};
-    int rc = qf_field_create(&b, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
-             qf_field_create(&x, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(b, Bsrc) ||
+    int rc = qf_field_create_shaped(&b, lat, &SHAPE, QF_DOUBLE, 0) ||
+             qf_field_create_shaped(&x, lat, &SHAPE, QF_DOUBLE, 0) || qf_field_import(b, Bsrc) ||
              qf_solve(A, x, b, &p, &res) || qf_field_export(x, X);
     CHECK(rc == QF_SUCCESS && res.converged, "%s: %s", tag, rc ? qf_last_error() : "not converged");
     double err = rc ? INFINITY : solution_error(X);
@@ -186,12 +188,19 @@ static void solve_and_check(qf_linop *A, const qf_lattice *lat, qf_solver_params
 
 static void test_refusals(qf_linop *A, const qf_lattice *lat)
 {
-    qf_field *wilson = NULL, *f = NULL, *single = NULL;
+    qf_field *wilson = NULL, *f = NULL, *single = NULL, *wider = NULL;
+    qf_field_shape three;
     qf_field_create(&wilson, lat, QF_FIELD_WILSON, QF_DOUBLE, 0);
-    qf_field_create(&f, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0);
-    qf_field_create(&single, lat, QF_FIELD_STAGGERED, QF_SINGLE, 0);
-    CHECK(qf_linop_apply(A, wilson, f) == QF_ERROR && strstr(qf_last_error(), "staggered"),
+    qf_field_create_shaped(&f, lat, &SHAPE, QF_DOUBLE, 0);
+    qf_field_create_shaped(&single, lat, &SHAPE, QF_SINGLE, 0);
+    CHECK(qf_field_shape_coarse(&three, NCOLOUR + 1) == 0 && qf_field_create_shaped(&wider, lat, &three, QF_DOUBLE, 0) == 0,
+          "a coarse field of %d colours: %s", NCOLOUR + 1, qf_last_error());
+    CHECK(qf_linop_apply(A, wilson, f) == QF_ERROR && strstr(qf_last_error(), "coarse fields (8 reals a site)"),
           "a field of another kind is refused: %s", qf_last_error());
+    CHECK(qf_linop_apply(A, f, wider) == QF_ERROR && strstr(qf_last_error(), "coarse field (12)"),
+          "a coarse field of another number of colours is refused: %s", qf_last_error());
+    CHECK(qf_field_shape_coarse(&three, 0) == QF_ERROR && strstr(qf_last_error(), "0 colours"),
+          "a coarse shape of 0 colours is refused: %s", qf_last_error());
     CHECK(qf_linop_apply(A, single, f) == QF_ERROR && strstr(qf_last_error(), "precision"),
           "a field of another precision is refused: %s", qf_last_error());
     CHECK(qf_linop_apply(A, f, f) == QF_ERROR && strstr(qf_last_error(), "same field"), "in == out is refused: %s",
@@ -205,7 +214,7 @@ static void test_refusals(qf_linop *A, const qf_lattice *lat)
     qf_solver_result res;
     CHECK(qf_solve(schur, f, f, &p, &res) == QF_ERROR, "a solve needs distinct fields");
     qf_field *b = NULL;
-    qf_field_create(&b, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0);
+    qf_field_create_shaped(&b, lat, &SHAPE, QF_DOUBLE, 0);
     qf_field_import(b, Bsrc);
     CHECK(qf_solve(schur, f, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "no even-odd form"),
           "even_odd on an operator without an even-odd form: %s", qf_last_error());
@@ -216,6 +225,7 @@ static void test_refusals(qf_linop *A, const qf_lattice *lat)
           "an incomplete even-odd form is refused: %s", qf_last_error());
     qf_field_destroy(b);
     qf_field_destroy(wilson);
+    qf_field_destroy(wider);
     qf_field_destroy(f);
     qf_field_destroy(single);
 }
@@ -224,12 +234,13 @@ int main(void)
 {
     int start = qf_test_start();
     if (start >= 0) return start;
+    CHECK(qf_field_shape_coarse(&SHAPE, NCOLOUR) == QF_SUCCESS, "coarse shape: %s", qf_last_error());
     host_problem();
     qf_lattice lat;
     qf_field *d = NULL, *dinv = NULL;
     qf_linop *A = NULL;
-    int rc = qf_lattice_init(&lat, L, NULL, B, 0, 1, 2) || qf_field_create(&d, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
-             qf_field_create(&dinv, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(d, D) ||
+    int rc = qf_lattice_init(&lat, L, NULL, B, 0, 1, 2) || qf_field_create_shaped(&d, &lat, &SHAPE, QF_DOUBLE, 0) ||
+             qf_field_create_shaped(&dinv, &lat, &SHAPE, QF_DOUBLE, 0) || qf_field_import(d, D) ||
              qf_field_import(dinv, DINV) || diag_make(&A, &full_ops, d, dinv, QF_DOUBLE, -1);
     CHECK(rc == QF_SUCCESS, "setup: %s", qf_last_error());
     if (rc) return qf_check_summary();
@@ -248,7 +259,7 @@ int main(void)
     /* the caller's K acts on the Schur system's even sites: z_e = d_e^-1 r_e */
     diagonal exact = {.parity = 0};
     qf_precond *K = NULL;
-    rc = qf_field_create(&exact.dinv, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(exact.dinv, DINV) ||
+    rc = qf_field_create_shaped(&exact.dinv, &lat, &SHAPE, QF_DOUBLE, 0) || qf_field_import(exact.dinv, DINV) ||
          qf_precond_create(&K, &exact_ops, &exact);
     CHECK(rc == QF_SUCCESS, "preconditioner: %s", qf_last_error());
     if (!rc) {
@@ -257,8 +268,8 @@ int main(void)
         p.check_every = 1;
         qf_field *b = NULL, *x = NULL;
         qf_solver_result res = {0};
-        rc = qf_field_create(&b, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
-             qf_field_create(&x, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(b, Bsrc) ||
+        rc = qf_field_create_shaped(&b, &lat, &SHAPE, QF_DOUBLE, 0) ||
+             qf_field_create_shaped(&x, &lat, &SHAPE, QF_DOUBLE, 0) || qf_field_import(b, Bsrc) ||
              qf_solve(A, x, b, &p, &res) || qf_field_export(x, X);
         CHECK(rc == QF_SUCCESS && res.iterations <= 2 && solution_error(X) < 1e-12,
               "GCR with the exact inverse as preconditioner: %d iterations, %s", res.iterations,
@@ -279,9 +290,9 @@ int main(void)
         qf_field *b = NULL, *adb = NULL, *x = NULL;
         qf_solver_result res = {0};
         p = params(QF_SOLVER_CGNE, 0, QF_SINGLE);
-        rc = qf_field_create(&b, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
-             qf_field_create(&adb, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
-             qf_field_create(&x, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(b, Bsrc) ||
+        rc = qf_field_create_shaped(&b, &lat, &SHAPE, QF_DOUBLE, 0) ||
+             qf_field_create_shaped(&adb, &lat, &SHAPE, QF_DOUBLE, 0) ||
+             qf_field_create_shaped(&x, &lat, &SHAPE, QF_DOUBLE, 0) || qf_field_import(b, Bsrc) ||
              qf_linop_apply_dagger(A, adb, b) || qf_solve(N, x, adb, &p, &res) || qf_field_export(x, X);
         double err = rc ? INFINITY : solution_error(X);
         CHECK(rc == QF_SUCCESS && err < 1e-9, "CGNE on A^dag A, mixed precision (its twin derived from A's): %s, error %.2e",

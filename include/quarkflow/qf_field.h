@@ -1,7 +1,8 @@
-/* Lattice fields: gauge fields (4 links a site), Wilson colour-spinors (4 spins x 3 colours) and
- * staggered colour vectors (1 x 3), in double or single precision. A field owns one StarPU handle per
- * block (qf_lattice.h describes the in-block layout), with its two parity halves as sub-handles, and
- * one face-buffer handle for every block and hop direction. Fields talk to I/O and tests through
+/* Lattice fields: gauge fields (4 links a site), Wilson colour-spinors (4 spins x 3 colours),
+ * staggered colour vectors (1 x 3), coarse multigrid colour-spinors (2 x N) and the clover term's
+ * fields, each a shape (qf_field_shape), in double or single precision. A field owns one StarPU handle
+ * per block (qf_lattice.h describes the in-block layout) and, once a task graph needs them, one
+ * face-buffer handle for every block, hop direction and side. Fields talk to I/O and tests through
  * plain global arrays of doubles in lexicographic order (qf_gauge_io.h gives their shapes). */
 #ifndef QF_FIELD_H
 #define QF_FIELD_H
@@ -17,32 +18,57 @@ typedef enum {
     QF_FIELD_WILSON,         /* 4 spins x 3 colours */
     QF_FIELD_STAGGERED,      /* 1 x 3 */
     QF_FIELD_FIELD_STRENGTH, /* 6 matrices a site, planes (mu,nu) = 01 02 03 12 13 23 */
-    QF_FIELD_CLOVER          /* 2 hermitian 6x6 chiral blocks a site (codelets/kernels/clover.h) */
+    QF_FIELD_CLOVER,         /* 2 hermitian 6x6 chiral blocks a site (codelets/kernels/clover.h) */
+    QF_FIELD_COARSE          /* multigrid: 2 chiral spins x N colours, N chosen at run time */
 } qf_field_kind;
+
+/* What a field holds, as data: the reals of a site, the reals of a face site (what a neighbouring
+ * block needs of a site: whole links, a spin-projected half spinor ...; 0 for fields that never have
+ * faces) and how many sites deep a face reaches. A field's faces are allocated when a task graph first
+ * needs them (or at creation on request), not for every field. */
+typedef struct {
+    qf_field_kind kind;
+    int site_reals;
+    int face_reals;
+    int face_depth;
+} qf_field_shape;
 
 typedef struct qf_field qf_field;
 
 const char *qf_field_kind_name(qf_field_kind k);
-/* Reals one site holds: gauge 72, Wilson 24, staggered 6, field strength 108, clover 72. */
+/* The shape of a kind with its default face depth: gauge 72 reals a site and a face site; Wilson 24
+ * and 12 (a spin-projected half spinor); staggered 6 and 6, 3 deep (the Naik term); field strength
+ * 108, no faces; clover 72, no faces. The coarse kind has no fixed shape: qf_field_shape_coarse. */
+qf_field_shape qf_field_kind_shape(qf_field_kind k);
+/* A coarse colour-spinor shape: 2 chiral spins x ncolour colours (4 ncolour reals a site and a face
+ * site, 1 deep); ncolour from 1 to QF_COARSE_MAX_COLOURS. */
+#define QF_COARSE_MAX_COLOURS 256
+int qf_field_shape_coarse(qf_field_shape *s, int ncolour);
+/* Whether fields of the two shapes hold the same contents a site (kind and reals a site; their faces
+ * may differ): what BLAS, conversions and operators require of their operands. */
+int qf_field_shape_same_sites(const qf_field_shape *a, const qf_field_shape *b);
+/* Reals one site of a kind holds (qf_field_kind_shape(k).site_reals). */
 int qf_field_site_reals(qf_field_kind k);
-/* Reals one face site holds: gauge 72 (whole links), Wilson 12 (a spin-projected half spinor),
- * staggered 6, field strength 108, clover 72 (clover fields have no use for faces). */
-int qf_field_face_reals(qf_field_kind k);
-/* Face depth a kind needs by default: 3 for staggered (the Naik term), 1 otherwise. */
-int qf_field_default_face_depth(qf_field_kind k);
 
-/* Creates a field on the lattice (which must outlive it); face_depth 0 takes the kind's default.
- * Contents start at zero. */
+/* Creates a field on the lattice (which must outlive it); face_depth 0 takes the kind's default and
+ * allocates faces when first needed, face_depth > 0 allocates faces of that depth now (refused when a
+ * block is thinner). Contents start at zero. */
 int qf_field_create(qf_field **f, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth);
 /* A scratch field: no host memory and no initial contents (write it before anything reads it);
  * StarPU allocates each block where the first task that writes it runs (a GPU, for a GPU-only
  * solve), and host memory only if the host reads it.
  * Solver temporaries are scratch fields: pinning host memory for them costs more than the solve. */
 int qf_field_create_scratch(qf_field **f, const qf_lattice *lat, qf_field_kind kind, qf_precision prec);
+/* A field of any shape: flags QF_FIELD_SCRATCH (as qf_field_create_scratch; otherwise zero, as
+ * qf_field_create) and QF_FIELD_WITH_FACES (faces now). */
+enum { QF_FIELD_SCRATCH = 1, QF_FIELD_WITH_FACES = 2 };
+int qf_field_create_shaped(qf_field **f, const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec,
+                           unsigned flags);
 void qf_field_destroy(qf_field *f);
 
 const qf_lattice *qf_field_lattice(const qf_field *f);
 qf_field_kind qf_field_kind_of(const qf_field *f);
+const qf_field_shape *qf_field_get_shape(const qf_field *f);
 qf_precision qf_field_precision(const qf_field *f);
 int qf_field_face_depth(const qf_field *f);
 
@@ -65,7 +91,7 @@ int qf_field_save_dirac_fermion(const qf_field *psi, const char *path, int preci
  * (malloc'ed, qf_field_import_local's order; 24 doubles a site); every process must call it, and
  * all verify the whole file's checksum together. */
 int qf_dirac_fermion_read_local(const qf_lattice *lat, const char *path, double **psi, int *precision_bits);
-/* dst = src in dst's precision, as one task per block; kinds and lattices must match. */
+/* dst = src in dst's precision, as one task per block; shapes and lattices must match. */
 int qf_field_convert(qf_field *dst, const qf_field *src);
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 /* Linear operators and preconditioners as the solvers see them: what the Krylov methods, the solve
  * driver and (later) multigrid need of an operator, and nothing about how it is built.
  *
- * A qf_linop A acts on fields of one kind and precision on one lattice, on the sites of one parity
+ * A qf_linop A acts on fields of one shape and precision on one lattice, on the sites of one parity
  * (0: even, 1: odd) or on all sites (-1); it applies A and A^dagger as task graphs, counts its flops by
  * QUDA's rules, hands out pooled temporaries of its operands' shape, and gives its twin in another
  * precision (mixed-precision solvers). A full-lattice operator may also have an even-odd form: the
@@ -22,12 +22,12 @@ extern "C" {
 
 typedef struct qf_linop qf_linop;
 
-/* The fields an operator acts on: their lattice (which must outlive the operator), kind and
+/* The fields an operator acts on: their lattice (which must outlive the operator), shape and
  * precision, and the sites it reads and writes (-1 all, 0 even, 1 odd; the other parity of its
  * output keeps its values). */
 typedef struct {
     const qf_lattice *lat;
-    qf_field_kind kind;
+    qf_field_shape shape;
     qf_precision prec;
     int parity;
 } qf_linop_domain;
