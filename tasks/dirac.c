@@ -1,18 +1,17 @@
 /* The Wilson-clover operator as task graphs (include/quarkflow/qf_dirac.h). Every application is
- * built from one primitive, hop(): for each block a gather of its eight faces, an interior task and
- * an exterior task that reads the neighbours' faces (DESIGN.md, "One Dirac-operator application as
- * a graph"), with the site-local parts of the operator (x, the clover term or its inverse, the
- * coefficients) fused into the finishing step. Gathers go first (higher priority), so that faces are
- * ready when the interiors are done; blocks on the process boundary will matter once faces cross
- * processes. */
+ * built from one primitive, hop(): the stencil graph of tasks/stencil.h (a gather of each block's
+ * eight spin-projected faces, an interior and an exterior task) with the Wilson codelets, the
+ * site-local parts of the operator (x, the clover term or its inverse, the coefficients) fused into
+ * the finishing step. */
 #include "quarkflow/qf_blas.h"
 #include "quarkflow/qf_dirac.h"
 #include "quarkflow/qf_observables.h"
 #include "clover.h"
-#include "tasks.h"
-#include "../codelets/wilson_launch.h"
+#include "stencil.h"
+#include "kernels/wilson.h"
 
 #include <math.h>
+#include <stddef.h>
 
 struct qf_dirac {
     qf_dirac_params p;
@@ -25,8 +24,6 @@ struct qf_dirac {
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
     qf_dirac *twin;             /* owned: this operator in the other precision (qf_dirac_in_precision) */
 };
-
-enum { PRIO_GATHER = 1, PRIO_EXTERIOR = 1, PRIO_INTERIOR = 0 };
 
 /* Task names, which traces show (ViTE, tasks.rec, the summary): the stage, the hopping term it
  * belongs to and the precision, e.g. "interior:D_eo^dag:single" (D_eo maps odd sites to even ones, D
@@ -72,63 +69,26 @@ typedef struct {
 static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s)
 {
     const qf_lattice *lat = d->lat;
-    const qf_face_set *faces = s->parity < 0 ? &d->faces_full : &d->faces_half;
-    struct starpu_data_descr descr[QF_WILSON_EXTERIOR_FIXED + 2];
-
     qf_wilson_gather_args g = {.parity = s->parity < 0 ? -1 : 1 - s->parity, .dagger = s->dagger, .prec = d->p.prec};
     memcpy(g.ext, lat->block, sizeof g.ext);
-    for (int b = 0; b < lat->nblocks; b++) {
-        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
-        descr[0] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
-        descr[1] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
-        for (int k = 0; k < QF_WILSON_NFACES; k++)
-            descr[2 + k] = (struct starpu_data_descr){qf_face_set_handle(faces, b, k / 2, k % 2), STARPU_W};
-        int ret = QF_TASK_INSERT(&qf_cl_wilson_gather, STARPU_DATA_MODE_ARRAY, descr, 2 + QF_WILSON_NFACES,
-                                     STARPU_PRIORITY, PRIO_GATHER, STARPU_NAME,
-                                     task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec), QF_ARGS(g), 0);
-        if (qf_task_check(ret, "wilson_gather")) return QF_ERROR;
-    }
-
     qf_wilson_args a = {.parity = s->parity, .dagger = s->dagger, .a = s->a, .b = s->b, .has_x = s->x != NULL,
                         .clover_on = s->clover_on, .prec = d->p.prec};
     memcpy(a.ext, lat->block, sizeof a.ext);
     memcpy(a.global, lat->global, sizeof a.global);
     memcpy(a.phase, d->p.phase, sizeof a.phase);
-    enum starpu_data_access_mode out_mode = s->parity < 0 ? STARPU_W : STARPU_RW;
-    for (int b = 0; b < lat->nblocks; b++) {
-        if (!qf_lattice_block_is_local(lat, b)) continue;
-        qf_lattice_block_origin(lat, b, a.origin);
-        int n = 0;
-        descr[n++] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
-        descr[n++] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
-        descr[n++] = (struct starpu_data_descr){qf_field_block(out, b), out_mode};
-        if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
-        if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
-        int ret = QF_TASK_INSERT(&qf_cl_wilson_interior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
-                                     PRIO_INTERIOR, STARPU_NAME, task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec),
-                                     QF_ARGS(a), 0);
-        if (qf_task_check(ret, "wilson_interior")) return QF_ERROR;
-    }
-    for (int b = 0; b < lat->nblocks; b++) {
-        if (!qf_lattice_block_is_near(lat, b)) continue;
-        qf_lattice_block_origin(lat, b, a.origin);
-        int n = 0;
-        descr[n++] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};
-        descr[n++] = (struct starpu_data_descr){qf_field_block(d->gauge, b), STARPU_R};
-        for (int mu = 0; mu < QF_NDIM; mu++) {
-            descr[n++] = (struct starpu_data_descr){
-                qf_face_set_handle(faces, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R};
-            descr[n++] = (struct starpu_data_descr){
-                qf_face_set_handle(faces, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R};
-        }
-        if (s->x) descr[n++] = (struct starpu_data_descr){qf_field_block(s->x, b), STARPU_R};
-        if (s->clover_on) descr[n++] = (struct starpu_data_descr){qf_field_block(s->clover, b), STARPU_R};
-        int ret = QF_TASK_INSERT(&qf_cl_wilson_exterior, STARPU_DATA_MODE_ARRAY, descr, n, STARPU_PRIORITY,
-                                     PRIO_EXTERIOR, STARPU_NAME, task_name(STAGE_EXTERIOR, s->parity, s->dagger, d->p.prec),
-                                     QF_ARGS(a), 0);
-        if (qf_task_check(ret, "wilson_exterior")) return QF_ERROR;
-    }
-    return QF_SUCCESS;
+    qf_stencil st = {
+        .gather = {&qf_cl_wilson_gather, &g, sizeof g, -1, task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec)},
+        .interior = {&qf_cl_wilson_interior, &a, sizeof a, (int)offsetof(qf_wilson_args, origin),
+                     task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec)},
+        .exterior = {&qf_cl_wilson_exterior, &a, sizeof a, (int)offsetof(qf_wilson_args, origin),
+                     task_name(STAGE_EXTERIOR, s->parity, s->dagger, d->p.prec)},
+        .in = in,
+        .out = out,
+        .all_sites = s->parity < 0,
+        .links = d->gauge,
+        .extra = {s->x, s->clover_on ? s->clover : NULL},
+        .faces = s->parity < 0 ? &d->faces_full : &d->faces_half};
+    return qf_stencil_apply(&st);
 }
 
 /* ---- operators ---- */
