@@ -12,7 +12,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* ---- byte order ---- */
 
@@ -77,24 +80,45 @@ void qf_io_put_f64(unsigned char *p, double v, int big_endian)
 
 /* ---- files ---- */
 
+/* What a path names when it is not a regular file, for the message that refuses it. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
 int qf_io_open(qf_io_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
     f->path = path;
-    f->fp = fopen(path, "rb");
-    if (!f->fp) return qf_fail("cannot open for reading: %s", strerror(errno));
-    if (fseeko(f->fp, 0, SEEK_END) != 0) {
+    /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer, possibly forever, before fstat
+     * could refuse it; it makes no difference to regular files and is cleared once the file passes */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return qf_fail("cannot open for reading: %s", strerror(errno));
+    struct stat st;
+    int flags;
+    if (fstat(fd, &st) != 0 || (flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         int e = errno;
-        qf_io_close(f);
-        return qf_fail("cannot seek (not a regular file?): %s", strerror(e));
+        close(fd);
+        return qf_fail("cannot inspect the opened file: %s", strerror(e));
     }
-    off_t end = ftello(f->fp);
-    if (end < 0) {
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return qf_fail("this is %s, not a regular file: the readers need a file's size and random access to it; "
+                       "give the path of a file (copy a stream into one first)",
+                       file_kind(st.st_mode));
+    }
+    f->fp = fdopen(fd, "rb");
+    if (!f->fp) {
         int e = errno;
-        qf_io_close(f);
-        return qf_fail("cannot determine the file size (not a regular file?): %s", strerror(e));
+        close(fd);
+        return qf_fail("cannot open for reading: %s", strerror(e));
     }
-    f->size = (uint64_t)end;
+    f->size = (uint64_t)st.st_size;
     return QF_SUCCESS;
 }
 

@@ -27,6 +27,8 @@ typedef struct {
     uint64_t size;
 } qf_io_file;
 
+/* Opens a regular file for reading; refuses FIFOs, directories and devices at once (without waiting
+ * for a FIFO's writer), since every reader needs the size and seeks. */
 int qf_io_open(qf_io_file *f, const char *path);
 void qf_io_close(qf_io_file *f);
 /* Reads bytes [off, off + len); fails naming `what` when the file ends before that. */

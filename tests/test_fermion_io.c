@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char tmpdir[4096];
@@ -228,6 +229,21 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/lat.sample.l4444.scidac", argv[1]);
     rc = qf_dirac_fermion_read(path, NULL, d, &w, NULL);
     CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "ColorMatrix"), "a SciDAC gauge field is not read as a Dirac fermion (%s)",
+          rc ? qf_last_error() : "accepted");
+
+    /* a FIFO or a directory is refused at once; the alarm ends the test if opening the FIFO waits
+     * for a writer, as it did before the reader opened without blocking */
+    const char *fifo = tmp_path("psi.fifo");
+    rc = mkfifo(fifo, 0600);
+    CHECK(rc == 0, "made the FIFO %s", fifo);
+    alarm(20);
+    rc = qf_dirac_fermion_read(fifo, NULL, d, &w, NULL);
+    alarm(0);
+    CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "psi.fifo") && strstr(qf_last_error(), "a FIFO (named pipe), not a regular file"),
+          "a FIFO is refused without waiting for a writer (%s)", rc ? qf_last_error() : "accepted");
+    unlink(fifo);
+    rc = qf_dirac_fermion_read(tmpdir, NULL, d, &w, NULL);
+    CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "a directory, not a regular file"), "a directory is refused (%s)",
           rc ? qf_last_error() : "accepted");
 
     /* the writer's gates */

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int n_pass, n_fail;
@@ -825,6 +826,29 @@ int main(int argc, char **argv)
         rc = qf_gauge_write(p, QF_GAUGE_ILDG, dims, field[9], &opt);
         check(rc == QF_ERROR, "ILDG writer too: %s", qf_last_error());
         free(bad);
+    }
+
+    /* input that is not a regular file is refused at once: a FIFO (the alarm ends the test if opening
+     * it waits for a writer, as it did before the readers opened without blocking), a directory and a
+     * device, by the header reader as well as the full one */
+    {
+        const char *fifo = tmp_path("gauge.fifo");
+        double *v = NULL;
+        qf_gauge_info info;
+        check(mkfifo(fifo, 0600) == 0, "made the FIFO %s", fifo);
+        alarm(20);
+        rc = qf_gauge_read(fifo, QF_GAUGE_AUTO, NULL, &v, &info);
+        int header_rc = qf_gauge_read_header(fifo, QF_GAUGE_NERSC, NULL, &info);
+        alarm(0);
+        check(rc == QF_ERROR && header_rc == QF_ERROR && strstr(qf_last_error(), "gauge.fifo") &&
+                  strstr(qf_last_error(), "a FIFO (named pipe), not a regular file"),
+              "a FIFO is refused without waiting for a writer: %s", qf_last_error());
+        rc = qf_gauge_read(tmpdir, QF_GAUGE_AUTO, NULL, &v, &info);
+        check(rc == QF_ERROR && strstr(qf_last_error(), "a directory, not a regular file"), "a directory is refused: %s",
+              qf_last_error());
+        rc = qf_gauge_read("/dev/null", QF_GAUGE_MILC, NULL, &v, &info);
+        check(rc == QF_ERROR && strstr(qf_last_error(), "a character device, not a regular file"),
+              "/dev/null is refused: %s", qf_last_error());
     }
 
     /* format names */
