@@ -246,6 +246,19 @@ int main(int argc, char **argv)
     CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "a directory, not a regular file"), "a directory is refused (%s)",
           rc ? qf_last_error() : "accepted");
 
+    /* the output file: a write-protected target is refused and left alone (the Dirac-fermion writer
+     * creates its files as the gauge writers do; test_gauge_io checks the rest) */
+    const char *protected_target = tmp_path("protected.lime");
+    FILE *fp = fopen(protected_target, "w");
+    if (fp) fclose(fp);
+    chmod(protected_target, 0444);
+    rc = qf_dirac_fermion_write(protected_target, dims, psi, 64);
+    struct stat st;
+    CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "write-protected") && stat(protected_target, &st) == 0 &&
+              st.st_size == 0,
+          "a write-protected target is refused and left as it was (%s)", rc ? qf_last_error() : "replaced");
+    unlink(protected_target);
+
     /* the writer's gates */
     psi[100] = NAN;
     rc = qf_dirac_fermion_write(tmp_path("nan.lime"), dims, psi, 64);

@@ -92,7 +92,11 @@ int qf_gauge_check_plaquette(qf_gauge_info *info, double plaquette, double plaqu
 
 /* Writes a gauge field as NERSC (4D_SU3_GAUGE_3x3 or, with two_row = 1, 4D_SU3_GAUGE) or ILDG
  * (with the SciDAC private records and checksums), big-endian, in 32 or 64-bit precision.
- * Header facts (plaquette, link trace, checksums) are computed from the links. */
+ * Header facts (plaquette, link trace, checksums) are computed from the links. Every writer here
+ * (gauge fields, colour vectors, Dirac fermions) writes a new temporary file beside path (never an
+ * existing name or a symlink), puts it on disk and renames it to path: the target changes only when
+ * the new file is complete, keeps its permission bits, and is refused when write-protected; a
+ * failed write, or one ended by SIGINT, SIGTERM or SIGHUP, leaves no temporary file. */
 typedef struct {
     int precision_bits; /* 32 or 64 */
     int two_row;        /* NERSC only */
