@@ -146,9 +146,11 @@ static int run(const prop_opts *o, int dims[4])
     if (!rc && o->gauge_file) {
         qf_gauge_info g;
         rc = qf_gauge_load(u, o->gauge_file, o->format, &g);
-        if (!rc)
+        if (!rc) {
             printf("gauge         %s (%s), lattice %d %d %d %d, plaquette %.10f\n", o->gauge_file,
                    qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3], g.plaquette);
+            qf_app_gauge_warning(o->gauge_file, &g);
+        }
     } else if (!rc) { /* a quenched field generated on the spot */
         qf_update_params up = {.beta = o->beta, .or_steps = 4, .seed = o->seed};
         double t0 = qf_wtime();

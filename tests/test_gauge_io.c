@@ -422,6 +422,7 @@ static double *check_sample(const char *dir, const sample *s, qf_gauge_info *inf
            info.max_unitarity_deviation);
     check(info.max_unitarity_deviation < (s->precision_bits == 32 ? 1e-5 : 1e-10), "%s: links in SU(3) (%.2g)", s->file,
           info.max_unitarity_deviation);
+    check(!info.warning[0], "%s: no warning%s%s", s->file, info.warning[0] ? ": " : "", info.warning);
     /* plaquettes */
     if (s->milc_space) {
         check_in_readme(s->file, s->milc_space);
@@ -584,6 +585,94 @@ static void vector_round_trip(const char *label, const int dims[4], const double
     check(bad == 0, "%s: read back bit-identical to the %sinput (%zu of %zu differ)", name, bits == 32 ? "float-rounded " : "",
           bad, n);
     free(w);
+}
+
+/* ---- extents a format cannot verify ---- */
+
+/* The whole file in memory; *n its size. */
+static unsigned char *load_bytes(const char *path, size_t *n)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *b = NULL;
+    *n = 0;
+    if (fp && fseek(fp, 0, SEEK_END) == 0) {
+        long size = ftell(fp);
+        b = size > 0 ? malloc((size_t)size) : NULL;
+        rewind(fp);
+        if (b && fread(b, 1, (size_t)size, fp) == (size_t)size) *n = (size_t)size;
+    }
+    if (fp) fclose(fp);
+    return b;
+}
+
+static void save_bytes(const char *path, const unsigned char *b, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    if (fp) {
+        fwrite(b, 1, n, fp);
+        fclose(fp);
+    }
+}
+
+/* Replaces the first `from` in b by `to`, of the same length; 0 if absent. */
+static int patch(unsigned char *b, size_t n, const char *from, const char *to)
+{
+    size_t len = strlen(from);
+    for (size_t i = 0; i + len <= n; i++)
+        if (!memcmp(b + i, from, len)) {
+            memcpy(b + i, to, len);
+            return 1;
+        }
+    return 0;
+}
+
+/* Reads path (extents `hint` for Bridge++ text) and requires success with the 8 4 4 4 extents it
+ * claims, a plaquette of random links, and a warning that names the extents and what the format
+ * (`format_words`) cannot verify. */
+static void check_permuted_read(const char *label, const char *path, const int *hint, const char *format_words)
+{
+    double *v = NULL;
+    qf_gauge_info info;
+    int rc = qf_gauge_read(path, QF_GAUGE_AUTO, hint, &v, &info);
+    check(rc == QF_SUCCESS && info.dims[0] == 8 && info.dims[3] == 4 && fabs(info.plaquette) < 0.05 &&
+              strstr(info.warning, "are the extents 8 4 4 4 right?") && strstr(info.warning, format_words),
+          "%s, read as 8 4 4 4: passes the format's checks, but its plaquette %.4f draws a warning: %s", label,
+          info.plaquette, rc ? qf_last_error() : info.warning[0] ? info.warning : "(none)");
+    free(v);
+}
+
+/* A 4 4 4 8 field read as 8 4 4 4 in every format that cannot tell (MILC, ILDG and Bridge++ text):
+ * the sizes and checksums agree, and only the plaquette shows the damage. */
+static void check_permuted_extents(const char *dir, const double *l4448)
+{
+    char path[4096];
+    size_t n;
+    snprintf(path, sizeof path, "%s/lat.sample.l4448", dir);
+    unsigned char *b = load_bytes(path, &n);
+    if (check(n == 96 + 512 * 288, "lat.sample.l4448 loaded (%zu bytes)", n)) {
+        qf_io_put_u32(b + 4, 8, 1); /* big-endian dims x y z t at bytes 4..19 */
+        qf_io_put_u32(b + 16, 4, 1);
+        const char *p = tmp_path("l4448.as8444.milc");
+        save_bytes(p, b, n);
+        check_permuted_read("lat.sample.l4448 (MILC)", p, NULL, "MILC v5 file's size and checksums do not depend");
+    }
+    free(b);
+
+    const int dims[4] = {4, 4, 4, 8};
+    qf_gauge_write_options opt = {32, 0, NULL}; /* MILC's links are SU(3) to float precision only */
+    const char *p = tmp_path("l4448.as8444.ildg");
+    b = qf_gauge_write(p, QF_GAUGE_ILDG, dims, l4448, &opt) == QF_SUCCESS ? load_bytes(p, &n) : NULL;
+    if (check(b && patch(b, n, "<dims>4 4 4 8 </dims>", "<dims>8 4 4 4 </dims>") && patch(b, n, "<lx>4</lx>", "<lx>8</lx>") &&
+                  patch(b, n, "<lt>8</lt>", "<lt>4</lt>"),
+              "lat.sample.l4448 written as ILDG, its extents rewritten as 8 4 4 4")) {
+        save_bytes(p, b, n);
+        check_permuted_read("lat.sample.l4448 (ILDG)", p, NULL, "LIME file's record lengths and SciDAC checksums");
+    }
+    free(b);
+
+    snprintf(path, sizeof path, "%s/conf_04040408.txt", dir);
+    const int hint[4] = {8, 4, 4, 4};
+    check_permuted_read("conf_04040408.txt (Bridge++)", path, hint, "Bridge++ text file has no header");
 }
 
 /* ---- output files ---- */
@@ -962,6 +1051,7 @@ int main(int argc, char **argv)
     }
 
     if (field[9]) check_output_files(samples[9].dims, field[9]);
+    if (field[1]) check_permuted_extents(dir, field[1]);
 
     /* input that is not a regular file is refused at once: a FIFO (the alarm ends the test if opening
      * it waits for a writer, as it did before the readers opened without blocking), a directory and a
