@@ -18,6 +18,9 @@ extern qf_app_globals qf_app;
 
 /* Prints "quarkflow: error: <qf_last_error()>" and returns the exit status 1. */
 int qf_app_error(void);
+/* Prints the reader's doubt about a gauge file it read (qf_gauge_info.warning), if any, as
+ * "quarkflow: warning: PATH: ..." on stderr, once (rank 0). */
+void qf_app_gauge_warning(const char *path, const qf_gauge_info *g);
 /* Prints a usage error for the command and returns exit status 2. */
 int qf_app_usage_error(const char *command, const char *fmt, ...);
 

@@ -319,6 +319,7 @@ static void print_gauge_file(const char *path, const qf_gauge_info *g)
 {
     printf("gauge         %s (%s, %d-bit), lattice %d %d %d %d, plaquette %.16f\n", path, qf_gauge_format_name(g->format),
            g->precision_bits, g->dims[0], g->dims[1], g->dims[2], g->dims[3], g->plaquette);
+    qf_app_gauge_warning(path, g);
 }
 
 static int run(const apply_opts *o, const int dims[4])

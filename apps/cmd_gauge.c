@@ -136,6 +136,7 @@ static void print_info(const char *path, const qf_gauge_info *g)
     printf("MILC style    %.16f %.16f  (3 x space, 3 x time)\n", 3 * g->plaquette_space, 3 * g->plaquette_time);
     printf("link trace    %.16f\n", g->link_trace);
     printf("SU(3)         largest deviation %.2e\n", g->max_unitarity_deviation);
+    qf_app_gauge_warning(path, g);
 }
 
 static void print_observables(const char *label, const qf_gauge_observables *obs)
@@ -339,6 +340,7 @@ int qf_cmd_gauge(int argc, char **argv)
     double *links = NULL;
     qf_gauge_info g;
     if (qf_gauge_read(o.in, o.format, o.dims, &links, &g)) return qf_app_error();
+    qf_app_gauge_warning(o.in, &g);
     qf_gauge_write_options w = {.precision_bits = o.out_bits ? o.out_bits : g.precision_bits, .two_row = o.two_row,
                                 .ensemble_id = NULL};
     rc = qf_gauge_write(o.out, o.to, g.dims, links, &w);

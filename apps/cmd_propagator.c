@@ -19,7 +19,8 @@ static const char help[] =
     "Computes the point-source propagator (12 solves) and the pion and rho correlators. Without\n"
     "GAUGE_FILE it first generates a quenched field (Wilson action, heatbath + overrelaxation).\n"
     "\n"
-    "  --dim X Y Z T       lattice of the generated field (default 8 8 8 8)\n"
+    "  --dim X Y Z T       lattice extents (generated field: default 8 8 8 8; GAUGE_FILE: checked, or\n"
+    "                      needed for Bridge++ text files)\n"
     "  --beta B            gauge coupling of the generated field (default 6.0)\n"
     "  --sweeps N          heatbath sweeps from a cold start before measuring (default 100)\n"
     "  --seed S            seed of the generated field (default 1)\n"
@@ -48,7 +49,6 @@ typedef struct {
 static int parse(int argc, char **argv, prop_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->dims[0] = o->dims[1] = o->dims[2] = o->dims[3] = 8;
     o->sweeps = 100;
     o->beta = 6.0;
     o->dp = qf_dirac_default_params(0.1330);
@@ -146,9 +146,11 @@ static int run(const prop_opts *o, int dims[4])
     if (!rc && o->gauge_file) {
         qf_gauge_info g;
         rc = qf_gauge_load(u, o->gauge_file, o->format, &g);
-        if (!rc)
+        if (!rc) {
             printf("gauge         %s (%s), lattice %d %d %d %d, plaquette %.10f\n", o->gauge_file,
                    qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3], g.plaquette);
+            qf_app_gauge_warning(o->gauge_file, &g);
+        }
     } else if (!rc) { /* a quenched field generated on the spot */
         qf_update_params up = {.beta = o->beta, .or_steps = 4, .seed = o->seed};
         double t0 = qf_wtime();
@@ -232,13 +234,13 @@ int qf_cmd_propagator(int argc, char **argv)
     prop_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
-    int dims[4];
-    memcpy(dims, o.dims, sizeof dims);
+    int dims[4] = {8, 8, 8, 8};
     if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;
-        const int no_hint[4] = {0, 0, 0, 0};
-        if (qf_gauge_read_header(o.gauge_file, o.format, no_hint, &g)) return qf_app_error();
+        if (qf_gauge_read_header(o.gauge_file, o.format, o.dims, &g)) return qf_app_error();
         memcpy(dims, g.dims, sizeof dims);
+    } else if (o.dims[0]) {
+        memcpy(dims, o.dims, sizeof dims);
     }
     qf_app.runtime.trace_window = 1; /* the trace holds the 12 solves, not the gauge generation */
     if (qf_app_start(&argc, &argv)) return qf_app_error();

@@ -49,6 +49,11 @@ int qf_app_error(void)
     return 1;
 }
 
+void qf_app_gauge_warning(const char *path, const qf_gauge_info *g)
+{
+    if (g->warning[0] && qf_app_launcher_rank() == 0) fprintf(stderr, "quarkflow: warning: %s: %s\n", path, g->warning);
+}
+
 int qf_app_usage_error(const char *command, const char *fmt, ...)
 {
     va_list ap;

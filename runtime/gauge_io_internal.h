@@ -51,7 +51,7 @@ typedef struct {
     double trace_sum;       /* sum of Re Tr over the part's links */
     double worst;           /* largest deviation from SU(3), at link worst_link (site * 4 + mu) */
     int64_t worst_link;
-    int64_t token;          /* writers: writer 0's process id, which names the common temporary file, */
+    int64_t token;          /* writers: writer 0's token, which names the common temporary file, */
     int64_t length;         /* and its header's length, where the records start */
     char message[512];
 } qf_gio_partial;
@@ -138,8 +138,10 @@ int qf_gio_prepare_write(const int dims[4], const double *data, qf_gio_part *par
                          uint32_t checksum[2], double facts[5]);
 
 /* Writes head, the lattice's records (each writer its part's, encoded by layout at their file
- * positions) and tail into PATH.tmp-PID (PID of writer 0), then renames it to path; every writer
- * opens the same file, so they must share a file system. All writers succeed or fail together. */
+ * positions) and tail into a temporary file that writer 0 creates beside path (qf_io_output_create:
+ * a fresh name, the target's permissions, a write-protected target refused), puts it on disk and
+ * renames it to path; every writer opens the same file, so they must share a file system. All
+ * writers succeed or fail together, and a failure leaves no temporary file. */
 int qf_gio_write_records(const char *path, const void *head, size_t head_len, const void *tail, size_t tail_len,
                          const qf_gio_layout *layout, const int dims[4], const qf_gio_part *part, const double *data);
 

@@ -13,6 +13,7 @@
 #include "gauge_io_internal.h"
 #include "su3.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,42 @@ static void trim(char *s)
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = '\0';
     while (s[i] == ' ' || s[i] == '\t') i++;
     memmove(s, s + i, n - i + 1);
+}
+
+/* Edit distance (Levenshtein, case ignored) between key and a name of at most 15 characters. */
+static size_t edit_distance(const char *key, const char *name)
+{
+    size_t n = strlen(name), row[16];
+    for (size_t j = 0; j <= n; j++) row[j] = j;
+    for (size_t i = 1; key[i - 1]; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= n; j++) {
+            size_t up = row[j];
+            size_t same = toupper((unsigned char)key[i - 1]) == toupper((unsigned char)name[j - 1]);
+            size_t best = diag + !same;
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+/* PLAQUETTE and LINK_TRACE are optional, so a damaged key would silently drop its check: a key
+ * within two edits of one of them (one or two corrupted, lost or added bytes, or another case) is
+ * taken for a damaged one. No key that NERSC writers use (HDR_VERSION, ENSEMBLE_LABEL,
+ * SEQUENCE_NUMBER, CREATOR_HARDWARE, ARCHIVE_DATE, ...) comes that close. */
+static int check_damaged_key(int lineno, const char *key)
+{
+    static const char *const checked[] = {"PLAQUETTE", "LINK_TRACE"};
+    for (int k = 0; k < 2; k++)
+        if (strlen(key) <= 2 * strlen(checked[k]) && edit_distance(key, checked[k]) <= 2)
+            return qf_fail("header line %d: key '%s' is not %s but close to it: a damaged key would drop the %s check "
+                           "(corrupt header; write the key as %s)",
+                           lineno, key, checked[k], k ? "link-trace" : "plaquette", checked[k]);
+    return QF_SUCCESS;
 }
 
 static int parse_line(nersc_header *h, int lineno, char *key, char *val)
@@ -74,6 +111,8 @@ static int parse_line(nersc_header *h, int lineno, char *key, char *val)
         h->have_checksum = 1;
     } else if (!strcmp(key, "PLAQUETTE") || !strcmp(key, "LINK_TRACE")) {
         int is_plaq = key[0] == 'P';
+        if (is_plaq ? h->have_plaq : h->have_trace)
+            return qf_fail("header line %d: %s appears twice (corrupt header)", lineno, key);
         double v;
         if (qf_io_parse_double(val, &v) != QF_SUCCESS)
             return qf_fail("header line %d: %s '%s' is not a number", lineno, key, val);
@@ -89,8 +128,10 @@ static int parse_line(nersc_header *h, int lineno, char *key, char *val)
     } else if (!strncmp(key, "BOUNDARY_", 9)) {
         if (strcmp(val, "PERIODIC") && strcmp(val, "ANTIPERIODIC"))
             return qf_fail("header line %d: %s '%s' is not PERIODIC or ANTIPERIODIC", lineno, key, val);
+    } else {
+        /* other keys (ENSEMBLE_ID, CREATOR, dates, ...) describe provenance and are not checked */
+        return check_damaged_key(lineno, key);
     }
-    /* other keys (ENSEMBLE_ID, CREATOR, dates, ...) describe provenance and are not checked */
     return QF_SUCCESS;
 }
 

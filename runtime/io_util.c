@@ -8,11 +8,18 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 /* ---- byte order ---- */
 
@@ -77,24 +84,45 @@ void qf_io_put_f64(unsigned char *p, double v, int big_endian)
 
 /* ---- files ---- */
 
+/* What a path names when it is not a regular file, for the message that refuses it. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
 int qf_io_open(qf_io_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
     f->path = path;
-    f->fp = fopen(path, "rb");
-    if (!f->fp) return qf_fail("cannot open for reading: %s", strerror(errno));
-    if (fseeko(f->fp, 0, SEEK_END) != 0) {
+    /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer, possibly forever, before fstat
+     * could refuse it; it makes no difference to regular files and is cleared once the file passes */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return qf_fail("cannot open for reading: %s", strerror(errno));
+    struct stat st;
+    int flags;
+    if (fstat(fd, &st) != 0 || (flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         int e = errno;
-        qf_io_close(f);
-        return qf_fail("cannot seek (not a regular file?): %s", strerror(e));
+        close(fd);
+        return qf_fail("cannot inspect the opened file: %s", strerror(e));
     }
-    off_t end = ftello(f->fp);
-    if (end < 0) {
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return qf_fail("this is %s, not a regular file: the readers need a file's size and random access to it; "
+                       "give the path of a file (copy a stream into one first)",
+                       file_kind(st.st_mode));
+    }
+    f->fp = fdopen(fd, "rb");
+    if (!f->fp) {
         int e = errno;
-        qf_io_close(f);
-        return qf_fail("cannot determine the file size (not a regular file?): %s", strerror(e));
+        close(fd);
+        return qf_fail("cannot open for reading: %s", strerror(e));
     }
-    f->size = (uint64_t)end;
+    f->size = (uint64_t)st.st_size;
     return QF_SUCCESS;
 }
 
@@ -135,6 +163,237 @@ int qf_io_read_all(qf_io_file *f, char **data, size_t *size)
     *data = buf;
     *size = (size_t)f->size;
     return QF_SUCCESS;
+}
+
+/* ---- output files ---- */
+
+/* Removal of temporary files when SIGINT, SIGTERM or SIGHUP ends the process during a write: the
+ * creator registers its temporary file, and a handler (installed while any is registered, and not
+ * for a signal the process ignores) unlinks every registered name, restores the handler it replaced
+ * and raises the signal again, so that the process ends, or the application's own handler runs, as
+ * before. Everything in the handler is async-signal-safe (lock-free atomics, unlink, sigaction,
+ * raise). Not covered: SIGKILL and crashes (nothing can run then), and a write beyond CLEANUP_SLOTS
+ * at once in one process (it is still removed on every failure the writer sees). */
+#define CLEANUP_SLOTS 8
+#define CLEANUP_NSIGNALS 3
+static const int cleanup_signals[CLEANUP_NSIGNALS] = {SIGINT, SIGTERM, SIGHUP};
+static char cleanup_names[CLEANUP_SLOTS][QF_IO_PATH_MAX];
+static atomic_int cleanup_used[CLEANUP_SLOTS];
+static struct sigaction cleanup_previous[CLEANUP_NSIGNALS];
+static int cleanup_installed[CLEANUP_NSIGNALS], cleanup_count;
+static pthread_mutex_t cleanup_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void cleanup_on_signal(int sig)
+{
+    int saved_errno = errno;
+    for (int k = 0; k < CLEANUP_SLOTS; k++)
+        if (atomic_load(&cleanup_used[k])) unlink(cleanup_names[k]);
+    for (int i = 0; i < CLEANUP_NSIGNALS; i++)
+        if (cleanup_signals[i] == sig) sigaction(sig, &cleanup_previous[i], NULL);
+    raise(sig); /* blocked until this handler returns, then the previous disposition takes it */
+    errno = saved_errno;
+}
+
+static int cleanup_register(const char *name)
+{
+    pthread_mutex_lock(&cleanup_lock);
+    int slot = -1;
+    for (int k = 0; k < CLEANUP_SLOTS && slot < 0; k++)
+        if (!atomic_load(&cleanup_used[k])) slot = k;
+    if (slot >= 0) {
+        snprintf(cleanup_names[slot], sizeof cleanup_names[slot], "%s", name);
+        atomic_store(&cleanup_used[slot], 1);
+        if (cleanup_count++ == 0) {
+            struct sigaction ours;
+            memset(&ours, 0, sizeof ours);
+            ours.sa_handler = cleanup_on_signal;
+            sigemptyset(&ours.sa_mask);
+            ours.sa_flags = SA_RESTART;
+            for (int i = 0; i < CLEANUP_NSIGNALS; i++) {
+                cleanup_installed[i] = sigaction(cleanup_signals[i], NULL, &cleanup_previous[i]) == 0 &&
+                                       cleanup_previous[i].sa_handler != SIG_IGN &&
+                                       sigaction(cleanup_signals[i], &ours, NULL) == 0;
+            }
+        }
+    }
+    pthread_mutex_unlock(&cleanup_lock);
+    return slot;
+}
+
+static void cleanup_unregister(int slot)
+{
+    if (slot < 0) return;
+    pthread_mutex_lock(&cleanup_lock);
+    atomic_store(&cleanup_used[slot], 0);
+    if (--cleanup_count == 0)
+        for (int i = 0; i < CLEANUP_NSIGNALS; i++) {
+            struct sigaction now;
+            /* put the previous handler back unless someone replaced ours meanwhile */
+            if (cleanup_installed[i] && sigaction(cleanup_signals[i], NULL, &now) == 0 &&
+                now.sa_handler == cleanup_on_signal)
+                sigaction(cleanup_signals[i], &cleanup_previous[i], NULL);
+            cleanup_installed[i] = 0;
+        }
+    pthread_mutex_unlock(&cleanup_lock);
+}
+
+static int temporary_name(char *buf, size_t size, const char *path, int64_t token)
+{
+    int n = snprintf(buf, size, "%s.tmp-%lld", path, (long long)token);
+    if (n < 0 || (size_t)n >= size) return qf_fail("output path is too long (%zu characters)", strlen(path));
+    return QF_SUCCESS;
+}
+
+/* The first name tried is PATH.tmp-PID; when taken, unpredictable ones follow, so that names planted
+ * in advance cannot exhaust the attempts. */
+static int64_t temporary_token(int attempt)
+{
+    int64_t pid = (int64_t)getpid();
+    if (attempt == 0) return pid;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t z = (uint64_t)now.tv_nsec ^ (uint64_t)now.tv_sec << 30 ^ (uint64_t)attempt * 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u; /* splitmix64's finaliser */
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (int64_t)((z ^ (z >> 31)) >> 34) << 22 | pid; /* pid < 2^22 on Linux */
+}
+
+/* Whether path may be replaced; *mode receives the permission bits the new file takes over, or -1
+ * for a new file. */
+static int check_target(const char *path, int *mode)
+{
+    struct stat st;
+    *mode = -1;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT) return QF_SUCCESS;
+        return qf_fail("cannot inspect the output file %s: %s", path, strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode))
+        return qf_fail("the output %s is %s, not a regular file: give the name of a file to write", path,
+                       file_kind(st.st_mode));
+    /* no write permission bit at all is a protection even where access() lets root through */
+    int denied = access(path, W_OK) != 0 ? errno : 0;
+    if (denied || !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)))
+        return qf_fail("the output %s exists and is write-protected (mode %04o%s%s): it is not replaced; make it "
+                       "writable (chmod u+w), remove it, or write another file",
+                       path, (unsigned)(st.st_mode & 07777), denied ? ": " : "", denied ? strerror(denied) : "");
+    *mode = (int)(st.st_mode & 07777);
+    return QF_SUCCESS;
+}
+
+int qf_io_output_create(qf_io_output *o, const char *path, int64_t *token)
+{
+    *o = (qf_io_output)QF_IO_OUTPUT_INIT;
+    o->path = path;
+    int mode;
+    if (check_target(path, &mode) != QF_SUCCESS) return QF_ERROR;
+    for (int attempt = 0; attempt < 16; attempt++) {
+        *token = temporary_token(attempt);
+        if (temporary_name(o->tmp, sizeof o->tmp, path, *token) != QF_SUCCESS) return QF_ERROR;
+        o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (o->fd >= 0) break;
+        if (errno != EEXIST) {
+            int e = errno;
+            o->tmp[0] = '\0';
+            return qf_fail("cannot create the temporary file beside %s: %s (does its folder exist, and may you write "
+                           "there?)",
+                           path, strerror(e));
+        }
+    }
+    if (o->fd < 0) {
+        o->tmp[0] = '\0';
+        return qf_fail("cannot create a temporary file beside %s: 16 names %s.tmp-N were taken", path, path);
+    }
+    o->creator = 1;
+    o->cleanup_slot = cleanup_register(o->tmp);
+    if (mode >= 0 && fchmod(o->fd, (mode_t)mode) != 0) {
+        int e = errno;
+        qf_io_output_abandon(o);
+        return qf_fail("cannot give the temporary file for %s the target's mode %04o: %s", path, (unsigned)mode,
+                       strerror(e));
+    }
+    return QF_SUCCESS;
+}
+
+int qf_io_output_join(qf_io_output *o, const char *path, int64_t token)
+{
+    *o = (qf_io_output)QF_IO_OUTPUT_INIT;
+    o->path = path;
+    if (temporary_name(o->tmp, sizeof o->tmp, path, token) != QF_SUCCESS) return QF_ERROR;
+    o->fd = open(o->tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (o->fd < 0)
+        return qf_fail("cannot open %s, which writer 0 created: %s (do all processes see the same file system?)", o->tmp,
+                       strerror(errno));
+    return QF_SUCCESS;
+}
+
+int qf_io_output_write_at(qf_io_output *o, uint64_t off, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    while (len > 0) {
+        if (off > (uint64_t)INT64_MAX - len) return qf_fail("writing %s: offset %llu is too large", o->tmp, (unsigned long long)off);
+        ssize_t n = pwrite(o->fd, p, len, (off_t)off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return qf_fail("writing %s failed: %s (disk full?)", o->tmp, n < 0 ? strerror(errno) : "nothing written");
+        p += n;
+        off += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return QF_SUCCESS;
+}
+
+int qf_io_output_finish(qf_io_output *o)
+{
+    int e = 0;
+    /* EINVAL: a file system without fsync, where there is nothing more to wait for */
+    if (fsync(o->fd) != 0 && errno != EINVAL) e = errno;
+    if (close(o->fd) != 0 && !e && errno != EINTR) e = errno;
+    o->fd = -1;
+    if (e) return qf_fail("writing %s failed when flushing it to disk: %s", o->tmp, strerror(e));
+    return QF_SUCCESS;
+}
+
+/* Best effort: the rename is on disk only once the folder is; failing here loses nothing written. */
+static void sync_folder(const char *path)
+{
+    char folder[QF_IO_PATH_MAX];
+    snprintf(folder, sizeof folder, "%s", path);
+    char *slash = strrchr(folder, '/');
+    if (!slash) snprintf(folder, sizeof folder, ".");
+    else if (slash == folder) slash[1] = '\0';
+    else *slash = '\0';
+    int fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    (void)fsync(fd);
+    close(fd);
+}
+
+int qf_io_output_commit(qf_io_output *o)
+{
+    if (o->fd >= 0 && qf_io_output_finish(o) != QF_SUCCESS) {
+        qf_io_output_abandon(o);
+        return QF_ERROR;
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        qf_io_output_abandon(o);
+        return qf_fail("cannot rename the complete temporary file to %s: %s", o->path, strerror(e));
+    }
+    cleanup_unregister(o->cleanup_slot);
+    o->cleanup_slot = -1;
+    o->tmp[0] = '\0';
+    sync_folder(o->path);
+    return QF_SUCCESS;
+}
+
+void qf_io_output_abandon(qf_io_output *o)
+{
+    if (o->fd >= 0) close(o->fd);
+    o->fd = -1;
+    if (o->creator && o->tmp[0]) unlink(o->tmp);
+    cleanup_unregister(o->cleanup_slot);
+    o->cleanup_slot = -1;
+    o->tmp[0] = '\0';
 }
 
 /* ---- checksums ---- */

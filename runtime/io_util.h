@@ -27,12 +27,47 @@ typedef struct {
     uint64_t size;
 } qf_io_file;
 
+/* Opens a regular file for reading; refuses FIFOs, directories and devices at once (without waiting
+ * for a FIFO's writer), since every reader needs the size and seeks. */
 int qf_io_open(qf_io_file *f, const char *path);
 void qf_io_close(qf_io_file *f);
 /* Reads bytes [off, off + len); fails naming `what` when the file ends before that. */
 int qf_io_read_at(qf_io_file *f, uint64_t off, void *buf, size_t len, const char *what);
 /* Reads the whole file into a malloc'ed buffer with a terminating NUL (not counted in *size). */
 int qf_io_read_all(qf_io_file *f, char **data, size_t *size);
+
+/* ---- output files ----
+ * A file is written under a fresh temporary name beside its target and renamed over it once complete
+ * and on disk, so that a reader never sees half a file and a failed write leaves the target as it
+ * was. The temporary PATH.tmp-N is created with O_CREAT | O_EXCL: an existing name, a planted symlink
+ * included, is never opened, and another N is tried. Several writers (processes) may fill one file:
+ * the creator passes N (its token) on, the others join, each writes its part and finishes, and the
+ * creator commits. */
+#define QF_IO_PATH_MAX 4096
+typedef struct {
+    int fd;             /* -1: not open */
+    int creator;        /* this writer created the temporary file and removes or renames it */
+    int cleanup_slot;   /* its entry in the removal-on-signal registry, -1: none */
+    const char *path;
+    char tmp[QF_IO_PATH_MAX]; /* "": no temporary file (none yet, or committed or removed) */
+} qf_io_output;
+
+/* Refuses a path that must not be replaced (a directory or device, a write-protected file), then
+ * creates the temporary file with the target's permission bits (new files: 0666 less the umask) and
+ * registers it for removal on SIGINT, SIGTERM and SIGHUP. On failure nothing is left behind. */
+int qf_io_output_create(qf_io_output *o, const char *path, int64_t *token);
+/* Opens the temporary file that the creator of path made (its token), never through a symlink. */
+int qf_io_output_join(qf_io_output *o, const char *path, int64_t token);
+int qf_io_output_write_at(qf_io_output *o, uint64_t off, const void *data, size_t len);
+/* Puts this writer's data on disk (fsync) and closes its descriptor. */
+int qf_io_output_finish(qf_io_output *o);
+/* The creator, once every writer finished: renames the temporary file to the target and syncs the
+ * folder (best effort). On failure the temporary file is removed. */
+int qf_io_output_commit(qf_io_output *o);
+/* Closes the descriptor and, for the creator, removes the temporary file. Safe on any qf_io_output
+ * that started as QF_IO_OUTPUT_INIT, whatever happened since (after a commit: nothing to do). */
+void qf_io_output_abandon(qf_io_output *o);
+#define QF_IO_OUTPUT_INIT {.fd = -1, .cleanup_slot = -1}
 
 /* ---- checksums ---- */
 uint32_t qf_io_rotl32(uint32_t w, unsigned r);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char tmpdir[4096];
@@ -229,6 +230,34 @@ int main(int argc, char **argv)
     rc = qf_dirac_fermion_read(path, NULL, d, &w, NULL);
     CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "ColorMatrix"), "a SciDAC gauge field is not read as a Dirac fermion (%s)",
           rc ? qf_last_error() : "accepted");
+
+    /* a FIFO or a directory is refused at once; the alarm ends the test if opening the FIFO waits
+     * for a writer, as it did before the reader opened without blocking */
+    const char *fifo = tmp_path("psi.fifo");
+    rc = mkfifo(fifo, 0600);
+    CHECK(rc == 0, "made the FIFO %s", fifo);
+    alarm(20);
+    rc = qf_dirac_fermion_read(fifo, NULL, d, &w, NULL);
+    alarm(0);
+    CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "psi.fifo") && strstr(qf_last_error(), "a FIFO (named pipe), not a regular file"),
+          "a FIFO is refused without waiting for a writer (%s)", rc ? qf_last_error() : "accepted");
+    unlink(fifo);
+    rc = qf_dirac_fermion_read(tmpdir, NULL, d, &w, NULL);
+    CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "a directory, not a regular file"), "a directory is refused (%s)",
+          rc ? qf_last_error() : "accepted");
+
+    /* the output file: a write-protected target is refused and left alone (the Dirac-fermion writer
+     * creates its files as the gauge writers do; test_gauge_io checks the rest) */
+    const char *protected_target = tmp_path("protected.lime");
+    FILE *fp = fopen(protected_target, "w");
+    if (fp) fclose(fp);
+    chmod(protected_target, 0444);
+    rc = qf_dirac_fermion_write(protected_target, dims, psi, 64);
+    struct stat st;
+    CHECK(rc != QF_SUCCESS && strstr(qf_last_error(), "write-protected") && stat(protected_target, &st) == 0 &&
+              st.st_size == 0,
+          "a write-protected target is refused and left as it was (%s)", rc ? qf_last_error() : "replaced");
+    unlink(protected_target);
 
     /* the writer's gates */
     psi[100] = NAN;

@@ -29,6 +29,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int n_pass, n_fail;
@@ -417,6 +422,7 @@ static double *check_sample(const char *dir, const sample *s, qf_gauge_info *inf
            info.max_unitarity_deviation);
     check(info.max_unitarity_deviation < (s->precision_bits == 32 ? 1e-5 : 1e-10), "%s: links in SU(3) (%.2g)", s->file,
           info.max_unitarity_deviation);
+    check(!info.warning[0], "%s: no warning%s%s", s->file, info.warning[0] ? ": " : "", info.warning);
     /* plaquettes */
     if (s->milc_space) {
         check_in_readme(s->file, s->milc_space);
@@ -579,6 +585,223 @@ static void vector_round_trip(const char *label, const int dims[4], const double
     check(bad == 0, "%s: read back bit-identical to the %sinput (%zu of %zu differ)", name, bits == 32 ? "float-rounded " : "",
           bad, n);
     free(w);
+}
+
+/* ---- extents a format cannot verify ---- */
+
+/* The whole file in memory; *n its size. */
+static unsigned char *load_bytes(const char *path, size_t *n)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *b = NULL;
+    *n = 0;
+    if (fp && fseek(fp, 0, SEEK_END) == 0) {
+        long size = ftell(fp);
+        b = size > 0 ? malloc((size_t)size) : NULL;
+        rewind(fp);
+        if (b && fread(b, 1, (size_t)size, fp) == (size_t)size) *n = (size_t)size;
+    }
+    if (fp) fclose(fp);
+    return b;
+}
+
+static void save_bytes(const char *path, const unsigned char *b, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    if (fp) {
+        fwrite(b, 1, n, fp);
+        fclose(fp);
+    }
+}
+
+/* Replaces the first `from` in b by `to`, of the same length; 0 if absent. */
+static int patch(unsigned char *b, size_t n, const char *from, const char *to)
+{
+    size_t len = strlen(from);
+    for (size_t i = 0; i + len <= n; i++)
+        if (!memcmp(b + i, from, len)) {
+            memcpy(b + i, to, len);
+            return 1;
+        }
+    return 0;
+}
+
+/* Reads path (extents `hint` for Bridge++ text) and requires success with the 8 4 4 4 extents it
+ * claims, a plaquette of random links, and a warning that names the extents and what the format
+ * (`format_words`) cannot verify. */
+static void check_permuted_read(const char *label, const char *path, const int *hint, const char *format_words)
+{
+    double *v = NULL;
+    qf_gauge_info info;
+    int rc = qf_gauge_read(path, QF_GAUGE_AUTO, hint, &v, &info);
+    check(rc == QF_SUCCESS && info.dims[0] == 8 && info.dims[3] == 4 && fabs(info.plaquette) < 0.05 &&
+              strstr(info.warning, "are the extents 8 4 4 4 right?") && strstr(info.warning, format_words),
+          "%s, read as 8 4 4 4: passes the format's checks, but its plaquette %.4f draws a warning: %s", label,
+          info.plaquette, rc ? qf_last_error() : info.warning[0] ? info.warning : "(none)");
+    free(v);
+}
+
+/* A 4 4 4 8 field read as 8 4 4 4 in every format that cannot tell (MILC, ILDG and Bridge++ text):
+ * the sizes and checksums agree, and only the plaquette shows the damage. */
+static void check_permuted_extents(const char *dir, const double *l4448)
+{
+    char path[4096];
+    size_t n;
+    snprintf(path, sizeof path, "%s/lat.sample.l4448", dir);
+    unsigned char *b = load_bytes(path, &n);
+    if (check(n == 96 + 512 * 288, "lat.sample.l4448 loaded (%zu bytes)", n)) {
+        qf_io_put_u32(b + 4, 8, 1); /* big-endian dims x y z t at bytes 4..19 */
+        qf_io_put_u32(b + 16, 4, 1);
+        const char *p = tmp_path("l4448.as8444.milc");
+        save_bytes(p, b, n);
+        check_permuted_read("lat.sample.l4448 (MILC)", p, NULL, "MILC v5 file's size and checksums do not depend");
+    }
+    free(b);
+
+    const int dims[4] = {4, 4, 4, 8};
+    qf_gauge_write_options opt = {32, 0, NULL}; /* MILC's links are SU(3) to float precision only */
+    const char *p = tmp_path("l4448.as8444.ildg");
+    b = qf_gauge_write(p, QF_GAUGE_ILDG, dims, l4448, &opt) == QF_SUCCESS ? load_bytes(p, &n) : NULL;
+    if (check(b && patch(b, n, "<dims>4 4 4 8 </dims>", "<dims>8 4 4 4 </dims>") && patch(b, n, "<lx>4</lx>", "<lx>8</lx>") &&
+                  patch(b, n, "<lt>8</lt>", "<lt>4</lt>"),
+              "lat.sample.l4448 written as ILDG, its extents rewritten as 8 4 4 4")) {
+        save_bytes(p, b, n);
+        check_permuted_read("lat.sample.l4448 (ILDG)", p, NULL, "LIME file's record lengths and SciDAC checksums");
+    }
+    free(b);
+
+    snprintf(path, sizeof path, "%s/conf_04040408.txt", dir);
+    const int hint[4] = {8, 4, 4, 4};
+    check_permuted_read("conf_04040408.txt (Bridge++)", path, hint, "Bridge++ text file has no header");
+}
+
+/* ---- output files ---- */
+
+/* Names in the temporary folder that a writer's temporary file would have (NAME.tmp-N). */
+static int count_temporaries(void)
+{
+    DIR *d = opendir(tmpdir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) n += strstr(e->d_name, ".tmp-") != NULL;
+    if (d) closedir(d);
+    return n;
+}
+
+static void put_text(const char *path, const char *text, mode_t mode)
+{
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+    chmod(path, mode);
+}
+
+/* Whether the file holds exactly text. */
+static int holds_text(const char *path, const char *text)
+{
+    char *s = slurp(path);
+    int same = s && !strcmp(s, text);
+    free(s);
+    return same;
+}
+
+/* A lone writer that plays writer 0 of two: the other writer agrees with everything. The third call
+ * comes once the temporary file is complete, before its rename: there the process gets the signal. */
+static int interrupt_signal, allgather_calls;
+
+static int lone_allgather(void *ctx, const void *mine, void *all, size_t bytes)
+{
+    (void)ctx;
+    memcpy(all, mine, bytes);
+    memcpy((char *)all + bytes, mine, bytes);
+    if (++allgather_calls == 3) raise(interrupt_signal);
+    return QF_SUCCESS;
+}
+
+/* The writers' temporary files and targets: a symlink planted at the first temporary name is not
+ * followed, a write-protected target or a directory is refused and left alone, an existing target
+ * keeps its mode, and neither a failed nor an interrupted write leaves a temporary file. */
+static void check_output_files(const int dims[4], const double *u)
+{
+    qf_gauge_write_options opt = {64, 0, NULL};
+    double *v = NULL;
+    qf_gauge_info info;
+
+    const char *target = tmp_path("planted.nersc"), *victim = tmp_path("victim.txt");
+    char name[64];
+    snprintf(name, sizeof name, "planted.nersc.tmp-%lld", (long long)getpid());
+    const char *planted = tmp_path(name);
+    put_text(victim, "precious\n", 0644);
+    int rc = symlink(victim, planted) == 0 ? qf_gauge_write(target, QF_GAUGE_NERSC, dims, u, &opt) : QF_ERROR;
+    struct stat st;
+    check(rc == QF_SUCCESS && holds_text(victim, "precious\n") && lstat(planted, &st) == 0 && S_ISLNK(st.st_mode) &&
+              qf_gauge_read(target, QF_GAUGE_NERSC, NULL, &v, &info) == QF_SUCCESS,
+          "a symlink planted at the temporary name %s is not followed: the file it points to is unchanged, the link "
+          "is left alone and the output reads back%s%s",
+          name, rc ? ": " : "", rc ? qf_last_error() : "");
+    free(v);
+    unlink(planted);
+
+    const char *protected_target = tmp_path("protected.nersc");
+    put_text(protected_target, "old\n", 0444);
+    rc = qf_gauge_write(protected_target, QF_GAUGE_NERSC, dims, u, &opt);
+    check(rc == QF_ERROR && strstr(qf_last_error(), "protected.nersc exists and is write-protected (mode 0444)") &&
+              holds_text(protected_target, "old\n") && count_temporaries() == 0,
+          "a write-protected target is refused and left as it was: %s", qf_last_error());
+
+    const char *folder = tmp_path("folder.nersc");
+    rc = mkdir(folder, 0755) == 0 ? qf_gauge_write(folder, QF_GAUGE_NERSC, dims, u, &opt) : QF_SUCCESS;
+    check(rc == QF_ERROR && strstr(qf_last_error(), "folder.nersc is a directory, not a regular file") &&
+              count_temporaries() == 0,
+          "a directory as the output is refused: %s", qf_last_error());
+    rmdir(folder);
+
+    mode_t old_umask = umask(022);
+    const char *kept = tmp_path("mode.nersc");
+    put_text(kept, "old\n", 0640);
+    rc = qf_gauge_write(kept, QF_GAUGE_NERSC, dims, u, &opt);
+    if (stat(kept, &st) != 0) st.st_mode = 0;
+    check(rc == QF_SUCCESS && (st.st_mode & 07777) == 0640,
+          "a replaced target keeps its mode 0640 (now %04o; a new file would get 0644 under umask 022)",
+          (unsigned)(st.st_mode & 07777));
+    umask(old_umask);
+
+    /* a file size limit makes the writes fail once the temporary file exists */
+    struct rlimit limit, small;
+    fflush(stdout);
+    getrlimit(RLIMIT_FSIZE, &limit);
+    small = limit;
+    small.rlim_cur = 20000;
+    signal(SIGXFSZ, SIG_IGN);
+    rc = setrlimit(RLIMIT_FSIZE, &small) == 0 ? qf_gauge_write(tmp_path("too-large.nersc"), QF_GAUGE_NERSC, dims, u, &opt)
+                                               : QF_SUCCESS;
+    setrlimit(RLIMIT_FSIZE, &limit);
+    signal(SIGXFSZ, SIG_DFL);
+    check(rc == QF_ERROR && strstr(qf_last_error(), "File too large") && count_temporaries() == 0 &&
+              access(tmp_path("too-large.nersc"), F_OK) != 0,
+          "a write that fails midway leaves neither the file nor a temporary one: %s", qf_last_error());
+
+    /* a signal that ends the process during the write removes the temporary file */
+    static const int signals[2] = {SIGTERM, SIGINT};
+    for (int k = 0; k < 2; k++) {
+        const char *p = tmp_path(k ? "interrupted-int.nersc" : "interrupted-term.nersc");
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0) {
+            signal(signals[k], SIG_DFL); /* as in a foreground process, whatever started the test */
+            interrupt_signal = signals[k];
+            qf_gauge_part part = {.nreaders = 2, .reader = 0, .allgather = lone_allgather};
+            qf_gauge_write_part(p, QF_GAUGE_NERSC, dims, u, &part, 0.5, &opt);
+            _exit(0); /* the signal did not end the write */
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        check(WIFSIGNALED(status) && WTERMSIG(status) == signals[k] && access(p, F_OK) != 0 && count_temporaries() == 0,
+              "%s during a write ends the process as before (%s %d) and leaves no temporary file (%d left)",
+              k ? "SIGINT" : "SIGTERM", WIFSIGNALED(status) ? "signal" : "exit status",
+              WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), count_temporaries());
+    }
 }
 
 int main(int argc, char **argv)
@@ -825,6 +1048,32 @@ int main(int argc, char **argv)
         rc = qf_gauge_write(p, QF_GAUGE_ILDG, dims, field[9], &opt);
         check(rc == QF_ERROR, "ILDG writer too: %s", qf_last_error());
         free(bad);
+    }
+
+    if (field[9]) check_output_files(samples[9].dims, field[9]);
+    if (field[1]) check_permuted_extents(dir, field[1]);
+
+    /* input that is not a regular file is refused at once: a FIFO (the alarm ends the test if opening
+     * it waits for a writer, as it did before the readers opened without blocking), a directory and a
+     * device, by the header reader as well as the full one */
+    {
+        const char *fifo = tmp_path("gauge.fifo");
+        double *v = NULL;
+        qf_gauge_info info;
+        check(mkfifo(fifo, 0600) == 0, "made the FIFO %s", fifo);
+        alarm(20);
+        rc = qf_gauge_read(fifo, QF_GAUGE_AUTO, NULL, &v, &info);
+        int header_rc = qf_gauge_read_header(fifo, QF_GAUGE_NERSC, NULL, &info);
+        alarm(0);
+        check(rc == QF_ERROR && header_rc == QF_ERROR && strstr(qf_last_error(), "gauge.fifo") &&
+                  strstr(qf_last_error(), "a FIFO (named pipe), not a regular file"),
+              "a FIFO is refused without waiting for a writer: %s", qf_last_error());
+        rc = qf_gauge_read(tmpdir, QF_GAUGE_AUTO, NULL, &v, &info);
+        check(rc == QF_ERROR && strstr(qf_last_error(), "a directory, not a regular file"), "a directory is refused: %s",
+              qf_last_error());
+        rc = qf_gauge_read("/dev/null", QF_GAUGE_MILC, NULL, &v, &info);
+        check(rc == QF_ERROR && strstr(qf_last_error(), "a character device, not a regular file"),
+              "/dev/null is refused: %s", qf_last_error());
     }
 
     /* format names */

@@ -291,6 +291,16 @@ static void attack_nersc(const target *t, bytes f)
     text_case(t, f, data_off, "CHECKSUM = 717938df\n", "", "CHECKSUM");
     text_case(t, f, data_off, "PLAQUETTE = 0.0382422893", "PLAQUETTE = 0.0392422893", "plaquette");
     text_case(t, f, data_off, "LINK_TRACE = 0.4630322094", "LINK_TRACE = 0.4630332094", "link trace");
+    /* the optional facts: a damaged value or key, or a second copy, must not drop their check */
+    text_case(t, f, data_off, "PLAQUETTE = 0.0382422893", "PLAQUETTE = 0.5x", "PLAQUETTE '0.5x' is not a number");
+    text_case(t, f, data_off, "PLAQUETTE = 0.0382422893", "PLAQUETTE =", "PLAQUETTE '' is not a number");
+    text_case(t, f, data_off, "LINK_TRACE = 0.4630322094", "LINK_TRACE = nan", "LINK_TRACE 'nan' is not a number");
+    text_case(t, f, data_off, "PLAQUETTE =", "PLAQUETTF =", "key 'PLAQUETTF' is not PLAQUETTE but close to it");
+    text_case(t, f, data_off, "PLAQUETTE =", "PLAQUE\xd4TE =", "is not PLAQUETTE but close to it");
+    text_case(t, f, data_off, "PLAQUETTE =", "Plaquette =", "key 'Plaquette' is not PLAQUETTE");
+    text_case(t, f, data_off, "LINK_TRACE =", "LINK_TACE =", "key 'LINK_TACE' is not LINK_TRACE but close to it");
+    text_case(t, f, data_off, "LINK_TRACE =", "LINKTRACEX =", "key 'LINKTRACEX' is not LINK_TRACE");
+    text_case(t, f, data_off, "ENSEMBLE_ID = 0\n", "PLAQUETTE = 0.0382422893\n", "PLAQUETTE appears twice");
     text_case(t, f, data_off, "BEGIN_HEADER", "BEGIN_HEADEX", NULL);
     text_case(t, f, data_off, "END_HEADER", "END_HEADEX", "END_HEADER");
     text_case(t, f, data_off, "BOUNDARY_1 = PERIODIC", "BOUNDARY_1 = SIDEWAYS", "BOUNDARY_1");

@@ -52,6 +52,9 @@ typedef struct {
     double max_unitarity_deviation;
     double plaquette_tolerance;  /* what the stored plaquette and link trace may differ by from the */
     double link_trace_tolerance; /* measured ones, given the precision and printed digits */
+    /* A doubt the checks cannot settle, "" when none: the measured plaquette of a file that stores
+     * none is what links read with the wrong extents give (see qf_gauge_check_plaquette). */
+    char warning[512];
 } qf_gauge_info;
 
 /* Reads a gauge field. dims_hint gives the extents for formats without a header (Bridge++) and is
@@ -87,12 +90,21 @@ int qf_gauge_read_part(const char *path, qf_gauge_format format, const int dims_
                        double **links, qf_gauge_info *info);
 
 /* Records a plaquette measured elsewhere (total, spatial, temporal; Re Tr / 3) in *info and checks it
- * against the file's stored plaquette with the reader's tolerance (info->plaquette_tolerance). */
+ * against the file's stored plaquette with the reader's tolerance (info->plaquette_tolerance). A
+ * file without a stored plaquette cannot be checked so: MILC, SciDAC and ILDG files state their
+ * extents, but neither their size nor their checksums depend on the extents' order, and Bridge++
+ * text takes them from the caller. Links read with the extents permuted no longer close into
+ * plaquettes, so a plaquette below 0.05 in magnitude fills info->warning (the reading still
+ * succeeds: a hot start or a strong-coupling field lies there too). */
 int qf_gauge_check_plaquette(qf_gauge_info *info, double plaquette, double plaquette_space, double plaquette_time);
 
 /* Writes a gauge field as NERSC (4D_SU3_GAUGE_3x3 or, with two_row = 1, 4D_SU3_GAUGE) or ILDG
  * (with the SciDAC private records and checksums), big-endian, in 32 or 64-bit precision.
- * Header facts (plaquette, link trace, checksums) are computed from the links. */
+ * Header facts (plaquette, link trace, checksums) are computed from the links. Every writer here
+ * (gauge fields, colour vectors, Dirac fermions) writes a new temporary file beside path (never an
+ * existing name or a symlink), puts it on disk and renames it to path: the target changes only when
+ * the new file is complete, keeps its permission bits, and is refused when write-protected; a
+ * failed write, or one ended by SIGINT, SIGTERM or SIGHUP, leaves no temporary file. */
 typedef struct {
     int precision_bits; /* 32 or 64 */
     int two_row;        /* NERSC only */
