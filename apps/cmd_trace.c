@@ -603,15 +603,36 @@ void qf_app_trace_finish(const char *dir)
 
 int qf_app_gnuplot(const char *script, const char *picture)
 {
-    if (system("command -v gnuplot > /dev/null 2>&1") != 0)
+    char arg[PATH_MAX + 16], log[PATH_MAX + 16];
+    snprintf(arg, sizeof arg, "%s%s", script[0] == '-' ? "./" : "", script); /* not an option of gnuplot's */
+    snprintf(log, sizeof log, "%s.log", script);
+    const char *argv[] = {"gnuplot", arg, NULL};
+    qf_program_status status = qf_run_program(argv, NULL, log);
+    if (status == QF_PROGRAM_NOT_FOUND)
         return qf_fail("gnuplot is not installed (Debian: apt-get install gnuplot-nox; tools/install-deps.sh does): "
                        "%s is the script it would run",
                        script);
-    char cmd[2 * PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2> '%s.log'", script, script);
-    if (system(cmd) != 0) return qf_fail("gnuplot failed on %s (see %s.log)", script, script);
+    if (status != QF_PROGRAM_OK) return qf_fail_context("gnuplot failed on %s", script);
     struct stat st;
-    if (stat(picture, &st) != 0 || st.st_size == 0) return qf_fail("gnuplot wrote no %s (see %s.log)", picture, script);
+    if (stat(picture, &st) != 0 || st.st_size == 0) return qf_fail("gnuplot wrote no %s (see %s)", picture, log);
+    return QF_SUCCESS;
+}
+
+int qf_app_gnuplot_string(const char *s, char *out, size_t size)
+{
+    size_t k = 0;
+    out[k++] = '\'';
+    for (const char *c = s; *c; c++) {
+        if (iscntrl((unsigned char)*c))
+            return qf_fail("the file name '%s' holds a control character, which a gnuplot script cannot hold: choose "
+                           "another name",
+                           s);
+        if (k + 4 > size) return qf_fail("the file name '%.64s...' is too long for a gnuplot script", s);
+        if (*c == '\'') out[k++] = '\'';
+        out[k++] = *c;
+    }
+    out[k++] = '\'';
+    out[k] = 0;
     return QF_SUCCESS;
 }
 
@@ -671,11 +692,14 @@ static int trace_gantt(const char *dir, double from, double to, const char *pict
     fclose(f);
     int rc = QF_SUCCESS;
     if (!nbars) rc = qf_fail("no task of %s runs between %g and %g ms: choose --from / --to inside the trace", rec, from, to);
+    char picture_string[2 * PATH_MAX + 80], dat_string[2 * PATH_MAX + 80];
+    if (!rc) rc = qf_app_gnuplot_string(picture, picture_string, sizeof picture_string);
+    if (!rc) rc = qf_app_gnuplot_string(dat, dat_string, sizeof dat_string);
     FILE *g = rc ? NULL : fopen(gp, "w");
     if (!rc && !g) rc = qf_fail("cannot write %s", gp);
     if (g) {
-        fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced font 'sans,11'\nset output '%s'\n",
-                160 + 28 * (maxw + 1), picture);
+        fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced font 'sans,11'\nset output %s\n",
+                160 + 28 * (maxw + 1), picture_string);
         fprintf(g, "set title 'tasks per worker, %g to %g ms after the %s'\n", from, to,
                 nwin ? "start of the recorded window" : "first task");
         fprintf(g, "set xlabel 'ms'\nset ylabel 'worker'\nset yrange [-0.6:%d.6]\nset ytics 1\nset xrange [%g:%g]\n", maxw,
@@ -684,9 +708,9 @@ static int trace_gantt(const char *dir, double from, double to, const char *pict
         for (int k = 0; k < nnames; k++) fprintf(g, "%s%s", k ? " " : "", names[k]);
         fprintf(g, "\"\ncolours = \"");
         for (int k = 0; k < nnames; k++) fprintf(g, "%s#%06x", k ? " " : "", codelet_colour(names[k], k));
-        fprintf(g, "\"\nplot for [k=0:%d] '%s' index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
+        fprintf(g, "\"\nplot for [k=0:%d] %s index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
                    "lc rgb word(colours, k+1) title word(names, k+1)\n",
-                nnames - 1, dat);
+                nnames - 1, dat_string);
         fclose(g);
         rc = qf_app_gnuplot(gp, picture);
     }
