@@ -4,7 +4,8 @@
  * the traced span, the critical path through the task dependencies with the tasks' durations (a
  * lower bound on the span with unlimited workers), and from the paje.trace beside it the share of
  * the communication (transfers between memory nodes, MPI messages) hidden behind computation. A
- * trace may come from anywhere: its numbers are bounds-checked. */
+ * trace may come from anywhere: its numbers are bounds-checked and its names never reach a gnuplot
+ * script unsanitised. */
 #include "app.h"
 
 #include <ctype.h>
@@ -636,6 +637,22 @@ int qf_app_gnuplot_string(const char *s, char *out, size_t size)
     return QF_SUCCESS;
 }
 
+/* A codelet's name as the legend shows it. The names come from the trace file, which anyone may
+ * write, and go into a double-quoted gnuplot string, where gnuplot runs `commands` and where a '"'
+ * would end the string and let the rest run as gnuplot code (system("...")); word() splits the list
+ * at blanks besides. So only A-Z, a-z, 0-9 and _.:+- are kept, all that quarkflow's and StarPU's
+ * codelet names use, and anything else becomes '_'. */
+static void legend_name(const char *name, char *out, size_t size)
+{
+    size_t k = 0;
+    for (; name[k] && k + 1 < size; k++) {
+        char c = name[k];
+        int kept = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || strchr("_.:+-", c);
+        out[k] = kept ? c : '_';
+    }
+    out[k] = 0;
+}
+
 /* The trace colour of the codelet whose performance model is model, as ViTE shows it; StarPU's own
  * tasks (reduction merges) get greys. */
 static unsigned codelet_colour(const char *model, int k)
@@ -705,7 +722,11 @@ static int trace_gantt(const char *dir, double from, double to, const char *pict
         fprintf(g, "set xlabel 'ms'\nset ylabel 'worker'\nset yrange [-0.6:%d.6]\nset ytics 1\nset xrange [%g:%g]\n", maxw,
                 from, to);
         fprintf(g, "set style fill solid 1.0 noborder\nset key outside right top\nnames = \"");
-        for (int k = 0; k < nnames; k++) fprintf(g, "%s%s", k ? " " : "", names[k]);
+        for (int k = 0; k < nnames; k++) {
+            char legend[sizeof ts.t[0].model];
+            legend_name(names[k], legend, sizeof legend);
+            fprintf(g, "%s%s", k ? " " : "", legend);
+        }
         fprintf(g, "\"\ncolours = \"");
         for (int k = 0; k < nnames; k++) fprintf(g, "%s#%06x", k ? " " : "", codelet_colour(names[k], k));
         fprintf(g, "\"\nplot for [k=0:%d] %s index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Names from outside never run as commands: trace folders and pictures whose names hold quotes, ';'
-# and gnuplot code go through trace gantt, bench sched --plot and (with FxT, when the third argument
-# is "fxt") --trace; each run must succeed, or fail cleanly where gnuplot is not installed, and no
-# marker file PWNED* may appear.
+# Names from outside never run as commands: codelet names in a tasks.rec written to look like gnuplot
+# code (system(...), `...`), and trace folders and pictures whose names hold quotes, ';' and gnuplot
+# code, go through trace gantt, bench sched --plot and (with FxT, when the third argument is "fxt")
+# --trace; each run must succeed, or fail cleanly where gnuplot is not installed, and no marker file
+# PWNED* may appear.
 #   trace_untrusted.sh QUARKFLOW WORKDIR [fxt]
 set -u
 qf=$1
@@ -37,6 +38,16 @@ tasks_rec() {
             "$job" "$model" "$job" "$job" "$job"
     done
 }
+
+mkdir names
+tasks_rec '".system("touch PWNED-name-quote")."' '`touch PWNED-name-backquote`' "'.system(\"touch PWNED-name-single\").'" \
+    'qf_wilson_interior' > names/tasks.rec
+run "codelet names written as gnuplot code" trace gantt names --to 10
+if grep -q -e 'system(' -e '`' names/gantt.gp 2>/dev/null; then
+    echo "FAIL: gantt.gp holds a codelet name unsanitised:"
+    grep 'names =' names/gantt.gp
+    status=1
+fi
 
 for dir in "q';touch PWNED-dir-shell;'" "q'.system(\"touch PWNED-dir-gnuplot\").'"; do
     mkdir "$dir"
