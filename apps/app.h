@@ -94,9 +94,13 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
  * (qf_runtime_trace_convert) and DIR/summary.txt; and the summary of a
  * tasks.rec (window: the codelet whose first task starts the span, or NULL). */
 void qf_app_trace_finish(const char *dir);
-/* Runs gnuplot on script, which must write picture; fails with a message naming the fix when
- * gnuplot is missing or fails. */
+/* Runs gnuplot on script (without a shell), which must write picture; fails with a message naming
+ * the fix when gnuplot is missing or fails. */
 int qf_app_gnuplot(const char *script, const char *picture);
+/* s as a gnuplot single-quoted string into out: gnuplot substitutes nothing inside one (no `command`,
+ * no @macro) and reads '' as a quote, so a file name with quotes stays a name in a script; a control
+ * character, which would end the script's line, is refused with a message. */
+int qf_app_gnuplot_string(const char *s, char *out, size_t size);
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
 
 /* Chooses the block grid: the user's, or a default that gives every worker several blocks. */

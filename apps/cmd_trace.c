@@ -3,10 +3,15 @@
  * summary`, which reads a tasks.rec: time per task name and per worker, each worker's idle share of
  * the traced span, the critical path through the task dependencies with the tasks' durations (a
  * lower bound on the span with unlimited workers), and from the paje.trace beside it the share of
- * the communication (transfers between memory nodes, MPI messages) hidden behind computation. */
+ * the communication (transfers between memory nodes, MPI messages) hidden behind computation. A
+ * trace may come from anywhere: its numbers are bounds-checked and its names never reach a gnuplot
+ * script unsanitised. */
 #include "app.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,29 +38,122 @@ static void tasks_free(trace_tasks *ts)
     free(ts->t);
 }
 
-/* Reads the executed tasks of a tasks.rec (records of "Key: value" lines, blank-line separated). */
+/* Bounds on the numbers of a trace, far beyond any real run, so that a damaged or hostile file is
+ * refused with a message instead of overflowing an index or allocating gigabytes: StarPU numbers at
+ * most STARPU_NMAXWORKERS workers a process (80 unless configured otherwise), job ids pack the rank
+ * above 40 bits (job_id), a summary has a row per worker of every process, 1e12 ms are 30 years and
+ * 1e18 bytes an exabyte. */
+#define TRACE_MAX_WORKER 4095L
+#define TRACE_MAX_RANK ((1L << 20) - 1)
+#define TRACE_MAX_JOB ((1L << 40) - 1)
+#define TRACE_MAX_ROWS (1 << 20)
+#define TRACE_MAX_MS 1e12
+#define TRACE_MAX_BYTES 1e18
+
+/* Where a number of a trace file was read: its errors name the file, the line and the field. */
+typedef struct {
+    const char *path;
+    long line;
+} trace_place;
+
+static int trace_damaged(const trace_place *at, const char *field, const char *text, const char *range)
+{
+    return qf_fail("%s:%ld: %s '%.40s' is not %s: the file is damaged or not written by starpu_fxt_tool (convert the "
+                   "trace's prof_file_* again with starpu_fxt_tool)",
+                   at->path, at->line, field, text, range);
+}
+
+/* The whole of text (blanks around it allowed) as an integer in [min, max]: 0, or 1 for anything else. */
+static int parse_long(const char *text, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(text, &end, 10);
+    while (end != text && isspace((unsigned char)*end)) end++;
+    if (end == text || *end || errno || x < min || x > max) return 1;
+    *out = x;
+    return 0;
+}
+
+static int trace_long(const trace_place *at, const char *field, const char *text, long min, long max, long *out)
+{
+    char range[64];
+    snprintf(range, sizeof range, "a whole number from %ld to %ld", min, max);
+    return parse_long(text, min, max, out) ? trace_damaged(at, field, text, range) : QF_SUCCESS;
+}
+
+/* The whole of text as a finite number in [0, max]: NaN, infinities and negative times or sizes
+ * would make every sum of a summary meaningless. */
+static int trace_double(const trace_place *at, const char *field, const char *text, double max, double *out)
+{
+    char *end, range[64];
+    double x = strtod(text, &end);
+    while (end != text && isspace((unsigned char)*end)) end++;
+    if (end == text || *end || !isfinite(x) || x < 0.0 || x > max) {
+        snprintf(range, sizeof range, "a number from 0 to %g", max);
+        return trace_damaged(at, field, text, range);
+    }
+    *out = x;
+    return QF_SUCCESS;
+}
+
 /* A job id of tasks.rec: "N", or "R_N" from a StarPU built with MPI (rank R); dependencies never
  * cross processes, so the pair makes one key. */
-static long job_id(const char *v)
+static int job_id(const trace_place *at, const char *field, const char *text, long *out)
 {
-    const char *u = strchr(v, '_');
-    return u ? (atol(v) << 40) + atol(u + 1) : atol(v);
+    char rank[32];
+    const char *u = strchr(text, '_');
+    long r = 0, n;
+    if (u) snprintf(rank, sizeof rank, "%.*s", (int)(u - text < 31 ? u - text : 31), text);
+    if ((u && parse_long(rank, 0, TRACE_MAX_RANK, &r)) || parse_long(u ? u + 1 : text, 0, TRACE_MAX_JOB, &n)) {
+        char what[96];
+        snprintf(what, sizeof what, "a job id N or R_N (rank R from 0 to %ld, N from 0 to %ld)", TRACE_MAX_RANK, TRACE_MAX_JOB);
+        return trace_damaged(at, field, text, what);
+    }
+    *out = (r << 40) + n;
+    return QF_SUCCESS;
 }
 
 /* Every process numbers its workers from 0: rows number them over the processes, rank by rank. */
-static void worker_rows(trace_tasks *ts)
+static int worker_rows(const char *path, trace_tasks *ts)
 {
     int maxrank = 0;
     for (int i = 0; i < ts->n; i++) maxrank = ts->t[i].rank > maxrank ? ts->t[i].rank : maxrank;
     int *first = calloc((size_t)maxrank + 2, sizeof *first);
-    if (!first) return; /* rows stay StarPU's ids: processes overlap in the table, nothing breaks */
+    if (!first) return qf_fail("out of host memory numbering the workers of %s", path);
     for (int i = 0; i < ts->n; i++)
         if (ts->t[i].wid + 1 > first[ts->t[i].rank + 1]) first[ts->t[i].rank + 1] = ts->t[i].wid + 1;
-    for (int r = 1; r <= maxrank + 1; r++) first[r] += first[r - 1];
+    for (int r = 1; r <= maxrank + 1; r++) {
+        first[r] += first[r - 1];
+        if (first[r] > TRACE_MAX_ROWS) {
+            free(first);
+            return qf_fail("%s: the workers of ranks 0 to %d make more than %d rows: the file is damaged or not "
+                           "written by starpu_fxt_tool",
+                           path, r - 1, TRACE_MAX_ROWS);
+        }
+    }
     for (int i = 0; i < ts->n; i++) ts->t[i].worker = first[ts->t[i].rank] + ts->t[i].wid;
     free(first);
+    return QF_SUCCESS;
 }
 
+/* Appends task to ts; fails when memory or the count runs out. */
+static int push_task(const char *path, trace_tasks *ts, const trace_task *task)
+{
+    if (ts->n == ts->cap) {
+        if (ts->cap > INT_MAX / 2) return qf_fail("%s holds more than %d tasks: summarise a shorter trace", path, ts->cap);
+        int cap = ts->cap ? 2 * ts->cap : 1024;
+        trace_task *t = realloc(ts->t, (size_t)cap * sizeof *t);
+        if (!t) return qf_fail("out of host memory reading %s", path);
+        ts->t = t;
+        ts->cap = cap;
+    }
+    ts->t[ts->n++] = *task;
+    return QF_SUCCESS;
+}
+
+/* Reads the executed tasks of a tasks.rec (records of "Key: value" lines, blank-line separated),
+ * every number checked against the bounds above. */
 static int tasks_read(const char *path, trace_tasks *ts)
 {
     FILE *f = fopen(path, "r");
@@ -63,26 +161,23 @@ static int tasks_read(const char *path, trace_tasks *ts)
     memset(ts, 0, sizeof *ts);
     trace_task cur = {.job = -1, .worker = -1, .start = -1, .end = -1};
     const trace_task fresh = cur;
-    char line[8192];
+    trace_place at = {path, 0}, end_at = at;
+    char *line = NULL;
+    size_t size = 0;
     int rc = QF_SUCCESS, more = 1;
     while (more && !rc) {
-        more = fgets(line, sizeof line, f) != NULL;
+        more = getline(&line, &size, f) >= 0;
+        at.line++;
         if (!more || line[0] == '\n') {
-            if (cur.worker >= 0 && cur.start >= 0 && cur.end >= cur.start) { /* executed: keep */
-                if (ts->n == ts->cap) {
-                    int cap = ts->cap ? 2 * ts->cap : 1024;
-                    trace_task *t = realloc(ts->t, (size_t)cap * sizeof *t);
-                    if (!t) {
-                        rc = qf_fail("out of host memory reading %s", path);
-                        break;
-                    }
-                    ts->t = t;
-                    ts->cap = cap;
-                }
-                ts->t[ts->n++] = cur;
-            } else {
-                free(cur.deps);
+            if (cur.worker >= 0 && cur.start >= 0 && cur.end >= 0) { /* executed: keep */
+                if (cur.end < cur.start)
+                    rc = qf_fail("%s:%ld: EndTime %.6f ms is before the task's StartTime %.6f ms: the file is damaged or "
+                                 "not written by starpu_fxt_tool",
+                                 path, end_at.line, cur.end, cur.start);
+                else rc = push_task(path, ts, &cur);
+                if (!rc) cur.deps = NULL; /* ts owns them */
             }
+            free(cur.deps);
             cur = fresh;
             continue;
         }
@@ -91,31 +186,40 @@ static int tasks_read(const char *path, trace_tasks *ts)
         if (!v) continue;
         *v = 0;
         v += 2;
-        if (!strcmp(line, "Name")) snprintf(cur.name, sizeof cur.name, "%s", v);
-        else if (!strcmp(line, "Model")) snprintf(cur.model, sizeof cur.model, "%s", v);
-        else if (!strcmp(line, "MPIRank")) cur.rank = atoi(v) < 0 ? 0 : atoi(v);
-        else if (!strcmp(line, "JobId")) cur.job = job_id(v);
-        else if (!strcmp(line, "WorkerId")) cur.worker = cur.wid = atoi(v);
-        else if (!strcmp(line, "StartTime")) cur.start = atof(v);
-        else if (!strcmp(line, "EndTime")) cur.end = atof(v);
-        else if (!strcmp(line, "DependsOn")) {
-            for (char *tok = strtok(v, " "); tok; tok = strtok(NULL, " ")) {
-                long *d = realloc(cur.deps, (size_t)(cur.ndeps + 1) * sizeof *d);
-                if (!d) {
-                    rc = qf_fail("out of host memory reading %s", path);
-                    break;
-                }
-                cur.deps = d;
-                cur.deps[cur.ndeps++] = job_id(tok);
+        long x = 0;
+        if (!strcmp(line, "Name")) {
+            snprintf(cur.name, sizeof cur.name, "%s", v);
+        } else if (!strcmp(line, "Model")) {
+            snprintf(cur.model, sizeof cur.model, "%s", v);
+        } else if (!strcmp(line, "MPIRank")) {
+            rc = trace_long(&at, line, v, -1, TRACE_MAX_RANK, &x);
+            cur.rank = x < 0 ? 0 : (int)x; /* -1: a run without MPI */
+        } else if (!strcmp(line, "JobId")) {
+            rc = job_id(&at, line, v, &cur.job);
+        } else if (!strcmp(line, "WorkerId")) {
+            rc = trace_long(&at, line, v, 0, TRACE_MAX_WORKER, &x);
+            cur.worker = cur.wid = (int)x;
+        } else if (!strcmp(line, "StartTime")) {
+            rc = trace_double(&at, line, v, TRACE_MAX_MS, &cur.start);
+        } else if (!strcmp(line, "EndTime")) {
+            rc = trace_double(&at, line, v, TRACE_MAX_MS, &cur.end);
+            end_at = at;
+        } else if (!strcmp(line, "DependsOn")) {
+            for (char *tok = strtok(v, " "); tok && !rc; tok = strtok(NULL, " ")) {
+                long *d = cur.ndeps < INT_MAX ? realloc(cur.deps, (size_t)(cur.ndeps + 1) * sizeof *d) : NULL;
+                if (!d) rc = qf_fail("out of host memory reading %s", path);
+                else if (!(rc = job_id(&at, line, tok, &d[cur.ndeps]))) cur.ndeps++;
+                if (d) cur.deps = d;
             }
         }
     }
     free(cur.deps);
+    free(line);
     fclose(f);
     if (!rc && ts->n == 0)
         rc = qf_fail("%s holds no executed task: was the trace recorded (--trace DIR, STARPU_FXT_TRACE=1)?", path);
+    if (!rc) rc = worker_rows(path, ts);
     if (rc) tasks_free(ts);
-    else worker_rows(ts);
     return rc;
 }
 
@@ -159,30 +263,46 @@ typedef struct {
 } name_sum;
 
 /* The recording windows of a run that used qf_runtime_trace_begin / _end: the start_profiling and
- * stop_profiling events of the trace.rec beside the tasks.rec, in ms; 0 windows without them. */
+ * stop_profiling events of the trace.rec beside the tasks.rec, in ms; none without them. */
 #define MAX_WINDOWS 4096
-static int recording_windows(const char *tasks_rec, double win[][2])
+static int recording_windows(const char *tasks_rec, double win[][2], int *nwin)
 {
-    char path[PATH_MAX + 16], line[512];
-    snprintf(path, sizeof path, "%.*s", (int)(strlen(tasks_rec) - strlen("tasks.rec")), tasks_rec);
-    if (strlen(tasks_rec) < strlen("tasks.rec") || strcmp(tasks_rec + strlen(tasks_rec) - strlen("tasks.rec"), "tasks.rec"))
-        return 0;
-    snprintf(path + strlen(path), sizeof path - strlen(path), "trace.rec");
+    *nwin = 0;
+    size_t len = strlen(tasks_rec);
+    if (len < strlen("tasks.rec") || strcmp(tasks_rec + len - strlen("tasks.rec"), "tasks.rec")) return QF_SUCCESS;
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%.*strace.rec", (int)(len - strlen("tasks.rec")), tasks_rec);
     FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    int n = 0, pending = 0; /* 1: the next S: line starts a window, 2: ends one */
-    while (fgets(line, sizeof line, f)) {
+    if (!f) return QF_SUCCESS;
+    trace_place at = {path, 0};
+    char *line = NULL;
+    size_t size = 0;
+    int n = 0, pending = 0, rc = QF_SUCCESS; /* pending 1: the next S: line starts a window, 2: ends one */
+    while (!rc && getline(&line, &size, f) >= 0) {
+        at.line++;
         if (!strcmp(line, "N: start_profiling\n")) pending = 1;
         else if (!strcmp(line, "N: stop_profiling\n")) pending = 2;
         else if (pending && !strncmp(line, "S: ", 3)) {
-            double t = atof(line + 3);
-            if (pending == 1 && n < MAX_WINDOWS) win[n][0] = t, win[n][1] = -1.0;
-            else if (pending == 2 && n < MAX_WINDOWS && win[n][1] < 0.0 && win[n][0] >= 0.0) win[n++][1] = t;
+            double t;
+            line[strcspn(line, "\n")] = 0;
+            rc = trace_double(&at, pending == 1 ? "S (start_profiling)" : "S (stop_profiling)", line + 3, TRACE_MAX_MS, &t);
+            if (rc) break;
+            if (pending == 1 && n < MAX_WINDOWS) {
+                win[n][0] = t, win[n][1] = -1.0;
+            } else if (pending == 2 && n < MAX_WINDOWS && win[n][1] < 0.0 && win[n][0] >= 0.0) {
+                if (t < win[n][0])
+                    rc = qf_fail("%s:%ld: stop_profiling at %.6f ms comes before its start_profiling at %.6f ms: the file "
+                                 "is damaged or not written by starpu_fxt_tool",
+                                 path, at.line, t, win[n][0]);
+                else win[n++][1] = t;
+            }
             pending = 0;
         }
     }
+    free(line);
     fclose(f);
-    return n;
+    *nwin = n;
+    return rc;
 }
 
 static int in_windows(const trace_task *t, double win[][2], int n)
@@ -209,12 +329,13 @@ typedef struct {
 
 static int by_key(const void *a, const void *b) { return strcmp(((const link_event *)a)->key, ((const link_event *)b)->key); }
 
-static int push_link(link_events *l, const link_event *e)
+static int push_link(const char *paje, link_events *l, const link_event *e)
 {
     if (l->n == l->cap) {
+        if (l->cap > INT_MAX / 2) return qf_fail("%s holds more than %d links: summarise a shorter trace", paje, l->cap);
         int cap = l->cap ? 2 * l->cap : 1024;
         link_event *p = realloc(l->e, (size_t)cap * sizeof *p);
-        if (!p) return QF_ERROR;
+        if (!p) return qf_fail("out of host memory reading %s", paje);
         l->e = p, l->cap = cap;
     }
     l->e[l->n++] = *e;
@@ -222,29 +343,51 @@ static int push_link(link_events *l, const link_event *e)
 }
 
 /* The rank in a paje container name: "1_mpict", "1_p" under MPI; none ("p") in one process. */
-static int container_rank(const char *c) { return strchr(c, '_') ? atoi(c) : 0; }
+static int container_rank(const trace_place *at, const char *c, int *rank)
+{
+    const char *u = strchr(c, '_');
+    long r = 0;
+    char prefix[32];
+    if (u) snprintf(prefix, sizeof prefix, "%.*s", (int)(u - c < 31 ? u - c : 31), c);
+    if (u && parse_long(prefix, 0, TRACE_MAX_RANK, &r)) {
+        char what[80];
+        snprintf(what, sizeof what, "a container NAME, or R_NAME of rank R from 0 to %ld", TRACE_MAX_RANK);
+        return trace_damaged(at, "container", c, what);
+    }
+    *rank = (int)r;
+    return QF_SUCCESS;
+}
 
 /* The data links of a paje.trace: start (18, or 23 for MPI messages) and end (19) events of the
  * transfers between memory nodes (types F, PF, IF: fetch, prefetch, idle fetch) and of MPI messages
- * (MPIL); work-stealing links (WSL) are not data. */
-static int read_links(const char *paje, link_events *starts, link_events *ends)
+ * (MPIL); work-stealing links (WSL) are not data. *found: whether there is a paje.trace (none is no
+ * error: the summary says communication was not measured). */
+static int read_links(const char *paje, link_events *starts, link_events *ends, int *found)
 {
     FILE *f = fopen(paje, "r");
-    if (!f) return QF_ERROR;
-    char line[1024];
+    *found = f != NULL;
+    if (!f) return QF_SUCCESS;
+    trace_place at = {paje, 0};
+    char *line = NULL;
+    size_t size = 0;
     int rc = QF_SUCCESS;
-    while (!rc && fgets(line, sizeof line, f)) {
+    while (!rc && getline(&line, &size, f) >= 0) {
+        at.line++;
         if (strncmp(line, "18\t", 3) && strncmp(line, "19\t", 3) && strncmp(line, "23\t", 3)) continue;
+        int end = line[1] == '9';
         char *field[8] = {0};
         int nf = 0;
         for (char *tok = strtok(line, "\t\n"); tok && nf < 8; tok = strtok(NULL, "\t\n")) field[nf++] = tok;
         if (nf < 7 || !strcmp(field[2], "WSL")) continue;
-        link_event e = {.time = atof(field[1]), .mpi = !strcmp(field[2], "MPIL"), .bytes = atof(field[4])};
+        link_event e = {.mpi = !strcmp(field[2], "MPIL")};
+        rc = trace_double(&at, "time", field[1], TRACE_MAX_MS, &e.time);
+        if (!rc) rc = trace_double(&at, "size", field[4], TRACE_MAX_BYTES, &e.bytes);
+        if (!rc) rc = container_rank(&at, e.mpi ? field[5] : field[3], &e.rank);
+        if (rc) break;
         snprintf(e.key, sizeof e.key, "%s/%s", field[3], field[6]);
-        int end = line[1] == '9';
-        e.rank = container_rank(e.mpi ? field[5] : field[3]);
-        rc = push_link(end ? ends : starts, &e);
+        rc = push_link(paje, end ? ends : starts, &e);
     }
+    free(line);
     fclose(f);
     return rc;
 }
@@ -272,23 +415,19 @@ static int by_interval(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Prints the transfers and messages of the paje.trace beside tasks_rec that end inside the recorded
+/* Prints the transfers and messages of the paje.trace (starts, ends) that end inside the recorded
  * windows, and the share of their time during which some worker of the receiving process ran a
  * task: communication hidden behind computation (QUDA's overlap of halo exchange and interior). */
-static void communication_summary(const char *tasks_rec, const trace_task *t, int n, double win[][2], int nwin,
-                                  FILE *out)
+static void communication_summary(link_events starts, link_events ends, int found, const trace_task *t, int n,
+                                  double win[][2], int nwin, FILE *out)
 {
-    char paje[PATH_MAX + 16];
-    size_t dir = strlen(tasks_rec) >= strlen("tasks.rec") ? strlen(tasks_rec) - strlen("tasks.rec") : 0;
-    snprintf(paje, sizeof paje, "%.*spaje.trace", (int)dir, tasks_rec);
-    link_events starts = {0}, ends = {0};
     int maxrank = 0;
     for (int i = 0; i < n; i++) maxrank = t[i].rank > maxrank ? t[i].rank : maxrank;
     double (*busy)[2] = malloc((size_t)(n > 0 ? n : 1) * sizeof *busy);
     int *first = calloc((size_t)maxrank + 2, sizeof *first);
-    if (!busy || !first || read_links(paje, &starts, &ends)) {
-        fprintf(out, "communication not measured: %s\n", busy && first ? "no paje.trace beside the tasks.rec" : "out of memory");
-        free(busy), free(first), free(starts.e), free(ends.e);
+    if (!busy || !first || !found) {
+        fprintf(out, "communication not measured: %s\n", found ? "out of memory" : "no paje.trace beside the tasks.rec");
+        free(busy), free(first);
         return;
     }
     /* each rank's busy time as sorted disjoint intervals: busy[first[r] .. first[r + 1]) */
@@ -340,7 +479,7 @@ static void communication_summary(const char *tasks_rec, const trace_task *t, in
             fprintf(out, "communication %ld %s, %.1f MB, %.3f ms in flight: %.1f%% hidden behind running tasks, %.3f ms exposed\n",
                     count[kind], what[kind], bytes[kind] / 1e6, total[kind],
                     total[kind] > 0 ? 100.0 * hidden[kind] / total[kind] : 100.0, total[kind] - hidden[kind]);
-    free(busy), free(first), free(starts.e), free(ends.e);
+    free(busy), free(first);
 }
 
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
@@ -360,7 +499,11 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     int n = ts.n - first, maxw = 0;
     /* the recorded windows only, where the run marked them (StarPU 1.3 still records some events outside) */
     static double win[MAX_WINDOWS][2];
-    int nwin = window ? 0 : recording_windows(tasks_rec, win), kept = 0;
+    int nwin = 0, kept = 0;
+    if (!window && recording_windows(tasks_rec, win, &nwin)) {
+        tasks_free(&ts);
+        return QF_ERROR;
+    }
     for (int i = 0; i < n; i++)
         if (!nwin || in_windows(&t[i], win, nwin)) t[kept++] = t[i];
         else free(t[i].deps), t[i].deps = NULL;
@@ -369,6 +512,16 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     if (n == 0) {
         tasks_free(&ts);
         return qf_fail("%s: no task inside the recorded windows", tasks_rec);
+    }
+    /* the paje.trace beside it, read before anything is printed: a damaged one stops the summary */
+    char paje[PATH_MAX + 16];
+    size_t dir = strlen(tasks_rec) >= strlen("tasks.rec") ? strlen(tasks_rec) - strlen("tasks.rec") : 0;
+    snprintf(paje, sizeof paje, "%.*spaje.trace", (int)dir, tasks_rec);
+    link_events starts = {0}, ends = {0};
+    int have_paje;
+    if (read_links(paje, &starts, &ends, &have_paje)) {
+        free(starts.e), free(ends.e), tasks_free(&ts);
+        return QF_ERROR;
     }
     double t0 = t[0].start, t1 = t0, span = 0.0;
     for (int i = 0; i < n; i++) {
@@ -381,7 +534,7 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     double *busy = calloc((size_t)maxw + 1, sizeof *busy);
     long *count = calloc((size_t)maxw + 1, sizeof *count);
     if (!names || !busy || !count) {
-        free(names), free(busy), free(count), tasks_free(&ts);
+        free(names), free(busy), free(count), free(starts.e), free(ends.e), tasks_free(&ts);
         return qf_fail("out of host memory summarising %s", tasks_rec);
     }
     int nnames = 0;
@@ -426,10 +579,10 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     if (cp >= 0.0)
         fprintf(out, "critical path %.3f ms through the dependencies (%.0f%% of the span): the span with unlimited workers\n",
                 cp, span > 0 ? 100.0 * cp / span : 0.0);
-    communication_summary(tasks_rec, t, n, win, nwin, out);
+    communication_summary(starts, ends, have_paje, t, n, win, nwin, out);
     fprintf(out, "note          an asynchronous CUDA task lasts from its launch to the driver's seeing it end, so it\n"
                  "              may include the tasks queued before it on the GPU\n");
-    free(names), free(busy), free(count), tasks_free(&ts);
+    free(names), free(busy), free(count), free(starts.e), free(ends.e), tasks_free(&ts);
     return QF_SUCCESS;
 }
 
@@ -451,16 +604,53 @@ void qf_app_trace_finish(const char *dir)
 
 int qf_app_gnuplot(const char *script, const char *picture)
 {
-    if (system("command -v gnuplot > /dev/null 2>&1") != 0)
+    char arg[PATH_MAX + 16], log[PATH_MAX + 16];
+    snprintf(arg, sizeof arg, "%s%s", script[0] == '-' ? "./" : "", script); /* not an option of gnuplot's */
+    snprintf(log, sizeof log, "%s.log", script);
+    const char *argv[] = {"gnuplot", arg, NULL};
+    qf_program_status status = qf_run_program(argv, NULL, log);
+    if (status == QF_PROGRAM_NOT_FOUND)
         return qf_fail("gnuplot is not installed (Debian: apt-get install gnuplot-nox; tools/install-deps.sh does): "
                        "%s is the script it would run",
                        script);
-    char cmd[2 * PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2> '%s.log'", script, script);
-    if (system(cmd) != 0) return qf_fail("gnuplot failed on %s (see %s.log)", script, script);
+    if (status != QF_PROGRAM_OK) return qf_fail_context("gnuplot failed on %s", script);
     struct stat st;
-    if (stat(picture, &st) != 0 || st.st_size == 0) return qf_fail("gnuplot wrote no %s (see %s.log)", picture, script);
+    if (stat(picture, &st) != 0 || st.st_size == 0) return qf_fail("gnuplot wrote no %s (see %s)", picture, log);
     return QF_SUCCESS;
+}
+
+int qf_app_gnuplot_string(const char *s, char *out, size_t size)
+{
+    size_t k = 0;
+    out[k++] = '\'';
+    for (const char *c = s; *c; c++) {
+        if (iscntrl((unsigned char)*c))
+            return qf_fail("the file name '%s' holds a control character, which a gnuplot script cannot hold: choose "
+                           "another name",
+                           s);
+        if (k + 4 > size) return qf_fail("the file name '%.64s...' is too long for a gnuplot script", s);
+        if (*c == '\'') out[k++] = '\'';
+        out[k++] = *c;
+    }
+    out[k++] = '\'';
+    out[k] = 0;
+    return QF_SUCCESS;
+}
+
+/* A codelet's name as the legend shows it. The names come from the trace file, which anyone may
+ * write, and go into a double-quoted gnuplot string, where gnuplot runs `commands` and where a '"'
+ * would end the string and let the rest run as gnuplot code (system("...")); word() splits the list
+ * at blanks besides. So only A-Z, a-z, 0-9 and _.:+- are kept, all that quarkflow's and StarPU's
+ * codelet names use, and anything else becomes '_'. */
+static void legend_name(const char *name, char *out, size_t size)
+{
+    size_t k = 0;
+    for (; name[k] && k + 1 < size; k++) {
+        char c = name[k];
+        int kept = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || strchr("_.:+-", c);
+        out[k] = kept ? c : '_';
+    }
+    out[k] = 0;
 }
 
 /* The trace colour of the codelet whose performance model is model, as ViTE shows it; StarPU's own
@@ -484,7 +674,11 @@ static int trace_gantt(const char *dir, double from, double to, const char *pict
     if (tasks_read(rec, &ts)) return QF_ERROR;
     qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
     static double win[MAX_WINDOWS][2];
-    int nwin = recording_windows(rec, win);
+    int nwin;
+    if (recording_windows(rec, win, &nwin)) {
+        tasks_free(&ts);
+        return QF_ERROR;
+    }
     double t0 = nwin ? win[0][0] : ts.t[0].start;
     FILE *f = fopen(dat, "w");
     if (!f) {
@@ -515,22 +709,29 @@ static int trace_gantt(const char *dir, double from, double to, const char *pict
     fclose(f);
     int rc = QF_SUCCESS;
     if (!nbars) rc = qf_fail("no task of %s runs between %g and %g ms: choose --from / --to inside the trace", rec, from, to);
+    char picture_string[2 * PATH_MAX + 80], dat_string[2 * PATH_MAX + 80];
+    if (!rc) rc = qf_app_gnuplot_string(picture, picture_string, sizeof picture_string);
+    if (!rc) rc = qf_app_gnuplot_string(dat, dat_string, sizeof dat_string);
     FILE *g = rc ? NULL : fopen(gp, "w");
     if (!rc && !g) rc = qf_fail("cannot write %s", gp);
     if (g) {
-        fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced font 'sans,11'\nset output '%s'\n",
-                160 + 28 * (maxw + 1), picture);
+        fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced font 'sans,11'\nset output %s\n",
+                160 + 28 * (maxw + 1), picture_string);
         fprintf(g, "set title 'tasks per worker, %g to %g ms after the %s'\n", from, to,
                 nwin ? "start of the recorded window" : "first task");
         fprintf(g, "set xlabel 'ms'\nset ylabel 'worker'\nset yrange [-0.6:%d.6]\nset ytics 1\nset xrange [%g:%g]\n", maxw,
                 from, to);
         fprintf(g, "set style fill solid 1.0 noborder\nset key outside right top\nnames = \"");
-        for (int k = 0; k < nnames; k++) fprintf(g, "%s%s", k ? " " : "", names[k]);
+        for (int k = 0; k < nnames; k++) {
+            char legend[sizeof ts.t[0].model];
+            legend_name(names[k], legend, sizeof legend);
+            fprintf(g, "%s%s", k ? " " : "", legend);
+        }
         fprintf(g, "\"\ncolours = \"");
         for (int k = 0; k < nnames; k++) fprintf(g, "%s#%06x", k ? " " : "", codelet_colour(names[k], k));
-        fprintf(g, "\"\nplot for [k=0:%d] '%s' index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
+        fprintf(g, "\"\nplot for [k=0:%d] %s index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
                    "lc rgb word(colours, k+1) title word(names, k+1)\n",
-                nnames - 1, dat);
+                nnames - 1, dat_string);
         fclose(g);
         rc = qf_app_gnuplot(gp, picture);
     }

@@ -1,16 +1,20 @@
 /* Trace files after a run with a trace folder: StarPU's FxT records become paje.trace (ViTE),
- * dag.dot and tasks.rec through StarPU's own converter, starpu_fxt_tool, and the task colours StarPU
- * 1.3.10 writes out of Paje's range are mended. */
+ * dag.dot and tasks.rec through StarPU's own converter, starpu_fxt_tool (run without a shell, so that
+ * the folder's name is only a name), and the task colours StarPU 1.3.10 writes out of Paje's range
+ * are mended. */
 #include "quarkflow/qf_runtime.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* starpu_fxt_tool: beside this program (a GPU pack), in StarPU's own bin folder, or on PATH. */
-static int find_fxt_tool(char *path, size_t len)
+/* starpu_fxt_tool: beside this program (a GPU pack), in StarPU's own bin folder, or (its bare name)
+ * on PATH, which qf_run_program searches. */
+static void find_fxt_tool(char *path, size_t len)
 {
     char self[PATH_MAX];
     ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -20,14 +24,15 @@ static int find_fxt_tool(char *path, size_t len)
         if (slash) {
             *slash = 0;
             snprintf(path, len, "%s/starpu_fxt_tool", self);
-            if (access(path, X_OK) == 0) return 1;
+            if (access(path, X_OK) == 0) return;
         }
     }
     snprintf(path, len, "%s/starpu_fxt_tool", QF_STARPU_BINDIR);
-    if (access(path, X_OK) == 0) return 1;
+    if (access(path, X_OK) == 0) return;
     snprintf(path, len, "starpu_fxt_tool");
-    return system("command -v starpu_fxt_tool > /dev/null 2>&1") == 0;
 }
+
+static int is_fxt_record(const struct dirent *e) { return !strncmp(e->d_name, "prof_file_", strlen("prof_file_")); }
 
 /* StarPU 1.3.10 writes a codelet's color (0xRRGGBB) into paje.trace as "R G B" in 0..255, where
  * Paje and ViTE read 0..1; the state definitions ("6" lines) are rescaled in place. */
@@ -58,13 +63,38 @@ static int fix_paje_colours(const char *paje)
 
 int qf_runtime_trace_convert(const char *dir)
 {
-    char tool[PATH_MAX + 32], cmd[3 * PATH_MAX + 128], paje[PATH_MAX + 32];
-    if (!find_fxt_tool(tool, sizeof tool))
+    char tool[PATH_MAX + 32], log[PATH_MAX + 32], paje[PATH_MAX + 32];
+    find_fxt_tool(tool, sizeof tool);
+    /* the records in name order, as the shell's prof_file_* gave them */
+    struct dirent **records;
+    int n = scandir(dir, &records, is_fxt_record, alphasort);
+    if (n < 0) return qf_fail("cannot read the trace folder %s (%s)", dir, strerror(errno));
+    if (n == 0) {
+        free(records);
+        return qf_fail("no FxT records (prof_file_*) in %s: was StarPU built with FxT (quarkflow info says) and did "
+                       "the run end normally?",
+                       dir);
+    }
+    const char **argv = malloc(((size_t)n + 3) * sizeof *argv);
+    qf_program_status status = QF_PROGRAM_FAILED;
+    if (argv) {
+        argv[0] = tool;
+        argv[1] = "-i";
+        for (int k = 0; k < n; k++) argv[k + 2] = records[k]->d_name;
+        argv[n + 2] = NULL;
+        snprintf(log, sizeof log, "%s/fxt_tool.log", dir);
+        status = qf_run_program(argv, dir, log);
+        free(argv);
+    } else {
+        qf_fail("out of host memory converting the FxT records of %s", dir);
+    }
+    for (int k = 0; k < n; k++) free(records[k]);
+    free(records);
+    if (status == QF_PROGRAM_NOT_FOUND)
         return qf_fail("FxT records in %s/prof_file_*; starpu_fxt_tool was not found: run it there (-i prof_file_*) to "
                        "make paje.trace for ViTE",
                        dir);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -i prof_file_* > fxt_tool.log 2>&1", dir, tool);
-    if (system(cmd) != 0) return qf_fail("starpu_fxt_tool failed on %s/prof_file_* (see %s/fxt_tool.log)", dir, dir);
+    if (status != QF_PROGRAM_OK) return qf_fail_context("starpu_fxt_tool failed on %s/prof_file_*", dir);
     snprintf(paje, sizeof paje, "%s/paje.trace", dir);
     if (fix_paje_colours(paje))
         return qf_fail("could not rescale the task colours of %s (ViTE may show them white)", paje);

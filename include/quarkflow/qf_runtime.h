@@ -70,6 +70,16 @@ int qf_runtime_trace_convert(const char *dir);
  * is model ("qf_wilson_interior"): 1 and *rgb, or 0 for a model quarkflow does not have. */
 int qf_trace_colour(const char *model, unsigned *rgb);
 
+/* Runs the program argv[0] with the arguments argv[1..] (argv ends with NULL) and waits for it,
+ * without a shell, so that no file name in argv is ever read as a command: argv[0] is an absolute
+ * path, or a bare name looked up on PATH. It runs in the folder dir (NULL: the current one) with its
+ * standard output and error in the file log (created or emptied; a relative log is the caller's,
+ * not dir's). QF_PROGRAM_OK: it exited with status 0; QF_PROGRAM_NOT_FOUND: there is no such program
+ * (the caller says how to install it); QF_PROGRAM_FAILED: it failed or could not start, and
+ * qf_last_error() names why (its exit status or signal and the log, or what could not be opened). */
+typedef enum { QF_PROGRAM_OK = 0, QF_PROGRAM_NOT_FOUND, QF_PROGRAM_FAILED } qf_program_status;
+qf_program_status qf_run_program(const char *const argv[], const char *dir, const char *log);
+
 /* The version of the CPU Dirac kernels that runs (runtime/cpu_kernels.c). An x86-64 build with
  * QF_CPU_DISPATCH holds three, for AVX-512 (x86-64-v4), AVX2 + FMA (x86-64-v3) and the baseline;
  * the best the CPU runs is used unless the environment variable QF_CPU_KERNELS names one (avx512,
