@@ -3,6 +3,7 @@
  * the folder's name is only a name), and the task colours StarPU 1.3.10 writes out of Paje's range
  * are mended. */
 #include "quarkflow/qf_runtime.h"
+#include "io_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -35,30 +36,43 @@ static void find_fxt_tool(char *path, size_t len)
 static int is_fxt_record(const struct dirent *e) { return !strncmp(e->d_name, "prof_file_", strlen("prof_file_")); }
 
 /* StarPU 1.3.10 writes a codelet's color (0xRRGGBB) into paje.trace as "R G B" in 0..255, where
- * Paje and ViTE read 0..1; the state definitions ("6" lines) are rescaled in place. */
+ * Paje and ViTE read 0..1; the state definitions ("6" lines) are rescaled. The mended file replaces
+ * the old one as every output file does (io_util.h): a trace folder may be shared, and a fixed
+ * temporary name in it could be a planted link. */
 static int fix_paje_colours(const char *paje)
 {
-    char tmp[PATH_MAX + 48], line[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", paje);
-    FILE *in = fopen(paje, "r"), *out = in ? fopen(tmp, "w") : NULL;
-    if (!in || !out) {
-        if (in) fclose(in);
-        return QF_ERROR;
-    }
-    while (fgets(line, sizeof line, in)) {
+    FILE *in = fopen(paje, "r");
+    if (!in) return qf_fail("cannot read %s: %s", paje, strerror(errno));
+    qf_io_output o = QF_IO_OUTPUT_INIT;
+    int64_t token;
+    int rc = qf_io_output_create(&o, paje, &token);
+    char line[4096], chunk[1 << 16];
+    size_t used = 0;
+    uint64_t off = 0;
+    while (!rc && fgets(line, sizeof line, in)) {
+        const char *text = line;
+        char fixed[sizeof line + 64];
         char *q = line[0] == '6' && line[1] == '\t' ? strchr(line, '"') : NULL;
         double r, g, b;
         if (q && sscanf(q, "\"%lf %lf %lf\"", &r, &g, &b) == 3 && (r > 1.0 || g > 1.0 || b > 1.0)) {
             *q = 0;
-            fprintf(out, "%s\"%.6f %.6f %.6f\"\n", line, r / 255.0, g / 255.0, b / 255.0);
-        } else {
-            fputs(line, out);
+            snprintf(fixed, sizeof fixed, "%s\"%.6f %.6f %.6f\"\n", line, r / 255.0, g / 255.0, b / 255.0);
+            text = fixed;
         }
+        size_t len = strlen(text);
+        if (used + len > sizeof chunk) {
+            rc = qf_io_output_write_at(&o, off, chunk, used);
+            off += used;
+            used = 0;
+        }
+        memcpy(chunk + used, text, len);
+        used += len;
     }
-    int bad = ferror(in) || ferror(out);
+    if (!rc && ferror(in)) rc = qf_fail("reading %s failed", paje);
     fclose(in);
-    if (fclose(out) || bad) return QF_ERROR;
-    return rename(tmp, paje) ? QF_ERROR : QF_SUCCESS;
+    rc = rc || qf_io_output_write_at(&o, off, chunk, used) || qf_io_output_finish(&o) || qf_io_output_commit(&o);
+    if (rc) qf_io_output_abandon(&o);
+    return rc ? QF_ERROR : QF_SUCCESS;
 }
 
 int qf_runtime_trace_convert(const char *dir)
@@ -97,6 +111,6 @@ int qf_runtime_trace_convert(const char *dir)
     if (status != QF_PROGRAM_OK) return qf_fail_context("starpu_fxt_tool failed on %s/prof_file_*", dir);
     snprintf(paje, sizeof paje, "%s/paje.trace", dir);
     if (fix_paje_colours(paje))
-        return qf_fail("could not rescale the task colours of %s (ViTE may show them white)", paje);
+        return qf_fail_context("could not rescale the task colours of %s (ViTE may show them white)", paje);
     return QF_SUCCESS;
 }

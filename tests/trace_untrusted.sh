@@ -3,7 +3,7 @@
 # code (system(...), `...`), and trace folders and pictures whose names hold quotes, ';' and gnuplot
 # code, go through trace gantt, bench sched --plot and (with FxT, when the third argument is "fxt")
 # --trace; each run must succeed, or fail cleanly where gnuplot is not installed, and no marker file
-# PWNED* may appear.
+# PWNED* may appear. With FxT, a link planted at a trace folder's old temporary name is not followed.
 #   trace_untrusted.sh QUARKFLOW WORKDIR [fxt]
 set -u
 qf=$1
@@ -66,6 +66,20 @@ if [ "$fxt" = fxt ]; then
     else
         echo "$out"
         echo "FAIL --trace $trace: no paje.trace"
+        status=1
+    fi
+fi
+
+if [ "$fxt" = fxt ]; then
+    # a link planted where the colour fix once wrote its temporary copy of paje.trace: never followed
+    mkdir planted
+    echo "keep me" > victim
+    ln -s ../victim planted/paje.trace.tmp
+    if "$qf" --trace planted gauge measure --dim 4 4 4 4 > /dev/null 2>&1 && [ "$(cat victim)" = "keep me" ] &&
+        [ -s planted/paje.trace ]; then
+        echo "ok   --trace into a folder with a planted paje.trace.tmp link: the link's target is untouched"
+    else
+        echo "FAIL --trace wrote through the link planted/paje.trace.tmp (victim now: $(head -c 80 victim))"
         status=1
     fi
 fi
