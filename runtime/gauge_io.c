@@ -43,18 +43,20 @@ int qf_gauge_format_parse(const char *s, qf_gauge_format *f)
 
 /* ---- shared checks ---- */
 
-void qf_gio_site_name(int64_t site, const int dims[4], char *buf, size_t size)
+/* Message helper: "site (x,y,z,t)" of lexicographic index. */
+static void site_name(int64_t site, const int dims[4], char *buf, size_t size)
 {
     int x[4];
     qf_lex_coords(site, dims, x);
     snprintf(buf, size, "site (x,y,z,t) = (%d,%d,%d,%d)", x[0], x[1], x[2], x[3]);
 }
 
-int qf_gio_fail_nonfinite(const int dims[4], int64_t site, int mu, double v)
+/* Fails with a message naming the non-finite number v read for link mu of a site. */
+static int fail_nonfinite(const int dims[4], int64_t site, int mu, double v)
 {
     static const char axis[4] = {'x', 'y', 'z', 't'};
     char where[96];
-    qf_gio_site_name(site, dims, where, sizeof where);
+    site_name(site, dims, where, sizeof where);
     return qf_fail("link U_%c at %s holds a non-finite number (%g): corrupt data, or wrong byte order or precision?",
                    axis[mu & 3], where, v);
 }
@@ -94,7 +96,8 @@ int qf_gio_check_hint(const int dims[4], const int dims_hint[4], const char *sou
  * a gauge link (a wrong byte order, precision or layout, or a corrupted number, moves it by 1e-3 or
  * far more). In 64-bit the rounding is 1e-16 and the samples sit at 1e-15 (binary) and 2e-14
  * (Bridge++ text, 15 digits); 1e-10 leaves room for long double-precision evolution. */
-double qf_gio_su3_tolerance(int precision_bits) { return precision_bits == 32 ? 1e-5 : 1e-10; }
+/* Largest accepted deviation from SU(3) for links stored with this many bits. */
+static double su3_tolerance(int precision_bits) { return precision_bits == 32 ? 1e-5 : 1e-10; }
 
 /* Half a unit of the last printed digit, plus what the writer may legitimately have done
  * differently. In 32-bit a writer may have measured its double-precision links before rounding them
@@ -155,7 +158,11 @@ static void measure_link(const qf_su3 *u, int64_t at, double *trace, double *wor
     }
 }
 
-void qf_gio_measure(const int dims[4], const double *links, int round32, int two_row, double out[5],
+/* Measurement of the field as a reader would see it after storing: with round32 every number rounded
+ * to float, with two_row the third row rebuilt from the first two. The writers use it for the
+ * header facts, so that a file agrees with what is read back from it. out: plaquette, spatial,
+ * temporal, link trace, max unitarity deviation. */
+static void measure_stored(const int dims[4], const double *links, int round32, int two_row, double out[5],
                     int64_t *worst_link)
 {
     link_view v = {links, round32, two_row};
@@ -195,7 +202,7 @@ void qf_gauge_measure_global(const int dims[4], const double *links, double *pla
                              double *plaq_time, double *link_trace, double *max_unitarity_deviation)
 {
     double m[5];
-    qf_gio_measure(dims, links, 0, 0, m, NULL);
+    measure_stored(dims, links, 0, 0, m, NULL);
     if (plaq) *plaq = m[0];
     if (plaq_space) *plaq_space = m[1];
     if (plaq_time) *plaq_time = m[2];
@@ -445,16 +452,16 @@ int qf_gio_prepare_write(const int dims[4], const double *data, qf_gio_part *par
     if (qf_gio_combine(part, &p, op) != QF_SUCCESS) return QF_ERROR;
     char where[96];
     if (p.bad_site >= 0) {
-        qf_gio_site_name(p.bad_site, dims, where, sizeof where);
+        site_name(p.bad_site, dims, where, sizeof where);
         if (is_gauge)
             return qf_fail("link U_%c at %s holds %g, which is not finite%s: nothing written", axis[p.bad_index / 18 % 4],
                            where, p.bad_value, isfinite(p.bad_value) ? " in 32-bit" : "");
         return qf_fail("the number %d of %s is %g, not finite%s: nothing written", p.bad_index, where, p.bad_value,
                        isfinite(p.bad_value) ? " in 32-bit" : "");
     }
-    double tol = qf_gio_su3_tolerance(precision_bits);
+    double tol = su3_tolerance(precision_bits);
     if (is_gauge && !(p.worst <= tol)) {
-        qf_gio_site_name(p.worst_link / 4, dims, where, sizeof where);
+        site_name(p.worst_link / 4, dims, where, sizeof where);
         return qf_fail("link U_%c at %s deviates from SU(3) by %.3g (tolerance %.0e for %d-bit%s): the file would not "
                        "read back; reunitarise first",
                        axis[p.worst_link % 4], where, p.worst, tol, precision_bits, two_row ? " two-row" : "");
@@ -462,7 +469,7 @@ int qf_gio_prepare_write(const int dims[4], const double *data, qf_gio_part *par
     checksum[0] = p.checksum[0];
     checksum[1] = p.checksum[1];
     if (is_gauge && part_is_whole(part, dims) && part->box.nreaders == 1) {
-        qf_gio_measure(dims, data, precision_bits == 32, two_row, facts, NULL);
+        measure_stored(dims, data, precision_bits == 32, two_row, facts, NULL);
     } else {
         facts[0] = facts[1] = facts[2] = plaquette;
         facts[3] = p.trace_sum / (3.0 * 4.0 * (double)qf_io_volume(dims));
@@ -590,7 +597,7 @@ int qf_gio_finish(const double *links, qf_gauge_info *info, const qf_gio_part *p
     char site[96];
     info->plaquette_tolerance = plaquette_tol;
     info->link_trace_tolerance = link_trace_tol;
-    if (p->bad_site >= 0) return qf_gio_fail_nonfinite(info->dims, p->bad_site, p->bad_index / 18, p->bad_value);
+    if (p->bad_site >= 0) return fail_nonfinite(info->dims, p->bad_site, p->bad_index / 18, p->bad_value);
 
     /* the part's links: trace and deviation from SU(3), combined over the readers */
     qf_gio_partial m;
@@ -611,9 +618,9 @@ int qf_gio_finish(const double *links, qf_gauge_info *info, const qf_gio_part *p
     info->link_trace = m.trace_sum / (3.0 * 4.0 * (double)qf_io_volume(info->dims));
     info->max_unitarity_deviation = m.worst;
 
-    double tol = qf_gio_su3_tolerance(info->precision_bits);
+    double tol = su3_tolerance(info->precision_bits);
     if (!(m.worst <= tol)) {
-        qf_gio_site_name(m.worst_link / 4, info->dims, site, sizeof site);
+        site_name(m.worst_link / 4, info->dims, site, sizeof site);
         return qf_fail("link U_%c at %s is not in SU(3): |U U^dagger - 1|, |det U - 1| up to %.3g, tolerance %.0e "
                        "for %d-bit data (corrupt data, or wrong byte order, precision or layout?)",
                        axis[m.worst_link % 4], site, m.worst, tol, info->precision_bits);
@@ -628,7 +635,7 @@ int qf_gio_finish(const double *links, qf_gauge_info *info, const qf_gio_part *p
         return QF_SUCCESS;
     }
     double w[5];
-    qf_gio_measure(info->dims, links, 0, 0, w, NULL);
+    measure_stored(info->dims, links, 0, 0, w, NULL);
     return qf_gauge_check_plaquette(info, w[0], w[1], w[2]);
 }
 

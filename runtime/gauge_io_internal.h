@@ -102,8 +102,6 @@ int qf_ildg_write(const char *path, const int dims[4], const double *links, qf_g
 /* dims_hint NULL or all zero: no hint. Otherwise it must equal dims; `source` names where dims came from. */
 int qf_gio_check_hint(const int dims[4], const int dims_hint[4], const char *source);
 
-/* Largest accepted deviation from SU(3) for links stored with this many bits. */
-double qf_gio_su3_tolerance(int precision_bits);
 
 /* Tolerance for comparing a stored plaquette (is_plaquette = 1) or link trace printed as `printed`
  * (NULL: stored in binary at full precision) with the value computed from links stored in
@@ -117,12 +115,6 @@ double qf_gio_fact_tolerance(const char *printed, int precision_bits, int is_pla
 int qf_gio_finish(const double *links, qf_gauge_info *info, const qf_gio_part *part, qf_gio_partial *p,
                   double plaquette_tol, double link_trace_tol);
 
-/* Measurement of the field as a reader would see it after storing: with round32 every number rounded
- * to float, with two_row the third row rebuilt from the first two. The writers use it for the
- * header facts, so that a file agrees with what is read back from it. out: plaquette, spatial,
- * temporal, link trace, max unitarity deviation. */
-void qf_gio_measure(const int dims[4], const double *links, int round32, int two_row, double out[5],
-                    int64_t *worst_link);
 
 /* ---- writing in parts ---- */
 
@@ -145,11 +137,7 @@ int qf_gio_prepare_write(const int dims[4], const double *data, qf_gio_part *par
 int qf_gio_write_records(const char *path, const void *head, size_t head_len, const void *tail, size_t tail_len,
                          const qf_gio_layout *layout, const int dims[4], const qf_gio_part *part, const double *data);
 
-/* Message helper: "site (x,y,z,t)" of lexicographic index. */
-void qf_gio_site_name(int64_t site, const int dims[4], char *buf, size_t size);
 
-/* Fails with a message naming the non-finite number v read for link mu of a site. */
-int qf_gio_fail_nonfinite(const int dims[4], int64_t site, int mu, double v);
 
 /* Sites a reader or writer converts at a time: bounds the scratch memory to a few hundred KiB. */
 #define QF_GIO_CHUNK_SITES 1024

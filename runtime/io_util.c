@@ -398,7 +398,7 @@ void qf_io_output_abandon(qf_io_output *o)
 
 /* ---- checksums ---- */
 
-uint32_t qf_io_rotl32(uint32_t w, unsigned r)
+static uint32_t rotl32(uint32_t w, unsigned r)
 {
     r &= 31u;
     return r ? (w << r) | (w >> (32u - r)) : w;
@@ -427,8 +427,8 @@ void qf_io_milc_checksum_add(qf_milc_sum *s, const unsigned char *bytes, size_t 
     unsigned r29 = (unsigned)(word_index % 29), r31 = (unsigned)(word_index % 31);
     for (size_t k = 0; k < nwords; k++) {
         uint32_t w = qf_io_get_u32(bytes + 4 * k, big_endian);
-        s->sum29 ^= qf_io_rotl32(w, r29);
-        s->sum31 ^= qf_io_rotl32(w, r31);
+        s->sum29 ^= rotl32(w, r29);
+        s->sum31 ^= rotl32(w, r31);
         if (++r29 == 29) r29 = 0;
         if (++r31 == 31) r31 = 0;
     }
@@ -440,8 +440,8 @@ void qf_io_scidac_checksum_add(qf_scidac_sum *s, const unsigned char *bytes, siz
     for (size_t i = 0; i < nsites; i++) {
         uint32_t c = qf_io_crc32(0, bytes + i * site_bytes, site_bytes);
         uint64_t r = first_rank + i;
-        s->suma ^= qf_io_rotl32(c, (unsigned)(r % 29));
-        s->sumb ^= qf_io_rotl32(c, (unsigned)(r % 31));
+        s->suma ^= rotl32(c, (unsigned)(r % 29));
+        s->sumb ^= rotl32(c, (unsigned)(r % 31));
     }
 }
 

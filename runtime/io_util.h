@@ -70,7 +70,6 @@ void qf_io_output_abandon(qf_io_output *o);
 #define QF_IO_OUTPUT_INIT {.fd = -1, .cleanup_slot = -1}
 
 /* ---- checksums ---- */
-uint32_t qf_io_rotl32(uint32_t w, unsigned r);
 /* CRC-32 (IEEE 802.3, reflected polynomial 0xedb88320), as zlib's crc32(): start with crc = 0. */
 uint32_t qf_io_crc32(uint32_t crc, const void *data, size_t len);
 
