@@ -30,10 +30,9 @@ static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
     const double *sw = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
     qf_complex c = qf_cmake(sa[0], sa[1]), w = qf_cmake(sw[0], sw[1]);
-    qf_blas_result(a, rr,
-                   a->prec == QF_DOUBLE ? bicgstab_loop(QF_DOUBLE, a, x, r, c, p, w, s, t)
-                                        : bicgstab_loop(QF_SINGLE, a, x, r, c, p, w, s, t),
-                   0.0);
+    double norm;
+    QF_WITH_PRECISION(a->prec, P, norm = bicgstab_loop(P, a, x, r, c, p, w, s, t));
+    qf_blas_result(a, rr, norm, 0.0);
 }
 
 static struct starpu_perfmodel blas_bicgstab_update_model = {

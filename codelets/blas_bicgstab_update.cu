@@ -36,9 +36,6 @@ extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
     f.a = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
     f.w = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    if (a->prec == QF_DOUBLE)
-        blas_bicgstab_update_kernel<QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);
-    else
-        blas_bicgstab_update_kernel<QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);
+    QF_WITH_PRECISION(a->prec, P, blas_bicgstab_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr));
     QF_CUDA_CHECK_LAUNCH();
 }

@@ -27,8 +27,9 @@ static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
     const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
     qf_complex c = qf_cmake(sa[0], sa[1]);
-    qf_blas_result(a, rr, a->prec == QF_DOUBLE ? cg_loop(QF_DOUBLE, a, x, r, c, p, q) : cg_loop(QF_SINGLE, a, x, r, c, p, q),
-                   0.0);
+    double norm;
+    QF_WITH_PRECISION(a->prec, P, norm = cg_loop(P, a, x, r, c, p, q));
+    qf_blas_result(a, rr, norm, 0.0);
 }
 
 static struct starpu_perfmodel blas_cg_update_model = {

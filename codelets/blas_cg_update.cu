@@ -28,9 +28,6 @@ extern "C" void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg)
     const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
     const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    if (a->prec == QF_DOUBLE)
-        blas_cg_update_kernel<QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr);
-    else
-        blas_cg_update_kernel<QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr);
+    QF_WITH_PRECISION(a->prec, P, blas_cg_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr));
     QF_CUDA_CHECK_LAUNCH();
 }

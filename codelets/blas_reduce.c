@@ -28,8 +28,7 @@ static void blas_reduce_cpu(void *buffers[], void *cl_arg)
     const void *y = qf_blas_field_ptr(buffers, a, QF_RED_Y);
     double dot[2] = {0.0, 0.0}, norm = 0.0;
     if (!y) y = x;
-    if (a->prec == QF_DOUBLE) reduce_loop(a->op, QF_DOUBLE, a, x, y, dot, &norm);
-    else reduce_loop(a->op, QF_SINGLE, a, x, y, dot, &norm);
+    QF_WITH_PRECISION(a->prec, P, reduce_loop(a->op, P, a, x, y, dot, &norm));
     qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R), dot[0], dot[1]);
     if (a->op == QF_BLAS_DOT_NORM2) qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R2), norm, 0.0);
 }

@@ -23,10 +23,7 @@ template <int OP>
 static void launch(const void *x, const void *y, const qf_blas_args *a, double *r, double *r2, cudaStream_t stream)
 {
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    if (a->prec == QF_DOUBLE)
-        blas_reduce_kernel<OP, QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2);
-    else
-        blas_reduce_kernel<OP, QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2);
+    QF_WITH_PRECISION(a->prec, P, blas_reduce_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2));
 }
 
 extern "C" void qf_blas_reduce_cuda(void *buffers[], void *cl_arg)

@@ -20,10 +20,7 @@ static inline QF_HD_INLINE void update_loop(int op, qf_precision prec, const qf_
 static inline QF_HD_INLINE void update_block(int op, const qf_blas_args *a, void *y, const void *x, const void *w,
                                              qf_complex c)
 {
-    if (a->prec == QF_DOUBLE)
-        update_loop(op, QF_DOUBLE, a, y, x, w, c);
-    else
-        update_loop(op, QF_SINGLE, a, y, x, w, c);
+    QF_WITH_PRECISION(a->prec, P, update_loop(op, P, a, y, x, w, c));
 }
 
 static void blas_update_cpu(void *buffers[], void *cl_arg)

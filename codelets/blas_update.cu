@@ -16,10 +16,7 @@ template <int OP>
 static void launch(const qf_blas_args *a, void *y, const void *x, const void *w, const double *sc, cudaStream_t stream)
 {
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_UPDATE_BLOCKS);
-    if (a->prec == QF_DOUBLE)
-        blas_update_kernel<OP, QF_DOUBLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, w, sc, *a);
-    else
-        blas_update_kernel<OP, QF_SINGLE><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, w, sc, *a);
+    QF_WITH_PRECISION(a->prec, P, blas_update_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, w, sc, *a));
 }
 
 extern "C" void qf_blas_update_cuda(void *buffers[], void *cl_arg)

@@ -16,9 +16,6 @@ extern "C" void qf_wilson_interior_run_cuda(const qf_wilson_args *a, void *out, 
                                             const void *x, const void *clover, cudaStream_t stream)
 {
     int64_t n = qf_wilson_nsites(a->ext, a->parity);
-    if (a->prec == QF_DOUBLE)
-        wilson_interior_kernel<QF_DOUBLE><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, in, gauge, x, clover, n, *a);
-    else
-        wilson_interior_kernel<QF_SINGLE><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, in, gauge, x, clover, n, *a);
+    QF_WITH_PRECISION(a->prec, P, wilson_interior_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, in, gauge, x, clover, n, *a));
     QF_CUDA_CHECK_LAUNCH();
 }

@@ -16,6 +16,7 @@
 #define QF_KERNEL_BLAS_H
 
 #include "qf_complex.h"
+#include "reals.h"
 
 #include <math.h>
 
@@ -65,31 +66,19 @@ typedef struct {
 
 static inline QF_HD qf_complex qf_blas_load(const void *base, qf_precision prec, int64_t i)
 {
-    if (prec == QF_DOUBLE) {
-        const double *p = (const double *)base + 2 * i;
-        return qf_cmake(p[0], p[1]);
-    }
-    const float *p = (const float *)base + 2 * i;
-    return qf_cmake(p[0], p[1]);
+    return qf_cmake(qf_real_get(base, prec, (size_t)(2 * i)), qf_real_get(base, prec, (size_t)(2 * i + 1)));
 }
 
 static inline QF_HD void qf_blas_store(void *base, qf_precision prec, int64_t i, qf_complex v)
 {
-    if (prec == QF_DOUBLE) {
-        double *p = (double *)base + 2 * i;
-        p[0] = v.re;
-        p[1] = v.im;
-    } else {
-        float *p = (float *)base + 2 * i;
-        p[0] = (float)v.re;
-        p[1] = (float)v.im;
-    }
+    qf_real_set(base, prec, (size_t)(2 * i), v.re);
+    qf_real_set(base, prec, (size_t)(2 * i + 1), v.im);
 }
 
 /* v as the field's precision stores it */
 static inline QF_HD qf_complex qf_blas_round(qf_precision prec, qf_complex v)
 {
-    return prec == QF_DOUBLE ? v : qf_cmake((double)(float)v.re, (double)(float)v.im);
+    return qf_cmake(qf_real_round(prec, v.re), qf_real_round(prec, v.im));
 }
 
 /* y + c x */

@@ -2,13 +2,11 @@
 #ifndef QF_KERNEL_CONVERT_H
 #define QF_KERNEL_CONVERT_H
 
-#include "quarkflow/qf_defs.h"
+#include "reals.h"
 
 static inline QF_HD void qf_convert_real(const void *src, qf_precision sp, void *dst, qf_precision dp, int64_t i)
 {
-    double v = sp == QF_DOUBLE ? ((const double *)src)[i] : (double)((const float *)src)[i];
-    if (dp == QF_DOUBLE) ((double *)dst)[i] = v;
-    else ((float *)dst)[i] = (float)v;
+    qf_real_set(dst, dp, (size_t)i, qf_real_get(src, sp, (size_t)i));
 }
 
 #endif

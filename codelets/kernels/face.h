@@ -4,6 +4,7 @@
 #define QF_KERNEL_FACE_H
 
 #include "quarkflow/qf_lattice.h"
+#include "reals.h"
 
 /* Copies the site_reals reals of face site f from the block into the face buffer. */
 static inline QF_HD void qf_face_copy_site(const void *block, void *face, int64_t f, const int ext[QF_NDIM], int mu,
@@ -12,15 +13,8 @@ static inline QF_HD void qf_face_copy_site(const void *block, void *face, int64_
     int x[QF_NDIM];
     qf_face_site_coords(f, ext, mu, side, depth, x);
     int64_t s = qf_block_site_index(x, ext);
-    if (prec == QF_DOUBLE) {
-        const double *src = (const double *)block + s * site_reals;
-        double *dst = (double *)face + f * site_reals;
-        for (int i = 0; i < site_reals; i++) dst[i] = src[i];
-    } else {
-        const float *src = (const float *)block + s * site_reals;
-        float *dst = (float *)face + f * site_reals;
-        for (int i = 0; i < site_reals; i++) dst[i] = src[i];
-    }
+    for (int i = 0; i < site_reals; i++)
+        qf_real_set(face, prec, (size_t)(f * site_reals + i), qf_real_get(block, prec, (size_t)(s * site_reals + i)));
 }
 
 /* Where the site x + mu lives for a block-local site x: in the block (returns the storage index and

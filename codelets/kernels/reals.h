@@ -1,9 +1,37 @@
-/* Loading and storing runs of reals of a site record in double or single precision, shared by every
- * site kernel (CPU and CUDA). */
+/* The precisions of stored reals, for every site kernel (CPU and CUDA): the one place that names each
+ * precision's storage type (qf_real_get / qf_real_set and the run loads built on them) and the one
+ * place where a codelet turns a field's run-time precision into a compile-time constant
+ * (QF_WITH_PRECISION), so that a new precision joins the kernels here. */
 #ifndef QF_REALS_H
 #define QF_REALS_H
 
 #include "quarkflow/qf_defs.h"
+
+/* Runs the statement with P a constant of the precision prec, so that the kernels it calls
+ * (inlined, or templates under nvcc) are specialised for each precision. */
+#define QF_WITH_PRECISION(prec, P, ...)                                                                          \
+    do {                                                                                                       \
+        if ((prec) == QF_DOUBLE) {                                                                             \
+            const qf_precision P = QF_DOUBLE;                                                                  \
+            __VA_ARGS__;                                                                                       \
+        } else {                                                                                               \
+            const qf_precision P = QF_SINGLE;                                                                  \
+            __VA_ARGS__;                                                                                       \
+        }                                                                                                      \
+    } while (0)
+
+/* Element i of an array of reals stored in precision prec, as a double; and stored from one. */
+static inline QF_HD double qf_real_get(const void *base, qf_precision prec, size_t i)
+{
+    return prec == QF_DOUBLE ? ((const double *)base)[i] : (double)((const float *)base)[i];
+}
+static inline QF_HD void qf_real_set(void *base, qf_precision prec, size_t i, double v)
+{
+    if (prec == QF_DOUBLE) ((double *)base)[i] = v;
+    else ((float *)base)[i] = (float)v;
+}
+/* v as precision prec stores it */
+static inline QF_HD double qf_real_round(qf_precision prec, double v) { return prec == QF_DOUBLE ? v : (double)(float)v; }
 
 /* Loads n reals from base + offset into v. On GPUs the loads go through the read-only data cache, 16
  * bytes at a time where n and offset allow it (the compiler sees both for spinors, half spinors and
@@ -37,13 +65,7 @@ static inline QF_HD void qf_reals_load(const void *base, qf_precision prec, size
         return;
     }
 #endif
-    if (prec == QF_DOUBLE) {
-        const double *p = (const double *)base + offset;
-        for (int i = 0; i < n; i++) v[i] = p[i];
-    } else {
-        const float *p = (const float *)base + offset;
-        for (int i = 0; i < n; i++) v[i] = p[i];
-    }
+    for (int i = 0; i < n; i++) v[i] = qf_real_get(base, prec, offset + (size_t)i);
 }
 
 static inline QF_HD void qf_reals_store(void *base, qf_precision prec, size_t offset, const double *v, int n)
@@ -61,13 +83,7 @@ static inline QF_HD void qf_reals_store(void *base, qf_precision prec, size_t of
         return;
     }
 #endif
-    if (prec == QF_DOUBLE) {
-        double *p = (double *)base + offset;
-        for (int i = 0; i < n; i++) p[i] = v[i];
-    } else {
-        float *p = (float *)base + offset;
-        for (int i = 0; i < n; i++) p[i] = (float)v[i];
-    }
+    for (int i = 0; i < n; i++) qf_real_set(base, prec, offset + (size_t)i, v[i]);
 }
 
 #endif
