@@ -118,6 +118,7 @@ static int parse(int argc, char **argv, sched_opts *o)
     }
     for (char *tok = strtok(o->list, ","); tok; tok = strtok(NULL, ",")) {
         if (o->npolicy == MAX_POLICIES) return qf_app_usage_error(cmd, "--policies: at most %d policies", MAX_POLICIES);
+        if (qf_runtime_check_sched(tok)) return qf_app_usage_error(cmd, "--policies: %s", qf_last_error());
         o->policy[o->npolicy++] = tok;
     }
     if (!o->npolicy) return qf_app_usage_error(cmd, "--policies: give at least one policy");
