@@ -181,7 +181,7 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
 {
     memset(o, 0, sizeof *o);
     o->solve = solve;
-    o->sp = qf_solver_default_params();
+    o->sp = qf_app_solver_defaults();
     o->sp.verbose = 1;
     o->start = QF_START_WEAK;
     o->seed = 1;
@@ -256,7 +256,7 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
     }
     if (o->point[4] > 3) return qf_app_usage_error(cmd, "--point: spin %d is not 0..3", o->point[4]);
     if (o->point[5] > 2) return qf_app_usage_error(cmd, "--point: colour %d is not 0..2", o->point[5]);
-    return 0;
+    return solve ? qf_app_solver_check(cmd, &o->sp, o->p.prec) : 0;
 }
 
 /* |v|^2 of a field held in parts (this process's sites, qf_field_export_local's order), summed over

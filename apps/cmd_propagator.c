@@ -54,7 +54,7 @@ static int parse(int argc, char **argv, prop_opts *o)
     o->dp = qf_dirac_default_params(0.1330);
     o->dp.csw = 1.769;
     o->seed = 1;
-    o->sp = qf_solver_default_params();
+    o->sp = qf_app_solver_defaults();
     o->sp.max_iter = 2000;
     const char *cmd = "propagator";
     for (int i = 1; i < argc; i++) {
@@ -86,7 +86,7 @@ static int parse(int argc, char **argv, prop_opts *o)
         if (rc) return rc;
     }
     if (o->sweeps < 0) return qf_app_usage_error(cmd, "--sweeps %d: must be >= 0", o->sweeps);
-    return 0;
+    return qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
 
 /* Adds this process's part of the correlators: col[k] holds column k (source spin k / 3, colour

@@ -76,7 +76,7 @@ static int parse(int argc, char **argv, sched_opts *o)
     o->p = qf_dirac_default_params(0.125);
     o->p.csw = 1.0;
     o->form = QF_SCHUR_ASYMMETRIC;
-    o->sp = qf_solver_default_params();
+    o->sp = qf_app_solver_defaults();
     snprintf(o->list, sizeof o->list, "eager,prio,random,ws,lws,dm,dmda,dmdar,dmdas,heteroprio");
     const char *cmd = "bench sched";
     for (int i = 1; i < argc; i++) {
@@ -122,6 +122,8 @@ static int parse(int argc, char **argv, sched_opts *o)
         o->policy[o->npolicy++] = tok;
     }
     if (!o->npolicy) return qf_app_usage_error(cmd, "--policies: give at least one policy");
+    int rc = qf_app_solver_check(cmd, &o->sp, o->p.prec);
+    if (rc) return rc;
     if (qf_app.runtime.trace_dir)
         return qf_app_usage_error(cmd, "--trace: bench sched restarts StarPU for every policy; trace one policy with "
                                        "'quarkflow --sched NAME --trace DIR bench solver'");
