@@ -67,8 +67,9 @@ void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form);
 int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_dirac_params *p, qf_schur_form *form);
 
 /* The solver options of solve, propagator and bench solver at argv[*i] (apps/solver_options.c),
- * each validated alone: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION. QF_APP_SOLVER_HELP is
- * their help text. */
+ * each validated alone: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION.
+ * QF_APP_SOLVER_HELP(MAX_ITER) is their help text for a command whose iteration limit is the macro
+ * MAX_ITER (the one its parser sets, so that the help cannot name another). */
 #define QF_APP_NOT_A_SOLVER_OPTION (-1)
 int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_solver_params *sp);
 /* The commands' start: qf_solver_default_params with the tolerance and the cadence of the residual
@@ -84,7 +85,7 @@ const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_
 void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
 #define QF_APP_STR_(x) #x
 #define QF_APP_STR(x) QF_APP_STR_(x) /* a numeric macro as a string literal, for help texts */
-#define QF_APP_SOLVER_HELP                                                                                            \
+#define QF_APP_SOLVER_HELP(max_iter)                                                                                  \
     "  --solver S          bicgstab (default), gcr, cgnr (CG on M^dagger M x = M^dagger b), cgne (CG on\n"         \
     "                      M M^dagger y = b, x = M^dagger y) or mr (minimal residual)\n"                           \
     "  --tol T             true relative residual |b - M x| / |b| to reach, at least "                           \
@@ -92,7 +93,7 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
     "                      precision operator and " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " with a single one (their "   \
     "rounding allows no less;\n"                                                                                      \
     "                      default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " in single)\n"                   \
-    "  --max-iter N        iteration limit (default 1000)\n"                                                        \
+    "  --max-iter N        iteration limit (default " QF_APP_STR(max_iter) ")\n"                                     \
     "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10)\n"      \
     "  --sloppy P          precision of the iterations: double (default) or single; single with a double\n"       \
     "                      operator is mixed precision (reliable updates; GCR restarts in double)\n"              \

@@ -56,7 +56,7 @@ static const char solve_help[] =
     "the tasks, the busy time (running codelets), the idle share and the tasks of each codelet kind,\n"
     "from StarPU's profiling, which is on during the solve only. --out writes the solution x.\n"
     "\n"
-    "Solver:\n" QF_APP_SOLVER_HELP
+    "Solver:\n" QF_APP_SOLVER_HELP(QF_SOLVER_DEFAULT_MAX_ITER)
     "  --full              solve on the full lattice instead of the even-odd Schur system\n"
     "\n"
     "The gauge field, operator, source and output options are those of quarkflow apply (see\n"
