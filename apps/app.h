@@ -38,6 +38,12 @@ static inline int qf_app_single_process(const char *command)
                    command, qf_runtime_nprocs());
 }
 
+/* Fails, naming option and the fix, when the output file path cannot be written: its folder missing or
+ * not writable, path a folder or a write-protected file. Commands call it before their computation,
+ * which would otherwise run to the end and then lose its result. Leaves nothing behind (a probe file
+ * in the folder is created and removed at once). */
+int qf_app_check_output(const char *option, const char *path);
+
 /* Starts the runtime with the global options (and prints the machine with --verbose). */
 int qf_app_start(int *argc, char ***argv);
 void qf_app_stop(void);

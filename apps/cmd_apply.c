@@ -412,6 +412,7 @@ static int command(int argc, char **argv, int solve)
     apply_opts o;
     int rc = parse(argc, argv, &o, solve);
     if (rc) return rc;
+    if (o.out && qf_app_check_output("--out", o.out)) return qf_app_error();
     int dims[4] = {8, 8, 8, 8};
     if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;

@@ -236,6 +236,7 @@ int qf_cmd_propagator(int argc, char **argv)
     prop_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
+    if (o.out && qf_app_check_output("--out", o.out)) return qf_app_error();
     int dims[4];
     memcpy(dims, o.dims, sizeof dims);
     if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */

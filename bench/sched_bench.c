@@ -299,6 +299,9 @@ int qf_bench_sched(int argc, char **argv)
     sched_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
+    if ((o.csv && qf_app_check_output("--csv", o.csv)) || (o.md && qf_app_check_output("--md", o.md)) ||
+        (o.plot && qf_app_check_output("--plot", o.plot)))
+        return qf_app_error();
     sched_row rows[MAX_POLICIES];
     memset(rows, 0, sizeof rows);
     char what[96];
