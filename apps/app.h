@@ -96,8 +96,8 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
     "                      M M^dagger y = b, x = M^dagger y) or mr (minimal residual)\n"                           \
     "  --tol T             true relative residual |b - M x| / |b| to reach, at least "                           \
     QF_APP_STR(QF_SOLVER_MIN_TOL_DOUBLE) " with a double-\n"                                                           \
-    "                      precision operator and " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " with a single one (their "   \
-    "rounding allows no less;\n"                                                                                      \
+    "                      precision operator and " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE)                            \
+    " with a single one (their rounding allows no less;\n"                                                             \
     "                      default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " in single)\n"                   \
     "  --max-iter N        iteration limit (default " QF_APP_STR(max_iter) ")\n"                                     \
     "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10)\n"      \

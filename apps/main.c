@@ -163,7 +163,8 @@ int qf_app_check_output(const char *option, const char *path)
     int folder_len = slash ? (int)(slash - path) + 1 : 0;
     char folder[PATH_MAX], probe[PATH_MAX];
     snprintf(folder, sizeof folder, "%.*s", folder_len > 1 ? folder_len - 1 : 1, slash ? path : ".");
-    if (snprintf(probe, sizeof probe, "%.*s.quarkflow-probe-%ld", folder_len, path, (long)getpid()) >= (int)sizeof probe)
+    int probe_len = snprintf(probe, sizeof probe, "%.*s.quarkflow-probe-%ld", folder_len, path, (long)getpid());
+    if (probe_len >= (int)sizeof probe)
         return qf_fail("%s %s: the path is longer than the system allows (%d)", option, path, PATH_MAX);
     int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
     if (fd < 0) {

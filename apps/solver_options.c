@@ -21,7 +21,8 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
         *i += 1;
         return 0;
     }
-    if (!strcmp(a, "--tol")) return qf_app_double(command, argc, argv, i, &sp->tol); /* its range: qf_app_solver_check */
+    /* --tol's range depends on --prec: qf_app_solver_check */
+    if (!strcmp(a, "--tol")) return qf_app_double(command, argc, argv, i, &sp->tol);
     if (!strcmp(a, "--delta")) {
         rc = qf_app_double(command, argc, argv, i, &sp->delta);
         if (!rc && !(sp->delta > 0.0 && sp->delta < 1.0))

@@ -47,7 +47,8 @@ static const char help[] =
     "  --prec double|single  precision of the operator and of the solution (default double)\n"
     "  --schur asym|sym    even-odd form (default asym)\n"
     "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
-    "  --tol T             true relative residual to reach (default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " with --prec single;\n"
+    "  --tol T             true relative residual to reach (default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE)
+    " with --prec single;\n"
     "                      at least " QF_APP_STR(QF_SOLVER_MIN_TOL_DOUBLE) " in double)\n"
     "  --max-iter N        iteration limit of each solve (default " QF_APP_STR(BENCH_MAX_ITER) ")\n"
     "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10)\n"

@@ -44,9 +44,9 @@ int qf_solver_parse(const char *s, qf_solver_kind *k)
 
 qf_solver_params qf_solver_default_params(void)
 {
-    qf_solver_params p = {.kind = QF_SOLVER_BICGSTAB, .tol = 1e-10, .max_iter = QF_SOLVER_DEFAULT_MAX_ITER, .check_every = 10,
-                          .even_odd = 1, .verbose = 0, .sloppy = QF_DOUBLE, .delta = 0.1, .gcr_nkrylov = 16,
-                          .gcr_inner_mr = 0};
+    qf_solver_params p = {.kind = QF_SOLVER_BICGSTAB, .tol = 1e-10, .max_iter = QF_SOLVER_DEFAULT_MAX_ITER,
+                          .check_every = 10, .even_odd = 1, .verbose = 0, .sloppy = QF_DOUBLE, .delta = 0.1,
+                          .gcr_nkrylov = 16, .gcr_inner_mr = 0};
     return p;
 }
 

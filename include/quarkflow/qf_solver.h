@@ -57,8 +57,8 @@ typedef struct {
 double qf_solver_min_tol(qf_precision op_prec);
 
 #define QF_SOLVER_DEFAULT_MAX_ITER 1000
-/* BiCGStab, tol 1e-10, QF_SOLVER_DEFAULT_MAX_ITER iterations, a check every 10, even-odd, quiet, uniform double precision,
- * delta 0.1, GCR with 16 vectors and no preconditioner. */
+/* BiCGStab, tol 1e-10, QF_SOLVER_DEFAULT_MAX_ITER iterations, a check every 10, even-odd, quiet,
+ * uniform double precision, delta 0.1, GCR with 16 vectors and no preconditioner. */
 qf_solver_params qf_solver_default_params(void);
 const char *qf_solver_name(qf_solver_kind k);
 /* Parses cgnr, cgne, bicgstab, gcr or mr. */
