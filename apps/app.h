@@ -41,6 +41,12 @@ static inline int qf_app_single_process(const char *command)
                    command, qf_runtime_nprocs());
 }
 
+/* Fails, naming option and the fix, when the output file path cannot be written: its folder missing or
+ * not writable, path a folder or a write-protected file. Commands call it before their computation,
+ * which would otherwise run to the end and then lose its result. Leaves nothing behind (a probe file
+ * in the folder is created and removed at once). */
+int qf_app_check_output(const char *option, const char *path);
+
 /* Starts the runtime with the global options (and prints the machine with --verbose). */
 int qf_app_start(int *argc, char ***argv);
 void qf_app_stop(void);
@@ -70,20 +76,34 @@ void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form);
 int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_dirac_params *p, qf_schur_form *form);
 
 /* The solver options of solve, propagator and bench solver at argv[*i] (apps/solver_options.c),
- * validated: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION. QF_APP_SOLVER_HELP is
- * their help text. */
+ * each validated alone: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION.
+ * QF_APP_SOLVER_HELP(MAX_ITER) is their help text for a command whose iteration limit is the macro
+ * MAX_ITER (the one its parser sets, so that the help cannot name another). */
 #define QF_APP_NOT_A_SOLVER_OPTION (-1)
 int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_solver_params *sp);
+/* The commands' start: qf_solver_default_params with the tolerance and the cadence of the residual
+ * checks left open, for qf_app_solver_check to choose when no option gives them. */
+qf_solver_params qf_app_solver_defaults(void);
+/* After all options: the defaults left open, and the checks that join several options (--tol
+ * against the operator's precision op_prec, --check-every against --max-iter): 0 or a usage error's
+ * exit code. */
+int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision op_prec);
 /* "double", "single" or "double/single" (mixed) for a solve with an operator of precision op_prec;
  * and the one-line summary of the solver's settings. */
 const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_prec);
 void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
-#define QF_APP_SOLVER_HELP                                                                                            \
+#define QF_APP_STR_(x) #x
+#define QF_APP_STR(x) QF_APP_STR_(x) /* a numeric macro as a string literal, for help texts */
+#define QF_APP_SOLVER_HELP(max_iter)                                                                                  \
     "  --solver S          bicgstab (default), gcr, cgnr (CG on M^dagger M x = M^dagger b), cgne (CG on\n"         \
     "                      M M^dagger y = b, x = M^dagger y) or mr (minimal residual)\n"                           \
-    "  --tol T             true relative residual |b - M x| / |b| to reach (default 1e-10)\n"                      \
-    "  --max-iter N        iteration limit (default 1000)\n"                                                        \
-    "  --check-every K     the host reads the residual every K iterations (default 10)\n"                          \
+    "  --tol T             true relative residual |b - M x| / |b| to reach, at least "                           \
+    QF_APP_STR(QF_SOLVER_MIN_TOL_DOUBLE) " with a double-\n"                                                           \
+    "                      precision operator and " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE)                            \
+    " with a single one (their rounding allows no less;\n"                                                             \
+    "                      default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " in single)\n"                   \
+    "  --max-iter N        iteration limit (default " QF_APP_STR(max_iter) ")\n"                                     \
+    "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10)\n"      \
     "  --sloppy P          precision of the iterations: double (default) or single; single with a double\n"       \
     "                      operator is mixed precision (reliable updates; GCR restarts in double)\n"              \
     "  --delta D           the residual's fall that triggers a high-precision update (default 0.1)\n"            \

@@ -56,7 +56,7 @@ static const char solve_help[] =
     "the tasks, the busy time (running codelets), the idle share and the tasks of each codelet kind,\n"
     "from StarPU's profiling, which is on during the solve only. --out writes the solution x.\n"
     "\n"
-    "Solver:\n" QF_APP_SOLVER_HELP
+    "Solver:\n" QF_APP_SOLVER_HELP(QF_SOLVER_DEFAULT_MAX_ITER)
     "  --full              solve on the full lattice instead of the even-odd Schur system\n"
     "\n"
     "The gauge field, operator, source and output options are those of quarkflow apply (see\n"
@@ -181,7 +181,7 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
 {
     memset(o, 0, sizeof *o);
     o->solve = solve;
-    o->sp = qf_solver_default_params();
+    o->sp = qf_app_solver_defaults();
     o->sp.verbose = 1;
     o->start = QF_START_WEAK;
     o->seed = 1;
@@ -256,7 +256,7 @@ static int parse(int argc, char **argv, apply_opts *o, int solve)
     }
     if (o->point[4] > 3) return qf_app_usage_error(cmd, "--point: spin %d is not 0..3", o->point[4]);
     if (o->point[5] > 2) return qf_app_usage_error(cmd, "--point: colour %d is not 0..2", o->point[5]);
-    return 0;
+    return solve ? qf_app_solver_check(cmd, &o->sp, o->p.prec) : 0;
 }
 
 /* |v|^2 of a field held in parts (this process's sites, qf_field_export_local's order), summed over
@@ -413,6 +413,7 @@ static int command(int argc, char **argv, int solve)
     apply_opts o;
     int rc = parse(argc, argv, &o, solve);
     if (rc) return rc;
+    if (o.out && qf_app_check_output("--out", o.out)) return qf_app_error();
     int dims[4] = {8, 8, 8, 8};
     if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;

@@ -310,6 +310,7 @@ int qf_cmd_gauge(int argc, char **argv)
     gauge_opts o;
     int rc = parse(argc, argv, &o, is_convert ? 2 : is_load, is_convert ? 2 : !is_generate);
     if (rc) return rc;
+    if (!is_load && o.out && qf_app_check_output(is_convert ? "OUT" : "--out", o.out)) return qf_app_error();
     if (is_generate) {
         if (qf_app_start(&argc, &argv)) return qf_app_error();
         rc = generate(&o);

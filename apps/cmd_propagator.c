@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The propagator's iteration limit, above the library's default: one macro for the parser and the
+ * help text, which named both 2000 and 1000 */
+#define PROPAGATOR_MAX_ITER 2000
+
 static const char help[] =
     "usage: quarkflow propagator [GAUGE_FILE] [options]\n"
     "\n"
@@ -32,7 +36,7 @@ static const char help[] =
     "  --blocks BX BY BZ BT  block grid of the task graphs\n"
     "  --out FILE          write the correlators as lines 't pion rho'\n"
     "\n"
-    "The solves (even-odd, at most 2000 iterations unless --max-iter says otherwise):\n" QF_APP_SOLVER_HELP
+    "The solves (even-odd):\n" QF_APP_SOLVER_HELP(PROPAGATOR_MAX_ITER)
     "\n"
     "The source is at the origin.\n\n";
 
@@ -54,8 +58,8 @@ static int parse(int argc, char **argv, prop_opts *o)
     o->dp = qf_dirac_default_params(0.1330);
     o->dp.csw = 1.769;
     o->seed = 1;
-    o->sp = qf_solver_default_params();
-    o->sp.max_iter = 2000;
+    o->sp = qf_app_solver_defaults();
+    o->sp.max_iter = PROPAGATOR_MAX_ITER;
     const char *cmd = "propagator";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -86,7 +90,7 @@ static int parse(int argc, char **argv, prop_opts *o)
         if (rc) return rc;
     }
     if (o->sweeps < 0) return qf_app_usage_error(cmd, "--sweeps %d: must be >= 0", o->sweeps);
-    return 0;
+    return qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
 
 /* Adds this process's part of the correlators: col[k] holds column k (source spin k / 3, colour
@@ -234,6 +238,7 @@ int qf_cmd_propagator(int argc, char **argv)
     prop_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
+    if (o.out && qf_app_check_output("--out", o.out)) return qf_app_error();
     int dims[4] = {8, 8, 8, 8};
     if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;

@@ -787,6 +787,7 @@ int qf_cmd_trace(int argc, char **argv)
     if (!in) return qf_app_usage_error("trace", "give a tasks.rec or its folder");
     if (gantt) {
         if (!(to > from)) return qf_app_usage_error("trace", "--from %g --to %g: give an interval", from, to);
+        if (out && qf_app_check_output("--out", out)) return qf_app_error();
         char picture[PATH_MAX + 16];
         snprintf(picture, sizeof picture, "%s/gantt.svg", in);
         return trace_gantt(in, from, to, out ? out : picture) ? qf_app_error() : 0;

@@ -3,20 +3,25 @@
 #include "app.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 qf_app_globals qf_app;
 
 const char qf_app_global_help[] =
     "Options of every command:\n"
     "  --sched NAME     StarPU scheduling policy (eager, prio, ws, lws, dm, dmda, ...; default STARPU_SCHED,\n"
-    "                   else dmdas with CUDA workers and lws without)\n"
-    "  --ncpu N         CPU workers (default STARPU_NCPU, else all cores; with CUDA workers one core\n"
-    "                   less per GPU and one for the thread that submits the tasks)\n"
-    "  --ncuda N        CUDA workers (default STARPU_NCUDA or all GPUs)\n"
+    "                   else dmdas with CUDA workers and lws without; a name StarPU lacks is refused)\n"
+    "  --ncpu N         CPU workers, at most the machine's cores (default STARPU_NCPU, else all cores;\n"
+    "                   with CUDA workers one core less per GPU and one for the thread that submits\n"
+    "                   the tasks)\n"
+    "  --ncuda N        CUDA workers, at most the GPUs present (default STARPU_NCUDA or all GPUs)\n"
     "  --verbose        print the machine (workers, memory nodes, hwloc topology) at start\n"
     "  --trace DIR      record an FxT trace into DIR (convert with starpu_fxt_tool -i DIR/prof_file_*)\n"
     "  --watchdog S     when no task finishes for S seconds while tasks are pending, report the stall and\n"
@@ -145,6 +150,38 @@ int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4])
         return qf_app_usage_error(command, "%s", qf_last_error());
     *i += 4;
     return 0;
+}
+
+int qf_app_check_output(const char *option, const char *path)
+{
+    if (!*path) return qf_fail("%s needs a file name", option);
+    struct stat st;
+    int exists = !stat(path, &st);
+    const char *slash = strrchr(path, '/');
+    if ((slash && !slash[1]) || (exists && S_ISDIR(st.st_mode)))
+        return qf_fail("%s %s: that is a folder; give a file name", option, path);
+    if (exists && access(path, W_OK))
+        return qf_fail("%s %s: the file exists and is write-protected: remove it or choose another name", option, path);
+    /* The writers create the file, or a temporary beside it that replaces it, in its folder: a probe
+     * created and removed there also finds what access() does not (root, for whom it allows every
+     * folder, under /proc, say). */
+    int folder_len = slash ? (int)(slash - path) + 1 : 0;
+    char folder[PATH_MAX], probe[PATH_MAX];
+    snprintf(folder, sizeof folder, "%.*s", folder_len > 1 ? folder_len - 1 : 1, slash ? path : ".");
+    int probe_len = snprintf(probe, sizeof probe, "%.*s.quarkflow-probe-%ld", folder_len, path, (long)getpid());
+    if (probe_len >= (int)sizeof probe)
+        return qf_fail("%s %s: the path is longer than the system allows (%d)", option, path, PATH_MAX);
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        int e = errno;
+        return qf_fail("%s %s: cannot create files in the folder %s (%s): %s", option, path, folder, strerror(e),
+                       e == ENOENT && stat(folder, &st) ? "create it first"
+                       : e == ENOTDIR                   ? "a part of the path is not a folder"
+                                                        : "choose a writable folder");
+    }
+    close(fd);
+    unlink(probe);
+    return QF_SUCCESS;
 }
 
 int qf_app_help_requested(int argc, char **argv, int first, const char *help)

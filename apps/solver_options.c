@@ -2,6 +2,7 @@
  * that the three commands name them, check them and document them alike. */
 #include "app.h"
 
+#include <math.h>
 #include <string.h>
 
 int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_solver_params *sp)
@@ -20,12 +21,8 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
         *i += 1;
         return 0;
     }
-    if (!strcmp(a, "--tol")) {
-        rc = qf_app_double(command, argc, argv, i, &sp->tol);
-        if (!rc && !(sp->tol > 0.0 && sp->tol < 1.0))
-            return qf_app_usage_error(command, "--tol %g: the relative residual to reach, between 0 and 1", sp->tol);
-        return rc;
-    }
+    /* --tol's range depends on --prec: qf_app_solver_check */
+    if (!strcmp(a, "--tol")) return qf_app_double(command, argc, argv, i, &sp->tol);
     if (!strcmp(a, "--delta")) {
         rc = qf_app_double(command, argc, argv, i, &sp->delta);
         if (!rc && !(sp->delta > 0.0 && sp->delta < 1.0))
@@ -45,6 +42,34 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
     if (!rc && value == &sp->gcr_nkrylov && *value > 128)
         return qf_app_usage_error(command, "--nkrylov %d: keep at most 128 search directions", *value);
     return rc;
+}
+
+qf_solver_params qf_app_solver_defaults(void)
+{
+    qf_solver_params sp = qf_solver_default_params();
+    sp.tol = NAN; /* no option gives these: qf_app_solver_check */
+    sp.check_every = 0;
+    return sp;
+}
+
+int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision op_prec)
+{
+    /* the defaults follow the other options: the tolerance a single-precision operator, the cadence
+     * a lower iteration limit (at which the solver reads the residual anyway); values given beyond
+     * them are mistakes worth naming */
+    const qf_solver_params library = qf_solver_default_params();
+    double least = qf_solver_min_tol(op_prec);
+    if (isnan(sp->tol)) sp->tol = fmax(library.tol, least);
+    if (!sp->check_every) sp->check_every = library.check_every < sp->max_iter ? library.check_every : sp->max_iter;
+    if (!(sp->tol >= least && sp->tol < 1.0))
+        return qf_app_usage_error(command,
+                                  "--tol %g: the relative residual to reach, between %g (the least a %s-precision "
+                                  "operator's rounding allows) and 1",
+                                  sp->tol, least, qf_precision_name(op_prec));
+    if (sp->check_every > sp->max_iter)
+        return qf_app_usage_error(command, "--check-every %d: read the residual every 1 to %d iterations (--max-iter)",
+                                  sp->check_every, sp->max_iter);
+    return 0;
 }
 
 const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_prec)

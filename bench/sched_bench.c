@@ -76,7 +76,7 @@ static int parse(int argc, char **argv, sched_opts *o)
     o->p = qf_dirac_default_params(0.125);
     o->p.csw = 1.0;
     o->form = QF_SCHUR_ASYMMETRIC;
-    o->sp = qf_solver_default_params();
+    o->sp = qf_app_solver_defaults();
     snprintf(o->list, sizeof o->list, "eager,prio,random,ws,lws,dm,dmda,dmdar,dmdas,heteroprio");
     const char *cmd = "bench sched";
     for (int i = 1; i < argc; i++) {
@@ -118,9 +118,12 @@ static int parse(int argc, char **argv, sched_opts *o)
     }
     for (char *tok = strtok(o->list, ","); tok; tok = strtok(NULL, ",")) {
         if (o->npolicy == MAX_POLICIES) return qf_app_usage_error(cmd, "--policies: at most %d policies", MAX_POLICIES);
+        if (qf_runtime_check_sched(tok)) return qf_app_usage_error(cmd, "--policies: %s", qf_last_error());
         o->policy[o->npolicy++] = tok;
     }
     if (!o->npolicy) return qf_app_usage_error(cmd, "--policies: give at least one policy");
+    int rc = qf_app_solver_check(cmd, &o->sp, o->p.prec);
+    if (rc) return rc;
     if (qf_app.runtime.trace_dir)
         return qf_app_usage_error(cmd, "--trace: bench sched restarts StarPU for every policy; trace one policy with "
                                        "'quarkflow --sched NAME --trace DIR bench solver'");
@@ -300,6 +303,9 @@ int qf_bench_sched(int argc, char **argv)
     sched_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
+    if ((o.csv && qf_app_check_output("--csv", o.csv)) || (o.md && qf_app_check_output("--md", o.md)) ||
+        (o.plot && qf_app_check_output("--plot", o.plot)))
+        return qf_app_error();
     sched_row rows[MAX_POLICIES];
     memset(rows, 0, sizeof rows);
     char what[96];

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define BENCH_MAX_ITER 2000 /* for the parser and the help text alike */
+
 static const char help[] =
     "usage: quarkflow bench solver [options]\n"
     "\n"
@@ -45,9 +47,11 @@ static const char help[] =
     "  --prec double|single  precision of the operator and of the solution (default double)\n"
     "  --schur asym|sym    even-odd form (default asym)\n"
     "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
-    "  --tol T             true relative residual to reach (default 1e-10)\n"
-    "  --max-iter N        iteration limit of each solve (default 2000)\n"
-    "  --check-every K     the host reads the residual every K iterations (default 10)\n"
+    "  --tol T             true relative residual to reach (default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE)
+    " with --prec single;\n"
+    "                      at least " QF_APP_STR(QF_SOLVER_MIN_TOL_DOUBLE) " in double)\n"
+    "  --max-iter N        iteration limit of each solve (default " QF_APP_STR(BENCH_MAX_ITER) ")\n"
+    "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10)\n"
     "  --delta D, --nkrylov N, --inner-mr N   as for quarkflow solve\n"
     "  --iters N           timed Mhat applications (default: enough for about 0.5 s each way)\n"
     "  --warmup W          untimed Mhat applications before each timing (default 2)\n"
@@ -100,8 +104,8 @@ static int parse(int argc, char **argv, bench_opts *o)
     o->p = qf_dirac_default_params(0.125);
     o->p.csw = 1.0;
     o->form = QF_SCHUR_ASYMMETRIC;
-    o->sp = qf_solver_default_params();
-    o->sp.max_iter = 2000;
+    o->sp = qf_app_solver_defaults();
+    o->sp.max_iter = BENCH_MAX_ITER;
     o->solver[0] = QF_SOLVER_CGNR;
     o->solver[1] = QF_SOLVER_BICGSTAB;
     o->nsolver = 2;
@@ -132,7 +136,7 @@ static int parse(int argc, char **argv, bench_opts *o)
         }
         if (rc) return rc;
     }
-    return 0;
+    return qf_app_solver_check(cmd, &o->sp, o->p.prec);
 }
 
 /* The precision the iterations of a solve with sloppy precision s run in. */

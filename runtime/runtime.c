@@ -82,6 +82,46 @@ static int cuda_workers_expected(void)
 #endif
 }
 
+int qf_runtime_check_sched(const char *policy)
+{
+    /* StarPU itself only warns about a name it does not know and runs its default policy, which made
+     * a typo in --sched look like a measurement of the policy asked for */
+    if (policy && !strncmp(policy, "heft", 4)) return QF_SUCCESS; /* StarPU's old name of dmda */
+    char known[1024] = "";
+    size_t used = 0;
+    for (struct starpu_sched_policy **p = starpu_sched_get_predefined_policies(); *p; p++) {
+        if (!(*p)->policy_name) continue;
+        if (policy && !strcmp(policy, (*p)->policy_name)) return QF_SUCCESS;
+        if (used < sizeof known)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "", (*p)->policy_name);
+    }
+    return qf_fail("unknown scheduling policy '%s': StarPU %d.%d.%d has %s", policy ? policy : "", STARPU_MAJOR_VERSION,
+                   STARPU_MINOR_VERSION, STARPU_RELEASE_VERSION, known);
+}
+
+/* Refuses worker counts the machine cannot honour: StarPU starts as many CPU workers as asked (up to
+ * its STARPU_MAXCPUS, 128 workers on a 2-core machine), and without the CUDA devices asked for it
+ * runs on the CPUs alone, both without a word. */
+static int check_workers(const qf_runtime_options *opt)
+{
+    long ncores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (opt->ncpu > 0 && ncores > 0 && opt->ncpu > ncores)
+        return qf_fail("--ncpu %d: this machine has %ld cores; give at most %ld CPU workers (or leave --ncpu out for "
+                       "one per core)",
+                       opt->ncpu, ncores, ncores);
+#if QF_HAVE_CUDA
+    int devices = qf_cuda_device_count();
+    const char *where = "this machine has";
+#else
+    int devices = 0;
+    const char *where = "quarkflow was built without CUDA (QF_ENABLE_CUDA=OFF) and uses";
+#endif
+    if (opt->ncuda > devices)
+        return qf_fail("--ncuda %d: %s %d CUDA device%s; %s", opt->ncuda, where, devices, devices == 1 ? "" : "s",
+                       devices ? "give at most that many (0: CPU workers only)" : "give --ncuda 0 or leave it out");
+    return QF_SUCCESS;
+}
+
 /* StarPU's default gives every core without a CUDA worker a CPU worker, so the thread that submits
  * the tasks shares a core with a polling worker. On a node with GPUs that thread paces the GPU: a
  * 32^4 propagator on 16 cores + 1 H100 took 10.8 s with 15 CPU workers (all idle), 7.2 s with 14
@@ -185,6 +225,11 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     qf_runtime_options defaults = qf_runtime_default_options();
     if (!opt) opt = &defaults;
     if (started) return qf_fail("the runtime is already started");
+    if (opt->sched && qf_runtime_check_sched(opt->sched)) return qf_fail_context("--sched");
+    const char *env_policy = getenv("STARPU_SCHED");
+    if (!opt->sched && env_policy && *env_policy && qf_runtime_check_sched(env_policy))
+        return qf_fail_context("STARPU_SCHED in the environment");
+    if (check_workers(opt)) return QF_ERROR;
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
     tracing = trace_window = 0;

@@ -44,9 +44,9 @@ int qf_solver_parse(const char *s, qf_solver_kind *k)
 
 qf_solver_params qf_solver_default_params(void)
 {
-    qf_solver_params p = {.kind = QF_SOLVER_BICGSTAB, .tol = 1e-10, .max_iter = 1000, .check_every = 10,
-                          .even_odd = 1, .verbose = 0, .sloppy = QF_DOUBLE, .delta = 0.1, .gcr_nkrylov = 16,
-                          .gcr_inner_mr = 0};
+    qf_solver_params p = {.kind = QF_SOLVER_BICGSTAB, .tol = 1e-10, .max_iter = QF_SOLVER_DEFAULT_MAX_ITER,
+                          .check_every = 10, .even_odd = 1, .verbose = 0, .sloppy = QF_DOUBLE, .delta = 0.1,
+                          .gcr_nkrylov = 16, .gcr_inner_mr = 0};
     return p;
 }
 
@@ -72,12 +72,18 @@ static int residual(qf_krylov *k, qf_linop *A, qf_field *r, const qf_field *x, c
                : QF_SUCCESS;
 }
 
-static int check_params(const qf_solver_params *p)
+double qf_solver_min_tol(qf_precision op_prec)
+{
+    return op_prec == QF_DOUBLE ? QF_SOLVER_MIN_TOL_DOUBLE : QF_SOLVER_MIN_TOL_SINGLE;
+}
+
+static int check_params(const qf_solver_params *p, qf_precision op_prec)
 {
     if (!known(p->kind)) return qf_fail("unknown solver %d", (int)p->kind);
-    if (!(p->tol > 0.0 && p->tol < 1.0))
-        return qf_fail("solver tolerance %g: it is the relative residual |b - M x| / |b|, between 0 and 1 (e.g. 1e-10)",
-                       p->tol);
+    if (!(p->tol >= qf_solver_min_tol(op_prec) && p->tol < 1.0))
+        return qf_fail("solver tolerance %g: it is the relative residual |b - M x| / |b|, between %g (the least the "
+                       "rounding of a %s-precision operator allows) and 1 (e.g. 1e-10)",
+                       p->tol, qf_solver_min_tol(op_prec), qf_precision_name(op_prec));
     if (p->max_iter < 1) return qf_fail("solver max_iter %d: give at least one iteration", p->max_iter);
     if (p->check_every < 1) return qf_fail("solver check_every %d: check at least every iteration", p->check_every);
     if (p->sloppy != QF_DOUBLE && p->sloppy != QF_SINGLE) return qf_fail("unknown sloppy precision %d", (int)p->sloppy);
@@ -134,8 +140,8 @@ static int preconditioner(qf_krylov *k, qf_precond **own)
 int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params *p, qf_solver_result *res)
 {
     memset(res, 0, sizeof *res);
-    if (check_params(p)) return QF_ERROR;
     if (!A) return qf_fail("qf_solve: no operator");
+    if (check_params(p, qf_linop_get_domain(A)->prec)) return QF_ERROR;
     if (x == b) return qf_fail("qf_solve: the solution and the source are the same field; pass a separate solution field");
     /* the system: A's Schur complement on the even sites, or A itself on its own sites */
     qf_linop *sys = A;

@@ -146,6 +146,9 @@ static void test_edge_cases(problem *pb)
     p = qf_solver_default_params();
     p.tol = 0.0;
     CHECK(qf_solve(M, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "tolerance"), "tol 0: %s", qf_last_error());
+    p.tol = 1e-300; /* below the rounding of the true residual: refused, not iterated into a NaN */
+    CHECK(qf_solve(M, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "between 1e-14"), "tol 1e-300: %s",
+          qf_last_error());
     p = qf_solver_default_params();
     CHECK(qf_solve(M, b, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "same field"), "x == b: %s",
           qf_last_error());

@@ -28,7 +28,9 @@ typedef struct {
 /* Defaults: everything from the environment. */
 qf_runtime_options qf_runtime_default_options(void);
 
-/* Starts MPI (MPI_THREAD_SERIALIZED, when built with it) and StarPU. argc/argv may be NULL. */
+/* Starts MPI (MPI_THREAD_SERIALIZED, when built with it) and StarPU. argc/argv may be NULL. Fails,
+ * naming the cause, on a scheduling policy (sched or STARPU_SCHED) that StarPU does not have, more
+ * CPU workers than the machine has cores, and more CUDA workers than it has devices. */
 int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv);
 /* Stops StarPU; it may be started again (another policy, say). MPI, when quarkflow started it, is
  * finalized at exit. */
@@ -49,6 +51,9 @@ int qf_runtime_allgather(const void *mine, void *all, size_t bytes);
 int qf_runtime_ncpu_workers(void);
 int qf_runtime_ncuda_workers(void);
 const char *qf_runtime_sched_name(void);
+/* Whether StarPU has the scheduling policy named policy; fails listing the policies it has. Needs no
+ * started runtime. */
+int qf_runtime_check_sched(const char *policy);
 
 /* Prints workers, memory nodes and the hwloc topology as StarPU sees them. */
 void qf_runtime_print_machine(FILE *out);
