@@ -82,10 +82,11 @@ static int implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
     return QF_SUCCESS;
 }
 
-static int check_update(const gcr_space *s)
+static int check_update(qf_krylov *k, const gcr_space *s)
 {
     double bad;
     if (qf_scalar_get(s->status, &bad, NULL)) return QF_ERROR;
+    k->breakdown = bad != 0.0;
     if (bad != 0.0)
         return qf_fail("GCR broke down: a search direction vanished (|A p| = 0) or NaN or Inf entered the fields; "
                        "check the operator's parameters, or try another solver");
@@ -110,7 +111,7 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         rc = qf_blas_norm2(rr, r, k->parity) || qf_krylov_check(k, rr, "GCR", &norm);
         if (!rc && (full || norm <= target || k->iterations >= k->p->max_iter || qf_reliable_due(&rel, norm))) {
             rc = implicit_update(&s, j, rel.xs, k->parity) || qf_reliable_update(&rel, r, &norm) ||
-                 check_update(&s);
+                 check_update(k, &s);
             j = 0;
         }
     }

@@ -40,11 +40,13 @@ int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, doubl
 {
     double re, im;
     if (qf_scalar_get(rr, &re, &im)) return QF_ERROR;
-    if (!isfinite(re) || re < 0.0)
+    if (!isfinite(re) || re < 0.0) {
+        k->breakdown = 1;
         return qf_fail("%s broke down after %d iterations: the iterated residual norm^2 is %g (a vanishing "
                        "denominator, or NaN or Inf in the fields); check the operator's parameters, or try another "
                        "solver",
                        solver, k->iterations, re);
+    }
     *norm = sqrt(re);
     if (k->p->verbose && qf_runtime_rank() == 0) {
         printf("  %-9s iteration %5d   iterated residual %.3e\n", solver, k->iterations, *norm);
@@ -82,10 +84,12 @@ static int residual(qf_reliable *rel, qf_field *rs, double *norm)
     rc = rc || (mixed(rel) ? qf_field_convert(rs, r) : qf_blas_copy(rs, r, parity)) || qf_scalar_create(&rr) ||
          qf_blas_norm2(rr, rs, parity) || qf_scalar_get(rr, &re, &im);
     if (rr) qf_scalar_destroy(rr);
-    if (!rc && !isfinite(re))
+    if (!rc && !isfinite(re)) {
+        k->breakdown = 1;
         rc = qf_fail("%s: the residual of the solution after %d iterations is NaN or Inf: the iterations diverged or "
                      "broke down; check the operator's parameters, or try another solver",
                      qf_solver_name(k->p->kind), k->iterations);
+    }
     rel->rmax = *norm = sqrt(re);
     return rc ? QF_ERROR : QF_SUCCESS;
 }

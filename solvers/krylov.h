@@ -19,6 +19,7 @@ typedef struct {
     double flops;            /* of the operator applications so far (QUDA's counts) */
     int iterations;          /* Krylov iterations so far, over restarts */
     int updates;             /* high-precision corrections so far */
+    int breakdown;           /* the last failure was NaN or Inf in the iterations (set by the checks) */
 } qf_krylov;
 
 /* Temporary fields of the system's shape, zero, from the operator's pool: in the iterations'
@@ -32,7 +33,7 @@ void qf_krylov_release(const qf_krylov *k, qf_field *f);
  * flops. */
 int qf_krylov_apply(qf_krylov *k, int dagger, qf_field *out, const qf_field *in);
 /* Reads the iterated residual norm^2 rr (the host's only wait in an iteration) and returns its
- * square root, or fails on NaN or Inf: a breakdown. */
+ * square root, or fails on NaN or Inf: a breakdown (k->breakdown set). */
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm);
 /* Counts an iteration and marks its submission in a trace. */
 void qf_krylov_next_iteration(qf_krylov *k);

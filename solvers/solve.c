@@ -97,28 +97,52 @@ static int check_params(const qf_solver_params *p, qf_precision op_prec)
     return QF_SUCCESS;
 }
 
+/* One run of the method from x towards the iterated target. Iterating far past convergence between
+ * two residual reads (a long check_every) lets the residual underflow to 0, most often in single
+ * precision, and 0 / 0 then breaks the coefficients: such a breakdown is told from a real one by
+ * running again from the solution the run started from, reading the residual every iteration, which
+ * stops as soon as the target is reached. After a real breakdown x is that solution again, not NaN. */
+static int run_method(qf_krylov *k, qf_field *x, const qf_field *b, double target, qf_field *start)
+{
+    k->breakdown = 0;
+    int rc = qf_blas_copy(start, x, k->parity) || methods[k->p->kind].run(k, x, b, target);
+    if (!rc || !k->breakdown) return rc;
+    const qf_solver_params *p = k->p;
+    qf_solver_params every = *p;
+    every.check_every = 1;
+    k->p = &every;
+    k->breakdown = 0;
+    if (p->check_every > 1) rc = qf_blas_copy(x, start, k->parity) || methods[p->kind].run(k, x, b, target);
+    k->p = p;
+    if (rc && k->breakdown) qf_blas_copy(x, start, k->parity);
+    return rc;
+}
+
 /* Runs the method until the system's true residual reaches target (absolute) or the iterations run
  * out; *best is the smallest true residual seen. */
 static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *r, double target, double *best)
 {
-    double iterated_target = target, norm;
+    double iterated_target = target, norm = 0.0;
     int runs = 0;
-    if (residual(k, k->A, r, x, b, &norm)) return QF_ERROR;
+    qf_field *start = NULL; /* the solution each run starts from */
+    int rc = qf_krylov_field_hi(k, &start) || residual(k, k->A, r, x, b, &norm);
     *best = norm;
-    while (norm > target) {
-        if (k->iterations >= k->p->max_iter)
-            return qf_fail("%s did not converge in %d iterations: the best true residual reached is %.3e of the "
-                           "requested %.3e (relative); raise max_iter, loosen the tolerance or use %s",
-                           qf_solver_name(k->p->kind), k->iterations, *best / (target / k->p->tol), k->p->tol,
-                           k->p->kind == QF_SOLVER_BICGSTAB ? "GCR" : "BiCGStab");
+    while (!rc && norm > target) {
+        if (k->iterations >= k->p->max_iter) {
+            rc = qf_fail("%s did not converge in %d iterations: the best true residual reached is %.3e of the "
+                         "requested %.3e (relative); raise max_iter, loosen the tolerance or use %s",
+                         qf_solver_name(k->p->kind), k->iterations, *best / (target / k->p->tol), k->p->tol,
+                         k->p->kind == QF_SOLVER_BICGSTAB ? "GCR" : "BiCGStab");
+            break;
+        }
         if (runs++ > 0) k->updates++; /* a restart from the corrected solution */
-        int rc = methods[k->p->kind].run(k, x, b, iterated_target);
-        if (rc || residual(k, k->A, r, x, b, &norm)) return QF_ERROR;
-        if (norm < *best) *best = norm;
+        rc = run_method(k, x, b, iterated_target, start) || residual(k, k->A, r, x, b, &norm);
+        if (!rc && norm < *best) *best = norm;
         /* the iterated residual has drifted from the true one: restart with a target tightened by the gap */
-        if (norm > target) iterated_target *= fmax(0.5 * target / norm, 1e-3);
+        if (!rc && norm > target) iterated_target *= fmax(0.5 * target / norm, 1e-3);
     }
-    return QF_SUCCESS;
+    qf_krylov_release(k, start);
+    return rc ? QF_ERROR : QF_SUCCESS;
 }
 
 /* GCR's preconditioner: the caller's, or gcr_inner_mr MR steps on the iterations' system (*own: made

@@ -341,6 +341,22 @@ static void check_scalar_chain(ctx *c)
     qf_scalar_div(alpha, a, b);
     cplx gz = get(alpha);
     CHECK(isnan(creal(gz)) && isnan(cimag(gz)), "%s: a / 0 is NaN (%g %g)", tag, creal(gz), cimag(gz));
+    /* 0 / 0 and 0 / b are 0: the coefficient of a vanished residual */
+    qf_scalar_set(a, 0.0, 0.0);
+    qf_scalar_div(alpha, a, b);
+    cplx g00 = get(alpha);
+    qf_scalar_set(b, 2.0, -1.0);
+    qf_scalar_div(alpha, a, b);
+    cplx g0b = get(alpha);
+    CHECK(g00 == 0.0 && g0b == 0.0, "%s: 0 / 0 and 0 / b are 0 (%g %g, %g %g)", tag, creal(g00), cimag(g00),
+          creal(g0b), cimag(g0b));
+    qf_scalar_set(b, NAN, INFINITY);
+    qf_scalar_mul(alpha, a, b);
+    cplx g0n = get(alpha);
+    qf_scalar_mul(alpha, b, a);
+    cplx gn0 = get(alpha);
+    CHECK(g0n == 0.0 && gn0 == 0.0, "%s: 0 * (NaN, Inf) and (NaN, Inf) * 0 are 0 (%g %g, %g %g)", tag, creal(g0n),
+          cimag(g0n), creal(gn0), cimag(gn0));
     qf_scalar_destroy(a);
     qf_scalar_destroy(b);
     qf_scalar_destroy(alpha);

@@ -46,7 +46,8 @@ typedef struct {
                                       * set it to the sum instead of adding into a STARPU_REDUX copy */
 } qf_blas_args;
 
-/* scalar_op: out = (re, im); out = a b; out = a / b (NaN when b == 0); out = s a. */
+/* scalar_op: out = (re, im); out = a b; out = a / b (NaN when b == 0); out = s a. Exact zeros absorb:
+ * 0 b, a 0 and 0 / b are 0 whatever a and b. */
 typedef enum { QF_SCALAR_SET = 0, QF_SCALAR_MUL, QF_SCALAR_DIV, QF_SCALAR_SCALE } qf_scalar_op_kind;
 
 typedef struct {
@@ -155,10 +156,16 @@ static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, doubl
         r = qf_cscale(args->s, qf_cmake(a[0], a[1]));
     } else {
         qf_complex av = qf_cmake(a[0], a[1]), bv = qf_cmake(b[0], b[1]);
-        if (args->op == QF_SCALAR_MUL) {
+        int a_zero = av.re == 0.0 && av.im == 0.0, b_zero = bv.re == 0.0 && bv.im == 0.0;
+        if ((args->op == QF_SCALAR_MUL && (a_zero || b_zero)) || (args->op == QF_SCALAR_DIV && a_zero)) {
+            /* exact zeros absorb: 0 b, a 0 and 0 / b are 0 for every a and b (0, Inf and NaN
+             * included). A Krylov method that iterates past convergence until its residual underflows
+             * to 0 computes such coefficients, and 0 keeps its solution where NaN would destroy it. */
+            r = qf_cmake(0.0, 0.0);
+        } else if (args->op == QF_SCALAR_MUL) {
             r = qf_cmul(av, bv);
         } else {
-            /* a conj(b) / |b|^2: 0 / 0 = NaN when b == 0, which the solvers detect */
+            /* a conj(b) / |b|^2: NaN when b == 0, a breakdown the solvers detect */
             double d = qf_cnorm2(bv);
             qf_complex num = qf_cmul(av, qf_cconj(bv));
             r = qf_cmake(num.re / d, num.im / d);

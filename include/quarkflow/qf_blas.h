@@ -25,8 +25,10 @@ int qf_scalar_set(qf_scalar *s, double re, double im);
 /* Waits for the tasks that write s and returns its value. */
 int qf_scalar_get(const qf_scalar *s, double *re, double *im);
 
-/* Scalar arithmetic as tasks: out = a * b, out = a / b (fails at run time into NaN, which the
- * solvers detect, when b is 0), out = s * a for a real constant s. out may be a or b. */
+/* Scalar arithmetic as tasks: out = a * b, out = a / b (NaN when b is 0, which the solvers detect
+ * as a breakdown), out = s * a for a real constant s. Exact zeros absorb: 0 * b, a * 0 and 0 / b are
+ * 0 whatever a and b (also 0, Inf, NaN), the coefficients of a residual that has vanished. out may
+ * be a or b. */
 int qf_scalar_mul(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
 int qf_scalar_div(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
 int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a);
