@@ -4,10 +4,12 @@
 # +-25% between runs, more than most kernel changes). Every variant runs the packed command of
 # .deploy/ (tools/pack-device.sh) with its own libquarkflow.so; rounds alternate the variants.
 #
-#   bench/run_device_ab.sh ROUNDS [taskset -c CPUS] NAME=LIBFILE ... -- QUARKFLOW-ARGS...
+#   bench/run_device_ab.sh ROUNDS [taskset -c CPUS] NAME=LIBFILE|NAME=DEPLOYDIR ... -- QUARKFLOW-ARGS...
 #
 # LIBFILE is a libquarkflow.so.* built from another commit (a worktree's build, stripped, carried
-# with the call); the name "packed" stands for .deploy's own. Libraries beside LIBFILE named *.so.*
+# with the call), or a folder packed by tools/pack-device.sh from another commit (its command and
+# library both, for commits whose library interface differs); the name "packed" stands for
+# .deploy's own. Libraries beside LIBFILE named *.so.*
 # go into the variant too: an ordinary build links StarPU-MPI (libstarpumpi-1.3.so.3), which
 # .deploy's single-process build lacks, and the GPU machine has the OpenMPI it needs. Logs go to
 # $OUT (or /tmp) as ab_CPUS_NAME_ROUND.txt; the figures of each run are printed (bench dslash's and
@@ -27,7 +29,10 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
   dir=/tmp/qf-ab-$name
   rm -rf "$dir"
   cp -r "$top/.deploy" "$dir"
-  if [ "$name" != packed ]; then
+  if [ -d "$lib" ]; then # a whole packed build of another commit (its command and library)
+    rm -rf "$dir"
+    cp -r "$lib" "$dir"
+  elif [ "$name" != packed ]; then
     [ -f "$lib" ] || { echo "run_device_ab: no library '$lib' for variant $name" >&2; exit 2; }
     cp "$lib" "$dir/lib/$(basename "$(readlink -f "$top"/.deploy/lib/libquarkflow.so)")"
     for extra in "$(dirname "$lib")"/*.so.*; do [ -f "$extra" ] && cp "$extra" "$dir/lib/"; done
