@@ -34,8 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* qf_tasks_clover_build: the clover field and its inverse, built as qf_dirac_create builds them */
-#include "../tasks/clover.h"
+/* qf_clover_build: the clover field and its inverse, built as qf_dirac_create builds them */
+#include "quarkflow/qf_clover.h"
 
 static const char help[] =
     "usage: quarkflow bench dslash [options]\n"
@@ -247,7 +247,7 @@ static int plan_create(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_p
         rc = rc || qf_field_create(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0) ||
              qf_field_create(&cl[0], lat, QF_FIELD_CLOVER, p->prec, 0) ||
              qf_field_create(&cl[1], lat, QF_FIELD_CLOVER, p->prec, 0) || qf_gauge_field_strength(gauge, fmunu) ||
-             qf_tasks_clover_build(fmunu, dp->kappa * dp->csw, cl[0], cl[1]);
+             qf_clover_build(fmunu, dp->kappa * dp->csw, cl[0], cl[1]);
         for (int k = 0; k < 2 && !rc; k++) {
             rc = qf_field_export(cl[k], g);
             if (!rc) pack(p, lat, g, 72, p->clover[k], 1);

@@ -3,6 +3,7 @@
  * hence RW. */
 #include "codelets.h"
 #include "kernels/simd.h"
+#include "cpu_versions.h"
 
 #if QF_HAVE_CUDA
 void qf_clover_apply_cuda(void *buffers[], void *cl_arg);

@@ -155,18 +155,9 @@ extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
 
-/* ---- Every codelet above, in one table (registry.c), for what must name or count them all: the
- * per-worker statistics (runtime/stats.c) read their per-worker task counts. label is a short
- * column heading for tables; the codelet's own name is cl->name. colour (0xRRGGBB) is the codelet's
- * colour in traces, one per kind of work (gather, interior, exterior, clover, BLAS update, reduction
- * ...); registry.c sets cl->color from it when the library loads. A new codelet joins the table. ---- */
-typedef struct {
-    struct starpu_codelet *cl;
-    const char *label;
-    unsigned colour;
-} qf_codelet_entry;
-extern const qf_codelet_entry qf_codelet_registry[];
-extern const int qf_codelet_registry_size;
+/* ---- Every codelet above is in one table (registry.c), which registry.c hands to the runtime when
+ * the library loads (runtime/codelet_table.h): the per-worker statistics, the watchdog and the trace
+ * colours read it there. A new codelet joins the table. ---- */
 
 #ifdef __cplusplus
 }

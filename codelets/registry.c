@@ -1,10 +1,12 @@
-/* The table of all quarkflow codelets (codelets.h), kept in one place so that what counts tasks by
- * codelet (runtime/stats.c) sees every codelet without listing them itself. Labels are column
+/* The table of all quarkflow codelets (codelets.h), kept in one place and handed to the runtime when
+ * the library loads (runtime/codelet_table.h), so that what counts tasks by codelet sees every codelet
+ * without listing them itself. Labels are column
  * headings: at most 8 characters, so that a table of a solve's kinds stays narrow. Colours are the
  * trace colours of the kinds of work (StarPU writes cl->color into paje.trace and dag.dot): the Dirac
  * stages blue / green / orange, clover purple, BLAS updates olive, reductions red and pink, scalar
  * arithmetic grey, conversions brown, gauge-field work dark blue shades. */
 #include "codelets.h"
+#include "codelet_table.h"
 
 enum {
     COLOUR_GATHER = 0x1f77b4, COLOUR_INTERIOR = 0x2ca02c, COLOUR_EXTERIOR = 0xff7f0e, COLOUR_CLOVER = 0x9467bd,
@@ -12,7 +14,7 @@ enum {
     COLOUR_CONVERT = 0x8c564b, COLOUR_FACE = 0x17becf, COLOUR_GAUGE = 0x393b79, COLOUR_GAUGE_OBS = 0x6b6ecf
 };
 
-const qf_codelet_entry qf_codelet_registry[] = {
+static const qf_codelet_entry registry[] = {
     {&qf_cl_wilson_gather, "gather", COLOUR_GATHER},
     {&qf_cl_wilson_interior, "interior", COLOUR_INTERIOR},
     {&qf_cl_wilson_exterior, "exterior", COLOUR_EXTERIOR},
@@ -39,23 +41,9 @@ const qf_codelet_entry qf_codelet_registry[] = {
     {&qf_cl_leaf_transport, "leaf_tr", COLOUR_CLOVER},
     {&qf_cl_leaf_sum, "leaf_sum", COLOUR_CLOVER},
 };
-const int qf_codelet_registry_size = (int)(sizeof qf_codelet_registry / sizeof qf_codelet_registry[0]);
-
-int qf_trace_colour(const char *model, unsigned *rgb)
-{
-    for (int c = 0; c < qf_codelet_registry_size; c++) {
-        const struct starpu_codelet *cl = qf_codelet_registry[c].cl;
-        if (cl->model && cl->model->symbol && !strcmp(cl->model->symbol, model)) {
-            *rgb = qf_codelet_registry[c].colour;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* At load time, before any task exists: the codelets are static structures that every entry point
  * (the command line, a host code through the C API) shares. */
-__attribute__((constructor)) static void set_trace_colours(void)
+__attribute__((constructor)) static void register_codelets(void)
 {
-    for (int c = 0; c < qf_codelet_registry_size; c++) qf_codelet_registry[c].cl->color = qf_codelet_registry[c].colour;
+    qf_codelet_table_register(registry, (int)(sizeof registry / sizeof registry[0]));
 }

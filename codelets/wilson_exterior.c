@@ -4,6 +4,7 @@
  * + 1: the +mu neighbour's side-0 face), then R x if has_x, R clover if clover_on. */
 #include "codelets.h"
 #include "kernels/simd.h"
+#include "cpu_versions.h"
 #include "wilson_launch.h"
 
 static void buffer_pointers(void *buffers[], const qf_wilson_args *a, const void *face[QF_WILSON_NFACES],

@@ -2,6 +2,7 @@
  * ones multiplied by U^dagger (kernels/wilson.h). Buffers: R spinor, R gauge, W faces (mu, side). */
 #include "codelets.h"
 #include "kernels/simd.h"
+#include "cpu_versions.h"
 #include "wilson_launch.h"
 
 #if QF_HAVE_CUDA

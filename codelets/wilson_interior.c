@@ -4,6 +4,7 @@
  * clover_on. */
 #include "codelets.h"
 #include "kernels/simd.h"
+#include "cpu_versions.h"
 #include "wilson_launch.h"
 
 static void optional_buffers(void *buffers[], const qf_wilson_args *a, int first, const void **x, const void **clover)

@@ -3,6 +3,7 @@
 #define QUARKFLOW_H
 
 #include "quarkflow/qf_blas.h"
+#include "quarkflow/qf_clover.h"
 #include "quarkflow/qf_config.h"
 #include "quarkflow/qf_defs.h"
 #include "quarkflow/qf_dirac.h"

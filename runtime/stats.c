@@ -2,10 +2,10 @@
  * time, total time) switched on for the interval only, and the tasks of each quarkflow codelet per
  * worker from the counters StarPU keeps in every codelet (per_worker_stats, counted whether profiling
  * is on or not, so the interval's counts are differences against a snapshot taken at the begin).
- * The codelets come from their one table, codelets/registry.c: the runtime reads their counters
- * only, it submits nothing. */
+ * The codelets come from their one table (runtime/codelet_table.h, which codelets/registry.c fills):
+ * the runtime reads their counters only, it submits nothing. */
 #include "quarkflow/qf_runtime.h"
-#include "codelets.h"
+#include "codelet_table.h"
 
 #include <starpu.h>
 #include <starpu_profiling.h>
@@ -48,8 +48,8 @@ static struct {
 static void each_history_entry(void (*fn)(const struct starpu_perfmodel_history_entry *, void *), void *arg)
 {
     int nw = (int)starpu_worker_get_count();
-    for (int c = 0; c < qf_codelet_registry_size; c++) {
-        struct starpu_perfmodel *m = qf_codelet_registry[c].cl->model;
+    for (int c = 0; c < qf_codelet_count(); c++) {
+        struct starpu_perfmodel *m = qf_codelet_at(c)->cl->model;
         if (!m || m->type != STARPU_HISTORY_BASED || !m->is_loaded || !m->state) continue; /* not used yet */
         for (int w = 0; w < nw; w++) {
             struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(w, STARPU_NMAX_SCHED_CTXS);
@@ -97,7 +97,7 @@ int qf_runtime_stats_begin(void)
 {
     if (interval.active)
         return qf_fail("qf_runtime_stats_begin: an interval is already open; end it with qf_runtime_stats_end first");
-    int nw = (int)starpu_worker_get_count(), nc = qf_codelet_registry_size;
+    int nw = (int)starpu_worker_get_count(), nc = qf_codelet_count();
     interval.base = malloc((size_t)nw * (size_t)nc * sizeof *interval.base);
     if (!interval.base) return qf_fail("out of host memory for the task counters of %d workers", nw);
     /* the interval holds the tasks submitted from here on, and none that were already running */
@@ -107,7 +107,7 @@ int qf_runtime_stats_begin(void)
     interval.nsamples = 0;
     each_history_entry(snapshot_entry, &cap);
     for (int w = 0; w < nw; w++)
-        for (int c = 0; c < nc; c++) interval.base[w * nc + c] = qf_codelet_registry[c].cl->per_worker_stats[w];
+        for (int c = 0; c < nc; c++) interval.base[w * nc + c] = qf_codelet_at(c)->cl->per_worker_stats[w];
     /* enabling resets every worker's profiling counters: the interval starts now for all of them */
     interval.prev_status = starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
     interval.t0 = starpu_timing_now() * 1e-6;
@@ -120,7 +120,7 @@ int qf_runtime_stats_end(qf_runtime_stats **out)
     *out = NULL;
     if (!interval.active) return qf_fail("qf_runtime_stats_end without qf_runtime_stats_begin");
     starpu_task_wait_for_all();
-    int nw = interval.nworkers, nc = qf_codelet_registry_size;
+    int nw = interval.nworkers, nc = qf_codelet_count();
     qf_runtime_stats *s = calloc(1, sizeof *s);
     int rc = QF_SUCCESS;
     if (s) {
@@ -147,7 +147,7 @@ int qf_runtime_stats_end(qf_runtime_stats **out)
             else if (ws->kind == QF_WORKER_CUDA) snprintf(ws->name, sizeof ws->name, "CUDA %d", starpu_worker_get_devid(w));
             else snprintf(ws->name, sizeof ws->name, "worker %d", w);
             for (int c = 0; c < nc; c++)
-                s->count[w * nc + c] = qf_codelet_registry[c].cl->per_worker_stats[w] - interval.base[w * nc + c];
+                s->count[w * nc + c] = qf_codelet_at(c)->cl->per_worker_stats[w] - interval.base[w * nc + c];
         }
         each_history_entry(count_calibrating, &s->calibrating);
         /* StarPU counts transfers while profiling is on, from the begin (which reset the counters) */
@@ -209,7 +209,7 @@ long qf_runtime_stats_tasks(const qf_runtime_stats *s, const char *codelet)
         return n;
     }
     for (int c = 0; c < s->ncodelets; c++)
-        if (qf_codelet_registry[c].cl->name && !strcmp(qf_codelet_registry[c].cl->name, codelet)) {
+        if (qf_codelet_at(c)->cl->name && !strcmp(qf_codelet_at(c)->cl->name, codelet)) {
             for (int w = 0; w < s->nworkers; w++) n += (long)s->count[w * s->ncodelets + c];
             return n;
         }
@@ -254,7 +254,7 @@ void qf_runtime_stats_print(const qf_runtime_stats *s, FILE *out)
         if (!total) continue;
         char digits[32];
         int nd = snprintf(digits, sizeof digits, "%lu", total);
-        int nl = (int)strlen(qf_codelet_registry[c].label);
+        int nl = (int)strlen(qf_codelet_at(c)->label);
         width[c] = nd > nl ? nd : nl;
     }
     for (int w = 0; w < s->nworkers; w++) {
@@ -266,7 +266,7 @@ void qf_runtime_stats_print(const qf_runtime_stats *s, FILE *out)
             ncpu, ncuda, s->seconds);
     fprintf(out, "  %-9s %9s %8s %7s", "worker", "tasks", "busy s", "idle %");
     for (int c = 0; c < nc; c++)
-        if (width[c]) fprintf(out, " %*s", width[c], qf_codelet_registry[c].label);
+        if (width[c]) fprintf(out, " %*s", width[c], qf_codelet_at(c)->label);
     fputc('\n', out);
     for (int w = 0; w < s->nworkers; w++) print_row(s, out, s->w[w].name, w, w, -2, width);
     int kinds = (ncpu > 0) + (ncuda > 0) + (ncpu + ncuda < s->nworkers);

@@ -3,7 +3,7 @@
  * causes and the fixes, and ends the process with a failure status instead of letting it hang. */
 #include "watchdog.h"
 #include "quarkflow/qf_runtime.h"
-#include "codelets.h"
+#include "codelet_table.h"
 
 #include <starpu.h>
 #include <stdio.h>
@@ -24,10 +24,10 @@ static void stalled(void *arg)
             qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers());
     fprintf(stderr, "  tasks started so far, by codelet:");
     int nw = (int)starpu_worker_get_count(), any = 0;
-    for (int c = 0; c < qf_codelet_registry_size; c++) {
+    for (int c = 0; c < qf_codelet_count(); c++) {
         unsigned long n = 0;
-        for (int w = 0; w < nw; w++) n += qf_codelet_registry[c].cl->per_worker_stats[w];
-        if (n) fprintf(stderr, " %s %lu", qf_codelet_registry[c].cl->name, n);
+        for (int w = 0; w < nw; w++) n += qf_codelet_at(c)->cl->per_worker_stats[w];
+        if (n) fprintf(stderr, " %s %lu", qf_codelet_at(c)->cl->name, n);
         any |= n != 0;
     }
     if (!any) fprintf(stderr, " none of quarkflow's");

@@ -1,11 +1,11 @@
-/* The clover term as task graphs (tasks/clover.h):
+/* The clover term as task graphs (include/quarkflow/qf_clover.h):
  *
  *   clover_build(b)   R: F(b)                    W: A(b), A^-1(b)   REDUX: failed-site count
  *   clover_apply(b)   R: C(b), x(b), y(b)        RW: out(b)
  *
  * Both are site-local: no faces. The build waits for its failure count only, so that a clover term
  * that cannot be inverted is reported where it is built. */
-#include "clover.h"
+#include "quarkflow/qf_clover.h"
 #include "tasks.h"
 
 #include <math.h>
@@ -22,7 +22,7 @@ static int check_lattice(const qf_field *f, const char *what, const qf_lattice *
                    lat->blocks[0], lat->blocks[1], lat->blocks[2], lat->blocks[3], whose);
 }
 
-int qf_tasks_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, qf_field *ainv)
+int qf_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, qf_field *ainv)
 {
     if (fmunu->shape.kind != QF_FIELD_FIELD_STRENGTH)
         return qf_fail("the clover term is built from a %s field (qf_gauge_field_strength), not a %s field",
@@ -78,13 +78,13 @@ static int check_spinor(const qf_field *f, const char *what, const qf_field *clo
     return check_lattice(f, what, clover->lat, "clover field");
 }
 
-int qf_tasks_clover_apply(qf_field *out, double a, const qf_field *x, double b, const qf_field *clover,
+int qf_clover_apply(qf_field *out, double a, const qf_field *x, double b, const qf_field *clover,
                           const qf_field *y, int parity)
 {
     if (parity < -1 || parity > 1)
         return qf_fail("parity %d: the clover term applies to parity 0 (even), 1 (odd) or -1 (all sites)", parity);
     if (clover->shape.kind != QF_FIELD_CLOVER)
-        return qf_fail("the clover term needs a %s field (qf_tasks_clover_build), not a %s field",
+        return qf_fail("the clover term needs a %s field (qf_clover_build), not a %s field",
                        qf_field_kind_name(QF_FIELD_CLOVER), qf_field_kind_name(clover->shape.kind));
     if (!x && a != 0.0) return qf_fail("out = a x + b C y with a = %g needs an x field", a);
     if (check_spinor(out, "the output", clover) || check_spinor(y, "the input y", clover) ||

@@ -6,7 +6,7 @@
 #include "quarkflow/qf_blas.h"
 #include "quarkflow/qf_dirac.h"
 #include "quarkflow/qf_observables.h"
-#include "clover.h"
+#include "quarkflow/qf_clover.h"
 #include "stencil.h"
 #include "kernels/wilson.h"
 
@@ -132,7 +132,7 @@ static int apply_schur(qf_dirac *d, qf_field *out, const qf_field *in, int dagge
     /* 1 - kappa^2 D_eo^dagger A_oo^-1 D_oe^dagger A_ee^-1 */
     qf_field *pre = d->tmp[1];
     hop_spec s = {.parity = 0, .dagger = 1, .a = 1.0, .b = -k2, .x = in};
-    return qf_tasks_clover_apply(pre, 0.0, in, 1.0, d->clover_inv, in, 0) || schur_first_half(d, t, pre, 1) ||
+    return qf_clover_apply(pre, 0.0, in, 1.0, d->clover_inv, in, 0) || schur_first_half(d, t, pre, 1) ||
            hop(d, out, t, &s);
 }
 
@@ -189,7 +189,7 @@ int qf_dirac_prepare(qf_dirac *d, qf_field *bhat, const qf_field *b)
     /* bhat_e = b_e + kappa D_eo u_o, u_o = A_oo^-1 b_o; symmetric: A_ee^-1 of that */
     const qf_field *u = b;
     if (has_clover(d)) {
-        if (qf_tasks_clover_apply(d->tmp[0], 0.0, b, 1.0, d->clover_inv, b, 1)) return QF_ERROR;
+        if (qf_clover_apply(d->tmp[0], 0.0, b, 1.0, d->clover_inv, b, 1)) return QF_ERROR;
         u = d->tmp[0];
     }
     hop_spec s = {.parity = 0, .a = 1.0, .b = d->p.kappa, .x = b};
@@ -261,7 +261,7 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
              qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_gauge_field_strength(gauge->shape.face_depth == 1 ? gauge : d->gauge, fmunu) ||
-             qf_tasks_clover_build(fmunu, p->kappa * p->csw, d->clover, d->clover_inv);
+             qf_clover_build(fmunu, p->kappa * p->csw, d->clover, d->clover_inv);
         if (fmunu) qf_field_destroy(fmunu);
     }
     if (rc) {

@@ -2,9 +2,9 @@
 #ifndef QF_TASKS_H
 #define QF_TASKS_H
 
-#include "../codelets/codelets.h"
-#include "../runtime/field_handles.h"
-#include "../runtime/mpi_data.h"
+#include "codelets.h"
+#include "field_handles.h"
+#include "mpi_data.h"
 
 #include <errno.h>
 #include <stdlib.h>

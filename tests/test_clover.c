@@ -1,4 +1,4 @@
-/* The clover term as task graphs (tasks/clover.h), against an independent brute-force reference: per
+/* The clover term as task graphs (include/quarkflow/qf_clover.h), against an independent brute-force reference: per
  * site the 12x12 complex matrix A = 1 + i kappa c_sw sum_{mu<nu} sigma_munu (x) F_munu, with the gamma
  * matrices of DESIGN.md written out here, sigma_munu = (i/2)[g_mu, g_nu] formed by matrix products,
  * F_munu from qf_gauge_field_strength's exported field, index 3 spin + colour; plain loops in C99
@@ -16,7 +16,6 @@
 #include "test_start.h"
 #include "random_gauge.h"
 #include "quarkflow.h"
-#include "tasks/clover.h"
 
 #include <complex.h>
 #include <math.h>
@@ -189,7 +188,7 @@ static void check_apply(const char *tag, qf_field *out, qf_field *x, qf_field *y
         CHECK(0, "%s: import: %s", t, qf_last_error());
         return;
     }
-    int rc = qf_tasks_clover_apply(out, a, x_null ? NULL : x, b, c, in_place ? out : y, parity);
+    int rc = qf_clover_apply(out, a, x_null ? NULL : x, b, c, in_place ? out : y, parity);
     CHECK(rc == 0, "%s: clover_apply: %s", t, qf_last_error());
     if (rc || qf_field_export(out, tmp)) return;
     double err = 0, scale = 0;
@@ -256,7 +255,7 @@ static void test_grid(const int bg[4])
         }
         CHECK(qf_field_import(u, links) == 0 && qf_gauge_field_strength(u, fm) == 0, "%s: F: %s", tag,
               qf_last_error());
-        rc = qf_tasks_clover_build(fm, KC, a, ainv);
+        rc = qf_clover_build(fm, KC, a, ainv);
         CHECK(rc == 0, "%s: clover build: %s", tag, qf_last_error());
         if (rc == 0 && qf_field_export(a, cl) == 0 && qf_field_export(ainv, cl_inv) == 0)
             check_build(tag, fref, KC, prec, prec == QF_DOUBLE ? 1e-13 : 1e-6);
@@ -292,7 +291,7 @@ static void test_single_f(void)
     qf_field_import(u, links);
     CHECK(qf_gauge_field_strength(u, fm) == 0 && qf_field_export(fm, fref_single) == 0, "single F: %s",
           qf_last_error());
-    int rc = qf_tasks_clover_build(fm, KC, a, ainv);
+    int rc = qf_clover_build(fm, KC, a, ainv);
     CHECK(rc == 0, "clover build from single F: %s", qf_last_error());
     if (rc == 0 && qf_field_export(a, cl) == 0 && qf_field_export(ainv, cl_inv) == 0) {
         /* against the reference of the single F exactly, and of the double F to single accuracy */
@@ -326,41 +325,41 @@ static void test_errors(void)
     CHECK(qf_gauge_field_strength(u, fm) == 0, "F: %s", qf_last_error());
 
     /* kappa c_sw too large for a hot field: some chiral block is indefinite */
-    CHECK(qf_tasks_clover_build(fm, 50.0, a, ainv) == QF_ERROR && strstr(qf_last_error(), "not positive definite") &&
+    CHECK(qf_clover_build(fm, 50.0, a, ainv) == QF_ERROR && strstr(qf_last_error(), "not positive definite") &&
               strstr(qf_last_error(), "too large"),
           "kappa c_sw = 50 on a hot field refused: %s", qf_last_error());
     printf("kappa c_sw = 50: %s\n", qf_last_error());
-    CHECK(qf_tasks_clover_build(fm, -50.0, a, ainv) == QF_ERROR && strstr(qf_last_error(), "sites"),
+    CHECK(qf_clover_build(fm, -50.0, a, ainv) == QF_ERROR && strstr(qf_last_error(), "sites"),
           "kappa c_sw = -50 on a hot field refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_build(fm, NAN, a, ainv) == QF_ERROR && strstr(qf_last_error(), "finite"),
+    CHECK(qf_clover_build(fm, NAN, a, ainv) == QF_ERROR && strstr(qf_last_error(), "finite"),
           "kappa c_sw = NaN refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_build(u, KC, a, ainv) == QF_ERROR && strstr(qf_last_error(), "field strength"),
+    CHECK(qf_clover_build(u, KC, a, ainv) == QF_ERROR && strstr(qf_last_error(), "field strength"),
           "clover from a gauge field refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_build(fm, KC, w, ainv) == QF_ERROR && strstr(qf_last_error(), "QF_FIELD_CLOVER"),
+    CHECK(qf_clover_build(fm, KC, w, ainv) == QF_ERROR && strstr(qf_last_error(), "QF_FIELD_CLOVER"),
           "clover into a Wilson field refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_build(fm, KC, a, a) == QF_ERROR && strstr(qf_last_error(), "distinct"),
+    CHECK(qf_clover_build(fm, KC, a, a) == QF_ERROR && strstr(qf_last_error(), "distinct"),
           "A and A^-1 in one field refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_build(fm, KC, a, a_single) == QF_ERROR && strstr(qf_last_error(), "same precision"),
+    CHECK(qf_clover_build(fm, KC, a, a_single) == QF_ERROR && strstr(qf_last_error(), "same precision"),
           "A and A^-1 in different precisions refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_build(fm, KC, a_blocks, ainv) == QF_ERROR && strstr(qf_last_error(), "blocks 2 2 2 2"),
+    CHECK(qf_clover_build(fm, KC, a_blocks, ainv) == QF_ERROR && strstr(qf_last_error(), "blocks 2 2 2 2"),
           "A on another block grid refused: %s", qf_last_error());
 
-    CHECK(qf_tasks_clover_apply(w, 0.0, NULL, 1.0, a, w2, 2) == QF_ERROR && strstr(qf_last_error(), "parity 2"),
+    CHECK(qf_clover_apply(w, 0.0, NULL, 1.0, a, w2, 2) == QF_ERROR && strstr(qf_last_error(), "parity 2"),
           "parity 2 refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_apply(w, 1.0, NULL, 1.0, a, w2, 0) == QF_ERROR && strstr(qf_last_error(), "x field"),
+    CHECK(qf_clover_apply(w, 1.0, NULL, 1.0, a, w2, 0) == QF_ERROR && strstr(qf_last_error(), "x field"),
           "a != 0 without x refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_apply(w, 0.0, NULL, 1.0, w2, w2, 0) == QF_ERROR && strstr(qf_last_error(), "clover"),
+    CHECK(qf_clover_apply(w, 0.0, NULL, 1.0, w2, w2, 0) == QF_ERROR && strstr(qf_last_error(), "clover"),
           "a Wilson field as the clover term refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_apply(w, 0.0, NULL, 1.0, a, fm, 0) == QF_ERROR && strstr(qf_last_error(), "field strength"),
+    CHECK(qf_clover_apply(w, 0.0, NULL, 1.0, a, fm, 0) == QF_ERROR && strstr(qf_last_error(), "field strength"),
           "a field-strength input refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_apply(w_single, 0.0, NULL, 1.0, a, w2, 0) == QF_ERROR &&
+    CHECK(qf_clover_apply(w_single, 0.0, NULL, 1.0, a, w2, 0) == QF_ERROR &&
               strstr(qf_last_error(), "precision"),
           "a single output with a double clover field refused: %s", qf_last_error());
-    CHECK(qf_tasks_clover_apply(w, 1.0, w_blocks, 1.0, a, w2, -1) == QF_ERROR && strstr(qf_last_error(), "lattice"),
+    CHECK(qf_clover_apply(w, 1.0, w_blocks, 1.0, a, w2, -1) == QF_ERROR && strstr(qf_last_error(), "lattice"),
           "an x on another block grid refused: %s", qf_last_error());
 
     /* after the refusals, the same fields still work */
-    CHECK(qf_tasks_clover_build(fm, KC, a, ainv) == 0, "build after refused calls: %s", qf_last_error());
+    CHECK(qf_clover_build(fm, KC, a, ainv) == 0, "build after refused calls: %s", qf_last_error());
     if (qf_field_export(a, cl) == 0 && qf_field_export(ainv, cl_inv) == 0)
         check_build("after refused calls", fref, KC, QF_DOUBLE, 1e-13);
 

@@ -1,0 +1,30 @@
+/* The codelet table the codelet layer registers (codelet_table.h), and the trace colours read from it. */
+#include "codelet_table.h"
+#include "quarkflow/qf_runtime.h"
+
+#include <string.h>
+
+static const qf_codelet_entry *table;
+static int table_size;
+
+void qf_codelet_table_register(const qf_codelet_entry *t, int n)
+{
+    table = t;
+    table_size = n;
+    for (int c = 0; c < n; c++) t[c].cl->color = t[c].colour;
+}
+
+int qf_codelet_count(void) { return table_size; }
+const qf_codelet_entry *qf_codelet_at(int c) { return &table[c]; }
+
+int qf_trace_colour(const char *model, unsigned *rgb)
+{
+    for (int c = 0; c < table_size; c++) {
+        const struct starpu_codelet *cl = table[c].cl;
+        if (cl->model && cl->model->symbol && !strcmp(cl->model->symbol, model)) {
+            *rgb = table[c].colour;
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,24 @@
+/* The table of every quarkflow codelet, as the runtime sees it: the codelet layer registers its table
+ * when the library loads (codelets/registry.c), and what must name or count all codelets reads it
+ * here (the per-worker statistics, the stall watchdog, the trace colours), so that the runtime never
+ * reaches up into the codelets. Internal to the library. */
+#ifndef QF_CODELET_TABLE_H
+#define QF_CODELET_TABLE_H
+
+#include <starpu.h>
+
+/* label is a short column heading for tables (the codelet's own name is cl->name); colour
+ * (0xRRGGBB) is the codelet's colour in traces, one per kind of work. */
+typedef struct {
+    struct starpu_codelet *cl;
+    const char *label;
+    unsigned colour;
+} qf_codelet_entry;
+
+/* Called once, at load time, by the codelet layer; sets each codelet's trace colour. */
+void qf_codelet_table_register(const qf_codelet_entry *table, int n);
+/* The number of registered codelets, and entry c of the table. */
+int qf_codelet_count(void);
+const qf_codelet_entry *qf_codelet_at(int c);
+
+#endif
