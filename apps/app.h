@@ -63,7 +63,7 @@ void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed);
 /* The same field's numbers for this process's part only (qf_field_import_local's order). */
 void qf_app_random_spinor_local(double *psi, const qf_lattice *lat, uint64_t seed);
 
-/* Dirac-operator options shared by apply and bench (cmd_apply.c): --op NAME, --schur asym|sym,
+/* Dirac-operator options shared by apply and bench (operator_problem.c): --op NAME, --schur asym|sym,
  * --bc X Y Z T (periodic, antiperiodic or theta for exp(i pi theta)); and the operator's summary. */
 int qf_app_op_parse(const char *s, qf_dirac_op *op);
 int qf_app_schur(const char *command, int argc, char **argv, int *i, qf_schur_form *form);
@@ -74,6 +74,48 @@ void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form);
  * QF_APP_NOT_AN_OPERATOR_OPTION when argv[*i] is none of them. */
 #define QF_APP_NOT_AN_OPERATOR_OPTION (-1)
 int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_dirac_params *p, qf_schur_form *form);
+
+/* The problem apply and solve share (operator_problem.c): the gauge field (a file, or a generated
+ * start field), the operator, the source and the output file. */
+typedef struct {
+    const char *gauge_file, *source, *out;
+    qf_gauge_format format;
+    int dims[4], blocks[4], point[6];
+    qf_gauge_start_kind start;
+    uint64_t seed;
+    double eps;
+    qf_dirac_params p;
+    qf_schur_form form;
+    int out_bits;
+} qf_app_problem;
+/* Weak start field (eps 0.1, seed 1) on 8^4, kappa 0.12, asymmetric Schur form, point source at the
+ * origin, 64-bit output. */
+void qf_app_problem_defaults(qf_app_problem *pr);
+/* The gauge, operator, source and output options (and the gauge file) at argv[*i], validated: 0, a
+ * usage error's exit code, or QF_APP_NOT_A_PROBLEM_OPTION for another option. */
+#define QF_APP_NOT_A_PROBLEM_OPTION (-2)
+int qf_app_problem_option(const char *command, int argc, char **argv, int *i, qf_app_problem *pr);
+/* Before the runtime starts: checks the output file, reads the gauge file's header (or prints the
+ * generated field's line) and checks the point source against the lattice, whose extents go to dims;
+ * 0 or an exit code. */
+int qf_app_problem_prepare(const char *command, const qf_app_problem *pr, int dims[4]);
+/* On the running processes: the lattice, the gauge field (read or generated), the operator built on
+ * it, this process's part of the source (src) and the operator's input (the source) and output
+ * fields; res has room for this process's part of a result. */
+typedef struct {
+    qf_lattice lat;
+    qf_dirac *d;
+    qf_field *in, *out;
+    double *src, *res;
+    double build_seconds; /* of the operator */
+} qf_app_setup;
+int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *pr, const int dims[4]);
+void qf_app_setup_destroy(qf_app_setup *s);
+/* |v|^2 of a colour-spinor field in parts (this process's sites), summed over the processes; even_only:
+ * the even sites only. */
+double qf_app_norm2(const double *v, const qf_lattice *lat, int even_only);
+/* --out: every process writes its part of the field (the solution or result: what). */
+int qf_app_write_result(const qf_app_problem *pr, const qf_field *out, const char *what);
 
 /* The solver options of solve, propagator and bench solver at argv[*i] (apps/solver_options.c),
  * each validated alone: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION.
