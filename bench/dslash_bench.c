@@ -141,47 +141,27 @@ static void plan_free(qf_bench_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The hops of one Mhat application (dagger 0), exactly as tasks/dirac.c's apply_schur submits them:
- *   t_o   = [A_oo^-1] D_oe in_e                         (a 0, b 1, clover on the hops)
- *   out_e = A_ee in_e - kappa^2 D_eo t_o                (asymmetric: clover on x)
- *         = in_e - kappa^2 A_ee^-1 D_eo t_o             (symmetric: A^-1 on the hops)
- *         = in_e - kappa^2 D_eo t_o                     (no clover) */
+/* The hops of one Mhat application (dagger 0) as the library runs them (qf_dirac_schur_hops), with
+ * the kernels' arguments tasks/dirac.c gives them. */
 void qf_bench_plan_hops(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form)
 {
-    int clover = dp->csw != 0.0;
-    double k2 = dp->kappa * dp->kappa;
-    p->nhops = 2;
-    for (int h = 0; h < 2; h++) {
-        qf_bench_hop *hp = &p->hop[h];
+    qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
+    qf_dirac_schur_hops(dp, form, h, &p->nhops);
+    for (int k = 0; k < p->nhops; k++) {
+        qf_bench_hop *hp = &p->hop[k];
         memset(hp, 0, sizeof *hp);
-        int parity = h == 0 ? 1 : 0;
-        hp->g.parity = 1 - parity;
+        hp->src = h[k].src, hp->dst = h[k].dst, hp->x = h[k].x;
+        hp->clover = h[k].clover_on == QF_CLOVER_NONE ? -1 : h[k].clover_inverse;
+        hp->g.parity = 1 - h[k].parity;
         hp->g.dagger = 0;
         hp->g.prec = dp->prec;
         memcpy(hp->g.ext, lat->block, sizeof hp->g.ext);
         qf_wilson_args *a = &hp->a;
-        a->parity = parity;
-        a->dagger = 0;
-        a->prec = dp->prec;
+        *a = (qf_wilson_args){.parity = h[k].parity, .dagger = 0, .a = h[k].a, .b = h[k].b,
+                              .has_x = h[k].x != QF_HOP_NONE, .clover_on = h[k].clover_on, .prec = dp->prec};
         memcpy(a->ext, lat->block, sizeof a->ext);
         memcpy(a->global, lat->global, sizeof a->global);
         memcpy(a->phase, dp->phase, sizeof a->phase);
-        if (h == 0) {
-            hp->src = QF_BENCH_IN, hp->dst = QF_BENCH_TMP, hp->x = -1;
-            a->a = 0.0, a->b = 1.0, a->has_x = 0;
-            a->clover_on = clover ? QF_CLOVER_HOPS : QF_CLOVER_NONE;
-            hp->clover = clover ? 1 : -1;
-        } else {
-            hp->src = QF_BENCH_TMP, hp->dst = QF_BENCH_OUT, hp->x = QF_BENCH_IN;
-            a->a = 1.0, a->b = -k2, a->has_x = 1;
-            if (!clover) {
-                a->clover_on = QF_CLOVER_NONE, hp->clover = -1;
-            } else if (form == QF_SCHUR_ASYMMETRIC) {
-                a->clover_on = QF_CLOVER_X, hp->clover = 0;
-            } else {
-                a->clover_on = QF_CLOVER_HOPS, hp->clover = 1;
-            }
-        }
     }
 }
 

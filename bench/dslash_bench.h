@@ -15,9 +15,10 @@ extern "C" {
 #endif
 
 /* Spinor buffers of the plan: the operator's input and output (swapped after every application so
- * that the applications chain) and the odd-site intermediate. */
-enum { QF_BENCH_IN = 0, QF_BENCH_OUT, QF_BENCH_TMP, QF_BENCH_NSPINORS };
-enum { QF_BENCH_MAX_HOPS = 2 };
+ * that the applications chain) and the odd-site intermediate, numbered as the library's hops name
+ * them (qf_hop_field). */
+enum { QF_BENCH_IN = QF_HOP_IN, QF_BENCH_OUT = QF_HOP_OUT, QF_BENCH_TMP = QF_HOP_TMP, QF_BENCH_NSPINORS };
+enum { QF_BENCH_MAX_HOPS = QF_DIRAC_MAX_HOPS };
 
 typedef struct {
     int src, dst, x;             /* spinor buffers read through the hops, written, read as x (-1: none) */

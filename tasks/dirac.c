@@ -103,37 +103,48 @@ static int apply_full(qf_dirac *d, qf_field *out, const qf_field *in, int dagger
     return hop(d, out, in, &s);
 }
 
-/* t_o = A_oo^-1 D_oe in_e (D^dagger when dagger). */
-static int schur_first_half(qf_dirac *d, qf_field *t, const qf_field *in, int dagger)
+void qf_dirac_schur_hops(const qf_dirac_params *p, qf_schur_form form, qf_dirac_hop h[QF_DIRAC_MAX_HOPS], int *n)
 {
-    hop_spec s = {.parity = 1, .dagger = dagger, .a = 0.0, .b = 1.0,
-                  .clover_on = has_clover(d) ? QF_CLOVER_HOPS : QF_CLOVER_NONE, .clover = d->clover_inv};
-    return hop(d, t, in, &s);
+    int clover = p->csw != 0.0;
+    /* t_o = [A_oo^-1] D_oe in_e */
+    h[0] = (qf_dirac_hop){.src = QF_HOP_IN, .dst = QF_HOP_TMP, .x = QF_HOP_NONE, .parity = 1, .a = 0.0, .b = 1.0,
+                          .clover_on = clover ? QF_CLOVER_HOPS : QF_CLOVER_NONE, .clover_inverse = 1};
+    /* out_e = in_e - kappa^2 D_eo t_o; asymmetric: A_ee in_e - ...; symmetric: in_e - kappa^2 A_ee^-1 D_eo t_o */
+    h[1] = (qf_dirac_hop){.src = QF_HOP_TMP, .dst = QF_HOP_OUT, .x = QF_HOP_IN, .parity = 0, .a = 1.0,
+                          .b = -p->kappa * p->kappa, .clover_on = QF_CLOVER_NONE};
+    if (clover && form == QF_SCHUR_ASYMMETRIC) h[1].clover_on = QF_CLOVER_X;
+    if (clover && form == QF_SCHUR_SYMMETRIC) h[1].clover_on = QF_CLOVER_HOPS, h[1].clover_inverse = 1;
+    *n = 2;
+}
+
+/* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
+static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
+{
+    qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */
+    for (int k = 0; k < n; k++) {
+        const qf_field *src = h[k].src == QF_HOP_IN ? in : fields[h[k].src];
+        const qf_field *x = h[k].x == QF_HOP_NONE ? NULL : h[k].x == QF_HOP_IN ? in : fields[h[k].x];
+        hop_spec s = {.parity = h[k].parity, .dagger = dagger, .a = h[k].a, .b = h[k].b, .x = x,
+                      .clover_on = h[k].clover_on,
+                      .clover = h[k].clover_on == QF_CLOVER_NONE ? NULL : h[k].clover_inverse ? d->clover_inv : d->clover};
+        if (hop(d, fields[h[k].dst], src, &s)) return QF_ERROR;
+    }
+    return QF_SUCCESS;
 }
 
 /* out_e = Mhat in_e or Mhat^dagger in_e. */
 static int apply_schur(qf_dirac *d, qf_field *out, const qf_field *in, int dagger)
 {
-    double k2 = d->p.kappa * d->p.kappa;
-    qf_field *t = d->tmp[0];
-    if (!has_clover(d)) { /* 1 - kappa^2 D_eo D_oe */
-        hop_spec s = {.parity = 0, .dagger = dagger, .a = 1.0, .b = -k2, .x = in};
-        return schur_first_half(d, t, in, dagger) || hop(d, out, t, &s);
-    }
-    if (d->form == QF_SCHUR_ASYMMETRIC) { /* A_ee - kappa^2 D_eo A_oo^-1 D_oe, and its dagger with D^dagger */
-        hop_spec s = {.parity = 0, .dagger = dagger, .a = 1.0, .b = -k2, .x = in, .clover_on = QF_CLOVER_X,
-                      .clover = d->clover};
-        return schur_first_half(d, t, in, dagger) || hop(d, out, t, &s);
-    }
-    if (!dagger) { /* 1 - kappa^2 A_ee^-1 D_eo A_oo^-1 D_oe */
-        hop_spec s = {.parity = 0, .a = 1.0, .b = -k2, .x = in, .clover_on = QF_CLOVER_HOPS, .clover = d->clover_inv};
-        return schur_first_half(d, t, in, 0) || hop(d, out, t, &s);
-    }
-    /* 1 - kappa^2 D_eo^dagger A_oo^-1 D_oe^dagger A_ee^-1 */
+    qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
+    int n;
+    qf_dirac_schur_hops(&d->p, d->form, h, &n);
+    if (!(dagger && has_clover(d) && d->form == QF_SCHUR_SYMMETRIC)) return run_hops(d, h, n, dagger, out, in);
+    /* 1 - kappa^2 D_eo^dagger A_oo^-1 D_oe^dagger A_ee^-1: A_ee^-1 applied first, then two hops */
     qf_field *pre = d->tmp[1];
-    hop_spec s = {.parity = 0, .dagger = 1, .a = 1.0, .b = -k2, .x = in};
-    return qf_clover_apply(pre, 0.0, in, 1.0, d->clover_inv, in, 0) || schur_first_half(d, t, pre, 1) ||
-           hop(d, out, t, &s);
+    hop_spec first = {.parity = 1, .dagger = 1, .a = 0.0, .b = 1.0, .clover_on = QF_CLOVER_HOPS, .clover = d->clover_inv};
+    hop_spec second = {.parity = 0, .dagger = 1, .a = 1.0, .b = -d->p.kappa * d->p.kappa, .x = in};
+    return qf_clover_apply(pre, 0.0, in, 1.0, d->clover_inv, in, 0) || hop(d, d->tmp[0], pre, &first) ||
+           hop(d, out, d->tmp[0], &second);
 }
 
 static int check_operand(const qf_dirac *d, const qf_field *f, const char *role)

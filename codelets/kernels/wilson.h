@@ -33,9 +33,8 @@
 
 #include "clover.h"
 #include "spinor.h"
+#include "quarkflow/qf_dirac.h" /* qf_clover_on */
 #include "quarkflow/qf_lattice.h"
-
-enum { QF_CLOVER_NONE = 0, QF_CLOVER_X, QF_CLOVER_HOPS, QF_CLOVER_ALL };
 
 typedef struct {
     int ext[QF_NDIM];      /* block extents */

@@ -90,6 +90,29 @@ int qf_dirac_reconstruct(qf_dirac *d, qf_field *x, const qf_field *x_even, const
  * 1320 a site it writes, clover term 504 a site (A or A^-1 applied), x + b y 48. */
 double qf_dirac_flops(const qf_dirac *d, qf_dirac_op op);
 
+/* ---- the operator's structure, for tools that run its kernels without the runtime ----
+ * Every application is a sequence of hops: the hopping term D with its site-local finishing step
+ * fused in, on the output sites of one parity (reading the other) or all (-1):
+ *   out = C (a x + b D in)   (QF_CLOVER_ALL),   out = a C x + b D in   (QF_CLOVER_X),
+ *   out = a x + b C D in     (QF_CLOVER_HOPS),  out = a x + b D in     (QF_CLOVER_NONE),
+ * C the clover term A or its inverse, x a field of the application (or none). */
+typedef enum { QF_CLOVER_NONE = 0, QF_CLOVER_X, QF_CLOVER_HOPS, QF_CLOVER_ALL } qf_clover_on;
+/* The fields of an application a hop reads and writes: its input, its output, the operator's
+ * temporary; QF_HOP_NONE for no x. */
+typedef enum { QF_HOP_NONE = -1, QF_HOP_IN = 0, QF_HOP_OUT, QF_HOP_TMP } qf_hop_field;
+typedef struct {
+    qf_hop_field src, dst, x;
+    int parity;
+    double a, b;
+    qf_clover_on clover_on;
+    int clover_inverse; /* C is A^-1 (1) or A (0) */
+} qf_dirac_hop;
+/* The hops of one Mhat (QF_OP_MHAT) of the operator with parameters p and Schur form, in the order the
+ * task graphs run them (Mhat^dagger runs the same with D^dagger, except in the symmetric form with
+ * clover): *n of them, at most QF_DIRAC_MAX_HOPS. */
+#define QF_DIRAC_MAX_HOPS 2
+void qf_dirac_schur_hops(const qf_dirac_params *p, qf_schur_form form, qf_dirac_hop hops[QF_DIRAC_MAX_HOPS], int *n);
+
 #ifdef __cplusplus
 }
 #endif
