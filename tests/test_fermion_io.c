@@ -11,6 +11,7 @@
 #endif
 #include "quarkflow/qf_gauge_io.h"
 #include "check.h"
+#include "test_files.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -50,33 +51,6 @@ static double *random_field(const int dims[4], uint64_t seed)
     return v;
 }
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, fp) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(fp);
-    if (b) b[n] = 0;
-    *size = (size_t)n;
-    return b;
-}
-
-static void spit(const char *path, const unsigned char *b, size_t n)
-{
-    FILE *fp = fopen(path, "wb");
-    if (fp) {
-        fwrite(b, 1, n, fp);
-        fclose(fp);
-    }
-}
-
 static unsigned char *find(unsigned char *b, size_t n, const char *needle)
 {
     size_t m = strlen(needle);
@@ -110,7 +84,7 @@ static void round_trip(const int dims[4], const double *psi, int bits)
 
     /* the facts another code's reader (QIO, Chroma, QUDA) looks for */
     size_t size;
-    unsigned char *b = slurp(path, &size);
+    unsigned char *b = qf_test_read_file(path, &size);
     char want[64];
     snprintf(want, sizeof want, "<datatype>USQCD_%c3_DiracFermion</datatype>", bits == 32 ? 'F' : 'D');
     CHECK(b && find(b, size, want), "%s: record says %s", name, want);
@@ -137,7 +111,7 @@ static void expect_reject(const char *path, const char *label, const char *needl
                           long truncate_by, int flip_middle, const char *expect)
 {
     size_t size;
-    unsigned char *b = slurp(path, &size);
+    unsigned char *b = qf_test_read_file(path, &size);
     if (!b) {
         CHECK(0, "%s: cannot read %s", label, path);
         return;
@@ -150,7 +124,7 @@ static void expect_reject(const char *path, const char *label, const char *needl
     if (flip_middle) b[size / 2] ^= 0x10; /* inside the binary data */
     if (truncate_by) size -= (size_t)truncate_by;
     const char *bad = tmp_path("bad.lime");
-    spit(bad, b, size);
+    qf_test_write_file(bad, b, size);
     free(b);
     int d[4];
     double *w = NULL;

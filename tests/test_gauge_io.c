@@ -22,6 +22,7 @@
 #include "quarkflow/qf_lattice.h"
 #include "io_util.h"
 #include "su3.h"
+#include "test_files.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -127,30 +128,6 @@ static void check_in_readme(const char *file, const char *fact)
 {
     if (!fact) return;
     check(readme && strstr(readme, fact), "%s: fact '%s' is in README.md", file, fact);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *s = malloc(cap);
-    size_t got;
-    while (s && (got = fread(s + n, 1, cap - n - 1, fp)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *t = realloc(s, cap *= 2);
-            if (!t) {
-                free(s);
-                s = NULL;
-            } else {
-                s = t;
-            }
-        }
-    }
-    fclose(fp);
-    if (s) s[n] = '\0';
-    return s;
 }
 
 static size_t volume(const int d[4]) { return (size_t)d[0] * d[1] * d[2] * d[3]; }
@@ -589,31 +566,6 @@ static void vector_round_trip(const char *label, const int dims[4], const double
 
 /* ---- extents a format cannot verify ---- */
 
-/* The whole file in memory; *n its size. */
-static unsigned char *load_bytes(const char *path, size_t *n)
-{
-    FILE *fp = fopen(path, "rb");
-    unsigned char *b = NULL;
-    *n = 0;
-    if (fp && fseek(fp, 0, SEEK_END) == 0) {
-        long size = ftell(fp);
-        b = size > 0 ? malloc((size_t)size) : NULL;
-        rewind(fp);
-        if (b && fread(b, 1, (size_t)size, fp) == (size_t)size) *n = (size_t)size;
-    }
-    if (fp) fclose(fp);
-    return b;
-}
-
-static void save_bytes(const char *path, const unsigned char *b, size_t n)
-{
-    FILE *fp = fopen(path, "wb");
-    if (fp) {
-        fwrite(b, 1, n, fp);
-        fclose(fp);
-    }
-}
-
 /* Replaces the first `from` in b by `to`, of the same length; 0 if absent. */
 static int patch(unsigned char *b, size_t n, const char *from, const char *to)
 {
@@ -648,12 +600,12 @@ static void check_permuted_extents(const char *dir, const double *l4448)
     char path[4096];
     size_t n;
     snprintf(path, sizeof path, "%s/lat.sample.l4448", dir);
-    unsigned char *b = load_bytes(path, &n);
+    unsigned char *b = qf_test_read_file(path, &n);
     if (check(n == 96 + 512 * 288, "lat.sample.l4448 loaded (%zu bytes)", n)) {
         qf_io_put_u32(b + 4, 8, 1); /* big-endian dims x y z t at bytes 4..19 */
         qf_io_put_u32(b + 16, 4, 1);
         const char *p = tmp_path("l4448.as8444.milc");
-        save_bytes(p, b, n);
+        qf_test_write_file(p, b, n);
         check_permuted_read("lat.sample.l4448 (MILC)", p, NULL, "MILC v5 file's size and checksums do not depend");
     }
     free(b);
@@ -661,11 +613,11 @@ static void check_permuted_extents(const char *dir, const double *l4448)
     const int dims[4] = {4, 4, 4, 8};
     qf_gauge_write_options opt = {32, 0, NULL}; /* MILC's links are SU(3) to float precision only */
     const char *p = tmp_path("l4448.as8444.ildg");
-    b = qf_gauge_write(p, QF_GAUGE_ILDG, dims, l4448, &opt) == QF_SUCCESS ? load_bytes(p, &n) : NULL;
+    b = qf_gauge_write(p, QF_GAUGE_ILDG, dims, l4448, &opt) == QF_SUCCESS ? qf_test_read_file(p, &n) : NULL;
     if (check(b && patch(b, n, "<dims>4 4 4 8 </dims>", "<dims>8 4 4 4 </dims>") && patch(b, n, "<lx>4</lx>", "<lx>8</lx>") &&
                   patch(b, n, "<lt>8</lt>", "<lt>4</lt>"),
               "lat.sample.l4448 written as ILDG, its extents rewritten as 8 4 4 4")) {
-        save_bytes(p, b, n);
+        qf_test_write_file(p, b, n);
         check_permuted_read("lat.sample.l4448 (ILDG)", p, NULL, "LIME file's record lengths and SciDAC checksums");
     }
     free(b);
@@ -700,7 +652,7 @@ static void put_text(const char *path, const char *text, mode_t mode)
 /* Whether the file holds exactly text. */
 static int holds_text(const char *path, const char *text)
 {
-    char *s = slurp(path);
+    char *s = (char *)qf_test_read_file(path, NULL);
     int same = s && !strcmp(s, text);
     free(s);
     return same;
@@ -813,7 +765,7 @@ int main(int argc, char **argv)
     const char *dir = argv[1];
     char path[4096];
     snprintf(path, sizeof path, "%s/README.md", dir);
-    readme = slurp(path);
+    readme = (char *)qf_test_read_file(path, NULL);
     check(readme != NULL, "README.md in %s is readable (the facts below are transcribed from it)", dir);
 
     double *field[NSAMPLES] = {0};
@@ -878,7 +830,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < 4; k++) {
             char big[sizeof tmpdir + 300];
             snprintf(big, sizeof big, "%s/%s", tmpdir, names[k]);
-            char *text = slurp(big);
+            char *text = (char *)qf_test_read_file(big, NULL);
             if (!check(text != NULL, "%s written above", names[k])) continue;
             FILE *fp = fopen(big, "rb");
             fseek(fp, 0, SEEK_END);

@@ -14,6 +14,7 @@
 #endif
 #include "quarkflow/qf_gauge_io.h"
 #include "io_util.h"
+#include "test_files.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -48,14 +49,7 @@ typedef struct {
 static bytes slurp(const char *path)
 {
     bytes r = {NULL, 0};
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return r;
-    fseek(fp, 0, SEEK_END);
-    long len = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    r.b = malloc((size_t)len + 1);
-    if (r.b && fread(r.b, 1, (size_t)len, fp) == (size_t)len) r.n = (size_t)len;
-    fclose(fp);
+    r.b = qf_test_read_file(path, &r.n);
     return r;
 }
 
