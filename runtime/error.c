@@ -1,4 +1,5 @@
-/* The error channel: a per-thread message that the failing function fills in and callers extend. */
+/* The error channel: a per-thread message that the failing function fills in and callers extend, and
+ * the per-thread sequences whose first failure stops every later submission (qf_defs.h). */
 #include "quarkflow/qf_defs.h"
 
 #include <stdarg.h>
@@ -6,11 +7,27 @@
 #include <string.h>
 
 static _Thread_local char qf_message[2048];
+static _Thread_local int sequence_depth, sequence_failed; /* qf_sequence_begin */
 
 const char *qf_last_error(void) { return qf_message[0] ? qf_message : "no error recorded"; }
 
+void qf_sequence_begin(void)
+{
+    if (sequence_depth++ == 0) sequence_failed = 0;
+}
+
+int qf_sequence_failed(void) { return sequence_depth > 0 && sequence_failed; }
+
+int qf_sequence_end(void)
+{
+    int failed = qf_sequence_failed();
+    if (sequence_depth > 0 && --sequence_depth == 0) sequence_failed = 0;
+    return failed ? QF_ERROR : QF_SUCCESS;
+}
+
 int qf_fail(const char *fmt, ...)
 {
+    if (sequence_depth > 0) sequence_failed = 1;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(qf_message, sizeof qf_message, fmt, ap);

@@ -1,6 +1,7 @@
 /* BiCGStab (van der Vorst) on A x = b. The coefficients alpha = rho / <r0, v>, omega = <t, s> / |t|^2
  * and beta = (rho_new / rho) (alpha / omega) are scalar tasks, so the host waits only at the
- * residual checks; a breakdown (a vanishing denominator) shows there as NaN or Inf. Mixed-precision
+ * residual checks; a breakdown (a vanishing denominator) shows there as NaN or Inf. The steps form
+ * one sequence (qf_defs.h): the first that fails stops the rest. Mixed-precision
  * solves make their reliable updates at the checks and restart rho from the recomputed residual. */
 #include "krylov.h"
 
@@ -11,32 +12,47 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     qf_field *f[NF] = {0};
     qf_scalar *c[NS] = {0};
     qf_reliable rel = {0};
-    int rc = QF_SUCCESS, parity = k->parity;
-    for (int i = 0; i < NF && !rc; i++) rc = qf_krylov_field(k, &f[i]);
-    for (int i = 0; i < NS && !rc; i++) rc = qf_scalar_create(&c[i]);
-    /* r = b - A x, r0 = p = r, rho = <r0, r> */
+    int parity = k->parity;
     double norm = 0.0;
-    rc = rc || qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, f[R], &norm) || qf_blas_copy(f[R0], f[R], parity) ||
-         qf_blas_copy(f[P], f[R], parity) || qf_blas_dot(c[RHO], f[R0], f[R], parity);
-    while (!rc && norm > target && k->iterations < k->p->max_iter) {
-        rc = qf_krylov_apply(k, 0, f[V], f[P]) || qf_blas_dot(c[R0V], f[R0], f[V], parity) ||
-             qf_scalar_div(c[ALPHA], c[RHO], c[R0V]) || qf_blas_copy(f[S], f[R], parity) ||
-             qf_blas_caxpy(c[ALPHA], -1.0, f[V], f[S], parity) || qf_krylov_apply(k, 0, f[T], f[S]) ||
-             qf_blas_dot_norm2(c[TS], c[TT], f[T], f[S], parity) ||
-             qf_scalar_div(c[OMEGA], c[TS], c[TT]) ||
-             qf_blas_bicgstab_update(rel.xs, f[R], c[ALPHA], f[P], c[OMEGA], f[S], f[T], c[RR], parity) ||
-             qf_blas_dot(c[RHO_NEW], f[R0], f[R], parity) || qf_scalar_div(c[RATIO], c[RHO_NEW], c[RHO]) ||
-             qf_scalar_div(c[BETA], c[ALPHA], c[OMEGA]) || qf_scalar_mul(c[BETA], c[BETA], c[RATIO]) ||
-             qf_blas_caxpy(c[OMEGA], -1.0, f[V], f[P], parity) || qf_blas_cxpay(f[R], c[BETA], 1.0, f[P], parity);
+    qf_sequence_begin();
+    for (int i = 0; i < NF; i++) qf_krylov_field(k, &f[i]);
+    for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
+    /* r = b - A x, r0 = p = r, rho = <r0, r> */
+    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, f[R], &norm);
+    qf_blas_copy(f[R0], f[R], parity);
+    qf_blas_copy(f[P], f[R], parity);
+    qf_blas_dot(c[RHO], f[R0], f[R], parity);
+    while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
+        /* v = A p, alpha = rho / <r0, v>, s = r - alpha v */
+        qf_krylov_apply(k, 0, f[V], f[P]);
+        qf_blas_dot(c[R0V], f[R0], f[V], parity);
+        qf_scalar_div(c[ALPHA], c[RHO], c[R0V]);
+        qf_blas_copy(f[S], f[R], parity);
+        qf_blas_caxpy(c[ALPHA], -1.0, f[V], f[S], parity);
+        /* t = A s, omega = <t, s> / |t|^2, x += alpha p + omega s, r = s - omega t */
+        qf_krylov_apply(k, 0, f[T], f[S]);
+        qf_blas_dot_norm2(c[TS], c[TT], f[T], f[S], parity);
+        qf_scalar_div(c[OMEGA], c[TS], c[TT]);
+        qf_blas_bicgstab_update(rel.xs, f[R], c[ALPHA], f[P], c[OMEGA], f[S], f[T], c[RR], parity);
+        /* beta = (rho_new / rho) (alpha / omega), p = r + beta (p - omega v) */
+        qf_blas_dot(c[RHO_NEW], f[R0], f[R], parity);
+        qf_scalar_div(c[RATIO], c[RHO_NEW], c[RHO]);
+        qf_scalar_div(c[BETA], c[ALPHA], c[OMEGA]);
+        qf_scalar_mul(c[BETA], c[BETA], c[RATIO]);
+        qf_blas_caxpy(c[OMEGA], -1.0, f[V], f[P], parity);
+        qf_blas_cxpay(f[R], c[BETA], 1.0, f[P], parity);
         qf_scalar *t = c[RHO];
         c[RHO] = c[RHO_NEW];
         c[RHO_NEW] = t;
         qf_krylov_next_iteration(k);
-        if (rc || !qf_krylov_check_due(k)) continue;
-        rc = qf_krylov_check(k, c[RR], "BiCGStab", &norm);
-        if (!rc && norm > target && qf_reliable_due(&rel, norm))
-            rc = qf_reliable_update(&rel, f[R], &norm) || qf_blas_dot(c[RHO], f[R0], f[R], parity);
+        if (!qf_krylov_check_due(k)) continue;
+        qf_krylov_check(k, c[RR], "BiCGStab", &norm);
+        if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm)) {
+            qf_reliable_update(&rel, f[R], &norm);
+            qf_blas_dot(c[RHO], f[R0], f[R], parity);
+        }
     }
+    int rc = qf_sequence_end();
     rc = qf_reliable_finish(&rel, rc) || rc;
     for (int i = 0; i < NS; i++)
         if (c[i]) qf_scalar_destroy(c[i]);

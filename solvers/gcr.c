@@ -5,7 +5,8 @@
  * precision. At a restart (gcr_nkrylov directions, or the residual fallen by delta in mixed
  * precision, or the target reached) a task solves the triangular system
  * chi_i + sum_{l > i} beta_il chi_l = alpha_i, sum chi_l p_l is added to the solution and the
- * residual recomputed in the solve's precision. */
+ * residual recomputed in the solve's precision. The steps form one sequence (qf_defs.h): the first
+ * that fails stops the rest. */
 #include "krylov.h"
 
 #include <stdlib.h>
@@ -57,40 +58,42 @@ static int space_create(qf_krylov *k, gcr_space *s)
     return rc;
 }
 
-/* Direction j: p_j = K r, z_j = A p_j orthogonalised, r -= alpha_j z_j. */
-static int direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
+/* Direction j: p_j = K r, z_j = A p_j orthogonalised, r -= alpha_j z_j (steps of the solve's
+ * sequence). */
+static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
 {
     int parity = k->parity, n = s->n;
-    int rc = k->K ? qf_precond_apply(k->K, s->p[j], r, &k->flops) : qf_blas_copy(s->p[j], r, parity);
-    rc = rc || qf_krylov_apply(k, 0, s->z[j], s->p[j]);
-    for (int i = 0; i < j && !rc; i++)
-        rc = qf_blas_dot(s->dot, s->z[i], s->z[j], parity) || qf_scalar_div(s->beta[i * n + j], s->dot, s->zz[i]) ||
-             qf_blas_caxpy(s->beta[i * n + j], -1.0, s->z[i], s->z[j], parity);
-    return rc || qf_blas_norm2(s->zz[j], s->z[j], parity) || qf_blas_dot(s->dot, s->z[j], r, parity) ||
-                   qf_scalar_div(s->alpha[j], s->dot, s->zz[j]) || qf_blas_caxpy(s->alpha[j], -1.0, s->z[j], r, parity)
-               ? QF_ERROR
-               : QF_SUCCESS;
+    if (k->K) qf_precond_apply(k->K, s->p[j], r, &k->flops);
+    else qf_blas_copy(s->p[j], r, parity);
+    qf_krylov_apply(k, 0, s->z[j], s->p[j]);
+    for (int i = 0; i < j; i++) { /* beta_ij = <z_i, z_j> / |z_i|^2, z_j -= beta_ij z_i */
+        qf_blas_dot(s->dot, s->z[i], s->z[j], parity);
+        qf_scalar_div(s->beta[i * n + j], s->dot, s->zz[i]);
+        qf_blas_caxpy(s->beta[i * n + j], -1.0, s->z[i], s->z[j], parity);
+    }
+    /* alpha_j = <z_j, r> / |z_j|^2, r -= alpha_j z_j */
+    qf_blas_norm2(s->zz[j], s->z[j], parity);
+    qf_blas_dot(s->dot, s->z[j], r, parity);
+    qf_scalar_div(s->alpha[j], s->dot, s->zz[j]);
+    qf_blas_caxpy(s->alpha[j], -1.0, s->z[j], r, parity);
 }
 
 /* xs += sum_{l < m} chi_l p_l, chi from back substitution as one task (in place of alpha); the host
  * reads only its status, once the restart's residual has been waited for anyway. */
-static int implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
+static void implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
 {
-    if (qf_scalar_trisolve(m, s->alpha, s->beta, s->n, s->status)) return QF_ERROR;
-    for (int l = 0; l < m; l++)
-        if (qf_blas_caxpy(s->alpha[l], 1.0, s->p[l], xs, parity)) return QF_ERROR;
-    return QF_SUCCESS;
+    qf_scalar_trisolve(m, s->alpha, s->beta, s->n, s->status);
+    for (int l = 0; l < m; l++) qf_blas_caxpy(s->alpha[l], 1.0, s->p[l], xs, parity);
 }
 
-static int check_update(qf_krylov *k, const gcr_space *s)
+static void check_update(qf_krylov *k, const gcr_space *s)
 {
     double bad;
-    if (qf_scalar_get(s->status, &bad, NULL)) return QF_ERROR;
+    if (qf_scalar_get(s->status, &bad, NULL)) return;
     k->breakdown = bad != 0.0;
     if (bad != 0.0)
-        return qf_fail("GCR broke down: a search direction vanished (|A p| = 0) or NaN or Inf entered the fields; "
-                       "check the operator's parameters, or try another solver");
-    return QF_SUCCESS;
+        qf_fail("GCR broke down: a search direction vanished (|A p| = 0) or NaN or Inf entered the fields; "
+                "check the operator's parameters, or try another solver");
 }
 
 int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
@@ -100,21 +103,29 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     qf_scalar *rr = NULL;
     qf_reliable rel = {0};
     double norm = 0.0;
-    int rc = space_create(k, &s) || qf_krylov_field(k, &r) || qf_scalar_create(&rr) ||
-             qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
+    qf_sequence_begin();
+    space_create(k, &s);
+    qf_krylov_field(k, &r);
+    qf_scalar_create(&rr);
+    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
     int j = 0;
-    while (!rc && norm > target && k->iterations < k->p->max_iter) {
-        rc = direction(k, &s, j++, r);
+    while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
+        direction(k, &s, j++, r);
         qf_krylov_next_iteration(k);
         int full = j == s.n;
-        if (rc || !(full || qf_krylov_check_due(k))) continue;
-        rc = qf_blas_norm2(rr, r, k->parity) || qf_krylov_check(k, rr, "GCR", &norm);
-        if (!rc && (full || norm <= target || k->iterations >= k->p->max_iter || qf_reliable_due(&rel, norm))) {
-            rc = implicit_update(&s, j, rel.xs, k->parity) || qf_reliable_update(&rel, r, &norm) ||
-                 check_update(k, &s);
+        if (!(full || qf_krylov_check_due(k))) continue;
+        qf_blas_norm2(rr, r, k->parity);
+        qf_krylov_check(k, rr, "GCR", &norm);
+        if (!qf_sequence_failed() &&
+            (full || norm <= target || k->iterations >= k->p->max_iter || qf_reliable_due(&rel, norm))) {
+            /* restart: the solution from the directions so far, the residual recomputed */
+            implicit_update(&s, j, rel.xs, k->parity);
+            qf_reliable_update(&rel, r, &norm);
+            check_update(k, &s);
             j = 0;
         }
     }
+    int rc = qf_sequence_end();
     rc = qf_reliable_finish(&rel, rc) || rc;
     if (rr) qf_scalar_destroy(rr);
     qf_krylov_release(k, r);

@@ -6,26 +6,26 @@
 
 #include <stdlib.h>
 
-/* One MR step on the pair (x, r) of A's sites with the temporary q: q = A r, num = <q, r>,
- * qq = |q|^2, then x += a r and r -= a q in one pass with rr = |r|^2; *flops grows by A's. */
-static int mr_step(qf_linop *A, qf_field *x, qf_field *r, qf_field *q, qf_scalar *c[4], double *flops)
+enum { NUM, QQ, COEF, RR, NS }; /* the step's scalars */
+
+/* One MR step on the pair (x, r) of A's sites with the temporary q, a step of the caller's sequence:
+ * q = A r, a = <q, r> / |q|^2, then x += a r and r -= a q in one pass with rr = |r|^2; *flops grows
+ * by A's. */
+static void mr_step(qf_linop *A, qf_field *x, qf_field *r, qf_field *q, qf_scalar *c[NS], double *flops)
 {
     int parity = qf_linop_get_domain(A)->parity;
     *flops += qf_linop_flops(A, 0);
-    return qf_linop_apply(A, q, r) || qf_blas_dot(c[0], q, r, parity) || qf_blas_norm2(c[1], q, parity) ||
-                   qf_scalar_div(c[2], c[0], c[1]) || qf_blas_cg_update(x, r, c[2], r, q, c[3], parity)
-               ? QF_ERROR
-               : QF_SUCCESS;
+    qf_linop_apply(A, q, r);
+    qf_blas_dot(c[NUM], q, r, parity);
+    qf_blas_norm2(c[QQ], q, parity);
+    qf_scalar_div(c[COEF], c[NUM], c[QQ]);
+    qf_blas_cg_update(x, r, c[COEF], r, q, c[RR], parity);
 }
 
-static int scalars(qf_scalar *c[4], int create)
+static void scalars_destroy(qf_scalar *c[NS])
 {
-    int rc = QF_SUCCESS;
-    for (int i = 0; i < 4; i++) {
-        if (create) rc = rc || qf_scalar_create(&c[i]);
-        else if (c[i]) qf_scalar_destroy(c[i]);
-    }
-    return rc;
+    for (int i = 0; i < NS; i++)
+        if (c[i]) qf_scalar_destroy(c[i]);
 }
 
 /* ---- the preconditioner: z = n MR steps on A z = r from z = 0 ---- */
@@ -40,15 +40,17 @@ static int mr_precond_apply(void *ctx, qf_field *z, const qf_field *r, double *f
 {
     mr_precond *m = ctx;
     int parity = qf_linop_get_domain(m->A)->parity;
-    int rc = QF_SUCCESS;
+    qf_scalar *c[NS] = {0};
+    qf_sequence_begin();
     /* the operator's tasks also read the parity it leaves alone: it must hold numbers */
-    for (int k = 0; k < 2 && !rc; k++)
-        if (!m->t[k]) rc = qf_linop_field_take(m->A, &m->t[k]) || qf_blas_axpby(0.0, NULL, 0.0, m->t[k], -1);
-    qf_scalar *c[4] = {0};
-    rc = rc || scalars(c, 1) || qf_blas_axpby(0.0, NULL, 0.0, z, parity) || qf_blas_copy(m->t[0], r, parity);
-    for (int i = 0; i < m->steps && !rc; i++) rc = mr_step(m->A, z, m->t[0], m->t[1], c, flops);
-    scalars(c, 0);
-    return rc ? QF_ERROR : QF_SUCCESS;
+    for (int k = 0; k < 2; k++)
+        if (!m->t[k] && !qf_linop_field_take(m->A, &m->t[k])) qf_blas_axpby(0.0, NULL, 0.0, m->t[k], -1);
+    for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
+    qf_blas_axpby(0.0, NULL, 0.0, z, parity);
+    qf_blas_copy(m->t[0], r, parity);
+    for (int i = 0; i < m->steps && !qf_sequence_failed(); i++) mr_step(m->A, z, m->t[0], m->t[1], c, flops);
+    scalars_destroy(c);
+    return qf_sequence_end();
 }
 
 static void mr_precond_destroy(void *ctx)
@@ -79,20 +81,24 @@ int qf_precond_mr(qf_precond **K, qf_linop *A, int steps)
 int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
 {
     qf_field *r = NULL, *q = NULL;
-    qf_scalar *c[4] = {0};
+    qf_scalar *c[NS] = {0};
     qf_reliable rel = {0};
     double norm = 0.0;
-    int rc = qf_krylov_field(k, &r) || qf_krylov_field(k, &q) || scalars(c, 1) ||
-             qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
-    while (!rc && norm > target && k->iterations < k->p->max_iter) {
-        rc = mr_step(k->As, rel.xs, r, q, c, &k->flops);
+    qf_sequence_begin();
+    qf_krylov_field(k, &r);
+    qf_krylov_field(k, &q);
+    for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
+    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
+    while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
+        mr_step(k->As, rel.xs, r, q, c, &k->flops);
         qf_krylov_next_iteration(k);
-        if (rc || !qf_krylov_check_due(k)) continue;
-        rc = qf_krylov_check(k, c[3], "MR", &norm);
-        if (!rc && norm > target && qf_reliable_due(&rel, norm)) rc = qf_reliable_update(&rel, r, &norm);
+        if (!qf_krylov_check_due(k)) continue;
+        qf_krylov_check(k, c[RR], "MR", &norm);
+        if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm)) qf_reliable_update(&rel, r, &norm);
     }
+    int rc = qf_sequence_end();
     rc = qf_reliable_finish(&rel, rc) || rc;
-    scalars(c, 0);
+    scalars_destroy(c);
     qf_krylov_release(k, r);
     qf_krylov_release(k, q);
     return rc ? QF_ERROR : QF_SUCCESS;

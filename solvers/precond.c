@@ -29,6 +29,7 @@ const char *qf_precond_name(const qf_precond *K) { return K->ops->name ? K->ops-
 
 int qf_precond_apply(qf_precond *K, qf_field *z, const qf_field *r, double *flops)
 {
+    if (qf_sequence_failed()) return QF_ERROR;
     if (!z || !r) return qf_fail("preconditioner %s: a NULL field", qf_precond_name(K));
     if (z == r) return qf_fail("preconditioner %s: the input and output are the same field", qf_precond_name(K));
     double spent = 0.0;

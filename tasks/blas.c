@@ -34,6 +34,7 @@ static int check_real(const char *fn, const char *name, double v)
 /* The fields of one call: none NULL, and all of the first one's shape, precision and lattice. */
 static int check_fields(const char *fn, int n, const qf_field *const f[], const char *const name[])
 {
+    if (qf_sequence_failed()) return QF_ERROR; /* every operation starts here */
     for (int k = 0; k < n; k++)
         if (!f[k]) return qf_fail("%s: the field %s is NULL", fn, name[k]);
     for (int k = 1; k < n; k++) {

@@ -3,6 +3,7 @@
 
 int qf_field_convert(qf_field *dst, const qf_field *src)
 {
+    if (qf_sequence_failed()) return QF_ERROR;
     if (!qf_field_shape_same_sites(&dst->shape, &src->shape) || dst->lat->nblocks != src->lat->nblocks ||
         dst->lat->block_volume != src->lat->block_volume)
         return qf_fail("cannot convert a %s field (%d reals a site) into a %s field (%d reals a site) or onto other blocks",

@@ -92,6 +92,7 @@ static int check_operand(const qf_linop *A, const qf_field *f, const char *role)
 
 static int apply(qf_linop *A, int dagger, qf_field *out, const qf_field *in)
 {
+    if (qf_sequence_failed()) return QF_ERROR;
     if (check_operand(A, out, "output") || check_operand(A, in, "input")) return QF_ERROR;
     if (out == in) return qf_fail("operator %s: the input and output are the same field", qf_linop_name(A));
     return A->ops->apply(A->ctx, dagger, out, in);

@@ -14,6 +14,7 @@
  * when it is also an input. */
 static int submit_op(qf_scalar *out, const qf_scalar *a, const qf_scalar *b, qf_scalar_op_args args)
 {
+    if (qf_sequence_failed()) return QF_ERROR;
     const qf_scalar *ops[3] = {out, a, b};
     struct starpu_data_descr d[3];
     int n = 0;
@@ -70,6 +71,7 @@ int qf_scalar_set(qf_scalar *s, double re, double im)
 
 int qf_scalar_get(const qf_scalar *s, double *re, double *im)
 {
+    if (qf_sequence_failed()) return QF_ERROR;
     if (!s) return qf_fail("qf_scalar_get: the scalar is NULL");
     double v[2];
     if (qf_data_read_doubles(s->h, v, 2)) return QF_ERROR;
@@ -110,6 +112,7 @@ int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a)
 
 int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *status)
 {
+    if (qf_sequence_failed()) return QF_ERROR;
     if (m < 1 || m > QF_TRISOLVE_MAX_M)
         return qf_fail("qf_scalar_trisolve: a system of order %d; keep between 1 and %d", m, QF_TRISOLVE_MAX_M);
     if (!c || !u || !status || ld < m) return qf_fail("qf_scalar_trisolve: NULL operands or a row stride below m");

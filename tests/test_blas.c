@@ -590,6 +590,28 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_scalar_set(NULL, 1.0, 0.0), "NULL", "setting a NULL scalar");
     REFUSED(qf_scalar_get(NULL, NULL, NULL), "NULL", "getting a NULL scalar");
 #undef REFUSED
+
+    /* a sequence: after its first failure nothing more is submitted, the first message stands, and
+     * the end reports it; a nested sequence ends into its outer one; outside, calls work again */
+    qf_scalar_set(s, 7.0, 0.0);
+    qf_sequence_begin();
+    int first = qf_blas_norm2(s, w, 2);
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", qf_last_error());
+    qf_sequence_begin();
+    int skipped = qf_blas_norm2(s, w, -1) == QF_ERROR && qf_scalar_set(s, 1.0, 0.0) == QF_ERROR &&
+                  qf_field_convert(ws, w) == QF_ERROR;
+    int inner = qf_sequence_end();
+    int still = qf_sequence_failed();
+    int outer = qf_sequence_end();
+    double v = 0.0;
+    CHECK(first == QF_ERROR && skipped && inner == QF_ERROR && still && outer == QF_ERROR && !qf_sequence_failed() &&
+              !strcmp(qf_last_error(), msg) && qf_scalar_get(s, &v, NULL) == 0 && v == 7.0,
+          "a failed sequence submits nothing more and keeps its first message (%s; the scalar still %g)", msg, v);
+    qf_sequence_begin();
+    int ok = qf_scalar_set(s, 3.0, 0.0) == 0 && qf_sequence_end() == QF_SUCCESS && qf_scalar_get(s, &v, NULL) == 0;
+    CHECK(ok && v == 3.0, "a sequence without failure runs its calls and ends in success (%g)", v);
+
     /* after the refusals, the same fields and scalars still work */
     static double ones[4 * 4 * 4 * 8 * 24];
     for (size_t k = 0; k < sizeof ones / sizeof ones[0]; k++) ones[k] = 1.0;

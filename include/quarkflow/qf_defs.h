@@ -58,6 +58,18 @@ __attribute__((format(printf, 1, 2)))
 #endif
 int qf_fail_context(const char *fmt, ...);
 
+/* Sequences, for code that submits many calls before it waits (as Chameleon's sequences): between
+ * qf_sequence_begin and qf_sequence_end the first call that fails on this thread fails the
+ * sequence, and every later call that submits tasks (BLAS, scalar arithmetic, operators,
+ * preconditioners, conversions) or reads a scalar returns QF_ERROR at once, submitting nothing, so
+ * that the first failure's message stands. An algorithm is then written as its list of steps and
+ * checked where it waits anyway. Sequences nest; the outermost end clears the failure. */
+void qf_sequence_begin(void);
+/* Whether the current sequence has failed (0 outside any sequence). */
+int qf_sequence_failed(void);
+/* Ends a sequence: QF_SUCCESS, or QF_ERROR when it failed. */
+int qf_sequence_end(void);
+
 const char *qf_precision_name(qf_precision p);
 /* Parses "double" or "single" (also "float"); returns QF_ERROR with a message otherwise. */
 int qf_precision_parse(const char *s, qf_precision *p);
