@@ -411,6 +411,37 @@ int qf_lime_detect(qf_io_file *f, qf_gauge_format *format)
     return QF_SUCCESS;
 }
 
+/* The facts quarkflow's writer puts into the user file XML (scidac-file-xml with
+ * <creator>quarkflow</creator>): the plaquette and link trace as printed, which the reader verifies
+ * as it does NERSC's. Other writers' XML is left alone: its tags and conventions are theirs. */
+typedef struct {
+    char plaquette[64], link_trace[64];
+} own_facts;
+
+static int read_own_facts(qf_io_file *f, const lime_record *recs, int n, own_facts *facts)
+{
+    memset(facts, 0, sizeof *facts);
+    int i = find_record(recs, n, "scidac-file-xml", 0, n);
+    char *xml, creator[64];
+    if (i < 0) return QF_SUCCESS;
+    if (read_xml(f, &recs[i], &xml) != QF_SUCCESS) return QF_ERROR;
+    if (qf_io_xml_get(xml, "creator", creator, sizeof creator) == 0 && !strcmp(creator, "quarkflow")) {
+        if (qf_io_xml_get(xml, "plaquette", facts->plaquette, sizeof facts->plaquette) != 0) facts->plaquette[0] = 0;
+        if (qf_io_xml_get(xml, "linktrace", facts->link_trace, sizeof facts->link_trace) != 0) facts->link_trace[0] = 0;
+    }
+    free(xml);
+    return QF_SUCCESS;
+}
+
+/* A fact as the file printed it: 1 and *v, 0 when absent; refused when present but not a number. */
+static int own_fact(const char *printed, const char *tag, double *v, int *have)
+{
+    *have = printed[0] != 0;
+    if (*have && qf_io_parse_double(printed, v) != QF_SUCCESS)
+        return qf_fail("scidac-file-xml written by quarkflow: <%s> is '%s', not a number: damaged record", tag, printed);
+    return QF_SUCCESS;
+}
+
 int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hint[4], qf_gio_part *part,
                        double **links, qf_gauge_info *info)
 {
@@ -419,9 +450,13 @@ int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hin
     int n;
     if (lime_scan(f, &recs, &n) != QF_SUCCESS) return QF_ERROR;
     lime_field fld;
+    own_facts facts;
     int ildg = format == QF_GAUGE_ILDG;
     int rc = locate_field(f, recs, n, ildg, "ColorMatrix", 4, 18, 0, &fld);
+    if (rc == QF_SUCCESS) rc = read_own_facts(f, recs, n, &facts);
     free(recs);
+    if (rc == QF_SUCCESS) rc = own_fact(facts.plaquette, "plaquette", &info->stored_plaquette, &info->has_plaquette);
+    if (rc == QF_SUCCESS) rc = own_fact(facts.link_trace, "linktrace", &info->stored_link_trace, &info->has_link_trace);
     if (rc != QF_SUCCESS) return rc;
     if (qf_gio_check_hint(fld.dims, dims_hint, ildg ? "the ildg-format record" : "the scidac-private-file-xml record") !=
         QF_SUCCESS)
@@ -440,7 +475,9 @@ int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hin
     rc = read_field_data(f, &fld, part, &u, &p);
     info->computed_checksum[0] = p.checksum[0];
     info->computed_checksum[1] = p.checksum[1];
-    if (rc == QF_SUCCESS && qf_gio_finish(u, info, part, &p, 0.0, 0.0) != QF_SUCCESS) {
+    double plaq_tol = info->has_plaquette ? qf_gio_fact_tolerance(facts.plaquette, info->precision_bits, 1) : 0.0;
+    double trace_tol = info->has_link_trace ? qf_gio_fact_tolerance(facts.link_trace, info->precision_bits, 0) : 0.0;
+    if (rc == QF_SUCCESS && qf_gio_finish(u, info, part, &p, plaq_tol, trace_tol) != QF_SUCCESS) {
         free(u);
         rc = QF_ERROR;
     }

@@ -617,8 +617,36 @@ static void check_permuted_extents(const char *dir, const double *l4448)
     if (check(b && patch(b, n, "<dims>4 4 4 8 </dims>", "<dims>8 4 4 4 </dims>") && patch(b, n, "<lx>4</lx>", "<lx>8</lx>") &&
                   patch(b, n, "<lt>8</lt>", "<lt>4</lt>"),
               "lat.sample.l4448 written as ILDG, its extents rewritten as 8 4 4 4")) {
+        /* quarkflow's own file stores its plaquette, which refuses the permuted read */
         qf_test_write_file(p, b, n);
-        check_permuted_read("lat.sample.l4448 (ILDG)", p, NULL, "LIME file's record lengths and SciDAC checksums");
+        double *v = NULL;
+        qf_gauge_info info;
+        check(qf_gauge_read(p, QF_GAUGE_AUTO, NULL, &v, &info) == QF_ERROR && strstr(qf_last_error(), "stored plaquette"),
+              "quarkflow's ILDG file read as 8 4 4 4: its stored plaquette refuses it: %s", qf_last_error());
+        free(v);
+        /* another writer's file (no <creator>quarkflow</creator>) has no plaquette to check: a warning */
+        if (check(patch(b, n, "<creator>quarkflow</creator>", "<creator>elsewhere</creator>"), "creator rewritten")) {
+            qf_test_write_file(p, b, n);
+            check_permuted_read("lat.sample.l4448 (ILDG)", p, NULL, "LIME file's record lengths and SciDAC checksums");
+        }
+    }
+    free(b);
+    /* quarkflow's ILDG file with its stored plaquette changed or damaged */
+    b = qf_gauge_write(p, QF_GAUGE_ILDG, dims, l4448, &opt) == QF_SUCCESS ? qf_test_read_file(p, &n) : NULL;
+    /* the sample's plaquette is 0.569...: 0.669 is far off, x.669 no number */
+    if (check(b && patch(b, n, "<plaquette>0.5", "<plaquette>0.6"), "quarkflow's ILDG file stores its plaquette 0.5...")) {
+        qf_test_write_file(p, b, n);
+        double *v = NULL;
+        qf_gauge_info info;
+        check(qf_gauge_read(p, QF_GAUGE_AUTO, NULL, &v, &info) == QF_ERROR && strstr(qf_last_error(), "stored plaquette"),
+              "a changed stored plaquette in quarkflow's ILDG file is refused: %s", qf_last_error());
+        free(v);
+        v = NULL;
+        check(patch(b, n, "<plaquette>0.6", "<plaquette>x.6"), "plaquette damaged");
+        qf_test_write_file(p, b, n);
+        check(qf_gauge_read(p, QF_GAUGE_AUTO, NULL, &v, &info) == QF_ERROR && strstr(qf_last_error(), "not a number"),
+              "a damaged stored plaquette in quarkflow's ILDG file is refused: %s", qf_last_error());
+        free(v);
     }
     free(b);
 

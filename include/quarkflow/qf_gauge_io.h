@@ -41,7 +41,7 @@ typedef struct {
     int has_checksum;            /* 1: one 32-bit checksum (NERSC); 2: a pair (MILC, SciDAC) */
     uint32_t stored_checksum[2];
     uint32_t computed_checksum[2];
-    int has_plaquette;           /* the file stores a plaquette (NERSC, DDalphaAMG) */
+    int has_plaquette;           /* the file stores a plaquette (NERSC, DDalphaAMG, quarkflow's ILDG) */
     double stored_plaquette;     /* converted to Re Tr / 3 */
     int has_link_trace;
     double stored_link_trace;    /* Re Tr / 3 averaged over links */
