@@ -310,7 +310,10 @@ int qf_cmd_gauge(int argc, char **argv)
     gauge_opts o;
     int rc = parse(argc, argv, &o, is_convert ? 2 : is_load, is_convert ? 2 : !is_generate);
     if (rc) return rc;
-    if (!is_load && o.out && qf_app_check_output(is_convert ? "OUT" : "--out", o.out)) return qf_app_error();
+    if (is_load && o.out)
+        return qf_app_usage_error("gauge", "load writes no file, so --out would be ignored: write FILE in another "
+                                           "format with 'quarkflow gauge convert FILE OUT --to FORMAT'");
+    if (o.out && qf_app_check_output(is_convert ? "OUT" : "--out", o.out)) return qf_app_error();
     if (is_generate) {
         if (qf_app_start(&argc, &argv)) return qf_app_error();
         rc = generate(&o);
