@@ -109,6 +109,14 @@ static int check_workers(const qf_runtime_options *opt)
         return qf_fail("--ncpu %d: this machine has %ld cores; give at most %ld CPU workers (or leave --ncpu out for "
                        "one per core)",
                        opt->ncpu, ncores, ncores);
+    /* the same count from StarPU's own variable, which --ncpu overrides */
+    const char *env = getenv("STARPU_NCPU");
+    char *end;
+    long env_ncpu = env && *env ? strtol(env, &end, 10) : -1;
+    if (opt->ncpu <= 0 && env_ncpu > 0 && *end == '\0' && ncores > 0 && env_ncpu > ncores)
+        return qf_fail("STARPU_NCPU=%ld: this machine has %ld cores; set at most %ld CPU workers (or unset STARPU_NCPU "
+                       "for one per core)",
+                       env_ncpu, ncores, ncores);
 #if QF_HAVE_CUDA
     int devices = qf_cuda_device_count();
     const char *where = "this machine has";
