@@ -97,15 +97,26 @@ static int trace_double(const trace_place *at, const char *field, const char *te
     return QF_SUCCESS;
 }
 
+/* The rank of a name "R_REST" that StarPU built with MPI writes (0 for a name without '_'), and
+ * REST: 0, or 1 when R is not a rank. */
+static int rank_prefix(const char *text, long *rank, const char **rest)
+{
+    const char *u = strchr(text, '_');
+    char prefix[32];
+    *rank = 0;
+    *rest = u ? u + 1 : text;
+    if (!u) return 0;
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(u - text < 31 ? u - text : 31), text);
+    return parse_long(prefix, 0, TRACE_MAX_RANK, rank);
+}
+
 /* A job id of tasks.rec: "N", or "R_N" from a StarPU built with MPI (rank R); dependencies never
  * cross processes, so the pair makes one key. */
 static int job_id(const trace_place *at, const char *field, const char *text, long *out)
 {
-    char rank[32];
-    const char *u = strchr(text, '_');
-    long r = 0, n;
-    if (u) snprintf(rank, sizeof rank, "%.*s", (int)(u - text < 31 ? u - text : 31), text);
-    if ((u && parse_long(rank, 0, TRACE_MAX_RANK, &r)) || parse_long(u ? u + 1 : text, 0, TRACE_MAX_JOB, &n)) {
+    const char *rest;
+    long r, n;
+    if (rank_prefix(text, &r, &rest) || parse_long(rest, 0, TRACE_MAX_JOB, &n)) {
         char what[96];
         snprintf(what, sizeof what, "a job id N or R_N (rank R from 0 to %ld, N from 0 to %ld)", TRACE_MAX_RANK, TRACE_MAX_JOB);
         return trace_damaged(at, field, text, what);
@@ -137,17 +148,29 @@ static int worker_rows(const char *path, trace_tasks *ts)
     return QF_SUCCESS;
 }
 
-/* Appends task to ts; fails when memory or the count runs out. */
+/* The array a of n elements of elem bytes (capacity *cap, doubled as needed) with room for one more:
+ * the tasks and the links of a trace; NULL, a message set and a unchanged, when memory or the count
+ * runs out. */
+static void *grow(void *a, int n, int *cap, size_t elem, const char *path, const char *what)
+{
+    if (n < *cap) return a;
+    if (*cap > INT_MAX / 2) {
+        qf_fail("%s holds more than %d %s: summarise a shorter trace", path, *cap, what);
+        return NULL;
+    }
+    int more = *cap ? 2 * *cap : 1024;
+    void *p = realloc(a, (size_t)more * elem);
+    if (!p) qf_fail("out of host memory reading %s", path);
+    else *cap = more;
+    return p;
+}
+
+/* Appends task to ts. */
 static int push_task(const char *path, trace_tasks *ts, const trace_task *task)
 {
-    if (ts->n == ts->cap) {
-        if (ts->cap > INT_MAX / 2) return qf_fail("%s holds more than %d tasks: summarise a shorter trace", path, ts->cap);
-        int cap = ts->cap ? 2 * ts->cap : 1024;
-        trace_task *t = realloc(ts->t, (size_t)cap * sizeof *t);
-        if (!t) return qf_fail("out of host memory reading %s", path);
-        ts->t = t;
-        ts->cap = cap;
-    }
+    trace_task *t = grow(ts->t, ts->n, &ts->cap, sizeof *t, path, "tasks");
+    if (!t) return QF_ERROR;
+    ts->t = t;
     ts->t[ts->n++] = *task;
     return QF_SUCCESS;
 }
@@ -331,13 +354,9 @@ static int by_key(const void *a, const void *b) { return strcmp(((const link_eve
 
 static int push_link(const char *paje, link_events *l, const link_event *e)
 {
-    if (l->n == l->cap) {
-        if (l->cap > INT_MAX / 2) return qf_fail("%s holds more than %d links: summarise a shorter trace", paje, l->cap);
-        int cap = l->cap ? 2 * l->cap : 1024;
-        link_event *p = realloc(l->e, (size_t)cap * sizeof *p);
-        if (!p) return qf_fail("out of host memory reading %s", paje);
-        l->e = p, l->cap = cap;
-    }
+    link_event *p = grow(l->e, l->n, &l->cap, sizeof *p, paje, "links");
+    if (!p) return QF_ERROR;
+    l->e = p;
     l->e[l->n++] = *e;
     return QF_SUCCESS;
 }
@@ -345,11 +364,9 @@ static int push_link(const char *paje, link_events *l, const link_event *e)
 /* The rank in a paje container name: "1_mpict", "1_p" under MPI; none ("p") in one process. */
 static int container_rank(const trace_place *at, const char *c, int *rank)
 {
-    const char *u = strchr(c, '_');
-    long r = 0;
-    char prefix[32];
-    if (u) snprintf(prefix, sizeof prefix, "%.*s", (int)(u - c < 31 ? u - c : 31), c);
-    if (u && parse_long(prefix, 0, TRACE_MAX_RANK, &r)) {
+    const char *rest;
+    long r;
+    if (rank_prefix(c, &r, &rest)) {
         char what[80];
         snprintf(what, sizeof what, "a container NAME, or R_NAME of rank R from 0 to %ld", TRACE_MAX_RANK);
         return trace_damaged(at, "container", c, what);
