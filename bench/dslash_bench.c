@@ -207,7 +207,7 @@ static int plan_create(qf_bench_plan *p, const qf_lattice *lat, const qf_dirac_p
     p->gauge_bytes = (size_t)lat->block_volume * 72 * rs;
     p->clover_bytes = (size_t)lat->block_volume * 72 * rs;
     for (int mu = 0; mu < QF_NDIM; mu++)
-        p->face_bytes[mu] = (size_t)qf_wilson_face_sites(lat->block, mu, 0) * QF_HALF_SPINOR_REALS * rs;
+        p->face_bytes[mu] = (size_t)qf_parity_face_sites(lat->block, mu, 0) * QF_HALF_SPINOR_REALS * rs;
     for (int k = 0; k < QF_BENCH_NSPINORS; k++)
         if (!(p->spinor[k] = alloc_blocks(nb, p->spinor_bytes))) return qf_fail("out of host memory for the direct buffers");
     if (!(p->gauge = alloc_blocks(nb, p->gauge_bytes))) return qf_fail("out of host memory for the direct buffers");

@@ -145,7 +145,7 @@ static void sizes_of(const kernel_opts *o, set_sizes *z)
     z->clover = (size_t)z->volume * QF_CLOVER_REALS * z->real;
     z->total = 3 * z->spinor + z->gauge + z->clover;
     for (int k = 0; k < QF_WILSON_NFACES; k++) {
-        z->face[k] = (size_t)qf_wilson_face_sites(o->block, k / 2, 1) * QF_HALF_SPINOR_REALS * z->real;
+        z->face[k] = (size_t)qf_parity_face_sites(o->block, k / 2, 1) * QF_HALF_SPINOR_REALS * z->real;
         z->total += z->face[k];
     }
 }

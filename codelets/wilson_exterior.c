@@ -36,7 +36,7 @@ static inline QF_HD_INLINE void exterior_run(const qf_wilson_args *a, void *out,
 static inline void exterior_scalar(const qf_wilson_args *a, void *out, const void *gauge, const void *x,
                                    const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
 {
-    for (int64_t i = 0, n = qf_wilson_nsites(a->ext, a->parity); i < n; i++)
+    for (int64_t i = 0, n = qf_parity_nsites(a->ext, a->parity); i < n; i++)
         qf_wilson_exterior_site(out, gauge, x, clover, nbr_face, i, a);
 }
 QF_CPU_VERSIONS(exterior_run, exterior_scalar, (const qf_wilson_args *a, void *out, const void *gauge, const void *x,

@@ -35,7 +35,7 @@ static inline QF_HD_INLINE void interior_run(const qf_wilson_args *a, void *out,
 static inline void interior_scalar(const qf_wilson_args *a, void *out, const void *in, const void *gauge,
                                    const void *x, const void *clover)
 {
-    for (int64_t i = 0, n = qf_wilson_nsites(a->ext, a->parity); i < n; i++)
+    for (int64_t i = 0, n = qf_parity_nsites(a->ext, a->parity); i < n; i++)
         qf_wilson_interior_site(out, in, gauge, x, clover, i, a);
 }
 QF_CPU_VERSIONS(interior_run, interior_scalar, (const qf_wilson_args *a, void *out, const void *in, const void *gauge,

@@ -15,7 +15,7 @@ static __global__ void wilson_interior_kernel(void *out, const void *in, const v
 extern "C" void qf_wilson_interior_run_cuda(const qf_wilson_args *a, void *out, const void *in, const void *gauge,
                                             const void *x, const void *clover, cudaStream_t stream)
 {
-    int64_t n = qf_wilson_nsites(a->ext, a->parity);
+    int64_t n = qf_parity_nsites(a->ext, a->parity);
     QF_WITH_PRECISION(a->prec, P, wilson_interior_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, in, gauge, x, clover, n, *a));
     QF_CUDA_CHECK_LAUNCH();
 }

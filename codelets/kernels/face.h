@@ -32,4 +32,59 @@ static inline QF_HD int64_t qf_forward_site(const int x[QF_NDIM], const int ext[
     return qf_face_site_index(y, ext, mu, 0, 1);
 }
 
+/* ---- sites and faces of one parity, for operators restricted to output parity p: they read sites of
+ * parity 1 - p, and their faces hold only those (half-size faces indexed by face_index / 2, since
+ * consecutive face indices differ in parity: the first face extent that is not 1 is even). ---- */
+
+/* Sites the kernels loop over: those of one parity (V/2) or all (V). */
+static inline QF_HD int64_t qf_parity_nsites(const int ext[QF_NDIM], int parity)
+{
+    return parity < 0 ? qf_volume(ext) : qf_volume(ext) / 2;
+}
+
+static inline QF_HD int64_t qf_parity_site(const int ext[QF_NDIM], int parity, int64_t i)
+{
+    return parity < 0 ? i : parity * (qf_volume(ext) / 2) + i;
+}
+
+/* Number of sites in the (mu) face of a block, for gathers of one parity (half) or all. */
+static inline QF_HD int64_t qf_parity_face_sites(const int ext[QF_NDIM], int mu, int parity)
+{
+    int64_t n = qf_face_volume(ext, mu, 1);
+    return parity < 0 ? n : n / 2;
+}
+
+/* Face buffer index of block-local site y in the (mu, side) face. */
+static inline QF_HD int64_t qf_parity_face_index(const int y[QF_NDIM], const int ext[QF_NDIM], int mu, int side,
+                                                 int parity)
+{
+    int64_t f = qf_face_site_index(y, ext, mu, side, 1);
+    return parity < 0 ? f : f / 2;
+}
+
+/* How far the face index moves from a site of a row (x[1..3] fixed) to the row's next site of its
+ * parity (x[0] + 2): the face is ordered as the block, x[0] fastest, halved with one parity stored;
+ * a row has one site on an x face. */
+static inline QF_HD int qf_parity_face_row_step(int mu, int parity) { return mu == 0 ? 0 : parity < 0 ? 2 : 1; }
+
+/* Block-local coordinates of face buffer entry f of the (mu, side) face (inverse of the above). */
+static inline QF_HD void qf_parity_face_coords(int64_t f, const int ext[QF_NDIM], int mu, int side, int parity,
+                                               int y[QF_NDIM])
+{
+    if (parity < 0) {
+        qf_face_site_coords(f, ext, mu, side, 1, y);
+        return;
+    }
+    qf_face_site_coords(2 * f, ext, mu, side, 1, y);
+    if (qf_parity(y) != parity) y[mu == 0 ? 1 : 0] += 1;
+}
+
+/* Whether block site x has a hop through a face. */
+static inline QF_HD int qf_on_face(const int x[QF_NDIM], const int ext[QF_NDIM])
+{
+    int on = 0;
+    for (int mu = 0; mu < QF_NDIM; mu++) on |= x[mu] == 0 || x[mu] == ext[mu] - 1;
+    return on;
+}
+
 #endif

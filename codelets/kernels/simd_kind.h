@@ -219,13 +219,13 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     if (single) q->site.run = 1;
     else QF_K(qf_lanes_mark_run)(&q->site, q->valid, volume);
     if (kind == QF_SITES_ENTRIES) {
-        const int step = qf_wilson_face_row_step(w->mu, src_parity);
+        const int step = qf_parity_face_row_step(w->mu, src_parity);
         for (int r = 0; r < nrun; r++) {
-            int64_t f = qf_wilson_face_index(run[r].x, ext, w->mu, w->side, src_parity);
+            int64_t f = qf_parity_face_index(run[r].x, ext, w->mu, w->side, src_parity);
             for (int j = 0; j < run[r].n; j++) q->src[0][0].i[run[r].first + j] = f + j * step;
         }
         for (int l = n; l < QF_KW; l++) q->src[0][0].i[l] = q->src[0][0].i[0];
-        QF_K(qf_lanes_mark_run)(&q->src[0][0], q->valid, qf_wilson_face_sites(ext, w->mu, src_parity));
+        QF_K(qf_lanes_mark_run)(&q->src[0][0], q->valid, qf_parity_face_sites(ext, w->mu, src_parity));
         return 1;
     }
     memset(q->hop, 0, sizeof q->hop);
@@ -267,8 +267,8 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 } else {
                     y[0] += 2 * j0;
                     y[mu] = dir ? ext[mu] - 1 : 0;
-                    int64_t f = qf_wilson_face_index(y, ext, mu, dir, src_parity);
-                    const int step = qf_wilson_face_row_step(mu, src_parity);
+                    int64_t f = qf_parity_face_index(y, ext, mu, dir, src_parity);
+                    const int step = qf_parity_face_row_step(mu, src_parity);
                     for (int j = j0; j < j1; j++) src->i[first + j] = f + (j - j0) * step;
                 }
             }
@@ -278,7 +278,7 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
         for (int dir = 0; dir < 2; dir++)
             if (!q->src[mu][dir].run)
                 QF_K(qf_lanes_mark_run)(&q->src[mu][dir], q->hop[mu][dir],
-                                        kind == QF_SITES_FACES ? qf_wilson_face_sites(ext, mu, src_parity) : volume);
+                                        kind == QF_SITES_FACES ? qf_parity_face_sites(ext, mu, src_parity) : volume);
     return 1;
 }
 

@@ -32,6 +32,7 @@
 #define QF_KERNEL_WILSON_H
 
 #include "clover.h"
+#include "face.h"
 #include "spinor.h"
 #include "quarkflow/qf_dirac.h" /* qf_clover_on */
 #include "quarkflow/qf_lattice.h"
@@ -76,65 +77,13 @@ static inline QF_HD void qf_gamma_block(int mu, int row, int *col, double *pr, d
 static inline QF_HD double qf_forward_sign(int dagger) { return dagger ? 1.0 : -1.0; }
 static inline QF_HD double qf_backward_sign(int dagger) { return dagger ? -1.0 : 1.0; }
 
-/* Sites the kernels loop over: those of one parity (V/2) or all (V). */
-static inline QF_HD int64_t qf_wilson_nsites(const int ext[QF_NDIM], int parity)
-{
-    return parity < 0 ? qf_volume(ext) : qf_volume(ext) / 2;
-}
-
-static inline QF_HD int64_t qf_wilson_site(const int ext[QF_NDIM], int parity, int64_t i)
-{
-    return parity < 0 ? i : parity * (qf_volume(ext) / 2) + i;
-}
-
-/* ---- faces ---- */
-
-/* Number of sites in the (mu) face of a block, for gathers of one parity (half) or all. */
-static inline QF_HD int64_t qf_wilson_face_sites(const int ext[QF_NDIM], int mu, int parity)
-{
-    int64_t n = qf_face_volume(ext, mu, 1);
-    return parity < 0 ? n : n / 2;
-}
-
-/* Face buffer index of block-local site y in the (mu, side) face. */
-static inline QF_HD int64_t qf_wilson_face_index(const int y[QF_NDIM], const int ext[QF_NDIM], int mu, int side,
-                                                 int parity)
-{
-    int64_t f = qf_face_site_index(y, ext, mu, side, 1);
-    return parity < 0 ? f : f / 2;
-}
-
-/* How far the face index moves from a site of a row (x[1..3] fixed) to the row's next site of its
- * parity (x[0] + 2): the face is ordered as the block, x[0] fastest, halved with one parity stored;
- * a row has one site on an x face. */
-static inline QF_HD int qf_wilson_face_row_step(int mu, int parity) { return mu == 0 ? 0 : parity < 0 ? 2 : 1; }
-
-/* Block-local coordinates of face buffer entry f of the (mu, side) face (inverse of the above). */
-static inline QF_HD void qf_wilson_face_coords(int64_t f, const int ext[QF_NDIM], int mu, int side, int parity,
-                                               int y[QF_NDIM])
-{
-    if (parity < 0) {
-        qf_face_site_coords(f, ext, mu, side, 1, y);
-        return;
-    }
-    qf_face_site_coords(2 * f, ext, mu, side, 1, y);
-    if (qf_parity(y) != parity) y[mu == 0 ? 1 : 0] += 1;
-}
-
 static inline QF_HD int64_t qf_wilson_gather_total(const qf_wilson_gather_args *a)
 {
     int64_t n = 0;
-    for (int mu = 0; mu < QF_NDIM; mu++) n += 2 * qf_wilson_face_sites(a->ext, mu, a->parity);
+    for (int mu = 0; mu < QF_NDIM; mu++) n += 2 * qf_parity_face_sites(a->ext, mu, a->parity);
     return n;
 }
 
-/* Whether block site x has a hop through a face. */
-static inline QF_HD int qf_on_face(const int x[QF_NDIM], const int ext[QF_NDIM])
-{
-    int on = 0;
-    for (int mu = 0; mu < QF_NDIM; mu++) on |= x[mu] == 0 || x[mu] == ext[mu] - 1;
-    return on;
-}
 
 /* ---- the scalar kind's sites ---- */
 
@@ -169,7 +118,7 @@ static inline QF_HD qf_mask qf_sites_face_entry(const qf_sites *q, int mu, int d
     if (q->x[mu] != (dir ? 0 : ext[mu] - 1)) return 0;
     int y[QF_NDIM] = {q->x[0], q->x[1], q->x[2], q->x[3]};
     y[mu] = dir ? ext[mu] - 1 : 0;
-    *f = qf_wilson_face_index(y, ext, mu, dir, src_parity);
+    *f = qf_parity_face_index(y, ext, mu, dir, src_parity);
     return 1;
 }
 
@@ -189,12 +138,12 @@ static inline QF_HD void qf_sites_prefetch_sites(const qf_sites *q, const void *
 #include "wilson_kind.h"
 #undef QF_K
 
-/* Output site number i (qf_wilson_site) of the interior and of the exterior, one thread per site. */
+/* Output site number i (qf_parity_site) of the interior and of the exterior, one thread per site. */
 static inline QF_HD_INLINE void qf_wilson_interior_site(void *out, const void *in, const void *gauge, const void *x,
                                                         const void *clover, int64_t i, const qf_wilson_args *a)
 {
     qf_sites q;
-    q.s = qf_wilson_site(a->ext, a->parity, i);
+    q.s = qf_parity_site(a->ext, a->parity, i);
     qf_block_site_coords(q.s, a->ext, q.x);
     qf_wilson_interior_at(out, in, gauge, x, clover, &q, a);
 }
@@ -204,7 +153,7 @@ static inline QF_HD_INLINE void qf_wilson_exterior_site(void *out, const void *g
                                                         const qf_wilson_args *a)
 {
     qf_sites q;
-    q.s = qf_wilson_site(a->ext, a->parity, i);
+    q.s = qf_parity_site(a->ext, a->parity, i);
     qf_block_site_coords(q.s, a->ext, q.x);
     qf_wilson_exterior_at(out, gauge, x, clover, nbr_face, &q, a);
 }
@@ -216,16 +165,16 @@ static inline QF_HD_INLINE void qf_wilson_gather_site(const void *spinor, const 
                                                       const qf_wilson_gather_args *a)
 {
     int mu = 0;
-    int64_t n = qf_wilson_face_sites(a->ext, 0, a->parity);
+    int64_t n = qf_parity_face_sites(a->ext, 0, a->parity);
     while (t >= 2 * n) {
         t -= 2 * n;
         mu++;
-        n = qf_wilson_face_sites(a->ext, mu, a->parity);
+        n = qf_parity_face_sites(a->ext, mu, a->parity);
     }
     int side = t >= n;
     int64_t f = t - side * n;
     int y[QF_NDIM];
-    qf_wilson_face_coords(f, a->ext, mu, side, a->parity, y);
+    qf_parity_face_coords(f, a->ext, mu, side, a->parity, y);
     qf_wilson_gather_at(spinor, gauge, face[2 * mu + side], mu, side, qf_block_site_index(y, a->ext), f, 1, a);
 }
 
