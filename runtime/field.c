@@ -9,18 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover", "coarse"};
+static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover", "coarse", "transfer", "coarse links"};
 /* the named kinds' shapes (a Wilson face site: a spin-projected half spinor); the coarse kind's is made
  * by qf_field_shape_coarse */
 static const qf_field_shape kind_shapes[] = {
     {QF_FIELD_GAUGE, 72, 72, 1},          {QF_FIELD_WILSON, 24, 12, 1},
     {QF_FIELD_STAGGERED, 6, 6, 3},        {QF_FIELD_FIELD_STRENGTH, 108, 0, 0},
-    {QF_FIELD_CLOVER, 72, 0, 0},          {QF_FIELD_COARSE, 0, 0, 0}};
+    {QF_FIELD_CLOVER, 72, 0, 0},          {QF_FIELD_COARSE, 0, 0, 0},
+    {QF_FIELD_TRANSFER, 0, 0, 0},         {QF_FIELD_COARSE_LINKS, 0, 0, 0}};
 
-const char *qf_field_kind_name(qf_field_kind k) { return (unsigned)k <= QF_FIELD_COARSE ? kind_names[k] : "?"; }
+const char *qf_field_kind_name(qf_field_kind k) { return (unsigned)k < QF_FIELD_NKINDS ? kind_names[k] : "?"; }
 qf_field_shape qf_field_kind_shape(qf_field_kind k)
 {
-    return (unsigned)k <= QF_FIELD_COARSE ? kind_shapes[k] : kind_shapes[QF_FIELD_COARSE];
+    return (unsigned)k < QF_FIELD_NKINDS ? kind_shapes[k] : kind_shapes[QF_FIELD_COARSE];
 }
 int qf_field_site_reals(qf_field_kind k) { return qf_field_kind_shape(k).site_reals; }
 
@@ -30,6 +31,28 @@ int qf_field_shape_coarse(qf_field_shape *s, int ncolour)
         return qf_fail("a coarse field of %d colours (near-null vectors): keep between 1 and %d", ncolour,
                        QF_COARSE_MAX_COLOURS);
     *s = (qf_field_shape){QF_FIELD_COARSE, 4 * ncolour, 4 * ncolour, 1};
+    return QF_SUCCESS;
+}
+
+int qf_field_shape_transfer(qf_field_shape *s, int fine_site_reals, int nvec)
+{
+    if (nvec < 1 || nvec > QF_COARSE_MAX_COLOURS)
+        return qf_fail("a prolongator of %d near-null vectors: keep between 1 and %d", nvec, QF_COARSE_MAX_COLOURS);
+    if (fine_site_reals < 2 || fine_site_reals % 4)
+        return qf_fail("a prolongator of fields of %d reals a site: a fine site must hold two chiral halves of "
+                       "complex numbers (a multiple of 4 reals)",
+                       fine_site_reals);
+    *s = (qf_field_shape){QF_FIELD_TRANSFER, nvec * fine_site_reals, nvec * fine_site_reals, 1};
+    return QF_SUCCESS;
+}
+
+int qf_field_shape_coarse_links(qf_field_shape *s, int ncolour, int nmatrices)
+{
+    if (ncolour < 1 || ncolour > QF_COARSE_MAX_COLOURS || nmatrices < 1)
+        return qf_fail("coarse links of %d matrices for %d colours: give at least one matrix and between 1 and %d "
+                       "colours",
+                       nmatrices, ncolour, QF_COARSE_MAX_COLOURS);
+    *s = (qf_field_shape){QF_FIELD_COARSE_LINKS, nmatrices * 8 * ncolour * ncolour, 0, 0};
     return QF_SUCCESS;
 }
 
@@ -115,7 +138,7 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
     if (!out) return qf_fail("qf_field_create: the place for the new field is NULL");
     *out = NULL;
     if (!lat || !shape) return qf_fail("qf_field_create: the lattice or the shape is NULL");
-    if ((unsigned)shape->kind > QF_FIELD_COARSE || shape->site_reals <= 0 || shape->site_reals % 2 ||
+    if ((unsigned)shape->kind >= QF_FIELD_NKINDS || shape->site_reals <= 0 || shape->site_reals % 2 ||
         shape->face_reals < 0 || shape->face_depth < 0 || (shape->face_reals > 0) != (shape->face_depth > 0))
         return qf_fail("qf_field_create: a shape of %d reals a site and %d a face site, %d deep: the reals a site must "
                        "be even and positive, and a face needs both reals and a depth",

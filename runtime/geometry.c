@@ -61,6 +61,59 @@ int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[
     return QF_SUCCESS;
 }
 
+int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM])
+{
+    int global[QF_NDIM], blocks[QF_NDIM];
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        if (agg[mu] < 1 || fine->block[mu] % agg[mu])
+            return qf_fail("multigrid aggregate %c = %d does not divide the fine block extent %d: choose an aggregate "
+                           "that tiles the blocks (--mg-block), or another block grid (--blocks)",
+                           axis[mu], agg[mu], fine->block[mu]);
+        int local = fine->local[mu] / agg[mu];
+        if (local % 2)
+            return qf_fail("multigrid: the coarse local extent %c = %d (%d / aggregate %d) is odd; the even-odd "
+                           "layout needs even extents: use a smaller aggregate in %c",
+                           axis[mu], local, fine->local[mu], agg[mu], axis[mu]);
+        global[mu] = fine->global[mu] / agg[mu];
+        blocks[mu] = 1;
+        for (int d = fine->local_blocks[mu]; d >= 1; d--)
+            if (fine->local_blocks[mu] % d == 0 && (local / d) % 2 == 0 && local % d == 0) {
+                blocks[mu] = d;
+                break;
+            }
+    }
+    return qf_lattice_init(coarse, global, fine->procs, blocks, fine->rank, fine->nprocs, 1);
+}
+
+void qf_lattice_coarse_ratio(const qf_lattice *coarse, const qf_lattice *fine, int ratio[QF_NDIM])
+{
+    for (int mu = 0; mu < QF_NDIM; mu++) ratio[mu] = fine->blocks[mu] / coarse->blocks[mu];
+}
+
+void qf_lattice_coarse_members(const qf_lattice *coarse, const qf_lattice *fine, int c, int *fine_blocks)
+{
+    int ratio[QF_NDIM], cc[QF_NDIM], j[QF_NDIM], f[QF_NDIM];
+    qf_lattice_coarse_ratio(coarse, fine, ratio);
+    qf_lex_coords(c, coarse->blocks, cc);
+    for (int64_t k = 0, n = qf_volume(ratio); k < n; k++) {
+        qf_lex_coords(k, ratio, j);
+        for (int mu = 0; mu < QF_NDIM; mu++) f[mu] = cc[mu] * ratio[mu] + j[mu];
+        fine_blocks[k] = (int)qf_lex_index(f, fine->blocks);
+    }
+}
+
+int qf_lattice_coarse_block_of(const qf_lattice *coarse, const qf_lattice *fine, int b, int pos[QF_NDIM])
+{
+    int ratio[QF_NDIM], f[QF_NDIM], cc[QF_NDIM];
+    qf_lattice_coarse_ratio(coarse, fine, ratio);
+    qf_lex_coords(b, fine->blocks, f);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        cc[mu] = f[mu] / ratio[mu];
+        pos[mu] = f[mu] % ratio[mu];
+    }
+    return (int)qf_lex_index(cc, coarse->blocks);
+}
+
 int qf_lattice_block_owner(const qf_lattice *lat, int b)
 {
     int c[QF_NDIM];

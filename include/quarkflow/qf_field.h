@@ -19,8 +19,12 @@ typedef enum {
     QF_FIELD_STAGGERED,      /* 1 x 3 */
     QF_FIELD_FIELD_STRENGTH, /* 6 matrices a site, planes (mu,nu) = 01 02 03 12 13 23 */
     QF_FIELD_CLOVER,         /* 2 hermitian 6x6 chiral blocks a site (codelets/kernels/clover.h) */
-    QF_FIELD_COARSE          /* multigrid: 2 chiral spins x N colours, N chosen at run time */
+    QF_FIELD_COARSE,         /* multigrid: 2 chiral spins x N colours, N chosen at run time */
+    QF_FIELD_TRANSFER,       /* multigrid: N near-null vectors of a finer field at each fine site */
+    QF_FIELD_COARSE_LINKS    /* multigrid: (2N) x (2N) complex matrices at each coarse site */
 } qf_field_kind;
+/* The kinds whose shape is made at run time (qf_field_shape_coarse and below) follow the fixed ones. */
+#define QF_FIELD_NKINDS (QF_FIELD_COARSE_LINKS + 1)
 
 /* What a field holds, as data: the reals of a site, the reals of a face site (what a neighbouring
  * block needs of a site: whole links, a spin-projected half spinor ...; 0 for fields that never have
@@ -44,6 +48,13 @@ qf_field_shape qf_field_kind_shape(qf_field_kind k);
  * site, 1 deep); ncolour from 1 to QF_COARSE_MAX_COLOURS. */
 #define QF_COARSE_MAX_COLOURS 256
 int qf_field_shape_coarse(qf_field_shape *s, int ncolour);
+/* The prolongator's storage: nvec vectors of a fine field of fine_site_reals reals a site, at each fine
+ * site ([vector][fine site's reals]); faces hold whole sites, 1 deep (the coarse operator's build reads
+ * the vectors across block boundaries). nvec from 1 to QF_COARSE_MAX_COLOURS. */
+int qf_field_shape_transfer(qf_field_shape *s, int fine_site_reals, int nvec);
+/* The coarse operator's storage: nmatrices matrices of (2 ncolour) x (2 ncolour) complex numbers a
+ * coarse site, row-major, rows and columns ordered (chirality, colour); no faces. */
+int qf_field_shape_coarse_links(qf_field_shape *s, int ncolour, int nmatrices);
 /* Whether fields of the two shapes hold the same contents a site (kind and reals a site; their faces
  * may differ): what BLAS, conversions and operators require of their operands. */
 int qf_field_shape_same_sites(const qf_field_shape *a, const qf_field_shape *b);

@@ -54,6 +54,19 @@ int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[
  * grid), so that fields on them have the same blocks. */
 int qf_lattice_same(const qf_lattice *a, const qf_lattice *b);
 
+/* The coarse lattice of a multigrid level: one site for each aggregate of agg[0] x .. x agg[3] fine sites,
+ * on the fine lattice's processes, with a block grid such that every coarse block is the union of the
+ * aggregates of whole fine blocks (its local block grid divides the fine one; the largest such grid whose
+ * coarse block extents are even). Fails, naming the direction, when an aggregate does not tile the fine
+ * blocks or the coarse local extent is odd (the even-odd layout needs even extents). */
+int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM]);
+/* How many fine blocks a coarse block of qf_lattice_coarsen holds in each direction, and the fine blocks
+ * of coarse block c in lexicographic order of that grid (fine_blocks: ratio[0] x .. x ratio[3] entries). */
+void qf_lattice_coarse_ratio(const qf_lattice *coarse, const qf_lattice *fine, int ratio[QF_NDIM]);
+void qf_lattice_coarse_members(const qf_lattice *coarse, const qf_lattice *fine, int c, int *fine_blocks);
+/* The coarse block that holds fine block b, and b's position in it (fine-block coordinates). */
+int qf_lattice_coarse_block_of(const qf_lattice *coarse, const qf_lattice *fine, int b, int pos[QF_NDIM]);
+
 /* Picks a process grid for nprocs processes: prime factors of nprocs split the largest local extents
  * (t first on ties, as QUDA does), keeping local extents even. Fails, naming the extents, when nprocs
  * does not divide the lattice that way. */
