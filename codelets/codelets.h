@@ -155,6 +155,23 @@ extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
 
+/* ---- Multigrid (tasks/mg_transfer.c, tasks/coarse_op.c); argument blocks and site kernels in
+ * kernels/mg.h, buffers there with each argument block. All but mg_orthonormalize take
+ * STARPU_VARIABLE_NBUFFERS. mg_pack takes qf_mg_orth_args. ---- */
+extern struct starpu_codelet qf_cl_mg_pack;
+extern struct starpu_codelet qf_cl_mg_orthonormalize;
+extern struct starpu_codelet qf_cl_mg_restrict;
+extern struct starpu_codelet qf_cl_mg_prolong;
+extern struct starpu_codelet qf_cl_mg_build;
+extern struct starpu_codelet qf_cl_mg_assemble;
+extern struct starpu_codelet qf_cl_mg_coarse_gather;
+extern struct starpu_codelet qf_cl_mg_coarse_interior;
+extern struct starpu_codelet qf_cl_mg_coarse_exterior;
+
+/* Gaussian random fields (tasks/field_random.c; args qf_field_gaussian_args in kernels/random.h).
+ * Buffers: W block. */
+extern struct starpu_codelet qf_cl_field_gaussian;
+
 /* ---- Every codelet above is in one table (registry.c), which registry.c hands to the runtime when
  * the library loads (runtime/codelet_table.h): the per-worker statistics, the watchdog and the trace
  * colours read it there. A new codelet joins the table. ---- */

@@ -11,7 +11,8 @@
 enum {
     COLOUR_GATHER = 0x1f77b4, COLOUR_INTERIOR = 0x2ca02c, COLOUR_EXTERIOR = 0xff7f0e, COLOUR_CLOVER = 0x9467bd,
     COLOUR_UPDATE = 0xbcbd22, COLOUR_REDUCE = 0xd62728, COLOUR_REDUX = 0xe377c2, COLOUR_SCALAR = 0x7f7f7f,
-    COLOUR_CONVERT = 0x8c564b, COLOUR_FACE = 0x17becf, COLOUR_GAUGE = 0x393b79, COLOUR_GAUGE_OBS = 0x6b6ecf
+    COLOUR_CONVERT = 0x8c564b, COLOUR_FACE = 0x17becf, COLOUR_GAUGE = 0x393b79, COLOUR_GAUGE_OBS = 0x6b6ecf,
+    COLOUR_TRANSFER = 0xaec7e8, COLOUR_MG_SETUP = 0xc5b0d5, COLOUR_RANDOM = 0xc49c94
 };
 
 static const qf_codelet_entry registry[] = {
@@ -40,6 +41,16 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_plaquette_matrix, "plaq_mat", COLOUR_CLOVER},
     {&qf_cl_leaf_transport, "leaf_tr", COLOUR_CLOVER},
     {&qf_cl_leaf_sum, "leaf_sum", COLOUR_CLOVER},
+    {&qf_cl_mg_pack, "mg_pack", COLOUR_MG_SETUP},
+    {&qf_cl_mg_orthonormalize, "mg_orth", COLOUR_MG_SETUP},
+    {&qf_cl_mg_build, "mg_build", COLOUR_MG_SETUP},
+    {&qf_cl_mg_assemble, "mg_asm", COLOUR_MG_SETUP},
+    {&qf_cl_mg_restrict, "restrict", COLOUR_TRANSFER},
+    {&qf_cl_mg_prolong, "prolong", COLOUR_TRANSFER},
+    {&qf_cl_mg_coarse_gather, "c_gather", COLOUR_GATHER},
+    {&qf_cl_mg_coarse_interior, "c_inter", COLOUR_INTERIOR},
+    {&qf_cl_mg_coarse_exterior, "c_exter", COLOUR_EXTERIOR},
+    {&qf_cl_field_gaussian, "gauss", COLOUR_RANDOM},
 };
 /* At load time, before any task exists: the codelets are static structures that every entry point
  * (the command line, a host code through the C API) shares. */

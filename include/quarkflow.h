@@ -12,6 +12,7 @@
 #include "quarkflow/qf_gauge_io.h"
 #include "quarkflow/qf_lattice.h"
 #include "quarkflow/qf_linop.h"
+#include "quarkflow/qf_multigrid.h"
 #include "quarkflow/qf_observables.h"
 #include "quarkflow/qf_runtime.h"
 #include "quarkflow/qf_solver.h"

@@ -7,4 +7,5 @@ set(QF_SOLVER_C_SOURCES
   solvers/bicgstab.c
   solvers/gcr.c
   solvers/mr.c
-  solvers/precond.c)
+  solvers/precond.c
+  solvers/mg.c)

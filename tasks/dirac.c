@@ -7,6 +7,7 @@
 #include "quarkflow/qf_dirac.h"
 #include "quarkflow/qf_observables.h"
 #include "quarkflow/qf_clover.h"
+#include "mg_tasks.h"
 #include "stencil.h"
 #include "kernels/wilson.h"
 
@@ -53,6 +54,12 @@ static const char *const op_names[] = {"M", "Mdag", "MdagM", "Mhat", "Mhat_dag",
 const char *qf_dirac_op_name(qf_dirac_op op) { return op >= QF_OP_M && op <= QF_OP_MHAT_DAGMHAT ? op_names[op] : "?"; }
 const qf_dirac_params *qf_dirac_get_params(const qf_dirac *d) { return &d->p; }
 const qf_lattice *qf_dirac_lattice(const qf_dirac *d) { return d->lat; }
+
+void qf_dirac_fields(const qf_dirac *d, const qf_field **gauge, const qf_field **clover)
+{
+    *gauge = d->gauge;
+    *clover = d->clover;
+}
 
 /* ---- the primitive ---- */
 

@@ -2,7 +2,7 @@
  * M^dagger, and its even-odd form, the Schur complement Mhat (asymmetric or symmetric, as the operator
  * was built) with Mhat^dagger and the source preparation and reconstruction of qf_dirac.h. Twins in
  * another precision are the linops of qf_dirac_in_precision's twin, made on request and kept here. */
-#include "quarkflow/qf_dirac.h"
+#include "mg_tasks.h"
 
 #include <stdlib.h>
 
@@ -73,6 +73,16 @@ static int full_reconstruct(void *ctx, qf_field *x, const qf_field *x_even, cons
     return qf_dirac_reconstruct(((const dirac_linop *)ctx)->d, x, x_even, b);
 }
 
+static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
+{
+    const dirac_linop *w = ctx;
+    const qf_dirac_params *p = qf_dirac_get_params(w->d);
+    qf_coarse_source src = {.source = QF_MG_SOURCE_WILSON, .kappa = p->kappa};
+    memcpy(src.phase, p->phase, sizeof src.phase);
+    qf_dirac_fields(w->d, &src.links, &src.clover);
+    return qf_coarse_op_build(T, &src, coarse);
+}
+
 static const qf_linop_ops full_ops = {.name = "M",
                                       .apply = wilson_apply,
                                       .flops = wilson_flops,
@@ -80,6 +90,7 @@ static const qf_linop_ops full_ops = {.name = "M",
                                       .schur = full_schur,
                                       .prepare = full_prepare,
                                       .reconstruct = full_reconstruct,
+                                      .coarsen = full_coarsen,
                                       .destroy = wilson_destroy};
 
 int qf_dirac_linop(qf_dirac *d, qf_linop **A)

@@ -6,6 +6,7 @@
  * precision is the same form of its origin's twin. */
 #include "quarkflow/qf_linop.h"
 #include "quarkflow/qf_blas.h"
+#include "quarkflow/qf_multigrid.h"
 
 #include <stdlib.h>
 
@@ -234,4 +235,24 @@ void qf_linop_field_give_back(qf_linop *A, qf_field *f)
         p->size = n;
     }
     p->f[p->n++] = f;
+}
+
+/* ---- multigrid ---- */
+
+int qf_linop_coarsen(qf_linop *A, const qf_transfer *T, qf_linop **Ac)
+{
+    *Ac = NULL;
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (!A->ops->coarsen || A->origin)
+        return qf_fail("operator %s cannot build a Galerkin coarse operator: multigrid needs the full-lattice "
+                       "Wilson-clover operator or a coarse operator",
+                       qf_linop_name(A));
+    qf_field_shape fs = qf_transfer_fine_shape(T);
+    if (A->dom.parity != -1 || !qf_lattice_same(qf_transfer_fine_lattice(T), A->dom.lat) ||
+        !qf_field_shape_same_sites(&fs, &A->dom.shape))
+        return qf_fail("operator %s acts on %s fields of its own lattice on %s sites, but the transfer maps %s fields "
+                       "of another lattice: make the transfer on the operator's lattice and shape",
+                       qf_linop_name(A), qf_field_kind_name(A->dom.shape.kind), A->dom.parity < 0 ? "all" : "one parity's",
+                       qf_field_kind_name(fs.kind));
+    return A->ops->coarsen(A->ctx, T, Ac);
 }

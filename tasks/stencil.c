@@ -48,7 +48,7 @@ int qf_stencil_apply(const qf_stencil *s)
         if (!qf_lattice_block_is_near(lat, b)) continue;
         buffers t = {.n = 0};
         add(&t, qf_field_block(s->in, b), STARPU_R);
-        add_links(&t, s, b);
+        if (!s->gather_without_links) add_links(&t, s, b);
         for (int f = 0; f < 2 * QF_NDIM; f++) add(&t, qf_face_set_handle(s->faces, b, f / 2, f % 2), STARPU_W);
         rc = insert(s, &s->gather, b, args[0], &t, PRIO_GATHER);
     }

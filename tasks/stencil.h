@@ -5,7 +5,7 @@
  * and exteriors go first, so that faces are ready and sent by the time the interiors are done. The
  * operator names its three codelets with their argument blocks and the fields they read; the builder
  * gives blocks, faces, access modes, pruning (runtime/mpi_data.h) and priorities. Buffers:
- *   gather    R in(b) [R links(b)]                W faces(b, mu, side), mu = 0..3, side 0 then 1
+ *   gather    R in(b) [R links(b), unless gather_without_links]  W faces(b, mu, side), mu = 0..3, side 0 then 1
  *   interior  R in(b) [R links(b)] W|RW out(b)    R extra[0](b) ...
  *   exterior  RW out(b) [R links(b)]              R faces(b - mu, mu, 1), faces(b + mu, mu, 0), mu = 0..3
  *                                                 R extra[0](b) ...
@@ -31,6 +31,7 @@ typedef struct {
     qf_field *out;
     int all_sites;       /* out written on all sites (W), or on one parity (RW) */
     const qf_field *links;                        /* read by every stage; NULL: none */
+    int gather_without_links;                     /* the gather copies sites: it does not read links */
     const qf_field *extra[QF_STENCIL_MAX_EXTRA];  /* read by interior and exterior; NULL: none */
     const qf_face_set *faces;
 } qf_stencil;

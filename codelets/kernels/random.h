@@ -57,4 +57,29 @@ static inline QF_HD qf_su3 qf_rng_su3(const qf_rng_key *k, double eps)
     return m;
 }
 
+/* field_gaussian: a block of standard normal reals, keyed by seed, stream and global site (draw: the
+ * pair of reals), so that the field does not depend on the block grid. */
+typedef struct {
+    int ext[QF_NDIM], origin[QF_NDIM], global[QF_NDIM];
+    int site_reals;
+    uint64_t seed;
+    int stream;
+    qf_precision prec;
+} qf_field_gaussian_args;
+
+static inline QF_HD void qf_field_gaussian_site(const qf_field_gaussian_args *a, void *f, int64_t s)
+{
+    int x[QF_NDIM];
+    qf_block_site_coords(s, a->ext, x);
+    for (int mu = 0; mu < QF_NDIM; mu++) x[mu] += a->origin[mu];
+    qf_rng_key key = {.seed = a->seed, .site = qf_lex_index(x, a->global), .link = a->stream & 15,
+                      .sweep = a->stream >> 4};
+    for (int i = 0; i < a->site_reals; i += 2) {
+        double g[2];
+        qf_rng_gauss2(&key, (uint32_t)(i / 2), g);
+        qf_real_set(f, a->prec, (size_t)s * a->site_reals + i, g[0]);
+        qf_real_set(f, a->prec, (size_t)s * a->site_reals + i + 1, g[1]);
+    }
+}
+
 #endif

@@ -60,6 +60,10 @@ int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, 
 int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity);
 int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity);
 
+/* Every real of f a standard normal number, drawn by counter-based generators keyed by seed, stream
+ * (0 .. 2^20 - 1) and the global site: the same field for every block grid and worker. */
+int qf_field_gaussian(qf_field *f, uint64_t seed, int stream);
+
 /* Fused forms of the Krylov solvers, one pass over the fields each:
  * CG:       x = x + a p, r = r - a q, rr = |r|^2 (the new residual norm in the same pass);
  * BiCGStab: x = x + a p + w s, r = s - w t, rr = |r|^2. */

@@ -21,6 +21,7 @@ extern "C" {
 #endif
 
 typedef struct qf_linop qf_linop;
+typedef struct qf_transfer qf_transfer; /* qf_multigrid.h */
 
 /* The fields an operator acts on: their lattice (which must outlive the operator), shape and
  * precision, and the sites it reads and writes (-1 all, 0 even, 1 odd; the other parity of its
@@ -48,6 +49,9 @@ typedef struct {
     int (*schur)(void *ctx, qf_linop **schur);
     int (*prepare)(void *ctx, qf_field *bhat, const qf_field *b);
     int (*reconstruct)(void *ctx, qf_field *x, const qf_field *x_even, const qf_field *b);
+    /* Optional: the Galerkin coarse operator R A P for the transfer T (qf_multigrid.h), a new operator
+     * that the caller owns. NULL: A cannot be coarsened. */
+    int (*coarsen)(void *ctx, const qf_transfer *T, qf_linop **coarse);
     /* Optional: frees ctx when the operator is destroyed. */
     void (*destroy)(void *ctx);
 } qf_linop_ops;

@@ -9,7 +9,9 @@
  *   BiCGStab  stabilised bi-conjugate gradients on M itself;
  *   GCR       generalised conjugate residuals with gcr_nkrylov vectors between restarts, optionally
  *             preconditioned (flexible GCR): by precond, or by gcr_inner_mr minimal-residual steps;
- *   MR        minimal residual iteration (converges when the hermitian part of M is definite).
+ *   MR        minimal residual iteration (converges when the hermitian part of M is definite);
+ *   MG        flexible GCR on the full lattice preconditioned by a multigrid K-cycle (mg, from
+ *             qf_mg_setup on M), the iterations in the hierarchy's precision (qf_multigrid.h).
  *
  * Mixed precision: with sloppy below the operator's precision, the iterations run on a copy of the
  * operator in the sloppy precision and the high precision only corrects them. CG (CGNR, CGNE) and
@@ -31,7 +33,9 @@
 extern "C" {
 #endif
 
-typedef enum { QF_SOLVER_CGNR = 0, QF_SOLVER_BICGSTAB, QF_SOLVER_CGNE, QF_SOLVER_GCR, QF_SOLVER_MR } qf_solver_kind;
+typedef enum { QF_SOLVER_CGNR = 0, QF_SOLVER_BICGSTAB, QF_SOLVER_CGNE, QF_SOLVER_GCR, QF_SOLVER_MR, QF_SOLVER_MG } qf_solver_kind;
+
+typedef struct qf_mg qf_mg; /* qf_multigrid.h */
 
 typedef struct {
     qf_solver_kind kind;
@@ -46,6 +50,9 @@ typedef struct {
     int gcr_inner_mr;    /* GCR: MR steps of the preconditioner, 0 for none (when precond is NULL) */
     qf_precond *precond; /* GCR: the preconditioner, acting on the system's sites in the iterations'
                           * precision (the Schur system with even_odd); NULL: gcr_inner_mr's */
+    qf_mg *mg;           /* MG: the hierarchy built for M (qf_mg_setup) */
+    int accept_max_iter; /* 1: reaching max_iter ends the solve without an error (the inner solves of a
+                          * preconditioner); the result says whether tol was met */
 } qf_solver_params;
 
 /* The smallest tol qf_solve accepts, by the precision of the operator: the true residual is computed
@@ -61,7 +68,7 @@ double qf_solver_min_tol(qf_precision op_prec);
  * uniform double precision, delta 0.1, GCR with 16 vectors and no preconditioner. */
 qf_solver_params qf_solver_default_params(void);
 const char *qf_solver_name(qf_solver_kind k);
-/* Parses cgnr, cgne, bicgstab, gcr or mr. */
+/* Parses cgnr, cgne, bicgstab, gcr, mr or mg. */
 int qf_solver_parse(const char *s, qf_solver_kind *k);
 
 typedef struct {

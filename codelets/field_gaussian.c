@@ -1,0 +1,30 @@
+/* Codelet field_gaussian: every real of one block a standard normal number, drawn from Philox keyed by
+ * the seed, the stream and the global site (kernels/random.h), so that a field is the same for every
+ * block grid and worker. Buffers: W block. */
+#include "codelets.h"
+#include "kernels/random.h"
+
+#if QF_HAVE_CUDA
+void qf_field_gaussian_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void field_gaussian_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_field_gaussian_args *a = cl_arg;
+    void *f = (void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    for (int64_t s = 0, n = qf_volume(a->ext); s < n; s++) qf_field_gaussian_site(a, f, s);
+}
+
+static struct starpu_perfmodel field_gaussian_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_field_gaussian"};
+
+struct starpu_codelet qf_cl_field_gaussian = {
+    .name = "field_gaussian",
+    .cpu_funcs = {field_gaussian_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_field_gaussian_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 1,
+    .modes = {STARPU_W},
+    .model = &field_gaussian_model,
+};

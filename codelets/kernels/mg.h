@@ -1,0 +1,622 @@
+/* Site kernels of adaptive multigrid, shared by the CPU and CUDA codelets (seed 003's algorithm):
+ * the transfer operators between a fine level and its coarse level, the block orthonormalisation of
+ * the near-null vectors, the construction of the Galerkin coarse operator D_c = R D P from the fine
+ * operator's links and local term, and the coarse operator's hops.
+ *
+ * A fine site holds nsite complex numbers in two chiral halves of h = nsite / 2: a Wilson spinor
+ * [spin][colour] (chirality 0: spins 0, 1; chirality 1: spins 2, 3, gamma_5 = diag(1, 1, -1, -1)),
+ * or a coarse site [chirality][colour]. The N near-null vectors are stored together at each fine site
+ * (QF_FIELD_TRANSFER): V[x][k][i]. An aggregate is a box of agg[0] x .. x agg[3] fine sites inside one
+ * fine block; it becomes one coarse site of 2 N complex numbers [chirality][k], so that
+ *
+ *   (P e)(x)[i] = sum_k V_k(x)[i] e(A(x))[chi(i) N + k],   (R psi)(A)[chi N + k] = sum_{x in A, i in chi} conj(V_k(x)[i]) psi(x)[i]
+ *
+ * and R = P^dagger, P^dagger P = 1 once the vectors are orthonormal on each aggregate and chirality.
+ * P keeps chirality, so the coarse operator is gamma_5-hermitian with the coarse gamma_5 = diag(1, -1)
+ * over chirality: D_c^dagger = g5 D_c g5, which is how its dagger is applied (entries linking the two
+ * chiralities change sign).
+ *
+ * The coarse operator at coarse site A: D_c psi(A) = X(A) psi(A) + sum_d Y_d(A) psi(A + hop_d), with
+ * hop d = 2 mu + 1 the forward hop +mu and d = 2 mu the backward hop -mu (QF_NDIRS), and X the local
+ * term: 9 matrices a coarse site (QF_MG_NMAT, X last), each (2N) x (2N) row-major, rows and columns
+ * (chirality, colour). Boundary phases of the fine operator are inside the Y. The build sums, for every
+ * fine site x of A and every term m of the fine operator at x (8 hops to y = x + hop_m and the local
+ * term, y = x), the products conj(V_k(x)[i]) (M_m P_chi' V_l(y))[i]: into Y_m(A) when y lies outside A,
+ * into X(A) otherwise. The fine operator is the Wilson-clover M = A - kappa D (M_m = -kappa phase
+ * (1 -+ g_mu) U for the hops, the clover term A for the local term) or a coarse operator (its Y and X).
+ *
+ * Arithmetic is in double; fields are stored in the precision of their arguments. */
+#ifndef QF_KERNEL_MG_H
+#define QF_KERNEL_MG_H
+
+#include "face.h"
+#include "wilson.h" /* qf_gamma_block, su3, clover layout */
+#include "quarkflow/qf_multigrid.h" /* QF_MG_MAX_NVEC */
+
+/* Matrices a coarse site: the 8 hops and the local term. */
+#define QF_MG_NMAT (QF_NDIRS + 1)
+#define QF_MG_LOCAL QF_NDIRS
+
+/* How a level's fine sites group into aggregates. */
+typedef struct {
+    int fext[QF_NDIM];     /* fine block extents */
+    int agg[QF_NDIM];      /* aggregate extents, dividing fext */
+    int nsite;             /* complex numbers a fine site (12 for Wilson, 2 N_fine for coarse) */
+    int nvec;              /* near-null vectors N */
+    qf_precision prec;     /* of the fine fields, the vectors and the coarse fields */
+} qf_mg_geom;
+
+/* mg_restrict — coarse block from the fine blocks it holds. Buffers: R fine[j], j < nfine, R V[j],
+ * W coarse. */
+#define QF_MG_MAX_FINE_BLOCKS 64
+typedef struct {
+    qf_mg_geom g;
+    int cext[QF_NDIM];     /* coarse block extents */
+    int ratio[QF_NDIM];    /* fine blocks a coarse block holds in each direction */
+    int nfine;             /* their number, lexicographic in ratio */
+} qf_mg_restrict_args;
+
+/* mg_prolong — fine block from its coarse block: out = P e, or out += P e (add). Buffers: R coarse,
+ * R V, W (RW when add) fine. */
+typedef struct {
+    qf_mg_geom g;
+    int cext[QF_NDIM];
+    int pos[QF_NDIM];      /* the fine block's position in its coarse block, in fine blocks */
+    int add;
+} qf_mg_prolong_args;
+
+/* mg_orthonormalize — Gram-Schmidt (twice) of the N vectors on every aggregate and chirality of a fine
+ * block; counts the aggregates where a vector vanished. Buffers: RW V, REDUX accumulator of 1 double. */
+typedef struct {
+    qf_mg_geom g;
+} qf_mg_orth_args;
+
+/* mg_build — the contributions of one fine block to the coarse operator, for the block's aggregates in
+ * lexicographic order of its aggregate grid, QF_MG_NMAT matrices each, in double. Buffers:
+ *   R V, R fine links (gauge field, or the coarse links of a coarse level), [R clover A (Wilson with
+ *   clover)], R the V faces of the neighbours (d = 2 mu: the -mu neighbour's side-1 face, d = 2 mu + 1:
+ *   the +mu neighbour's side-0 face), [R the -mu neighbours' side-1 gauge faces, mu = 0..3 (Wilson)],
+ *   W partial. */
+enum { QF_MG_SOURCE_WILSON = 0, QF_MG_SOURCE_COARSE };
+typedef struct {
+    qf_mg_geom g;
+    int source;            /* QF_MG_SOURCE_* */
+    int has_clover;
+    double kappa;
+    double phase[QF_NDIM][2];
+    int origin[QF_NDIM];   /* global coordinates of the fine block's first site */
+    int global[QF_NDIM];   /* global fine extents */
+    qf_precision link_prec;
+} qf_mg_build_args;
+
+/* mg_assemble — a coarse block's links and the inverse of its local term from the partials of its fine
+ * blocks; counts the sites whose local term is singular. Buffers: R partial[j], j < nfine, W links,
+ * W X^-1, SCRATCH (2 (2N)^2 complex doubles a coarse site), REDUX accumulator of 1 double. */
+typedef struct {
+    int cext[QF_NDIM];
+    int ratio[QF_NDIM];
+    int apb[QF_NDIM];      /* aggregates a fine block holds in each direction */
+    int nfine, nvec;
+    qf_precision prec;     /* of the links and X^-1 */
+} qf_mg_assemble_args;
+
+/* The coarse operator's hops (mg_coarse_gather, _interior, _exterior through tasks/stencil.h), the
+ * Wilson kernels' split: out = finish(a, x, b, sum of hops), where with L the local term X (links'
+ * last matrix) or X^-1 (local_inverse: a field of one matrix a site)
+ *   out = L (a x + b H)  (QF_CLOVER_ALL),  a L x + b H  (QF_CLOVER_X),  a x + b L H  (QF_CLOVER_HOPS),
+ *   a x + b H            (QF_CLOVER_NONE).
+ * b == 0: no hops are computed. Buffers as the stencil's: gather R in, W faces[8]; interior R in,
+ * R links, W|RW out, [R x], [R X^-1]; exterior RW out, R links, R faces[8], [R x], [R X^-1]. */
+typedef struct {
+    int ext[QF_NDIM];      /* coarse block extents */
+    int parity;            /* of the output sites, -1 for all */
+    int dagger;
+    double a, b;
+    int has_x;
+    int local_on;          /* QF_CLOVER_* */
+    int local_inverse;
+    int nvec;
+    qf_precision prec;
+} qf_coarse_args;
+typedef struct {
+    int ext[QF_NDIM];
+    int parity;            /* of the sites gathered, -1 for all */
+    int nvec;
+    qf_precision prec;
+} qf_coarse_gather_args;
+
+/* ---- indices ---- */
+
+/* Reals offset of component i of vector k at fine site fs in V. */
+static inline QF_HD size_t qf_mg_v_offset(const qf_mg_geom *g, int64_t fs, int k, int i)
+{
+    return (size_t)2 * (((size_t)fs * g->nvec + k) * g->nsite + i);
+}
+
+/* Aggregates of a fine block in each direction, and their number. */
+static inline QF_HD void qf_mg_apb(const qf_mg_geom *g, int apb[QF_NDIM])
+{
+    for (int mu = 0; mu < QF_NDIM; mu++) apb[mu] = g->fext[mu] / g->agg[mu];
+}
+
+/* Index of the aggregate that holds block-local fine site x, in the block's aggregate grid. */
+static inline QF_HD int64_t qf_mg_aggregate_of(const qf_mg_geom *g, const int x[QF_NDIM])
+{
+    int a[QF_NDIM], apb[QF_NDIM];
+    qf_mg_apb(g, apb);
+    for (int mu = 0; mu < QF_NDIM; mu++) a[mu] = x[mu] / g->agg[mu];
+    return qf_lex_index(a, apb);
+}
+
+/* Fine site number t (lexicographic in the aggregate box) of aggregate index ai: block-local coords. */
+static inline QF_HD void qf_mg_aggregate_site(const qf_mg_geom *g, int64_t ai, int64_t t, int x[QF_NDIM])
+{
+    int a[QF_NDIM], apb[QF_NDIM], d[QF_NDIM];
+    qf_mg_apb(g, apb);
+    qf_lex_coords(ai, apb, a);
+    qf_lex_coords(t, g->agg, d);
+    for (int mu = 0; mu < QF_NDIM; mu++) x[mu] = a[mu] * g->agg[mu] + d[mu];
+}
+
+/* Coarse site (storage index s of a coarse block of extents cext holding ratio fine blocks): the fine
+ * block j (lexicographic in ratio) and the aggregate index in it. */
+static inline QF_HD int64_t qf_mg_coarse_site_source(const qf_mg_geom *g, const int cext[QF_NDIM],
+                                                     const int ratio[QF_NDIM], int64_t s, int *j)
+{
+    int a[QF_NDIM], apb[QF_NDIM], jb[QF_NDIM], w[QF_NDIM];
+    qf_mg_apb(g, apb);
+    qf_block_site_coords(s, cext, a);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        jb[mu] = a[mu] / apb[mu];
+        w[mu] = a[mu] % apb[mu];
+    }
+    *j = (int)qf_lex_index(jb, ratio);
+    return qf_lex_index(w, apb);
+}
+
+/* ---- transfer ---- */
+
+/* (R psi)(s)[r], r = chi N + k: the coarse site s of a coarse block, from the fine blocks fine[] and
+ * their vectors v[]. */
+static inline QF_HD qf_complex qf_mg_restrict_entry(const qf_mg_restrict_args *a, const void *const *fine,
+                                                    const void *const *v, int64_t s, int r)
+{
+    const qf_mg_geom *g = &a->g;
+    int j, x[QF_NDIM];
+    int64_t ai = qf_mg_coarse_site_source(g, a->cext, a->ratio, s, &j);
+    int chi = r / g->nvec, k = r % g->nvec, h = g->nsite / 2;
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    for (int64_t t = 0, n = qf_volume(g->agg); t < n; t++) {
+        qf_mg_aggregate_site(g, ai, t, x);
+        int64_t fs = qf_block_site_index(x, g->fext);
+        for (int i = chi * h; i < chi * h + h; i++) {
+            size_t vo = qf_mg_v_offset(g, fs, k, i), po = (size_t)2 * ((size_t)fs * g->nsite + i);
+            qf_complex vv = qf_cmake(qf_real_get(v[j], g->prec, vo), qf_real_get(v[j], g->prec, vo + 1));
+            qf_complex pv = qf_cmake(qf_real_get(fine[j], g->prec, po), qf_real_get(fine[j], g->prec, po + 1));
+            acc = qf_cconjmadd(acc, vv, pv);
+        }
+    }
+    return acc;
+}
+
+/* (P e)(fs)[i] for fine site fs of a fine block. */
+static inline QF_HD qf_complex qf_mg_prolong_entry(const qf_mg_prolong_args *a, const void *coarse, const void *v,
+                                                   int64_t fs, int i)
+{
+    const qf_mg_geom *g = &a->g;
+    int x[QF_NDIM], c[QF_NDIM];
+    qf_block_site_coords(fs, g->fext, x);
+    for (int mu = 0; mu < QF_NDIM; mu++) c[mu] = (a->pos[mu] * g->fext[mu] + x[mu]) / g->agg[mu];
+    int64_t cs = qf_block_site_index(c, a->cext);
+    int n = g->nvec, chi = i / (g->nsite / 2);
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    for (int k = 0; k < n; k++) {
+        size_t vo = qf_mg_v_offset(g, fs, k, i), co = (size_t)2 * ((size_t)cs * 2 * n + chi * n + k);
+        acc = qf_cmadd(acc, qf_cmake(qf_real_get(v, g->prec, vo), qf_real_get(v, g->prec, vo + 1)),
+                       qf_cmake(qf_real_get(coarse, g->prec, co), qf_real_get(coarse, g->prec, co + 1)));
+    }
+    return acc;
+}
+
+/* ---- block orthonormalisation ---- */
+
+/* <v_j, v_k> over aggregate ai and chirality chi (sum conj(v_j) v_k). */
+static inline QF_HD qf_complex qf_mg_aggregate_dot(const qf_mg_geom *g, const void *v, int64_t ai, int chi, int j,
+                                                   int k)
+{
+    int x[QF_NDIM], h = g->nsite / 2;
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    for (int64_t t = 0, n = qf_volume(g->agg); t < n; t++) {
+        qf_mg_aggregate_site(g, ai, t, x);
+        int64_t fs = qf_block_site_index(x, g->fext);
+        for (int i = chi * h; i < chi * h + h; i++) {
+            size_t oj = qf_mg_v_offset(g, fs, j, i), ok = qf_mg_v_offset(g, fs, k, i);
+            acc = qf_cconjmadd(acc, qf_cmake(qf_real_get(v, g->prec, oj), qf_real_get(v, g->prec, oj + 1)),
+                               qf_cmake(qf_real_get(v, g->prec, ok), qf_real_get(v, g->prec, ok + 1)));
+        }
+    }
+    return acc;
+}
+
+/* v_k = a v_k + c v_j over aggregate ai and chirality chi (j < 0: no v_j term). */
+static inline QF_HD void qf_mg_aggregate_update(const qf_mg_geom *g, void *v, int64_t ai, int chi, int k, double a,
+                                                qf_complex c, int j)
+{
+    int x[QF_NDIM], h = g->nsite / 2;
+    for (int64_t t = 0, n = qf_volume(g->agg); t < n; t++) {
+        qf_mg_aggregate_site(g, ai, t, x);
+        int64_t fs = qf_block_site_index(x, g->fext);
+        for (int i = chi * h; i < chi * h + h; i++) {
+            size_t ok = qf_mg_v_offset(g, fs, k, i);
+            qf_complex r = qf_cscale(a, qf_cmake(qf_real_get(v, g->prec, ok), qf_real_get(v, g->prec, ok + 1)));
+            if (j >= 0) {
+                size_t oj = qf_mg_v_offset(g, fs, j, i);
+                r = qf_cmadd(r, c, qf_cmake(qf_real_get(v, g->prec, oj), qf_real_get(v, g->prec, oj + 1)));
+            }
+            qf_real_set(v, g->prec, ok, r.re);
+            qf_real_set(v, g->prec, ok + 1, r.im);
+        }
+    }
+}
+
+/* Modified Gram-Schmidt, twice ("twice is enough"), of the N vectors on aggregate ai and chirality chi;
+ * returns 1 when a vector vanished against the earlier ones (it is then set to zero), else 0. */
+static inline QF_HD int qf_mg_orthonormalize_aggregate(const qf_mg_geom *g, void *v, int64_t ai, int chi)
+{
+    int bad = 0;
+    for (int k = 0; k < g->nvec; k++) {
+        double n0 = qf_mg_aggregate_dot(g, v, ai, chi, k, k).re;
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = 0; j < k; j++) {
+                qf_complex c = qf_mg_aggregate_dot(g, v, ai, chi, j, k);
+                qf_mg_aggregate_update(g, v, ai, chi, k, 1.0, qf_cscale(-1.0, c), j);
+            }
+        double n2 = qf_mg_aggregate_dot(g, v, ai, chi, k, k).re;
+        /* a vector left with less than 1e-10 of its norm lay in the span of the others */
+        int vanished = !(n2 > 1e-20 * n0) || !(n2 > 0.0) || !isfinite(n2);
+        bad |= vanished;
+        qf_mg_aggregate_update(g, v, ai, chi, k, vanished ? 0.0 : 1.0 / sqrt(n2), qf_cmake(0.0, 0.0), -1);
+    }
+    return bad;
+}
+
+/* ---- the fine operator's terms, for the build ---- */
+
+/* Where V(y) lies for the source of term m at block-local fine site x: the block (faces == NULL or a
+ * hop inside the block) or a neighbour's face; returns the site index there and sets *src. */
+static inline QF_HD int64_t qf_mg_source_site(const qf_mg_geom *g, const int x[QF_NDIM], int m, const void *v,
+                                              const void *const *vface, const void **src)
+{
+    if (m == QF_MG_LOCAL) {
+        *src = v;
+        return qf_block_site_index(x, g->fext);
+    }
+    int mu = m / 2, fwd = m & 1, y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
+    y[mu] += fwd ? 1 : -1;
+    if (y[mu] >= 0 && y[mu] < g->fext[mu]) {
+        *src = v;
+        return qf_block_site_index(y, g->fext);
+    }
+    /* forward: the +mu neighbour's side-0 face; backward: the -mu neighbour's side-1 face */
+    y[mu] = fwd ? 0 : g->fext[mu] - 1;
+    *src = vface[m];
+    return qf_face_site_index(y, g->fext, mu, fwd ? 0 : 1, 1);
+}
+
+/* Whether the source of term m at x lies in x's aggregate. */
+static inline QF_HD int qf_mg_source_in_aggregate(const qf_mg_geom *g, const int x[QF_NDIM], int m)
+{
+    if (m == QF_MG_LOCAL) return 1;
+    int mu = m / 2, y = x[mu] + ((m & 1) ? 1 : -1);
+    return y >= 0 && y < g->fext[mu] && y / g->agg[mu] == x[mu] / g->agg[mu];
+}
+
+/* The link matrix W of Wilson hop m at x: U_mu(x) forward, U_mu(x - mu)^dagger backward (from the
+ * -mu neighbour's side-1 gauge face at the block's edge), with its coefficient -kappa phase (the
+ * boundary phase, conjugated backwards, where the hop crosses the lattice's edge). */
+static inline QF_HD qf_su3 qf_mg_wilson_link(const qf_mg_build_args *a, const int x[QF_NDIM], int m,
+                                             const void *gauge, const void *const *gface, qf_complex *coef)
+{
+    const qf_mg_geom *g = &a->g;
+    int mu = m / 2, fwd = m & 1, gx = a->origin[mu] + x[mu];
+    int crosses = fwd ? gx == a->global[mu] - 1 : gx == 0;
+    *coef = qf_cmake(-a->kappa, 0.0);
+    if (crosses) *coef = qf_cscale(-a->kappa, qf_cmake(a->phase[mu][0], fwd ? a->phase[mu][1] : -a->phase[mu][1]));
+    if (fwd) return qf_su3_load(gauge, a->link_prec, (size_t)qf_block_site_index(x, g->fext) * QF_NDIM + mu);
+    int y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
+    qf_su3 u;
+    if (x[mu] > 0) {
+        y[mu] -= 1;
+        u = qf_su3_load(gauge, a->link_prec, (size_t)qf_block_site_index(y, g->fext) * QF_NDIM + mu);
+    } else {
+        y[mu] = g->fext[mu] - 1;
+        u = qf_su3_load(gface[mu], a->link_prec, (size_t)qf_face_site_index(y, g->fext, mu, 1, 1) * QF_NDIM + mu);
+    }
+    qf_su3 w;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) w.e[r][c] = qf_cconj(u.e[c][r]);
+    return w;
+}
+
+/* (W v)[spin][colour] for a Wilson spinor v at (src, fs). */
+static inline QF_HD qf_complex qf_mg_link_times(const qf_su3 *w, const void *src, qf_precision prec, size_t vo,
+                                                int spin, int colour)
+{
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    for (int c = 0; c < 3; c++) {
+        size_t o = vo + (size_t)2 * (spin * 3 + c);
+        acc = qf_cmadd(acc, w->e[colour][c], qf_cmake(qf_real_get(src, prec, o), qf_real_get(src, prec, o + 1)));
+    }
+    return acc;
+}
+
+/* Entry i of coef (1 + s g_mu) (W P_chi' v), s = -1 forward and +1 backward, for the vector whose
+ * component 0 is at reals offset vo of src. In 2x2 spin blocks g_mu = [[0, B], [B^dagger, 0]]. */
+static inline QF_HD qf_complex qf_mg_wilson_hop_entry(const qf_su3 *w, qf_complex coef, int mu, int fwd, int i,
+                                                      int chi_src, const void *src, qf_precision prec, size_t vo)
+{
+    int spin = i / 3, colour = i % 3, chi = spin / 2, col;
+    double s = fwd ? -1.0 : 1.0, pr, pi;
+    qf_complex val;
+    if (chi == chi_src) {
+        val = qf_mg_link_times(w, src, prec, vo, spin, colour);
+    } else if (chi == 0) { /* (B v_lower)[spin] = B[spin][col] v_lower[col] */
+        qf_gamma_block(mu, spin, &col, &pr, &pi);
+        val = qf_cscale(s, qf_cmul(qf_cmake(pr, pi), qf_mg_link_times(w, src, prec, vo, 2 + col, colour)));
+    } else { /* (B^dagger v_upper)[r] = conj(B[row][r]) v_upper[row], the row whose column is r */
+        int r = spin - 2, row = mu < 2 ? 1 - r : r;
+        qf_gamma_block(mu, row, &col, &pr, &pi);
+        val = qf_cscale(s, qf_cmul(qf_cmake(pr, -pi), qf_mg_link_times(w, src, prec, vo, row, colour)));
+    }
+    return qf_cmul(coef, val);
+}
+
+/* Entry (i, j) of chiral block blk of a clover site (kernels/clover.h's layout). */
+static inline QF_HD qf_complex qf_mg_clover_entry(const void *clover, qf_precision prec, int64_t s, int blk, int i, int j)
+{
+    size_t o = (size_t)s * QF_CLOVER_REALS + (size_t)blk * QF_CLOVER_BLOCK_REALS;
+    if (i == j) return qf_cmake(qf_real_get(clover, prec, o + i), 0.0);
+    if (i > j) {
+        size_t l = o + qf_clover_lower_offset(i, j);
+        return qf_cmake(qf_real_get(clover, prec, l), qf_real_get(clover, prec, l + 1));
+    }
+    size_t l = o + qf_clover_lower_offset(j, i);
+    return qf_cmake(qf_real_get(clover, prec, l), -qf_real_get(clover, prec, l + 1));
+}
+
+/* Entry i of M_m P_chi' v at fine site x (block storage index fs), v the vector at (src, vo): the
+ * fine operator's term m, Wilson-clover or coarse. */
+typedef struct {
+    qf_su3 w;          /* Wilson hop: the link */
+    qf_complex coef;   /* Wilson hop: -kappa phase */
+} qf_mg_term;
+
+static inline QF_HD qf_mg_term qf_mg_term_at(const qf_mg_build_args *a, const int x[QF_NDIM], int m,
+                                             const void *links, const void *const *gface)
+{
+    qf_mg_term t;
+    t.coef = qf_cmake(0.0, 0.0);
+    if (a->source == QF_MG_SOURCE_WILSON && m != QF_MG_LOCAL) t.w = qf_mg_wilson_link(a, x, m, links, gface, &t.coef);
+    return t;
+}
+
+static inline QF_HD qf_complex qf_mg_term_entry(const qf_mg_build_args *a, const qf_mg_term *t, int64_t fs, int m,
+                                                const void *links, const void *clover, int i, int chi_src,
+                                                const void *src, size_t vo)
+{
+    const qf_mg_geom *g = &a->g;
+    int h = g->nsite / 2;
+    if (a->source == QF_MG_SOURCE_WILSON) {
+        if (m != QF_MG_LOCAL) return qf_mg_wilson_hop_entry(&t->w, t->coef, m / 2, m & 1, i, chi_src, src, g->prec, vo);
+        if (i / h != chi_src) return qf_cmake(0.0, 0.0); /* the clover term keeps chirality */
+        if (!a->has_clover) return qf_cmake(qf_real_get(src, g->prec, vo + 2 * i), qf_real_get(src, g->prec, vo + 2 * i + 1));
+        qf_complex acc = qf_cmake(0.0, 0.0);
+        for (int j = 0; j < h; j++) {
+            size_t o = vo + (size_t)2 * (chi_src * h + j);
+            acc = qf_cmadd(acc, qf_mg_clover_entry(clover, a->link_prec, fs, chi_src, i - chi_src * h, j),
+                           qf_cmake(qf_real_get(src, g->prec, o), qf_real_get(src, g->prec, o + 1)));
+        }
+        return acc;
+    }
+    /* coarse: (Y_m)[i][j] for j in chirality chi_src, at reals ((fs * 9 + m) n2 + i) n2 + j */
+    int n2 = g->nsite;
+    size_t mo = (size_t)2 * (((size_t)fs * QF_MG_NMAT + m) * n2 + i) * n2;
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    for (int j = chi_src * h; j < chi_src * h + h; j++) {
+        size_t o = vo + (size_t)2 * j;
+        acc = qf_cmadd(acc, qf_cmake(qf_real_get(links, a->link_prec, mo + 2 * j), qf_real_get(links, a->link_prec, mo + 2 * j + 1)),
+                       qf_cmake(qf_real_get(src, g->prec, o), qf_real_get(src, g->prec, o + 1)));
+    }
+    return acc;
+}
+
+/* Reals offset of entry (r, c) of matrix m of aggregate ai in a build's partial buffer. */
+static inline QF_HD size_t qf_mg_partial_offset(int nvec, int64_t ai, int m, int r, int c)
+{
+    size_t n2 = (size_t)2 * nvec;
+    return (size_t)2 * ((((size_t)ai * QF_MG_NMAT + m) * n2 + r) * n2 + c);
+}
+
+/* Entry (r, c) of matrix target (a hop d, or QF_MG_LOCAL) of aggregate ai: the whole sum over the
+ * aggregate's fine sites (one GPU thread an entry; the CPU codelet sums site by site instead). */
+static inline QF_HD qf_complex qf_mg_build_entry(const qf_mg_build_args *a, const void *v, const void *links,
+                                                 const void *clover, const void *const *vface,
+                                                 const void *const *gface, int64_t ai, int target, int r, int c)
+{
+    const qf_mg_geom *g = &a->g;
+    int n = g->nvec, h = g->nsite / 2, chi = r / n, k = r % n, chi_src = c / n, l = c % n, x[QF_NDIM];
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    for (int64_t t = 0, nt = qf_volume(g->agg); t < nt; t++) {
+        qf_mg_aggregate_site(g, ai, t, x);
+        int64_t fs = qf_block_site_index(x, g->fext);
+        for (int m = 0; m < QF_MG_NMAT; m++) {
+            int inside = qf_mg_source_in_aggregate(g, x, m);
+            if (target == QF_MG_LOCAL ? !inside : (m != target || inside)) continue;
+            const void *src;
+            int64_t ys = qf_mg_source_site(g, x, m, v, vface, &src);
+            qf_mg_term term = qf_mg_term_at(a, x, m, links, gface);
+            size_t vo = qf_mg_v_offset(g, ys, l, 0);
+            for (int i = chi * h; i < chi * h + h; i++) {
+                size_t xo = qf_mg_v_offset(g, fs, k, i);
+                qf_complex vx = qf_cmake(qf_real_get(v, g->prec, xo), qf_real_get(v, g->prec, xo + 1));
+                acc = qf_cconjmadd(acc, vx, qf_mg_term_entry(a, &term, fs, m, links, clover, i, chi_src, src, vo));
+            }
+        }
+    }
+    return acc;
+}
+
+/* ---- assembly: the local term's inverse ---- */
+
+/* Inverts the n x n complex matrix in m (row-major, complex doubles) into inv by Gauss-Jordan elimination
+ * with partial pivoting; m is destroyed. Returns 1 when a pivot falls below 1e-14 of the largest entry
+ * (singular), else 0. */
+static inline QF_HD int qf_mg_invert(qf_complex *m, qf_complex *inv, int n)
+{
+    double scale = 0.0;
+    for (int i = 0; i < n * n; i++) scale = fmax(scale, qf_cnorm2(m[i]));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) inv[i * n + j] = qf_cmake(i == j ? 1.0 : 0.0, 0.0);
+    for (int col = 0; col < n; col++) {
+        int p = col;
+        for (int i = col + 1; i < n; i++)
+            if (qf_cnorm2(m[i * n + col]) > qf_cnorm2(m[p * n + col])) p = i;
+        if (!(qf_cnorm2(m[p * n + col]) > 1e-28 * scale)) return 1;
+        if (p != col)
+            for (int j = 0; j < n; j++) {
+                qf_complex t = m[p * n + j]; m[p * n + j] = m[col * n + j]; m[col * n + j] = t;
+                t = inv[p * n + j]; inv[p * n + j] = inv[col * n + j]; inv[col * n + j] = t;
+            }
+        qf_complex d = m[col * n + col];
+        double dn = qf_cnorm2(d);
+        qf_complex dinv = qf_cmake(d.re / dn, -d.im / dn);
+        for (int j = 0; j < n; j++) {
+            m[col * n + j] = qf_cmul(m[col * n + j], dinv);
+            inv[col * n + j] = qf_cmul(inv[col * n + j], dinv);
+        }
+        for (int i = 0; i < n; i++) {
+            if (i == col) continue;
+            qf_complex f = m[i * n + col];
+            if (f.re == 0.0 && f.im == 0.0) continue;
+            for (int j = 0; j < n; j++) {
+                m[i * n + j] = qf_csub(m[i * n + j], qf_cmul(f, m[col * n + j]));
+                inv[i * n + j] = qf_csub(inv[i * n + j], qf_cmul(f, inv[col * n + j]));
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the coarse operator's hops ---- */
+
+/* Sign of entry (r, c) of a coarse matrix under the dagger g5 M g5: -1 when r and c differ in
+ * chirality. */
+static inline QF_HD double qf_coarse_sign(int dagger, int r, int c, int n)
+{
+    return dagger && (r < n) != (c < n) ? -1.0 : 1.0;
+}
+
+/* Row r of M v: M the matrix at reals offset mo of base, v the coarse site at reals offset vo of src. */
+static inline QF_HD qf_complex qf_coarse_row(const void *base, size_t mo, const void *src, size_t vo, int r, int n,
+                                             int dagger, qf_precision prec)
+{
+    int n2 = 2 * n;
+    qf_complex same = qf_cmake(0.0, 0.0), other = qf_cmake(0.0, 0.0);
+    size_t ro = mo + (size_t)2 * r * n2;
+    for (int c = 0; c < n2; c++) {
+        qf_complex m = qf_cmake(qf_real_get(base, prec, ro + 2 * c), qf_real_get(base, prec, ro + 2 * c + 1));
+        qf_complex x = qf_cmake(qf_real_get(src, prec, vo + 2 * c), qf_real_get(src, prec, vo + 2 * c + 1));
+        if ((r < n) == (c < n)) same = qf_cmadd(same, m, x);
+        else other = qf_cmadd(other, m, x);
+    }
+    return qf_cadd(same, dagger ? qf_cscale(-1.0, other) : other);
+}
+
+/* Reals offset of matrix m of coarse site s in a links field, and of site s in a coarse field. */
+static inline QF_HD size_t qf_coarse_matrix_offset(int64_t s, int m, int n)
+{
+    return (size_t)2 * ((size_t)s * QF_MG_NMAT + m) * (size_t)(4 * n * n);
+}
+static inline QF_HD size_t qf_coarse_site_offset(int64_t s, int n) { return (size_t)4 * n * (size_t)s; }
+
+/* Row r of the hops of output site x (block storage index s) whose sources lie in the block (faces
+ * NULL) or in the neighbours' faces (faces given: those hops only). */
+static inline QF_HD qf_complex qf_coarse_hops_row(const qf_coarse_args *a, const void *in, const void *links,
+                                                  const void *const *faces, const int x[QF_NDIM], int64_t s, int r)
+{
+    int n = a->nvec, src_parity = a->parity < 0 ? -1 : 1 - a->parity;
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    for (int d = 0; d < QF_NDIRS; d++) {
+        int mu = d / 2, fwd = d & 1, y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
+        y[mu] += fwd ? 1 : -1;
+        int inside = y[mu] >= 0 && y[mu] < a->ext[mu];
+        if (inside == (faces != NULL)) continue;
+        const void *src = in;
+        int64_t ys;
+        if (inside) {
+            ys = qf_block_site_index(y, a->ext);
+        } else {
+            y[mu] = fwd ? 0 : a->ext[mu] - 1;
+            src = faces[d];
+            ys = qf_parity_face_index(y, a->ext, mu, fwd ? 0 : 1, src_parity);
+        }
+        acc = qf_cadd(acc, qf_coarse_row(links, qf_coarse_matrix_offset(s, d, n), src, qf_coarse_site_offset(ys, n), r,
+                                         n, a->dagger, a->prec));
+    }
+    return acc;
+}
+
+/* Row r of the finished output at site s from the hop sum h (the site's 2N entries, in double). */
+static inline QF_HD qf_complex qf_coarse_finish_row(const qf_coarse_args *a, const qf_complex *h, const void *links,
+                                                    const void *x, const void *xinv, int64_t s, int r)
+{
+    int n = a->nvec, n2 = 2 * n;
+    const void *lbase = a->local_inverse ? xinv : links;
+    size_t lo = a->local_inverse ? (size_t)2 * (size_t)s * n2 * n2 : qf_coarse_matrix_offset(s, QF_MG_LOCAL, n);
+    size_t xo = qf_coarse_site_offset(s, n);
+    int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, la = a->local_on == QF_CLOVER_ALL;
+    qf_complex acc = qf_cmake(0.0, 0.0);
+    if (lx || lh || la) {
+        size_t ro = lo + (size_t)2 * r * n2;
+        for (int c = 0; c < n2; c++) {
+            qf_complex v = qf_cmake(0.0, 0.0);
+            if (a->has_x && !lh) v = qf_cscale(a->a, qf_cmake(qf_real_get(x, a->prec, xo + 2 * c), qf_real_get(x, a->prec, xo + 2 * c + 1)));
+            if (!lx && a->b != 0.0) v = qf_cadd(v, qf_cscale(a->b, h[c]));
+            qf_complex m = qf_cmake(qf_real_get(lbase, a->prec, ro + 2 * c), qf_real_get(lbase, a->prec, ro + 2 * c + 1));
+            acc = qf_cmadd(acc, qf_cscale(qf_coarse_sign(a->dagger, r, c, n), m), v);
+        }
+    }
+    if (a->has_x && (lh || a->local_on == QF_CLOVER_NONE))
+        acc = qf_cadd(acc, qf_cscale(a->a, qf_cmake(qf_real_get(x, a->prec, xo + 2 * r), qf_real_get(x, a->prec, xo + 2 * r + 1))));
+    if ((lx || a->local_on == QF_CLOVER_NONE) && a->b != 0.0) acc = qf_cadd(acc, qf_cscale(a->b, h[r]));
+    return acc;
+}
+
+/* Gather: entry t of all eight faces, whole coarse sites of the gathered parity. */
+static inline QF_HD void qf_coarse_gather_site(const qf_coarse_gather_args *a, const void *in, void *const *face,
+                                               int64_t t)
+{
+    int mu = 0;
+    int64_t n = qf_parity_face_sites(a->ext, 0, a->parity);
+    while (t >= 2 * n) {
+        t -= 2 * n;
+        mu++;
+        n = qf_parity_face_sites(a->ext, mu, a->parity);
+    }
+    int side = t >= n, y[QF_NDIM];
+    int64_t f = t - side * n;
+    qf_parity_face_coords(f, a->ext, mu, side, a->parity, y);
+    int64_t s = qf_block_site_index(y, a->ext);
+    int nr = 4 * a->nvec;
+    for (int i = 0; i < nr; i++)
+        qf_real_set(face[2 * mu + side], a->prec, (size_t)f * nr + i, qf_real_get(in, a->prec, (size_t)s * nr + i));
+}
+
+static inline QF_HD int64_t qf_coarse_gather_total(const qf_coarse_gather_args *a)
+{
+    int64_t n = 0;
+    for (int mu = 0; mu < QF_NDIM; mu++) n += 2 * qf_parity_face_sites(a->ext, mu, a->parity);
+    return n;
+}
+
+#endif

@@ -1,0 +1,49 @@
+/* Codelet mg_assemble: a coarse block's links from the build partials of its fine blocks, in the coarse
+ * operator's precision, and the inverse of each site's local term X (Gauss-Jordan in double, in the
+ * scratch buffer), counting the sites where X is singular (kernels/mg.h).
+ * Buffers: R partial[j] (j < nfine), W links, W X^-1, SCRATCH, REDUX (or W) accumulator of 1 double. */
+#include "codelets.h"
+#include "kernels/mg.h"
+
+#if QF_HAVE_CUDA
+void qf_mg_assemble_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void mg_assemble_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_mg_assemble_args *a = cl_arg;
+    int nf = a->nfine, n = a->nvec, n2 = 2 * n, j;
+    void *links = (void *)STARPU_VECTOR_GET_PTR(buffers[nf]);
+    void *xinv = (void *)STARPU_VECTOR_GET_PTR(buffers[nf + 1]);
+    qf_complex *work = (qf_complex *)STARPU_VECTOR_GET_PTR(buffers[nf + 2]);
+    double *bad = (double *)STARPU_VARIABLE_GET_PTR(buffers[nf + 3]);
+    qf_mg_geom g = {.nvec = n};
+    for (int mu = 0; mu < QF_NDIM; mu++) g.fext[mu] = a->apb[mu], g.agg[mu] = 1; /* aggregates as sites */
+    for (int64_t s = 0, ns = qf_volume(a->cext); s < ns; s++) {
+        int64_t ai = qf_mg_coarse_site_source(&g, a->cext, a->ratio, s, &j);
+        const double *p = (const double *)STARPU_VECTOR_GET_PTR(buffers[j]) + qf_mg_partial_offset(n, ai, 0, 0, 0);
+        size_t lo = qf_coarse_matrix_offset(s, 0, n);
+        for (size_t i = 0, nr = (size_t)QF_MG_NMAT * 2 * n2 * n2; i < nr; i++) qf_real_set(links, a->prec, lo + i, p[i]);
+        qf_complex *m = work + (size_t)s * 2 * n2 * n2, *inv = m + (size_t)n2 * n2;
+        const double *x = p + (size_t)QF_MG_LOCAL * 2 * n2 * n2;
+        for (int i = 0; i < n2 * n2; i++) m[i] = qf_cmake(x[2 * i], x[2 * i + 1]);
+        *bad += qf_mg_invert(m, inv, n2);
+        for (int i = 0; i < n2 * n2; i++) {
+            qf_real_set(xinv, a->prec, (size_t)2 * ((size_t)s * n2 * n2 + i), inv[i].re);
+            qf_real_set(xinv, a->prec, (size_t)2 * ((size_t)s * n2 * n2 + i) + 1, inv[i].im);
+        }
+    }
+}
+
+static struct starpu_perfmodel mg_assemble_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_assemble"};
+
+struct starpu_codelet qf_cl_mg_assemble = {
+    .name = "mg_assemble",
+    .cpu_funcs = {mg_assemble_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_mg_assemble_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &mg_assemble_model,
+};

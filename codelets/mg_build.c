@@ -1,0 +1,95 @@
+/* Codelet mg_build: one fine block's contributions to the Galerkin coarse operator D_c = R D P, from the
+ * fine operator's links and local term and the near-null vectors (kernels/mg.h), for the aggregates of
+ * the block, in double. The CPU sums site by site: for every fine site and term m, the 2 nsite N
+ * entries of M_m P_chi' V_l(y) once, then their products with conj(V_k(x)) into the target matrix.
+ * Buffers: R V, R links, [R clover], R V faces (8), [R gauge faces (4)], W partial. */
+#include "codelets.h"
+#include "kernels/mg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if QF_HAVE_CUDA
+void qf_mg_build_cuda(void *buffers[], void *cl_arg);
+#endif
+
+/* The buffers of a build task in the order of codelets.h. */
+typedef struct {
+    const void *v, *links, *clover, *vface[QF_NDIRS], *gface[QF_NDIM];
+    void *partial;
+} build_buffers;
+
+static void buffers_of(void *buffers[], const qf_mg_build_args *a, build_buffers *b)
+{
+    int k = 0;
+    b->v = (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]);
+    b->links = (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]);
+    b->clover = a->has_clover ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    for (int d = 0; d < QF_NDIRS; d++) b->vface[d] = (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]);
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        b->gface[mu] = a->source == QF_MG_SOURCE_WILSON ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    b->partial = (void *)STARPU_VECTOR_GET_PTR(buffers[k]);
+}
+
+static void mg_build_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_mg_build_args *a = cl_arg;
+    const qf_mg_geom *g = &a->g;
+    build_buffers b;
+    buffers_of(buffers, a, &b);
+    int n = g->nvec, n2 = 2 * n, ns = g->nsite, h = ns / 2, apb[QF_NDIM], x[QF_NDIM];
+    qf_mg_apb(g, apb);
+    double *partial = b.partial;
+    memset(partial, 0, qf_mg_partial_offset(n, qf_volume(apb), 0, 0, 0) * sizeof(double));
+    /* e[(chi' ns + i) n + l] = (M_m P_chi' V_l(y))[i] */
+    qf_complex *e = malloc((size_t)2 * ns * n * sizeof *e);
+    qf_complex *vx = malloc((size_t)ns * n * sizeof *vx);
+    STARPU_ASSERT_MSG(e && vx, "mg_build: out of host memory");
+    for (int64_t fs = 0, nf = qf_volume(g->fext); fs < nf; fs++) {
+        qf_block_site_coords(fs, g->fext, x);
+        int64_t ai = qf_mg_aggregate_of(g, x);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < ns; i++) {
+                size_t o = qf_mg_v_offset(g, fs, k, i);
+                vx[i * n + k] = qf_cconj(qf_cmake(qf_real_get(b.v, g->prec, o), qf_real_get(b.v, g->prec, o + 1)));
+            }
+        for (int m = 0; m < QF_MG_NMAT; m++) {
+            const void *src;
+            int64_t ys = qf_mg_source_site(g, x, m, b.v, b.vface, &src);
+            qf_mg_term term = qf_mg_term_at(a, x, m, b.links, b.gface);
+            for (int cs = 0; cs < 2; cs++)
+                for (int i = 0; i < ns; i++)
+                    for (int l = 0; l < n; l++)
+                        e[(cs * ns + i) * n + l] =
+                            qf_mg_term_entry(a, &term, fs, m, b.links, b.clover, i, cs, src, qf_mg_v_offset(g, ys, l, 0));
+            int target = qf_mg_source_in_aggregate(g, x, m) ? QF_MG_LOCAL : m;
+            for (int chi = 0; chi < 2; chi++)
+                for (int k = 0; k < n; k++) {
+                    double *row = partial + qf_mg_partial_offset(n, ai, target, chi * n + k, 0);
+                    for (int i = chi * h; i < chi * h + h; i++) {
+                        qf_complex c = vx[i * n + k];
+                        for (int col = 0; col < n2; col++) {
+                            qf_complex p = e[((col / n) * ns + i) * n + col % n];
+                            row[2 * col] += c.re * p.re - c.im * p.im;
+                            row[2 * col + 1] += c.re * p.im + c.im * p.re;
+                        }
+                    }
+                }
+        }
+    }
+    free(e);
+    free(vx);
+}
+
+static struct starpu_perfmodel mg_build_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_build"};
+
+struct starpu_codelet qf_cl_mg_build = {
+    .name = "mg_build",
+    .cpu_funcs = {mg_build_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_mg_build_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &mg_build_model,
+};

@@ -1,0 +1,56 @@
+/* Codelet mg_coarse_interior: the coarse operator's hops inside one coarse block (kernels/mg.h): sites
+ * without a face hop are finished, the others keep their partial hop sum for mg_coarse_exterior.
+ * Buffers: R in, R links, W|RW out, [R x], [R X^-1]. */
+#include "codelets.h"
+#include "kernels/mg.h"
+
+#if QF_HAVE_CUDA
+void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static inline void interior_block(const qf_coarse_args *a, const void *in, const void *links, void *out,
+                                  const void *x, const void *xinv)
+{
+    qf_complex h[2 * QF_MG_MAX_NVEC];
+    int n2 = 2 * a->nvec, xs[QF_NDIM];
+    for (int64_t i = 0, ns = qf_parity_nsites(a->ext, a->parity); i < ns; i++) {
+        int64_t s = qf_parity_site(a->ext, a->parity, i);
+        qf_block_site_coords(s, a->ext, xs);
+        for (int r = 0; r < n2; r++) h[r] = a->b != 0.0 ? qf_coarse_hops_row(a, in, links, NULL, xs, s, r) : qf_cmake(0.0, 0.0);
+        int partial = a->b != 0.0 && qf_on_face(xs, a->ext);
+        size_t o = qf_coarse_site_offset(s, a->nvec);
+        for (int r = 0; r < n2; r++) {
+            qf_complex v = partial ? h[r] : qf_coarse_finish_row(a, h, links, x, xinv, s, r);
+            qf_real_set(out, a->prec, o + 2 * r, v.re);
+            qf_real_set(out, a->prec, o + 2 * r + 1, v.im);
+        }
+    }
+}
+
+static void mg_coarse_interior_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_coarse_args *a = cl_arg;
+    int k = 3;
+    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    const void *xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
+    QF_WITH_PRECISION(a->prec, P, {
+        qf_coarse_args b = *a;
+        b.prec = P;
+        interior_block(&b, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                       (void *)STARPU_VECTOR_GET_PTR(buffers[2]), x, xinv);
+    });
+}
+
+static struct starpu_perfmodel mg_coarse_interior_model = {.type = STARPU_HISTORY_BASED,
+                                                           .symbol = "qf_mg_coarse_interior"};
+
+struct starpu_codelet qf_cl_mg_coarse_interior = {
+    .name = "mg_coarse_interior",
+    .cpu_funcs = {mg_coarse_interior_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_mg_coarse_interior_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &mg_coarse_interior_model,
+};

@@ -1,0 +1,54 @@
+/* CUDA implementation of mg_coarse_interior: a thread block holds a few output sites, one thread per
+ * row r of a site (threadIdx.x = r < 2 N, threadIdx.y = the site): each thread sums its row of the
+ * in-block hops into shared memory, then, once the site's hop sum is complete, stores its finished row
+ * (or its partial row, for a site with a face hop). */
+#include "codelets.h"
+#include "cuda_launch.h"
+#include "kernels/mg.h"
+
+/* the rows of a thread block: 2 N rows a site, as many whole sites as fit */
+#define COARSE_BLOCK_ROWS (2 * QF_MG_MAX_NVEC)
+
+template <int P>
+static __global__ void __launch_bounds__(COARSE_BLOCK_ROWS)
+mg_coarse_interior_kernel(const void *in, const void *links, void *out, const void *x, const void *xinv, int64_t ns,
+                          qf_coarse_args a)
+{
+    __shared__ qf_complex hs[COARSE_BLOCK_ROWS];
+    a.prec = (qf_precision)P;
+    int n2 = 2 * a.nvec, r = threadIdx.x, xs[QF_NDIM];
+    qf_complex *h = hs + threadIdx.y * n2;
+    int64_t i = (int64_t)blockIdx.x * blockDim.y + threadIdx.y, s = 0;
+    int valid = i < ns;
+    if (valid) {
+        s = qf_parity_site(a.ext, a.parity, i);
+        qf_block_site_coords(s, a.ext, xs);
+        h[r] = a.b != 0.0 ? qf_coarse_hops_row(&a, in, links, NULL, xs, s, r) : qf_cmake(0.0, 0.0);
+    }
+    __syncthreads(); /* the site's whole hop sum, before any row is finished */
+    if (!valid) return;
+    int partial = a.b != 0.0 && qf_on_face(xs, a.ext);
+    qf_complex v = partial ? h[r] : qf_coarse_finish_row(&a, h, links, x, xinv, s, r);
+    size_t o = qf_coarse_site_offset(s, a.nvec) + 2 * (size_t)r;
+    qf_real_set(out, a.prec, o, v.re);
+    qf_real_set(out, a.prec, o + 1, v.im);
+}
+
+extern "C" void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg)
+{
+    const qf_coarse_args *a = (const qf_coarse_args *)cl_arg;
+    STARPU_ASSERT_MSG(a->nvec >= 1 && a->nvec <= QF_MG_MAX_NVEC, "mg_coarse_interior: nvec out of range");
+    int k = 3;
+    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    const void *xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
+    const void *in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    const void *links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
+    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
+    int64_t ns = qf_parity_nsites(a->ext, a->parity);
+    if (ns <= 0) return;
+    int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;
+    dim3 threads(n2, spb);
+    unsigned blocks = (unsigned)((ns + spb - 1) / spb);
+    QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_kernel<P><<<blocks, threads, 0, starpu_cuda_get_local_stream()>>>(in, links, out, x, xinv, ns, *a));
+    QF_CUDA_CHECK_LAUNCH();
+}

@@ -1,0 +1,35 @@
+/* Codelet mg_pack: the near-null vectors of one fine block, N fields, into the prolongator's storage
+ * V[x][k][i] (kernels/mg.h). Buffers: R field[k] (k < N), W V. */
+#include "codelets.h"
+#include "kernels/mg.h"
+
+#if QF_HAVE_CUDA
+void qf_mg_pack_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void mg_pack_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_mg_orth_args *a = cl_arg;
+    const qf_mg_geom *g = &a->g;
+    void *v = (void *)STARPU_VECTOR_GET_PTR(buffers[g->nvec]);
+    for (int k = 0; k < g->nvec; k++) {
+        const void *f = (const void *)STARPU_VECTOR_GET_PTR(buffers[k]);
+        for (int64_t fs = 0, ns = qf_volume(g->fext); fs < ns; fs++)
+            for (int i = 0; i < 2 * g->nsite; i++)
+                qf_real_set(v, g->prec, qf_mg_v_offset(g, fs, k, 0) + i,
+                            qf_real_get(f, g->prec, (size_t)2 * g->nsite * fs + i));
+    }
+}
+
+static struct starpu_perfmodel mg_pack_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_pack"};
+
+struct starpu_codelet qf_cl_mg_pack = {
+    .name = "mg_pack",
+    .cpu_funcs = {mg_pack_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_mg_pack_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &mg_pack_model,
+};

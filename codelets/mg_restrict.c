@@ -1,0 +1,40 @@
+/* Codelet mg_restrict: R = P^dagger of the multigrid transfer, one coarse block from the fine blocks it
+ * holds and their near-null vectors (kernels/mg.h). Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
+#include "codelets.h"
+#include "kernels/mg.h"
+
+#if QF_HAVE_CUDA
+void qf_mg_restrict_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static void mg_restrict_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_mg_restrict_args *a = cl_arg;
+    const void *fine[QF_MG_MAX_FINE_BLOCKS], *v[QF_MG_MAX_FINE_BLOCKS];
+    for (int j = 0; j < a->nfine; j++) {
+        fine[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[j]);
+        v[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[a->nfine + j]);
+    }
+    void *coarse = (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]);
+    int n2 = 2 * a->g.nvec;
+    for (int64_t s = 0, ns = qf_volume(a->cext); s < ns; s++)
+        for (int r = 0; r < n2; r++) {
+            qf_complex e = qf_mg_restrict_entry(a, fine, v, s, r);
+            size_t o = qf_coarse_site_offset(s, a->g.nvec) + 2 * (size_t)r;
+            qf_real_set(coarse, a->g.prec, o, e.re);
+            qf_real_set(coarse, a->g.prec, o + 1, e.im);
+        }
+}
+
+static struct starpu_perfmodel mg_restrict_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_restrict"};
+
+struct starpu_codelet qf_cl_mg_restrict = {
+    .name = "mg_restrict",
+    .cpu_funcs = {mg_restrict_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_mg_restrict_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &mg_restrict_model,
+};

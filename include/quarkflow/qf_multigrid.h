@@ -1,0 +1,102 @@
+/* Adaptive multigrid (seed 003): the transfer operators between a fine and a coarse level, the Galerkin
+ * coarse operator, and the multigrid preconditioner with its setup. Every step is a task graph over
+ * blocks; the coarse operators are qf_linops (so every solver runs on them) and the multigrid cycle is
+ * a qf_precond (flexible GCR takes it; qf_solve's kind QF_SOLVER_MG does so).
+ *
+ * A transfer groups the fine lattice into aggregates of agg[0] x .. x agg[3] sites (inside the fine
+ * blocks), one coarse site each, and holds N near-null vectors V_k of the fine operator, orthonormal on
+ * every aggregate and chirality. P e = sum_k V_k e_k maps a coarse field (2 chiral spins x N colours)
+ * to a fine one, R = P^dagger back; P^dagger P = 1 and P keeps chirality, so the coarse operator
+ * D_c = R D P is gamma_5-hermitian with the coarse gamma_5 = diag(1, -1) over chirality. */
+#ifndef QF_MULTIGRID_H
+#define QF_MULTIGRID_H
+
+#include "qf_linop.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A transfer from fine fields of shape fine_shape (Wilson, or coarse of an earlier level) on lattice
+ * fine (which must outlive it) with nvec vectors and aggregates agg, in precision prec. Its coarse
+ * lattice is qf_lattice_coarsen's. The vectors start at zero: set them with qf_transfer_set_vectors. */
+int qf_transfer_create(qf_transfer **T, const qf_lattice *fine, const qf_field_shape *fine_shape, const int agg[QF_NDIM],
+                       int nvec, qf_precision prec);
+void qf_transfer_destroy(qf_transfer *T);
+/* Takes the nvec fields v[k] (the fine shape, lattice and precision) as the near-null vectors and
+ * orthonormalises them on every aggregate and chirality (block Gram-Schmidt, as tasks); fails when a
+ * vector lies in the span of the others on some aggregate (too few distinct vectors). */
+int qf_transfer_set_vectors(qf_transfer *T, qf_field *const *v);
+/* coarse = R fine; fine = P coarse (add 0) or fine += P coarse (add 1). */
+int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field *fine);
+int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *coarse, int add);
+
+const qf_lattice *qf_transfer_coarse_lattice(const qf_transfer *T);
+const qf_lattice *qf_transfer_fine_lattice(const qf_transfer *T);
+qf_field_shape qf_transfer_coarse_shape(const qf_transfer *T);
+qf_field_shape qf_transfer_fine_shape(const qf_transfer *T);
+int qf_transfer_nvec(const qf_transfer *T);
+qf_precision qf_transfer_precision(const qf_transfer *T);
+/* The vectors as stored (a QF_FIELD_TRANSFER field), for tests and I/O. */
+const qf_field *qf_transfer_vectors(const qf_transfer *T);
+
+/* The Galerkin coarse operator R A P of a full-lattice operator A that can build it (the Wilson-clover
+ * operator, a coarse operator), built directly from A's links and local term and the transfer's
+ * vectors, in the transfer's precision; with its even-odd form (asymmetric Schur complement, the
+ * inverse of the local term computed in double) and its twin in the other precision. The caller owns
+ * *Ac; A and T must outlive the build only. */
+int qf_linop_coarsen(qf_linop *A, const qf_transfer *T, qf_linop **Ac);
+
+/* ---- the multigrid preconditioner ---- */
+
+#define QF_MG_MAX_LEVELS 4
+/* The most near-null vectors a level takes (the coarse kernels' per-site arrays). */
+#define QF_MG_MAX_NVEC 64
+typedef struct {
+    int levels;                           /* 2 or more, up to QF_MG_MAX_LEVELS */
+    int nvec[QF_MG_MAX_LEVELS];           /* near-null vectors of level l (the transfer from l to l + 1) */
+    int block[QF_MG_MAX_LEVELS][QF_NDIM]; /* aggregate of level l's sites */
+    int setup_iter;                       /* inverse-iteration rounds per vector */
+    int setup_krylov;                     /* GCR iterations of each round */
+    int smoother_steps;                   /* MR post-smoothing steps on each level but the coarsest */
+    double coarse_tol;                    /* relative tolerance of the coarse-grid solves */
+    int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
+    qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
+    uint64_t seed;                        /* of the random start vectors */
+    int verbose;                          /* 1: report the setup's steps */
+} qf_mg_params;
+
+/* 2 levels, 24 vectors, aggregates 4^4, 4 rounds of 8 GCR iterations, 4 smoothing steps, coarse
+ * tolerance 0.25 in at most 100 iterations, single precision, the scheduler's placement. */
+qf_mg_params qf_mg_default_params(void);
+
+typedef struct qf_mg qf_mg;
+
+/* Builds the hierarchy for the full-lattice operator A (which must outlive it): near-null vectors by
+ * inverse iteration from Gaussian random vectors, the transfers and the coarse operators, level by
+ * level, all as task graphs. */
+int qf_mg_setup(qf_mg **mg, qf_linop *A, const qf_mg_params *p);
+void qf_mg_destroy(qf_mg *mg);
+/* The K-cycle as a preconditioner of A in the hierarchy's precision (owned by mg). */
+qf_precond *qf_mg_precond(qf_mg *mg);
+/* The operator of level l (0: A in the hierarchy's precision) and the transfer from l to l + 1. */
+qf_linop *qf_mg_level_op(qf_mg *mg, int l);
+const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l);
+
+/* Statistics since the setup (or the last reset): setup seconds, and per level the coarse-solve
+ * iterations (level l >= 1: of the solves on that level), the seconds spent on it and the number of
+ * cycles that visited it. */
+typedef struct {
+    double setup_seconds;
+    int levels;
+    long iterations[QF_MG_MAX_LEVELS];
+    long visits[QF_MG_MAX_LEVELS];
+    double seconds[QF_MG_MAX_LEVELS];
+} qf_mg_stats;
+void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s);
+void qf_mg_reset_stats(qf_mg *mg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,268 @@
+/* Adaptive multigrid (include/quarkflow/qf_multigrid.h), as seed 003 and DDalphaAMG's K-cycle:
+ *
+ *   setup, level l = 0 .. levels-2 on the operator A_l:
+ *     v_k = Gaussian noise; setup_iter times: v_k = GCR_{setup_krylov}(A_l) v_k (inverse iteration),
+ *           orthogonalised against v_0 .. v_{k-1} and normalised
+ *     T_l = the transfer of the v_k (block-orthonormalised on aggregates and chiralities)
+ *     A_{l+1} = R_l A_l P_l (built directly from A_l's links)
+ *
+ *   K-cycle, z = K_l r on level l < levels-1:
+ *     r_c = R_l r
+ *     e_c = GCR on A_{l+1} e_c = r_c to coarse_tol (preconditioned by K_{l+1} unless l+1 is the coarsest,
+ *           which is solved on its even-odd Schur system)
+ *     z = P_l e_c;  z += MR_{smoother_steps}(A_l) (r - A_l z)           (post-smoothing)
+ *
+ * Everything runs in the hierarchy's precision; the outer flexible GCR (qf_solve's kind MG) may run
+ * in double around it. Written against the operator, preconditioner, transfer and BLAS interfaces. */
+#include "krylov.h"
+#include "quarkflow/qf_multigrid.h"
+#include "quarkflow/qf_runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    struct qf_mg *mg;
+    int l;
+} level_ref;
+
+struct qf_mg {
+    qf_mg_params p;
+    qf_linop *op[QF_MG_MAX_LEVELS];       /* op[0]: the fine operator in the hierarchy's precision (A's) */
+    qf_transfer *T[QF_MG_MAX_LEVELS];     /* T[l]: level l to l + 1 */
+    qf_precond *smoother[QF_MG_MAX_LEVELS];
+    qf_precond *cycle[QF_MG_MAX_LEVELS];  /* K_l, l < levels - 1 */
+    level_ref ref[QF_MG_MAX_LEVELS];
+    qf_mg_stats stats;
+};
+
+qf_mg_params qf_mg_default_params(void)
+{
+    qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 8, .smoother_steps = 4, .coarse_tol = 0.25,
+                      .coarse_max_iter = 100, .prec = QF_SINGLE, .seed = 1};
+    for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
+        p.nvec[l] = 24;
+        for (int mu = 0; mu < QF_NDIM; mu++) p.block[l][mu] = l == 0 ? 4 : 2;
+    }
+    return p;
+}
+
+static int check_params(const qf_mg_params *p)
+{
+    if (p->levels < 2 || p->levels > QF_MG_MAX_LEVELS)
+        return qf_fail("multigrid with %d levels: give 2 to %d", p->levels, QF_MG_MAX_LEVELS);
+    for (int l = 0; l < p->levels - 1; l++)
+        if (p->nvec[l] < 1 || p->nvec[l] > QF_MG_MAX_NVEC)
+            return qf_fail("multigrid level %d with %d near-null vectors: give 1 to %d", l, p->nvec[l], QF_MG_MAX_NVEC);
+    if (p->setup_iter < 1 || p->setup_krylov < 1)
+        return qf_fail("multigrid setup of %d rounds of %d iterations: give at least one of each", p->setup_iter,
+                       p->setup_krylov);
+    if (p->smoother_steps < 0) return qf_fail("multigrid smoother of %d steps: give 0 or more", p->smoother_steps);
+    if (!(p->coarse_tol > 0.0 && p->coarse_tol < 1.0) || p->coarse_max_iter < 1)
+        return qf_fail("multigrid coarse solves to tolerance %g in %d iterations: the tolerance is between 0 and 1 "
+                       "(e.g. 0.25), the iterations at least 1",
+                       p->coarse_tol, p->coarse_max_iter);
+    if (p->prec != QF_DOUBLE && p->prec != QF_SINGLE) return qf_fail("unknown multigrid precision %d", (int)p->prec);
+    return QF_SUCCESS;
+}
+
+/* ---- the K-cycle ---- */
+
+/* The coarse-grid solve of level l + 1: GCR to coarse_tol, preconditioned by the next cycle, or on the
+ * even-odd system at the coarsest level; iterations that run out end it without failing. */
+static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
+{
+    int c = l + 1, coarsest = c == mg->p.levels - 1;
+    qf_solver_params sp = qf_solver_default_params();
+    sp.kind = QF_SOLVER_GCR;
+    sp.tol = mg->p.coarse_tol;
+    sp.max_iter = mg->p.coarse_max_iter;
+    sp.check_every = 2;
+    sp.even_odd = coarsest;
+    sp.sloppy = mg->p.prec;
+    sp.precond = coarsest ? NULL : mg->cycle[c];
+    sp.accept_max_iter = 1;
+    qf_solver_result res;
+    double t0 = qf_wtime();
+    int rc = qf_blas_axpby(0.0, NULL, 0.0, e, -1) || qf_solve(mg->op[c], e, r, &sp, &res);
+    mg->stats.iterations[c] += res.iterations;
+    mg->stats.visits[c]++;
+    mg->stats.seconds[c] += qf_wtime() - t0;
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
+{
+    const level_ref *ref = ctx;
+    qf_mg *mg = ref->mg;
+    int l = ref->l;
+    qf_linop *A = mg->op[l], *Ac = mg->op[l + 1];
+    qf_field *rc = NULL, *ec = NULL, *t = NULL, *s = NULL;
+    double t0 = qf_wtime();
+    qf_sequence_begin();
+    qf_linop_field_take(Ac, &rc);
+    qf_linop_field_take(Ac, &ec);
+    qf_linop_field_take(A, &t);
+    qf_linop_field_take(A, &s);
+    qf_transfer_restrict(mg->T[l], rc, r);
+    coarse_solve(mg, l, ec, rc);
+    qf_transfer_prolong(mg->T[l], z, ec, 0);
+    if (mg->p.smoother_steps > 0) {
+        *flops += qf_linop_flops(A, 0);
+        qf_linop_apply(A, t, z);
+        qf_blas_axpby(1.0, r, -1.0, t, -1);
+        qf_precond_apply(mg->smoother[l], s, t, flops);
+        qf_blas_axpby(1.0, s, 1.0, z, -1);
+    }
+    int ret = qf_sequence_end();
+    qf_linop_field_give_back(Ac, rc);
+    qf_linop_field_give_back(Ac, ec);
+    qf_linop_field_give_back(A, t);
+    qf_linop_field_give_back(A, s);
+    mg->stats.visits[l]++;
+    mg->stats.seconds[l] += qf_wtime() - t0;
+    return ret;
+}
+
+static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = cycle_apply};
+
+/* ---- setup ---- */
+
+/* |f| over all sites, waiting for it. */
+static int norm_of(const qf_field *f, double *norm)
+{
+    qf_scalar *s = NULL;
+    double re = 0.0, im;
+    int rc = qf_scalar_create(&s) || qf_blas_norm2(s, f, -1) || qf_scalar_get(s, &re, &im);
+    if (s) qf_scalar_destroy(s);
+    *norm = sqrt(re);
+    return rc;
+}
+
+/* v[k] -= <v[j], v[k]> v[j] for j < k, then v[k] /= |v[k]| (the earlier v[j] normalised). */
+static int orthonormalise(qf_field *const *v, int k)
+{
+    qf_scalar *c = NULL;
+    int rc = qf_scalar_create(&c);
+    for (int j = 0; j < k && !rc; j++) rc = qf_blas_dot(c, v[j], v[k], -1) || qf_blas_caxpy(c, -1.0, v[j], v[k], -1);
+    if (c) qf_scalar_destroy(c);
+    double norm = 0.0;
+    if (rc || norm_of(v[k], &norm)) return QF_ERROR;
+    if (!(norm > 0.0) || !isfinite(norm))
+        return qf_fail("multigrid setup: near-null vector %d vanished (norm %g) against the earlier ones: give fewer "
+                       "vectors (--mg-nvec)",
+                       k, norm);
+    return qf_blas_axpby(1.0 / norm, v[k], 0.0, v[k], -1);
+}
+
+/* The nvec near-null vectors of level l by inverse iteration from Gaussian noise. */
+static int near_null_vectors(qf_mg *mg, int l, qf_field **v)
+{
+    qf_linop *A = mg->op[l];
+    const qf_linop_domain *dom = qf_linop_get_domain(A);
+    qf_solver_params sp = qf_solver_default_params();
+    sp.kind = QF_SOLVER_GCR;
+    sp.tol = qf_solver_min_tol(dom->prec);
+    sp.max_iter = mg->p.setup_krylov;
+    sp.check_every = mg->p.setup_krylov;
+    sp.gcr_nkrylov = mg->p.setup_krylov;
+    sp.even_odd = qf_linop_has_even_odd(A);
+    sp.sloppy = dom->prec;
+    sp.accept_max_iter = 1;
+    qf_field *x = NULL;
+    int rc = qf_linop_field_take(A, &x);
+    for (int k = 0; k < mg->p.nvec[l] && !rc; k++) {
+        rc = qf_field_create_shaped(&v[k], dom->lat, &dom->shape, dom->prec, QF_FIELD_SCRATCH) ||
+             qf_field_gaussian(v[k], mg->p.seed, l * QF_COARSE_MAX_COLOURS + k) || orthonormalise(v, k);
+        for (int it = 0; it < mg->p.setup_iter && !rc; it++) {
+            qf_solver_result res;
+            rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(A, x, v[k], &sp, &res) ||
+                 qf_blas_copy(v[k], x, -1) || orthonormalise(v, k);
+        }
+    }
+    qf_linop_field_give_back(A, x);
+    return rc;
+}
+
+static int setup_level(qf_mg *mg, int l)
+{
+    qf_linop *A = mg->op[l];
+    const qf_linop_domain *dom = qf_linop_get_domain(A);
+    int nvec = mg->p.nvec[l];
+    qf_field **v = calloc((size_t)nvec, sizeof *v);
+    if (!v) return qf_fail("out of host memory for %d near-null vectors", nvec);
+    double t0 = qf_wtime();
+    int rc = near_null_vectors(mg, l, v);
+    double t1 = qf_wtime();
+    rc = rc || qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec) ||
+         qf_transfer_set_vectors(mg->T[l], v) || qf_linop_coarsen(A, mg->T[l], &mg->op[l + 1]);
+    for (int k = 0; k < nvec; k++)
+        if (v[k]) qf_field_destroy(v[k]);
+    free(v);
+    if (!rc && mg->p.verbose && qf_runtime_rank() == 0) {
+        const qf_lattice *c = qf_transfer_coarse_lattice(mg->T[l]);
+        printf("  multigrid level %d: %d vectors in %.2f s, coarse lattice %d %d %d %d (blocks %d %d %d %d) built in "
+               "%.2f s\n",
+               l + 1, nvec, t1 - t0, c->global[0], c->global[1], c->global[2], c->global[3], c->blocks[0],
+               c->blocks[1], c->blocks[2], c->blocks[3], qf_wtime() - t1);
+        fflush(stdout);
+    }
+    if (!rc && l + 1 < mg->p.levels - 1 && mg->p.smoother_steps > 0)
+        rc = qf_precond_mr(&mg->smoother[l + 1], mg->op[l + 1], mg->p.smoother_steps);
+    return rc;
+}
+
+int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
+{
+    *out = NULL;
+    if (!A || !p) return qf_fail("qf_mg_setup: no operator or no parameters");
+    if (check_params(p)) return QF_ERROR;
+    if (qf_linop_get_domain(A)->parity != -1)
+        return qf_fail("multigrid needs the full-lattice operator (%s acts on one parity)", qf_linop_name(A));
+    qf_mg *mg = calloc(1, sizeof *mg);
+    if (!mg) return qf_fail("out of host memory creating a multigrid hierarchy");
+    mg->p = *p;
+    double t0 = qf_wtime();
+    int rc = qf_linop_in_precision(A, p->prec, &mg->op[0]);
+    if (!rc && p->smoother_steps > 0) rc = qf_precond_mr(&mg->smoother[0], mg->op[0], p->smoother_steps);
+    for (int l = 0; l < p->levels - 1 && !rc; l++) rc = setup_level(mg, l);
+    for (int l = 0; l < p->levels - 1 && !rc; l++) {
+        mg->ref[l] = (level_ref){mg, l};
+        rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
+    }
+    if (rc) {
+        qf_mg_destroy(mg);
+        return QF_ERROR;
+    }
+    mg->stats.levels = p->levels;
+    mg->stats.setup_seconds = qf_wtime() - t0;
+    *out = mg;
+    return QF_SUCCESS;
+}
+
+void qf_mg_destroy(qf_mg *mg)
+{
+    if (!mg) return;
+    for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
+        qf_precond_destroy(mg->cycle[l]);
+        qf_precond_destroy(mg->smoother[l]);
+    }
+    for (int l = QF_MG_MAX_LEVELS - 1; l >= 1; l--) qf_linop_destroy(mg->op[l]);
+    for (int l = 0; l < QF_MG_MAX_LEVELS; l++) qf_transfer_destroy(mg->T[l]);
+    free(mg);
+}
+
+qf_precond *qf_mg_precond(qf_mg *mg) { return mg->cycle[0]; }
+qf_linop *qf_mg_level_op(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels ? mg->op[l] : NULL; }
+const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels - 1 ? mg->T[l] : NULL; }
+
+void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s) { *s = mg->stats; }
+void qf_mg_reset_stats(qf_mg *mg)
+{
+    double setup = mg->stats.setup_seconds;
+    memset(&mg->stats, 0, sizeof mg->stats);
+    mg->stats.setup_seconds = setup;
+    mg->stats.levels = mg->p.levels;
+}

@@ -1,0 +1,318 @@
+/* The Galerkin coarse operator of multigrid as a qf_linop (include/quarkflow/qf_multigrid.h): its build
+ * from a fine operator and a transfer, and its applications, all task graphs. The build:
+ *
+ *   face_copy          the vectors' faces (both sides), and the gauge field's side-1 faces (Wilson)
+ *   mg_build(b)        R: V(b), links(b), [A(b)], V faces of b's neighbours, [gauge faces]  W: partial(b)
+ *   mg_assemble(c)     R: partial(b) for the fine blocks b of c  W: links(c), X^-1(c)  REDUX: singular sites
+ *
+ * An application is the stencil graph (tasks/stencil.h) with the coarse codelets, the local term fused
+ * into the finishing step as the Wilson operator's clover term: D_c = X + H (H the hops), its
+ * asymmetric Schur complement X_ee - H_eo X_oo^-1 H_oe with the source preparation
+ * b_e - H_eo X_oo^-1 b_o and the reconstruction x_o = X_oo^-1 (b_o - H_oe x_e). The dagger of each is
+ * g5 (.) g5 (kernels/mg.h). A coarse operator coarsens again (the next level) through the same build. */
+#include "mg_tasks.h"
+#include "stencil.h"
+
+typedef struct coarse_op coarse_op;
+struct coarse_op {
+    const qf_lattice *lat;
+    int nvec;
+    qf_precision prec;
+    qf_field *links, *xinv;          /* 9 matrices a site; the local term's inverse */
+    qf_face_set faces_full, faces_half;
+    qf_field *tmp;                   /* the odd intermediate of the Schur complement */
+    qf_linop *twin;                  /* owned: the operator in the other precision */
+    int parity;                      /* of the linop made on it: -1 full, 0 Schur */
+    coarse_op *owner;                /* the full operator whose fields a Schur form uses (NULL: itself) */
+};
+
+static const char *const stage_names[3][2] = {{"c_gather:double", "c_gather:single"},
+                                              {"c_interior:double", "c_interior:single"},
+                                              {"c_exterior:double", "c_exterior:single"}};
+
+typedef struct {
+    int parity, dagger;
+    double a, b;
+    const qf_field *x;
+    int local_on, local_inverse;
+} coarse_hop;
+
+/* out = finish(a, x, b, H in) on the sites of h->parity. */
+static int hop(coarse_op *op, qf_field *out, const qf_field *in, const coarse_hop *h)
+{
+    const qf_lattice *lat = op->lat;
+    int p = op->prec == QF_SINGLE;
+    qf_coarse_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .nvec = op->nvec, .prec = op->prec};
+    qf_coarse_args a = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->x != NULL,
+                        .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = op->nvec, .prec = op->prec};
+    memcpy(g.ext, lat->block, sizeof g.ext);
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    qf_stencil st = {
+        .gather = {&qf_cl_mg_coarse_gather, &g, sizeof g, -1, stage_names[0][p]},
+        .interior = {&qf_cl_mg_coarse_interior, &a, sizeof a, -1, stage_names[1][p]},
+        .exterior = {&qf_cl_mg_coarse_exterior, &a, sizeof a, -1, stage_names[2][p]},
+        .in = in,
+        .out = out,
+        .all_sites = h->parity < 0,
+        .links = op->links,
+        .gather_without_links = 1,
+        .extra = {h->x, h->local_on != QF_CLOVER_NONE && h->local_inverse ? op->xinv : NULL},
+        .faces = h->parity < 0 ? &op->faces_full : &op->faces_half};
+    return qf_stencil_apply(&st);
+}
+
+/* ---- the linop ---- */
+
+static int full_apply(void *ctx, int dagger, qf_field *out, const qf_field *in)
+{
+    coarse_hop h = {.parity = -1, .dagger = dagger, .a = 1.0, .b = 1.0, .x = in, .local_on = QF_CLOVER_X};
+    return hop(ctx, out, in, &h);
+}
+
+static int schur_apply(void *ctx, int dagger, qf_field *out, const qf_field *in)
+{
+    coarse_op *op = ((coarse_op *)ctx)->owner;
+    coarse_hop odd = {.parity = 1, .dagger = dagger, .a = 0.0, .b = 1.0, .local_on = QF_CLOVER_HOPS, .local_inverse = 1};
+    coarse_hop even = {.parity = 0, .dagger = dagger, .a = 1.0, .b = -1.0, .x = in, .local_on = QF_CLOVER_X};
+    return hop(op, op->tmp, in, &odd) || hop(op, out, op->tmp, &even) ? QF_ERROR : QF_SUCCESS;
+}
+
+/* Matrices applied a site, 8 (2N)^2 flops each (a complex multiply-add is 8). */
+static double matrices_flops(const coarse_op *op, double matrices_per_site)
+{
+    double n2 = 2.0 * op->nvec;
+    return matrices_per_site * 8.0 * n2 * n2 * (double)op->lat->global_volume;
+}
+static double full_flops(const void *ctx, int dagger)
+{
+    (void)dagger;
+    return matrices_flops(ctx, QF_MG_NMAT);
+}
+static double schur_flops(const void *ctx, int dagger)
+{
+    (void)dagger; /* two half-lattice hops with the local term each */
+    return matrices_flops(((const coarse_op *)ctx)->owner, QF_MG_NMAT);
+}
+
+static int full_prepare(void *ctx, qf_field *bhat, const qf_field *b)
+{
+    coarse_op *op = ctx;
+    coarse_hop odd = {.parity = 1, .a = 1.0, .b = 0.0, .x = b, .local_on = QF_CLOVER_ALL, .local_inverse = 1};
+    coarse_hop even = {.parity = 0, .a = 1.0, .b = -1.0, .x = b, .local_on = QF_CLOVER_NONE};
+    return hop(op, op->tmp, b, &odd) || hop(op, bhat, op->tmp, &even) ? QF_ERROR : QF_SUCCESS;
+}
+
+static int full_reconstruct(void *ctx, qf_field *x, const qf_field *x_even, const qf_field *b)
+{
+    coarse_op *op = ctx;
+    if (x == x_even || x == b) return qf_fail("coarse reconstruct: the solution must be a field of its own");
+    coarse_hop odd = {.parity = 1, .a = 1.0, .b = -1.0, .x = b, .local_on = QF_CLOVER_ALL, .local_inverse = 1};
+    return qf_blas_copy(x, x_even, 0) || hop(op, x, x_even, &odd) ? QF_ERROR : QF_SUCCESS;
+}
+
+static void op_free(coarse_op *op)
+{
+    if (!op) return;
+    qf_linop_destroy(op->twin);
+    if (op->links) qf_field_destroy(op->links);
+    if (op->xinv) qf_field_destroy(op->xinv);
+    if (op->tmp) qf_field_destroy(op->tmp);
+    qf_face_set_destroy(&op->faces_full);
+    qf_face_set_destroy(&op->faces_half);
+    free(op);
+}
+static void full_destroy(void *ctx) { op_free(ctx); }
+static void schur_destroy(void *ctx) { free(ctx); }
+
+static int full_schur(void *ctx, qf_linop **schur);
+static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin);
+static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse);
+
+static const qf_linop_ops full_ops = {.name = "D_c",
+                                      .apply = full_apply,
+                                      .flops = full_flops,
+                                      .in_precision = full_in_precision,
+                                      .schur = full_schur,
+                                      .prepare = full_prepare,
+                                      .reconstruct = full_reconstruct,
+                                      .coarsen = full_coarsen,
+                                      .destroy = full_destroy};
+static const qf_linop_ops schur_ops = {
+    .name = "Dhat_c", .apply = schur_apply, .flops = schur_flops, .destroy = schur_destroy};
+
+static int make_linop(coarse_op *op, const qf_linop_ops *ops, int parity, qf_linop **A)
+{
+    qf_linop_domain dom = {.lat = op->lat, .prec = op->prec, .parity = parity};
+    if (qf_field_shape_coarse(&dom.shape, op->nvec)) return QF_ERROR;
+    return qf_linop_create(A, ops, op, &dom);
+}
+
+static int full_schur(void *ctx, qf_linop **schur)
+{
+    coarse_op *view = calloc(1, sizeof *view);
+    if (!view) return qf_fail("out of host memory creating a coarse Schur operator");
+    coarse_op *op = ctx;
+    *view = (coarse_op){.lat = op->lat, .nvec = op->nvec, .prec = op->prec, .parity = 0, .owner = op};
+    if (make_linop(view, &schur_ops, 0, schur)) {
+        free(view);
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+/* An operator on lat with N colours in prec, its fields allocated (contents to come). */
+static int op_alloc(coarse_op **out, const qf_lattice *lat, int nvec, qf_precision prec)
+{
+    *out = NULL;
+    if (nvec > QF_MG_MAX_NVEC)
+        return qf_fail("a coarse operator of %d colours: the coarse kernels take at most %d near-null vectors", nvec,
+                       QF_MG_MAX_NVEC);
+    coarse_op *op = calloc(1, sizeof *op);
+    if (!op) return qf_fail("out of host memory creating a coarse operator");
+    *op = (coarse_op){.lat = lat, .nvec = nvec, .prec = prec, .parity = -1};
+    op->owner = op;
+    qf_field_shape links, xinv, site;
+    int rc = qf_field_shape_coarse_links(&links, nvec, QF_MG_NMAT) || qf_field_shape_coarse_links(&xinv, nvec, 1) ||
+             qf_field_shape_coarse(&site, nvec) ||
+             qf_field_create_shaped(&op->links, lat, &links, prec, QF_FIELD_SCRATCH) ||
+             qf_field_create_shaped(&op->xinv, lat, &xinv, prec, QF_FIELD_SCRATCH) ||
+             qf_field_create_shaped(&op->tmp, lat, &site, prec, QF_FIELD_SCRATCH) ||
+             qf_blas_axpby(0.0, NULL, 0.0, op->tmp, -1) ||
+             qf_face_set_create(&op->faces_full, lat, site.site_reals, 1, prec) ||
+             qf_face_set_create_half(&op->faces_half, lat, site.site_reals, prec);
+    if (rc) {
+        op_free(op);
+        return QF_ERROR;
+    }
+    *out = op;
+    return QF_SUCCESS;
+}
+
+static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
+{
+    coarse_op *op = ctx;
+    if (!op->twin) {
+        coarse_op *t;
+        if (op_alloc(&t, op->lat, op->nvec, prec)) return QF_ERROR;
+        if (qf_field_convert(t->links, op->links) || qf_field_convert(t->xinv, op->xinv) ||
+            make_linop(t, &full_ops, -1, &op->twin)) {
+            op_free(t);
+            return QF_ERROR;
+        }
+    }
+    *twin = op->twin;
+    return QF_SUCCESS;
+}
+
+static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
+{
+    const coarse_op *op = ctx;
+    qf_coarse_source src = {.source = QF_MG_SOURCE_COARSE, .links = op->links};
+    return qf_coarse_op_build(T, &src, coarse);
+}
+
+/* ---- the build ---- */
+
+/* mg_build on every fine block into partial[b]. */
+static int submit_builds(const qf_transfer *T, const qf_coarse_source *src, starpu_data_handle_t *partial)
+{
+    const qf_lattice *fl = T->fine;
+    qf_mg_build_args a = {.g = qf_transfer_geom(T), .source = src->source, .has_clover = src->clover != NULL,
+                          .kappa = src->kappa, .link_prec = src->links->prec};
+    memcpy(a.phase, src->phase, sizeof a.phase);
+    memcpy(a.global, fl->global, sizeof a.global);
+    int wilson = src->source == QF_MG_SOURCE_WILSON;
+    if (qf_tasks_copy_faces(T->v, 0) || qf_tasks_copy_faces(T->v, 1) || (wilson && qf_tasks_copy_faces(src->links, 1)))
+        return QF_ERROR;
+    struct starpu_data_descr d[3 + QF_NDIRS + QF_NDIM + 1];
+    for (int b = 0; b < fl->nblocks; b++) {
+        if (!qf_lattice_block_is_local(fl, b)) continue;
+        int n = 0;
+        d[n++] = (struct starpu_data_descr){qf_field_block(T->v, b), STARPU_R};
+        d[n++] = (struct starpu_data_descr){qf_field_block(src->links, b), STARPU_R};
+        if (src->clover) d[n++] = (struct starpu_data_descr){qf_field_block(src->clover, b), STARPU_R};
+        for (int k = 0; k < QF_NDIRS; k++) {
+            int mu = k / 2, fwd = k & 1;
+            int nb = qf_block_neighbour(b, fl->blocks, mu, fwd ? 1 : -1);
+            d[n++] = (struct starpu_data_descr){qf_field_face(T->v, nb, mu, fwd ? 0 : 1), STARPU_R};
+        }
+        for (int mu = 0; wilson && mu < QF_NDIM; mu++)
+            d[n++] = (struct starpu_data_descr){qf_field_face(src->links, qf_block_neighbour(b, fl->blocks, mu, -1), mu, 1),
+                                                STARPU_R};
+        d[n++] = (struct starpu_data_descr){partial[b], STARPU_W};
+        qf_lattice_block_origin(fl, b, a.origin);
+        if (qf_task_check(QF_TASK_INSERT(&qf_cl_mg_build, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(a), 0), "mg_build"))
+            return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+/* mg_assemble on every coarse block; fails when a local term is singular. */
+static int submit_assembly(const qf_transfer *T, coarse_op *op, starpu_data_handle_t *partial)
+{
+    const qf_lattice *cl = op->lat;
+    qf_mg_assemble_args a = {.nvec = op->nvec, .prec = op->prec};
+    qf_lattice_coarse_ratio(cl, T->fine, a.ratio);
+    a.nfine = (int)qf_volume(a.ratio);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        a.cext[mu] = cl->block[mu];
+        a.apb[mu] = T->fine->block[mu] / T->agg[mu];
+    }
+    size_t n2 = 2 * (size_t)op->nvec;
+    starpu_data_handle_t scratch;
+    starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(cl->block_volume * 2 * n2 * n2), 2 * sizeof(double));
+    qf_block_sum sum;
+    if (qf_block_sum_begin_host(&sum, 1, cl)) {
+        starpu_data_unregister_submit(scratch);
+        return QF_ERROR;
+    }
+    int members[QF_MG_MAX_FINE_BLOCKS], rc = QF_SUCCESS;
+    struct starpu_data_descr d[QF_MG_MAX_FINE_BLOCKS + 4];
+    for (int c = 0; c < cl->nblocks && !rc; c++) {
+        if (!qf_lattice_block_is_local(cl, c)) continue;
+        qf_lattice_coarse_members(cl, T->fine, c, members);
+        for (int j = 0; j < a.nfine; j++) d[j] = (struct starpu_data_descr){partial[members[j]], STARPU_R};
+        enum starpu_data_access_mode mode;
+        starpu_data_handle_t count = qf_block_sum_operand(&sum, c, &mode);
+        d[a.nfine] = (struct starpu_data_descr){qf_field_block(op->links, c), STARPU_W};
+        d[a.nfine + 1] = (struct starpu_data_descr){qf_field_block(op->xinv, c), STARPU_W};
+        d[a.nfine + 2] = (struct starpu_data_descr){scratch, STARPU_SCRATCH};
+        d[a.nfine + 3] = (struct starpu_data_descr){count, mode};
+        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_mg_assemble, STARPU_DATA_MODE_ARRAY, d, a.nfine + 4, QF_ARGS(a), 0),
+                           "mg_assemble");
+    }
+    starpu_data_unregister_submit(scratch);
+    double singular = 0.0;
+    if (qf_block_sum_read(&sum, &singular, 1) || rc) return QF_ERROR;
+    if (singular > 0.0)
+        return qf_fail("multigrid: the coarse operator's local term is singular on %.0f of %lld coarse sites: the "
+                       "near-null vectors are degenerate there; use more setup iterations (--mg-setup-iter) or fewer "
+                       "vectors",
+                       singular, (long long)cl->global_volume);
+    return QF_SUCCESS;
+}
+
+int qf_coarse_op_build(const qf_transfer *T, const qf_coarse_source *src, qf_linop **Ac)
+{
+    *Ac = NULL;
+    const qf_lattice *fl = T->fine;
+    coarse_op *op;
+    if (op_alloc(&op, &T->coarse, T->nvec, T->prec)) return QF_ERROR;
+    int apb = 1;
+    for (int mu = 0; mu < QF_NDIM; mu++) apb *= fl->block[mu] / T->agg[mu];
+    size_t partial_doubles = qf_mg_partial_offset(T->nvec, apb, 0, 0, 0);
+    starpu_data_handle_t *partial = calloc((size_t)fl->nblocks, sizeof *partial);
+    if (!partial) {
+        op_free(op);
+        return qf_fail("out of host memory building a coarse operator");
+    }
+    for (int b = 0; b < fl->nblocks; b++) qf_block_handle_register(&partial[b], fl, b, (uint32_t)partial_doubles, sizeof(double));
+    int rc = submit_builds(T, src, partial) || submit_assembly(T, op, partial);
+    for (int b = 0; b < fl->nblocks; b++) starpu_data_unregister_submit(partial[b]);
+    free(partial);
+    if (rc || make_linop(op, &full_ops, -1, Ac)) {
+        op_free(op);
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}

@@ -1,0 +1,176 @@
+/* The multigrid transfer as task graphs (include/quarkflow/qf_multigrid.h): the near-null vectors packed
+ * into the prolongator's storage and orthonormalised block by block, restriction (one task a coarse
+ * block, reading the fine blocks it holds) and prolongation (one task a fine block, reading its coarse
+ * block):
+ *
+ *   mg_pack(b)            R: v_k(b), k < N          W: V(b)
+ *   mg_orthonormalize(b)  RW: V(b)                  REDUX: count of vanished vectors
+ *   mg_restrict(c)        R: fine(b), V(b) for the fine blocks b of c       W: coarse(c)
+ *   mg_prolong(b)         R: coarse(c(b)), V(b)     W (or RW to add): fine(b) */
+#include "mg_tasks.h"
+#include "kernels/mg.h"
+
+static qf_mg_geom geom(const qf_transfer *T)
+{
+    qf_mg_geom g = {.nsite = T->fine_shape.site_reals / 2, .nvec = T->nvec, .prec = T->prec};
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        g.fext[mu] = T->fine->block[mu];
+        g.agg[mu] = T->agg[mu];
+    }
+    return g;
+}
+
+int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field_shape *fine_shape,
+                       const int agg[QF_NDIM], int nvec, qf_precision prec)
+{
+    *out = NULL;
+    if (fine_shape->kind != QF_FIELD_WILSON && fine_shape->kind != QF_FIELD_COARSE)
+        return qf_fail("multigrid transfers map Wilson or coarse fields, not %s fields",
+                       qf_field_kind_name(fine_shape->kind));
+    if (prec != QF_DOUBLE && prec != QF_SINGLE) return qf_fail("unknown precision %d", (int)prec);
+    qf_transfer *T = calloc(1, sizeof *T);
+    if (!T) return qf_fail("out of host memory creating a multigrid transfer");
+    T->fine = fine;
+    T->fine_shape = *fine_shape;
+    T->nvec = nvec;
+    T->prec = prec;
+    memcpy(T->agg, agg, sizeof T->agg);
+    qf_field_shape vshape;
+    int rc = qf_lattice_coarsen(&T->coarse, fine, agg) || qf_field_shape_coarse(&T->coarse_shape, nvec) ||
+             qf_field_shape_transfer(&vshape, fine_shape->site_reals, nvec) ||
+             qf_field_create_shaped(&T->v, fine, &vshape, prec, QF_FIELD_SCRATCH) ||
+             qf_blas_axpby(0.0, NULL, 0.0, T->v, -1);
+    if (!rc) {
+        int ratio[QF_NDIM];
+        qf_lattice_coarse_ratio(&T->coarse, fine, ratio);
+        if (qf_volume(ratio) > QF_MG_MAX_FINE_BLOCKS)
+            rc = qf_fail("multigrid: a coarse block would hold %lld fine blocks, more than %d: use fewer blocks "
+                         "(--blocks)",
+                         (long long)qf_volume(ratio), QF_MG_MAX_FINE_BLOCKS);
+    }
+    if (rc) {
+        qf_transfer_destroy(T);
+        return QF_ERROR;
+    }
+    *out = T;
+    return QF_SUCCESS;
+}
+
+void qf_transfer_destroy(qf_transfer *T)
+{
+    if (!T) return;
+    if (T->v) qf_field_destroy(T->v);
+    free(T);
+}
+
+const qf_lattice *qf_transfer_coarse_lattice(const qf_transfer *T) { return &T->coarse; }
+const qf_lattice *qf_transfer_fine_lattice(const qf_transfer *T) { return T->fine; }
+qf_field_shape qf_transfer_coarse_shape(const qf_transfer *T) { return T->coarse_shape; }
+qf_field_shape qf_transfer_fine_shape(const qf_transfer *T) { return T->fine_shape; }
+int qf_transfer_nvec(const qf_transfer *T) { return T->nvec; }
+qf_precision qf_transfer_precision(const qf_transfer *T) { return T->prec; }
+const qf_field *qf_transfer_vectors(const qf_transfer *T) { return T->v; }
+
+/* f: a field of the shape, lattice and precision given. */
+static int check_field(const qf_field *f, const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec,
+                       const char *what)
+{
+    if (!f) return qf_fail("multigrid transfer: the %s field is NULL", what);
+    if (!qf_field_shape_same_sites(&f->shape, shape) || f->prec != prec || !qf_lattice_same(f->lat, lat))
+        return qf_fail("multigrid transfer: the %s field is a %s field (%d reals a site) in %s precision%s; the transfer "
+                       "needs %s fields (%d reals a site) in %s precision on its %s lattice",
+                       what, qf_field_kind_name(f->shape.kind), f->shape.site_reals, qf_precision_name(f->prec),
+                       qf_lattice_same(f->lat, lat) ? "" : " on another lattice", qf_field_kind_name(shape->kind),
+                       shape->site_reals, qf_precision_name(prec), what);
+    return QF_SUCCESS;
+}
+
+int qf_transfer_set_vectors(qf_transfer *T, qf_field *const *v)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    for (int k = 0; k < T->nvec; k++)
+        if (check_field(v[k], T->fine, &T->fine_shape, T->prec, "fine")) return QF_ERROR;
+    const qf_lattice *lat = T->fine;
+    qf_mg_orth_args a = {.g = geom(T)};
+    struct starpu_data_descr *d = malloc((size_t)(T->nvec + 1) * sizeof *d);
+    if (!d) return qf_fail("out of host memory packing %d near-null vectors", T->nvec);
+    int rc = QF_SUCCESS;
+    for (int b = 0; b < lat->nblocks && !rc; b++) {
+        if (!qf_lattice_block_is_local(lat, b)) continue;
+        for (int k = 0; k < T->nvec; k++) d[k] = (struct starpu_data_descr){qf_field_block(v[k], b), STARPU_R};
+        d[T->nvec] = (struct starpu_data_descr){qf_field_block(T->v, b), STARPU_W};
+        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_mg_pack, STARPU_DATA_MODE_ARRAY, d, T->nvec + 1, QF_ARGS(a), 0),
+                           "mg_pack");
+    }
+    free(d);
+    double vanished = 0.0;
+    qf_block_sum sum;
+    if (rc || qf_block_sum_begin_host(&sum, 1, lat)) return QF_ERROR;
+    for (int b = 0; b < lat->nblocks && !rc; b++) {
+        if (!qf_lattice_block_is_local(lat, b)) continue;
+        enum starpu_data_access_mode mode;
+        starpu_data_handle_t count = qf_block_sum_operand(&sum, b, &mode);
+        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_mg_orthonormalize, STARPU_RW, qf_field_block(T->v, b), mode, count,
+                                          QF_ARGS(a), 0),
+                           "mg_orthonormalize");
+    }
+    if (qf_block_sum_read(&sum, &vanished, 1) || rc) return QF_ERROR;
+    if (vanished > 0.0)
+        return qf_fail("multigrid: on %.0f aggregates and chiralities one of the %d near-null vectors lay in the span of "
+                       "the others: give fewer vectors (--mg-nvec), larger aggregates (--mg-block), or more distinct "
+                       "start vectors",
+                       vanished, T->nvec);
+    return QF_SUCCESS;
+}
+
+int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field *fine)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (check_field(fine, T->fine, &T->fine_shape, T->prec, "fine") ||
+        check_field(coarse, &T->coarse, &T->coarse_shape, T->prec, "coarse"))
+        return QF_ERROR;
+    const qf_lattice *cl = &T->coarse;
+    qf_mg_restrict_args a = {.g = geom(T)};
+    qf_lattice_coarse_ratio(cl, T->fine, a.ratio);
+    a.nfine = (int)qf_volume(a.ratio);
+    memcpy(a.cext, cl->block, sizeof a.cext);
+    int members[QF_MG_MAX_FINE_BLOCKS];
+    struct starpu_data_descr d[2 * QF_MG_MAX_FINE_BLOCKS + 1];
+    for (int c = 0; c < cl->nblocks; c++) {
+        if (!qf_lattice_block_is_local(cl, c)) continue;
+        qf_lattice_coarse_members(cl, T->fine, c, members);
+        for (int j = 0; j < a.nfine; j++) {
+            d[j] = (struct starpu_data_descr){qf_field_block(fine, members[j]), STARPU_R};
+            d[a.nfine + j] = (struct starpu_data_descr){qf_field_block(T->v, members[j]), STARPU_R};
+        }
+        d[2 * a.nfine] = (struct starpu_data_descr){qf_field_block(coarse, c), STARPU_W};
+        if (qf_task_check(QF_TASK_INSERT(&qf_cl_mg_restrict, STARPU_DATA_MODE_ARRAY, d, 2 * a.nfine + 1,
+                                         STARPU_NAME, "restrict", QF_ARGS(a), 0),
+                          "mg_restrict"))
+            return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *coarse, int add)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (check_field(fine, T->fine, &T->fine_shape, T->prec, "fine") ||
+        check_field(coarse, &T->coarse, &T->coarse_shape, T->prec, "coarse"))
+        return QF_ERROR;
+    const qf_lattice *cl = &T->coarse, *fl = T->fine;
+    qf_mg_prolong_args a = {.g = geom(T), .add = add != 0};
+    memcpy(a.cext, cl->block, sizeof a.cext);
+    for (int b = 0; b < fl->nblocks; b++) {
+        if (!qf_lattice_block_is_local(fl, b)) continue;
+        int c = qf_lattice_coarse_block_of(cl, fl, b, a.pos);
+        if (qf_task_check(QF_TASK_INSERT(&qf_cl_mg_prolong, STARPU_R, qf_field_block(coarse, c), STARPU_R,
+                                         qf_field_block(T->v, b), add ? STARPU_RW : STARPU_W, qf_field_block(fine, b),
+                                         STARPU_NAME, "prolong", QF_ARGS(a), 0),
+                          "mg_prolong"))
+            return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+qf_mg_geom qf_transfer_geom(const qf_transfer *T) { return geom(T); }

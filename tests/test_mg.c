@@ -1,0 +1,350 @@
+/* Adaptive multigrid (qf_multigrid.h) against independent checks:
+ *   - the restriction against plain global loops over the exported vectors (no blocks), and
+ *     P = R^dagger (<R psi, e> = <psi, P e>), P^dagger P = 1, P keeping chirality;
+ *   - Galerkin consistency D_c e = R M P e on several block grids, aggregates, clover on and off and
+ *     boundary conditions, in double (1e-13) and single (1e-5), and on a third level (R_c D_c P_c);
+ *   - gamma_5-hermiticity of the coarse operator (<y, D_c e> = <D_c^dagger y, e>, the dagger applied as
+ *     g5 D_c g5) and its even-odd form (Dhat_c e_e = prepared D_c e, reconstruction returns e);
+ *   - an MG solve reaching the requested true residual and agreeing with BiCGStab's solution, with the
+ *     same iterations on two block grids.
+ * The scheduler comes from STARPU_SCHED. */
+#include "check.h"
+#include "dirac_reference.h"
+#include "test_start.h"
+#include "quarkflow.h"
+
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int L[4], blocks[4];
+    qf_lattice lat;
+    qf_field *u;
+    double *links;
+} problem;
+
+static int problem_init(problem *pb, const int L[4], const int blocks[4], uint64_t seed)
+{
+    memcpy(pb->L, L, sizeof pb->L);
+    memcpy(pb->blocks, blocks, sizeof pb->blocks);
+    pb->links = malloc((size_t)ref_volume(L) * REF_GAUGE_REALS * sizeof(double));
+    ref_rng g = {seed};
+    ref_random_links(&g, L, pb->links);
+    return qf_lattice_init(&pb->lat, L, NULL, blocks, 0, 1, 2) ||
+           qf_field_create(&pb->u, &pb->lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_field_import(pb->u, pb->links);
+}
+
+static void problem_free(problem *pb)
+{
+    qf_field_destroy(pb->u);
+    free(pb->links);
+}
+
+/* A field of the shape on lat holding Gaussian numbers from g; *host gets its global array (owned). */
+static qf_field *random_field(const qf_lattice *lat, const qf_field_shape *s, qf_precision prec, ref_rng *g,
+                              double **host)
+{
+    size_t n = (size_t)lat->global_volume * s->site_reals;
+    double *a = malloc(n * sizeof *a);
+    for (size_t i = 0; i < n; i++) a[i] = ref_rng_gauss(g);
+    qf_field *f = NULL;
+    if (qf_field_create_shaped(&f, lat, s, prec, 0) || qf_field_import(f, a)) printf("field: %s\n", qf_last_error());
+    if (host) *host = a;
+    else free(a);
+    return f;
+}
+
+static double *exported(const qf_field *f)
+{
+    const qf_lattice *lat = qf_field_lattice(f);
+    double *a = malloc((size_t)lat->global_volume * qf_field_get_shape(f)->site_reals * sizeof *a);
+    if (qf_field_export(f, a)) printf("export: %s\n", qf_last_error());
+    return a;
+}
+
+/* |a - b| / |b| over n reals */
+static double rel_diff(const double *a, const double *b, size_t n)
+{
+    double d = 0.0, r = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        d += (a[i] - b[i]) * (a[i] - b[i]);
+        r += b[i] * b[i];
+    }
+    return sqrt(d / r);
+}
+
+static double complex host_dot(const double *a, const double *b, size_t nreals)
+{
+    double complex s = 0.0;
+    for (size_t i = 0; i < nreals; i += 2) s += conj(a[i] + I * a[i + 1]) * (b[i] + I * b[i + 1]);
+    return s;
+}
+
+static size_t nreals(const qf_field *f)
+{
+    return (size_t)qf_field_lattice(f)->global_volume * qf_field_get_shape(f)->site_reals;
+}
+
+/* ---- the transfer ---- */
+
+/* R psi from the exported vectors with global loops: coarse site C = x / agg. */
+static void host_restrict(const qf_transfer *T, const double *v, const double *psi, double *out)
+{
+    const qf_lattice *fl = qf_transfer_fine_lattice(T), *cl = qf_transfer_coarse_lattice(T);
+    int n = qf_transfer_nvec(T), ns = qf_transfer_fine_shape(T).site_reals / 2, h = ns / 2, x[4], c[4], agg[4];
+    for (int mu = 0; mu < 4; mu++) agg[mu] = fl->global[mu] / cl->global[mu];
+    memset(out, 0, (size_t)cl->global_volume * 4 * n * sizeof *out);
+    for (int64_t s = 0; s < fl->global_volume; s++) {
+        qf_lex_coords(s, fl->global, x);
+        for (int mu = 0; mu < 4; mu++) c[mu] = x[mu] / agg[mu];
+        int64_t cs = qf_lex_index(c, cl->global);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < ns; i++) {
+                const double *vv = v + ((size_t)s * n + k) * 2 * ns + 2 * i, *p = psi + (size_t)s * 2 * ns + 2 * i;
+                double complex t = conj(vv[0] + I * vv[1]) * (p[0] + I * p[1]);
+                double *o = out + (size_t)cs * 4 * n + 2 * ((i / h) * n + k);
+                o[0] += creal(t);
+                o[1] += cimag(t);
+            }
+    }
+}
+
+static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
+{
+    double tol = prec == QF_DOUBLE ? 1e-13 : 1e-5;
+    ref_rng g = {77};
+    qf_field_shape fs = qf_transfer_fine_shape(T), cs = qf_transfer_coarse_shape(T);
+    const qf_lattice *fl = qf_transfer_fine_lattice(T), *cl = qf_transfer_coarse_lattice(T);
+    double *psi_h, *e_h;
+    qf_field *psi = random_field(fl, &fs, prec, &g, &psi_h), *e = random_field(cl, &cs, prec, &g, &e_h);
+    qf_field *rpsi = NULL, *pe = NULL, *rpe = NULL;
+    qf_field_create_shaped(&rpsi, cl, &cs, prec, 0);
+    qf_field_create_shaped(&rpe, cl, &cs, prec, 0);
+    qf_field_create_shaped(&pe, fl, &fs, prec, 0);
+    int rc = qf_transfer_restrict(T, rpsi, psi) || qf_transfer_prolong(T, pe, e, 0) || qf_transfer_restrict(T, rpe, pe);
+    CHECK(!rc, "%s: transfer: %s", cfg, qf_last_error());
+    double *v = exported(qf_transfer_vectors(T)), *r = exported(rpsi), *p = exported(pe), *rp = exported(rpe);
+    double *ref = malloc(nreals(rpsi) * sizeof *ref);
+    host_restrict(T, v, psi_h, ref);
+    double d = rel_diff(r, ref, nreals(rpsi));
+    CHECK(d < tol, "%s: R psi against global loops: %.2e", cfg, d);
+    d = rel_diff(rp, e_h, nreals(rpe));
+    CHECK(d < tol, "%s: P^dagger P e = e: %.2e", cfg, d);
+    double complex a = host_dot(r, e_h, nreals(rpsi)), b = host_dot(psi_h, p, nreals(pe));
+    CHECK(cabs(a - b) < tol * cabs(a), "%s: <R psi, e> = %.12g%+.12gi, <psi, P e> = %.12g%+.12gi", cfg, creal(a),
+          cimag(a), creal(b), cimag(b));
+    /* chirality: a coarse field of chirality 0 prolongs to a fine field of chirality 0 */
+    int n = qf_transfer_nvec(T), ns = fs.site_reals / 2;
+    for (int64_t s = 0; s < cl->global_volume; s++)
+        for (int i = 2 * n; i < 4 * n; i++) e_h[s * 4 * n + i] = 0.0;
+    qf_field_import(e, e_h);
+    qf_transfer_prolong(T, pe, e, 0);
+    free(p);
+    p = exported(pe);
+    double lower = 0.0, all = 0.0;
+    for (int64_t s = 0; s < fl->global_volume; s++)
+        for (int i = 0; i < 2 * ns; i++) {
+            double q = p[s * 2 * ns + i] * p[s * 2 * ns + i];
+            all += q;
+            if (i >= ns) lower += q;
+        }
+    CHECK(lower <= 1e-28 * all && all > 0.0, "%s: P keeps chirality: |lower half|^2 = %.2e of %.2e", cfg, lower, all);
+    free(v), free(r), free(p), free(rp), free(ref), free(psi_h), free(e_h);
+    qf_field_destroy(psi), qf_field_destroy(e), qf_field_destroy(rpsi), qf_field_destroy(pe), qf_field_destroy(rpe);
+}
+
+/* ---- the coarse operator ---- */
+
+/* D_c e against R A P e, gamma_5-hermiticity and the even-odd form. */
+static void check_coarse(qf_linop *A, qf_transfer *T, qf_linop *Ac, qf_precision prec, const char *cfg)
+{
+    double tol = prec == QF_DOUBLE ? 1e-13 : 1e-5;
+    ref_rng g = {99};
+    qf_field_shape fs = qf_transfer_fine_shape(T), cs = qf_transfer_coarse_shape(T);
+    const qf_lattice *fl = qf_transfer_fine_lattice(T), *cl = qf_transfer_coarse_lattice(T);
+    double *e_h, *y_h;
+    qf_field *e = random_field(cl, &cs, prec, &g, &e_h), *y = random_field(cl, &cs, prec, &g, &y_h);
+    qf_field *dce = NULL, *rape = NULL, *pe = NULL, *ape = NULL, *dcy = NULL, *bh = NULL, *dh = NULL, *rec = NULL;
+    qf_field_create_shaped(&dce, cl, &cs, prec, 0);
+    qf_field_create_shaped(&rape, cl, &cs, prec, 0);
+    qf_field_create_shaped(&dcy, cl, &cs, prec, 0);
+    qf_field_create_shaped(&bh, cl, &cs, prec, 0);
+    qf_field_create_shaped(&dh, cl, &cs, prec, 0);
+    qf_field_create_shaped(&rec, cl, &cs, prec, 0);
+    qf_field_create_shaped(&pe, fl, &fs, prec, 0);
+    qf_field_create_shaped(&ape, fl, &fs, prec, 0);
+    qf_linop *schur = NULL;
+    int rc = qf_linop_apply(Ac, dce, e) || qf_transfer_prolong(T, pe, e, 0) || qf_linop_apply(A, ape, pe) ||
+             qf_transfer_restrict(T, rape, ape) || qf_linop_apply_dagger(Ac, dcy, y) || qf_linop_schur(Ac, &schur) ||
+             qf_linop_prepare(Ac, bh, dce) || qf_linop_apply(schur, dh, e) || qf_linop_reconstruct(Ac, rec, e, dce);
+    CHECK(!rc, "%s: coarse operator: %s", cfg, qf_last_error());
+    double *a1 = exported(dce), *a2 = exported(rape), *b1 = exported(dcy), *eb = exported(bh), *ed = exported(dh),
+           *er = exported(rec);
+    size_t n = nreals(dce);
+    double d = rel_diff(a1, a2, n);
+    CHECK(d < tol, "%s: D_c e against R A P e: %.2e", cfg, d);
+    double complex l = host_dot(y_h, a1, n), r = host_dot(b1, e_h, n);
+    CHECK(cabs(l - r) < tol * cabs(l), "%s: <y, D_c e> = %.12g%+.12gi, <D_c^dag y, e> = %.12g%+.12gi", cfg, creal(l),
+          cimag(l), creal(r), cimag(r));
+    /* even sites of the global arrays: the Schur complement of e against the prepared D_c e */
+    int x[4], sr = cs.site_reals;
+    double num = 0.0, den = 0.0;
+    for (int64_t s = 0; s < cl->global_volume; s++) {
+        qf_lex_coords(s, cl->global, x);
+        if (qf_parity(x)) continue;
+        for (int i = 0; i < sr; i++) {
+            num += (ed[s * sr + i] - eb[s * sr + i]) * (ed[s * sr + i] - eb[s * sr + i]);
+            den += eb[s * sr + i] * eb[s * sr + i];
+        }
+    }
+    CHECK(sqrt(num / den) < tol, "%s: Dhat_c e_e against the prepared source: %.2e", cfg, sqrt(num / den));
+    d = rel_diff(er, e_h, n);
+    CHECK(d < tol, "%s: reconstruction of e: %.2e", cfg, d);
+    free(a1), free(a2), free(b1), free(eb), free(ed), free(er), free(e_h), free(y_h);
+    qf_field *fields[] = {e, y, dce, rape, pe, ape, dcy, bh, dh, rec};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+}
+
+/* Random (Gaussian) near-null vectors: the identities hold for any vectors. */
+static int make_transfer(qf_transfer **T, const qf_lattice *lat, const qf_field_shape *s, const int agg[4], int nvec,
+                         qf_precision prec)
+{
+    qf_field *v[16];
+    int rc = qf_transfer_create(T, lat, s, agg, nvec, prec);
+    for (int k = 0; k < nvec && !rc; k++)
+        rc = qf_field_create_shaped(&v[k], lat, s, prec, 0) || qf_field_gaussian(v[k], 5, k);
+    rc = rc || qf_transfer_set_vectors(*T, v);
+    for (int k = 0; k < nvec; k++) qf_field_destroy(v[k]);
+    return rc;
+}
+
+static void galerkin_case(const int L[4], const int blocks[4], const int agg[4], double csw, int bc,
+                          qf_precision prec, int third_level)
+{
+    char cfg[200];
+    snprintf(cfg, sizeof cfg, "%d%d%d%d blocks %d%d%d%d agg %d%d%d%d csw %g bc %d %s", L[0], L[1], L[2], L[3], blocks[0],
+             blocks[1], blocks[2], blocks[3], agg[0], agg[1], agg[2], agg[3], csw, bc, qf_precision_name(prec));
+    problem pb;
+    CHECK(!problem_init(&pb, L, blocks, 11), "%s: problem: %s", cfg, qf_last_error());
+    qf_dirac_params dp = qf_dirac_default_params(0.11);
+    dp.csw = csw;
+    dp.prec = prec;
+    if (bc == 1) dp.phase[3][0] = 1.0; /* periodic */
+    if (bc == 2) dp.phase[0][0] = cos(0.3), dp.phase[0][1] = sin(0.3);
+    qf_dirac *d = NULL;
+    qf_linop *M = NULL, *Ac = NULL, *Acc = NULL;
+    qf_transfer *T = NULL, *Tc = NULL;
+    qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
+    int rc = qf_dirac_create(&d, pb.u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
+             make_transfer(&T, &pb.lat, &ws, agg, 6, prec) || qf_linop_coarsen(M, T, &Ac);
+    CHECK(!rc, "%s: setup: %s", cfg, qf_last_error());
+    if (!rc) {
+        check_transfer(T, prec, cfg);
+        check_coarse(M, T, Ac, prec, cfg);
+    }
+    if (!rc && third_level) {
+        qf_field_shape cs = qf_transfer_coarse_shape(T);
+        int agg2[4] = {2, 1, 1, 2};
+        strcat(cfg, " level 3");
+        rc = make_transfer(&Tc, qf_transfer_coarse_lattice(T), &cs, agg2, 4, prec) || qf_linop_coarsen(Ac, Tc, &Acc);
+        CHECK(!rc, "%s: setup: %s", cfg, qf_last_error());
+        if (!rc) {
+            check_transfer(Tc, prec, cfg);
+            check_coarse(Ac, Tc, Acc, prec, cfg);
+        }
+    }
+    qf_linop_destroy(Acc), qf_transfer_destroy(Tc), qf_linop_destroy(Ac), qf_transfer_destroy(T);
+    qf_linop_destroy(M), qf_dirac_destroy(d);
+    problem_free(&pb);
+}
+
+/* ---- the solver ---- */
+
+static int mg_solve(const int blocks[4], double *solution, int *iterations)
+{
+    static const int L[4] = {8, 8, 8, 8};
+    qf_lattice lat;
+    qf_field *u = NULL, *b = NULL, *x = NULL, *xb = NULL;
+    qf_dirac *d = NULL;
+    qf_linop *M = NULL;
+    qf_mg *mg = NULL;
+    qf_dirac_params dp = qf_dirac_default_params(0.14);
+    dp.csw = 1.0;
+    qf_mg_params mp = qf_mg_default_params();
+    mp.nvec[0] = 8;
+    qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
+    int rc = qf_lattice_init(&lat, L, NULL, blocks, 0, 1, 2) ||
+             qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, 3, 0.3) ||
+             qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
+             qf_field_create_shaped(&b, &lat, &ws, QF_DOUBLE, 0) || qf_field_gaussian(b, 9, 0) ||
+             qf_field_create(&x, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
+             qf_field_create(&xb, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_mg_setup(&mg, M, &mp);
+    CHECK(!rc, "MG blocks %d%d%d%d: setup: %s", blocks[0], blocks[1], blocks[2], blocks[3], qf_last_error());
+    if (!rc) {
+        qf_solver_params p = qf_solver_default_params();
+        p.kind = QF_SOLVER_MG;
+        p.mg = mg;
+        p.tol = 1e-10;
+        p.max_iter = 200;
+        p.check_every = 1;
+        p.verbose = getenv("V") != NULL;
+        qf_solver_result res, rb;
+        rc = qf_solve(M, x, b, &p, &res);
+        CHECK(!rc && res.converged && res.residual <= 1.5e-10, "MG solve: %s (residual %.2e after %d iterations)",
+              rc ? qf_last_error() : "", res.residual, res.iterations);
+        qf_solver_params pb = qf_solver_default_params();
+        pb.tol = 1e-10;
+        pb.max_iter = 4000;
+        pb.check_every = 1;
+        int rcb = qf_solve(M, xb, b, &pb, &rb);
+        CHECK(!rcb, "BiCGStab: %s", qf_last_error());
+        qf_mg_stats st;
+        qf_mg_get_stats(mg, &st);
+        double *a1 = exported(x), *a2 = exported(xb);
+        double diff = rel_diff(a1, a2, nreals(x));
+        CHECK(diff < 1e-8, "MG and BiCGStab solutions differ by %.2e", diff);
+        printf("MG blocks %d%d%d%d: %d outer iterations (BiCGStab %d), true residual %.2e, setup %.2f s, solve %.2f s\n",
+               blocks[0], blocks[1], blocks[2], blocks[3], res.iterations, rb.iterations, res.residual,
+               st.setup_seconds, res.seconds);
+        CHECK(res.iterations < rb.iterations, "MG took %d iterations, BiCGStab %d", res.iterations, rb.iterations);
+        memcpy(solution, a1, nreals(x) * sizeof *solution);
+        *iterations = res.iterations;
+        free(a1), free(a2);
+    }
+    qf_mg_destroy(mg);
+    qf_linop_destroy(M);
+    qf_dirac_destroy(d);
+    qf_field *f[] = {u, b, x, xb};
+    for (int k = 0; k < 4; k++)
+        if (f[k]) qf_field_destroy(f[k]);
+    return rc;
+}
+
+int main(void)
+{
+    int st = qf_test_start();
+    if (st >= 0) return st;
+    static const int L[4] = {8, 4, 4, 8};
+    static const int one[4] = {1, 1, 1, 1}, two[4] = {2, 1, 1, 2}, all[4] = {2, 2, 2, 2};
+    static const int agg4[4] = {4, 2, 2, 4}, agg2[4] = {2, 2, 2, 2};
+    galerkin_case(L, one, agg4, 0.0, 0, QF_DOUBLE, 0);
+    galerkin_case(L, two, agg2, 1.0, 0, QF_DOUBLE, 1);
+    galerkin_case(L, two, agg4, 1.0, 1, QF_DOUBLE, 0);
+    galerkin_case(L, all, agg2, 1.0, 2, QF_DOUBLE, 0);
+    galerkin_case(L, two, agg2, 1.0, 0, QF_SINGLE, 1);
+
+    static const int sb[4] = {2, 1, 1, 2};
+    size_t n = (size_t)8 * 8 * 8 * 8 * 24;
+    double *x1 = malloc(n * sizeof *x1), *x2 = malloc(n * sizeof *x2);
+    int it1 = -1, it2 = -2;
+    if (!mg_solve(one, x1, &it1) && !mg_solve(sb, x2, &it2)) {
+        CHECK(it1 == it2, "MG iterations differ between block grids: %d and %d", it1, it2);
+        double diff = rel_diff(x1, x2, n);
+        CHECK(diff < 1e-9, "MG solutions of two block grids differ by %.2e", diff);
+    }
+    free(x1), free(x2);
+    qf_runtime_shutdown();
+    return qf_check_summary();
+}
