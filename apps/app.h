@@ -134,11 +134,19 @@ int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision 
  * and the one-line summary of the solver's settings. */
 const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_prec);
 void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
+/* --solver mg: the hierarchy for M (the --mg-* options, in single precision under a double operator)
+ * into sp->mg, reported; the per-level statistics of the solves since the last report; the hierarchy
+ * freed. Nothing for other solvers. */
+int qf_app_mg_prepare(qf_linop *M, qf_solver_params *sp);
+void qf_app_mg_report(qf_solver_params *sp);
+void qf_app_mg_release(qf_solver_params *sp);
 #define QF_APP_STR_(x) #x
 #define QF_APP_STR(x) QF_APP_STR_(x) /* a numeric macro as a string literal, for help texts */
 #define QF_APP_SOLVER_HELP(max_iter)                                                                                  \
     "  --solver S          bicgstab (default), gcr, cgnr (CG on M^dagger M x = M^dagger b), cgne (CG on\n"         \
-    "                      M M^dagger y = b, x = M^dagger y) or mr (minimal residual)\n"                           \
+    "                      M M^dagger y = b, x = M^dagger y), mr (minimal residual) or mg (flexible GCR\n"        \
+    "                      preconditioned by an adaptive-multigrid K-cycle, the hierarchy in single\n"          \
+    "                      precision, built once per operator; full lattice)\n"                                 \
     "  --tol T             true relative residual |b - M x| / |b| to reach, at least "                           \
     QF_APP_STR(QF_SOLVER_MIN_TOL_DOUBLE) " with a double-\n"                                                           \
     "                      precision operator and " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE)                            \
@@ -150,7 +158,15 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
     "                      operator is mixed precision (reliable updates; GCR restarts in double)\n"              \
     "  --delta D           the residual's fall that triggers a high-precision update (default 0.1)\n"            \
     "  --nkrylov N         GCR: search directions between restarts (default 16)\n"                                \
-    "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"
+    "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"                               \
+    "  --mg-levels N       multigrid levels, 2 (default) to 4\n"                                               \
+    "  --mg-nvec N[,N..]   near-null vectors of each level but the coarsest (default 24; the last repeats)\n"  \
+    "  --mg-block X Y Z T  aggregate of fine sites a coarse site stands for (default 4 4 4 4; 2 4 below)\n"   \
+    "  --mg-setup-iter N   inverse-iteration rounds per vector in the setup (default 3)\n"                    \
+    "  --mg-setup-krylov N GCR iterations of each round (default 8)\n"                                         \
+    "  --mg-smoother-steps N  MR post-smoothing steps on every level but the coarsest (default 4)\n"          \
+    "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
+    "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"
 
 /* Traces (cmd_trace.c): after a run with --trace DIR, the runtime's conversion of DIR's FxT records
  * (qf_runtime_trace_convert) and DIR/summary.txt; and the summary of a

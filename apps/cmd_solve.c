@@ -43,7 +43,7 @@ static int parse(int argc, char **argv, qf_app_problem *o, qf_solver_params *sp)
     return qf_app_solver_check("solve", sp, o->p.prec);
 }
 
-static int run(const qf_app_problem *o, const qf_solver_params *sp, const int dims[4])
+static int run(const qf_app_problem *o, qf_solver_params *sp, const int dims[4])
 {
     qf_app_setup s;
     if (qf_app_setup_create(&s, o, dims)) return QF_ERROR;
@@ -58,7 +58,7 @@ static int run(const qf_app_problem *o, const qf_solver_params *sp, const int di
     if (!rc) {
         /* the interval ends also after a failed solve, so that profiling is off again */
         qf_runtime_trace_begin();
-        rc = qf_dirac_linop(s.d, &M) || qf_solve(M, s.out, s.in, sp, &sr);
+        rc = qf_dirac_linop(s.d, &M) || qf_app_mg_prepare(M, sp) || qf_solve(M, s.out, s.in, sp, &sr);
         qf_runtime_trace_end();
         rc = qf_runtime_stats_end(&stats) || rc;
     }
@@ -66,6 +66,7 @@ static int run(const qf_app_problem *o, const qf_solver_params *sp, const int di
         printf("solved        %d iterations, %d high-precision updates, true residual |b - M x| / |b| = %.3e, "
                "%.3f s, %.2f GFLOPS\n",
                sr.iterations, sr.updates, sr.residual, sr.seconds, sr.flops / sr.seconds * 1e-9);
+        qf_app_mg_report(sp);
         if (qf_runtime_rank() == 0) qf_runtime_stats_print(stats, stdout);
     }
     qf_runtime_stats_free(stats);
@@ -74,6 +75,7 @@ static int run(const qf_app_problem *o, const qf_solver_params *sp, const int di
         printf("|x|^2         %.15e\n", qf_app_norm2(s.res, &s.lat, 0));
         if (o->out) rc = qf_app_write_result(o, s.out, "the solution");
     }
+    qf_app_mg_release(sp);
     qf_linop_destroy(M);
     qf_app_setup_destroy(&s);
     return rc ? QF_ERROR : QF_SUCCESS;

@@ -3,7 +3,76 @@
 #include "app.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The multigrid options of the command being run (one command a process). */
+static qf_mg_params mg_options;
+static int mg_options_set;
+
+static qf_mg_params *mg_params(void)
+{
+    if (!mg_options_set) {
+        mg_options = qf_mg_default_params();
+        mg_options_set = 1;
+    }
+    return &mg_options;
+}
+
+/* --mg-nvec N[,N...]: the vectors of each level. */
+static int parse_nvec(const char *command, const char *list, qf_mg_params *mg)
+{
+    char *copy = strdup(list), *save = NULL;
+    int l = 0, rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save), l++) {
+        char *end;
+        long n = strtol(t, &end, 10);
+        if (*end || l >= QF_MG_MAX_LEVELS - 1 || n < 1 || n > QF_MG_MAX_NVEC)
+            rc = qf_app_usage_error(command, "--mg-nvec '%s': give up to %d counts from 1 to %d, e.g. 24 or 24,32", list,
+                                    QF_MG_MAX_LEVELS - 1, QF_MG_MAX_NVEC);
+        else
+            for (int k = l; k < QF_MG_MAX_LEVELS; k++) mg->nvec[k] = (int)n; /* the last count repeats */
+    }
+    free(copy);
+    return rc;
+}
+
+static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_params *mg)
+{
+    const char *a = argv[*i];
+    int rc;
+    if (!strcmp(a, "--mg-nvec")) {
+        if (*i + 1 >= argc) return qf_app_usage_error(command, "--mg-nvec needs a count, e.g. 24");
+        *i += 1;
+        return parse_nvec(command, argv[*i], mg);
+    }
+    if (!strcmp(a, "--mg-block")) {
+        if (qf_parse_dims(argv + *i + 1, argc - *i - 1, mg->block[0], "--mg-block"))
+            return qf_app_usage_error(command, "%s", qf_last_error());
+        *i += 4;
+        return 0;
+    }
+    if (!strcmp(a, "--mg-coarse-tol")) {
+        rc = qf_app_double(command, argc, argv, i, &mg->coarse_tol);
+        if (!rc && !(mg->coarse_tol > 0.0 && mg->coarse_tol < 1.0))
+            return qf_app_usage_error(command, "--mg-coarse-tol %g: the coarse solves' relative residual, between 0 and 1",
+                                      mg->coarse_tol);
+        return rc;
+    }
+    int *value = !strcmp(a, "--mg-levels") ? &mg->levels
+                 : !strcmp(a, "--mg-setup-iter") ? &mg->setup_iter
+                 : !strcmp(a, "--mg-setup-krylov") ? &mg->setup_krylov
+                 : !strcmp(a, "--mg-smoother-steps") ? &mg->smoother_steps
+                 : !strcmp(a, "--mg-coarse-max-iter") ? &mg->coarse_max_iter
+                                                       : NULL;
+    if (!value) return QF_APP_NOT_A_SOLVER_OPTION;
+    rc = qf_app_int(command, argc, argv, i, value);
+    if (!rc && value == &mg->levels && (*value < 2 || *value > QF_MG_MAX_LEVELS))
+        return qf_app_usage_error(command, "--mg-levels %d: give 2 to %d", *value, QF_MG_MAX_LEVELS);
+    int least = value == &mg->smoother_steps ? 0 : 1;
+    if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
+    return rc;
+}
 
 int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_solver_params *sp)
 {
@@ -11,7 +80,7 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
     int rc;
     if (!strcmp(a, "--solver")) {
         if (*i + 1 >= argc || qf_solver_parse(argv[*i + 1], &sp->kind))
-            return qf_app_usage_error(command, "--solver needs cgnr, cgne, bicgstab, gcr or mr");
+            return qf_app_usage_error(command, "--solver needs cgnr, cgne, bicgstab, gcr, mr or mg");
         *i += 1;
         return 0;
     }
@@ -35,7 +104,7 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
                  : !strcmp(a, "--nkrylov") ? &sp->gcr_nkrylov
                  : !strcmp(a, "--inner-mr") ? &sp->gcr_inner_mr
                                              : NULL;
-    if (!value) return QF_APP_NOT_A_SOLVER_OPTION;
+    if (!value) return mg_option(command, argc, argv, i, mg_params());
     rc = qf_app_int(command, argc, argv, i, value);
     int least = value == &sp->gcr_inner_mr ? 0 : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
@@ -81,6 +150,17 @@ const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_
 void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
 {
     printf("solver        %s", qf_solver_name(sp->kind));
+    if (sp->kind == QF_SOLVER_MG) {
+        const qf_mg_params *mg = mg_params();
+        printf("(%d) with a %d-level K-cycle (vectors", sp->gcr_nkrylov, mg->levels);
+        for (int l = 0; l < mg->levels - 1; l++) printf("%s%d", l ? "," : " ", mg->nvec[l]);
+        printf(", aggregates %d %d %d %d, then 2^4; %d MR smoothing steps, coarse tolerance %g), full lattice, %s",
+               mg->block[0][0], mg->block[0][1], mg->block[0][2], mg->block[0][3], mg->smoother_steps, mg->coarse_tol,
+               op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
+        printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
+               sp->check_every);
+        return;
+    }
     if (sp->kind == QF_SOLVER_GCR) {
         printf("(%d)", sp->gcr_nkrylov);
         if (sp->gcr_inner_mr) printf(" with %d MR steps as preconditioner", sp->gcr_inner_mr);
@@ -90,4 +170,39 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
         printf(" (%s at a residual fall of %g)", sp->kind == QF_SOLVER_GCR ? "restarts" : "reliable updates", sp->delta);
     printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
            sp->check_every);
+}
+
+int qf_app_mg_prepare(qf_linop *M, qf_solver_params *sp)
+{
+    if (sp->kind != QF_SOLVER_MG || sp->mg) return QF_SUCCESS;
+    qf_mg_params p = *mg_params();
+    p.prec = qf_linop_get_domain(M)->prec == QF_DOUBLE ? QF_SINGLE : qf_linop_get_domain(M)->prec;
+    p.verbose = qf_runtime_rank() == 0;
+    if (qf_mg_setup(&sp->mg, M, &p)) return QF_ERROR;
+    qf_mg_stats st;
+    qf_mg_get_stats(sp->mg, &st);
+    printf("multigrid     setup %.3f s\n", st.setup_seconds);
+    fflush(stdout);
+    return QF_SUCCESS;
+}
+
+void qf_app_mg_report(qf_solver_params *sp)
+{
+    if (!sp->mg) return;
+    qf_mg_stats st;
+    qf_mg_get_stats(sp->mg, &st);
+    for (int l = 0; l < st.levels; l++) {
+        if (l == 0)
+            printf("  level 0     %ld K-cycles, %.3f s inside them\n", st.visits[0], st.seconds[0]);
+        else
+            printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s (including the levels below)\n", l,
+                   st.visits[l], st.iterations[l], st.seconds[l]);
+    }
+    qf_mg_reset_stats(sp->mg);
+}
+
+void qf_app_mg_release(qf_solver_params *sp)
+{
+    qf_mg_destroy(sp->mg);
+    sp->mg = NULL;
 }
