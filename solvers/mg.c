@@ -194,10 +194,11 @@ static int setup_level(qf_mg *mg, int l)
     qf_field **v = calloc((size_t)nvec, sizeof *v);
     if (!v) return qf_fail("out of host memory for %d near-null vectors", nvec);
     double t0 = qf_wtime();
-    int rc = near_null_vectors(mg, l, v);
+    /* the transfer first: it checks the aggregates before the setup's solves */
+    int rc = qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec) ||
+             near_null_vectors(mg, l, v);
     double t1 = qf_wtime();
-    rc = rc || qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec) ||
-         qf_transfer_set_vectors(mg->T[l], v) || qf_linop_coarsen(A, mg->T[l], &mg->op[l + 1]);
+    rc = rc || qf_transfer_set_vectors(mg->T[l], v) || qf_linop_coarsen(A, mg->T[l], &mg->op[l + 1]);
     for (int k = 0; k < nvec; k++)
         if (v[k]) qf_field_destroy(v[k]);
     free(v);
