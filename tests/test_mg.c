@@ -340,7 +340,7 @@ int main(void)
     double *x1 = malloc(n * sizeof *x1), *x2 = malloc(n * sizeof *x2);
     int it1 = -1, it2 = -2;
     if (!mg_solve(one, x1, &it1) && !mg_solve(sb, x2, &it2)) {
-        CHECK(it1 == it2, "MG iterations differ between block grids: %d and %d", it1, it2);
+        CHECK(abs(it1 - it2) <= 1, "MG iterations differ between block grids: %d and %d", it1, it2);
         double diff = rel_diff(x1, x2, n);
         CHECK(diff < 1e-9, "MG solutions of two block grids differ by %.2e", diff);
     }
