@@ -79,6 +79,30 @@ static inline QF_HD void qf_parity_face_coords(int64_t f, const int ext[QF_NDIM]
     if (qf_parity(y) != parity) y[mu == 0 ? 1 : 0] += 1;
 }
 
+/* Entries of the eight faces of one parity (or all sites) together, as a gather's threads count them. */
+static inline QF_HD int64_t qf_parity_faces_total(const int ext[QF_NDIM], int parity)
+{
+    int64_t n = 0;
+    for (int mu = 0; mu < QF_NDIM; mu++) n += 2 * qf_parity_face_sites(ext, mu, parity);
+    return n;
+}
+
+/* Entry t of the eight faces (flattened: mu, side, then face entry): its face k = 2 mu + side and the
+ * entry in it. */
+static inline QF_HD int64_t qf_parity_faces_entry(const int ext[QF_NDIM], int parity, int64_t t, int *mu, int *side)
+{
+    int m = 0;
+    int64_t n = qf_parity_face_sites(ext, 0, parity);
+    while (t >= 2 * n) {
+        t -= 2 * n;
+        m++;
+        n = qf_parity_face_sites(ext, m, parity);
+    }
+    *mu = m;
+    *side = t >= n;
+    return t - *side * n;
+}
+
 /* Whether block site x has a hop through a face. */
 static inline QF_HD int qf_on_face(const int x[QF_NDIM], const int ext[QF_NDIM])
 {

@@ -596,15 +596,8 @@ static inline QF_HD qf_complex qf_coarse_finish_row(const qf_coarse_args *a, con
 static inline QF_HD void qf_coarse_gather_site(const qf_coarse_gather_args *a, const void *in, void *const *face,
                                                int64_t t)
 {
-    int mu = 0;
-    int64_t n = qf_parity_face_sites(a->ext, 0, a->parity);
-    while (t >= 2 * n) {
-        t -= 2 * n;
-        mu++;
-        n = qf_parity_face_sites(a->ext, mu, a->parity);
-    }
-    int side = t >= n, y[QF_NDIM];
-    int64_t f = t - side * n;
+    int mu, side, y[QF_NDIM];
+    int64_t f = qf_parity_faces_entry(a->ext, a->parity, t, &mu, &side);
     qf_parity_face_coords(f, a->ext, mu, side, a->parity, y);
     int64_t s = qf_block_site_index(y, a->ext);
     int nr = 4 * a->nvec;
@@ -614,9 +607,7 @@ static inline QF_HD void qf_coarse_gather_site(const qf_coarse_gather_args *a, c
 
 static inline QF_HD int64_t qf_coarse_gather_total(const qf_coarse_gather_args *a)
 {
-    int64_t n = 0;
-    for (int mu = 0; mu < QF_NDIM; mu++) n += 2 * qf_parity_face_sites(a->ext, mu, a->parity);
-    return n;
+    return qf_parity_faces_total(a->ext, a->parity);
 }
 
 #endif

@@ -79,9 +79,7 @@ static inline QF_HD double qf_backward_sign(int dagger) { return dagger ? -1.0 :
 
 static inline QF_HD int64_t qf_wilson_gather_total(const qf_wilson_gather_args *a)
 {
-    int64_t n = 0;
-    for (int mu = 0; mu < QF_NDIM; mu++) n += 2 * qf_parity_face_sites(a->ext, mu, a->parity);
-    return n;
+    return qf_parity_faces_total(a->ext, a->parity);
 }
 
 
@@ -164,16 +162,8 @@ static inline QF_HD_INLINE void qf_wilson_gather_site(const void *spinor, const 
                                                       void *const face[QF_WILSON_NFACES], int64_t t,
                                                       const qf_wilson_gather_args *a)
 {
-    int mu = 0;
-    int64_t n = qf_parity_face_sites(a->ext, 0, a->parity);
-    while (t >= 2 * n) {
-        t -= 2 * n;
-        mu++;
-        n = qf_parity_face_sites(a->ext, mu, a->parity);
-    }
-    int side = t >= n;
-    int64_t f = t - side * n;
-    int y[QF_NDIM];
+    int mu, side, y[QF_NDIM];
+    int64_t f = qf_parity_faces_entry(a->ext, a->parity, t, &mu, &side);
     qf_parity_face_coords(f, a->ext, mu, side, a->parity, y);
     qf_wilson_gather_at(spinor, gauge, face[2 * mu + side], mu, side, qf_block_site_index(y, a->ext), f, 1, a);
 }
