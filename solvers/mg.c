@@ -10,7 +10,12 @@
  *     r_c = R_l r
  *     e_c = GCR on A_{l+1} e_c = r_c to coarse_tol (preconditioned by K_{l+1} unless l+1 is the coarsest,
  *           which is solved on its even-odd Schur system)
- *     z = P_l e_c;  z += MR_{smoother_steps}(A_l) (r - A_l z)           (post-smoothing)
+ *     z = P_l e_c;  z += S_l (r - A_l z)                                   (post-smoothing)
+ *
+ *   S_l: smoother_steps MR steps on A_l's even-odd Schur system (source prepared, odd sites
+ *        reconstructed), which damps the high modes far better than MR on A_l itself (on the
+ *        DDalphaAMG 8^4 field at m0 = -0.33, 4 MR steps on the full operator left 41 outer
+ *        iterations); MR on A_l where it has no even-odd form.
  *
  * Everything runs in the hierarchy's precision; the outer flexible GCR (qf_solve's kind MG) may run
  * in double around it. Written against the operator, preconditioner, transfer and BLAS interfaces. */
@@ -128,6 +133,55 @@ static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
 
 static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = cycle_apply};
 
+/* ---- the smoother ---- */
+
+typedef struct {
+    qf_linop *A;       /* the level's operator */
+    qf_precond *mr;    /* MR steps on its Schur complement */
+    qf_field *bhat, *xhat; /* the Schur system's source and solution, kept from one application to the next */
+} eo_smoother;
+
+static int eo_smoother_apply(void *ctx, qf_field *z, const qf_field *t, double *flops)
+{
+    eo_smoother *s = ctx;
+    qf_sequence_begin();
+    qf_linop_prepare(s->A, s->bhat, t);
+    qf_precond_apply(s->mr, s->xhat, s->bhat, flops);
+    qf_linop_reconstruct(s->A, z, s->xhat, t);
+    return qf_sequence_end();
+}
+
+static void eo_smoother_destroy(void *ctx)
+{
+    eo_smoother *s = ctx;
+    qf_precond_destroy(s->mr);
+    qf_linop_field_give_back(s->A, s->bhat);
+    qf_linop_field_give_back(s->A, s->xhat);
+    free(s);
+}
+
+static const qf_precond_ops eo_smoother_ops = {
+    .name = "even-odd MR smoother", .apply = eo_smoother_apply, .destroy = eo_smoother_destroy};
+
+/* The smoother of level l's operator A. Its two fields start at zero: the prepared source is written
+ * on the even sites only, and a task must not read a field no task has written. */
+static int smoother_create(qf_precond **S, qf_linop *A, int steps)
+{
+    *S = NULL;
+    if (!qf_linop_has_even_odd(A)) return qf_precond_mr(S, A, steps);
+    eo_smoother *s = calloc(1, sizeof *s);
+    qf_linop *schur;
+    if (!s) return qf_fail("out of host memory creating a multigrid smoother");
+    s->A = A;
+    if (qf_linop_schur(A, &schur) || qf_precond_mr(&s->mr, schur, steps) || qf_linop_field_take(A, &s->bhat) ||
+        qf_linop_field_take(A, &s->xhat) || qf_blas_axpby(0.0, NULL, 0.0, s->bhat, -1) ||
+        qf_blas_axpby(0.0, NULL, 0.0, s->xhat, -1) || qf_precond_create(S, &eo_smoother_ops, s)) {
+        eo_smoother_destroy(s);
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
 /* ---- setup ---- */
 
 /* |f| over all sites, waiting for it. */
@@ -211,7 +265,7 @@ static int setup_level(qf_mg *mg, int l)
         fflush(stdout);
     }
     if (!rc && l + 1 < mg->p.levels - 1 && mg->p.smoother_steps > 0)
-        rc = qf_precond_mr(&mg->smoother[l + 1], mg->op[l + 1], mg->p.smoother_steps);
+        rc = smoother_create(&mg->smoother[l + 1], mg->op[l + 1], mg->p.smoother_steps);
     return rc;
 }
 
@@ -227,7 +281,7 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     mg->p = *p;
     double t0 = qf_wtime();
     int rc = qf_linop_in_precision(A, p->prec, &mg->op[0]);
-    if (!rc && p->smoother_steps > 0) rc = qf_precond_mr(&mg->smoother[0], mg->op[0], p->smoother_steps);
+    if (!rc && p->smoother_steps > 0) rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps);
     for (int l = 0; l < p->levels - 1 && !rc; l++) rc = setup_level(mg, l);
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
         mg->ref[l] = (level_ref){mg, l};
