@@ -203,5 +203,7 @@ int qf_bench_kernels(int argc, char **argv);
 /* bench/solver_bench.c: quarkflow bench solver */
 int qf_bench_solver(int argc, char **argv);
 int qf_bench_sched(int argc, char **argv);
+/* bench/mg_bench.c: quarkflow bench mg */
+int qf_bench_mg(int argc, char **argv);
 
 #endif

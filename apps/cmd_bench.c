@@ -18,6 +18,8 @@ static const char help[] =
     "                                          directly called kernels\n"
     "       quarkflow bench sched [options]    one solve under a list of StarPU scheduling policies: time,\n"
     "                                          tasks and idle share per worker type, bytes moved, models\n"
+    "       quarkflow bench mg [options]       the multigrid solver against mixed-precision BiCGStab over a\n"
+    "                                          kappa scan: setup, iterations and time, per-level figures\n"
     "\n"
     "Run 'quarkflow bench NAME --help' for a benchmark's options. Results: bench/RESULTS.md.\n\n";
 
@@ -32,5 +34,6 @@ int qf_cmd_bench(int argc, char **argv)
     if (!strcmp(argv[1], "kernels")) return qf_bench_kernels(argc - 1, argv + 1);
     if (!strcmp(argv[1], "solver")) return qf_bench_solver(argc - 1, argv + 1);
     if (!strcmp(argv[1], "sched")) return qf_bench_sched(argc - 1, argv + 1);
-    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, kernels, solver, sched)", argv[1]);
+    if (!strcmp(argv[1], "mg")) return qf_bench_mg(argc - 1, argv + 1);
+    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, kernels, solver, sched, mg)", argv[1]);
 }

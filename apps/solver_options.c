@@ -154,7 +154,7 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
         const qf_mg_params *mg = mg_params();
         printf("(%d) with a %d-level K-cycle (vectors", sp->gcr_nkrylov, mg->levels);
         for (int l = 0; l < mg->levels - 1; l++) printf("%s%d", l ? "," : " ", mg->nvec[l]);
-        printf(", aggregates %d %d %d %d, then 2^4; %d MR smoothing steps, coarse tolerance %g), full lattice, %s",
+        printf(", aggregates %d %d %d %d, then 2^4; %d even-odd MR smoothing steps, coarse tolerance %g), full lattice, %s",
                mg->block[0][0], mg->block[0][1], mg->block[0][2], mg->block[0][3], mg->smoother_steps, mg->coarse_tol,
                op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
         printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,

@@ -1,0 +1,348 @@
+/* quarkflow bench mg: the multigrid solver against mixed-precision BiCGStab over a scan of the hopping
+ * parameter up to near its critical value, on one gauge field and one random source (issue 19).
+ *
+ * For each kappa: the Wilson-clover operator; BiCGStab on its even-odd system with single-precision
+ * iterations and double-precision reliable updates (the fastest Krylov method quarkflow has without
+ * multigrid); the multigrid hierarchy built for the operator (setup time) and the MG-preconditioned
+ * GCR solve (outer iterations, time, per-level coarse iterations). Every solve runs twice: the first
+ * allocates the temporaries (the operator keeps them for the next solve of a propagator), the second is
+ * the one timed. The table's end-to-end column is what a 12-solve propagator costs each way. */
+#include "app.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_MAX_ITER 4000 /* BiCGStab's limit near the critical kappa; for the parser and the help alike */
+#define BENCH_MAX_KAPPA 16
+#define PROPAGATOR_SOLVES 12
+
+static const char help[] =
+    "usage: quarkflow bench mg [GAUGE_FILE] [options]\n"
+    "\n"
+    "For each hopping parameter of --kappa: mixed-precision BiCGStab (even-odd, single-precision iterations,\n"
+    "double-precision reliable updates) and the multigrid solver (--solver mg: the hierarchy built once for\n"
+    "the operator, then flexible GCR preconditioned by its K-cycle) solve M x = b for one random source to\n"
+    "the same true residual. Prints per kappa the quark mass, BiCGStab's iterations and time, the multigrid\n"
+    "setup time, outer iterations, solve time and the coarse levels' iterations, and the speedups of one\n"
+    "solve and of a " QF_APP_STR(PROPAGATOR_SOLVES) "-solve propagator (setup included). Each solve runs twice; the second is timed.\n"
+    "\n"
+    "Gauge field: GAUGE_FILE (any format quarkflow reads; --format to name it), or a generated start field.\n"
+    "  --tile NX NY NZ NT  replicate the file's field NX x NY x NZ x NT times (a periodic field stays one)\n"
+    "  --dim X Y Z T, --start cold|weak|hot, --eps E, --seed S   the generated field (default weak, 8^4)\n"
+    "  --blocks BX BY BZ BT  block grid of the task graph (default: several blocks per worker)\n"
+    "Operator:\n"
+    "  --kappa LIST        hopping parameters, comma-separated (default 0.12,0.125)\n"
+    "  --csw C, --bc X Y Z T, --prec double|single   as for quarkflow solve (default c_sw 0, t antiperiodic)\n"
+    "Solvers:\n"
+    "  --tol T             true relative residual of every solve (default 1e-10)\n"
+    "  --max-iter N        iteration limit of each solve (default " QF_APP_STR(BENCH_MAX_ITER) "); a BiCGStab solve that does not\n"
+    "                      converge in it is reported as such and the scan goes on\n"
+    "  --check-every K, --delta D, --nkrylov N, and the multigrid options --mg-levels, --mg-nvec,\n"
+    "  --mg-block, --mg-setup-iter, --mg-setup-krylov, --mg-smoother-steps, --mg-coarse-tol,\n"
+    "  --mg-coarse-max-iter as for quarkflow solve\n"
+    "  --source-seed S     seed of the random source (default 1)\n"
+    "  --plot FILE.svg     iterations and time to solution against the quark mass (gnuplot; FILE.svg.dat\n"
+    "                      and FILE.svg.gp stay beside it)\n"
+    "\n"
+    "Results: bench/RESULTS.md.\n\n";
+
+typedef struct {
+    qf_app_problem pr;
+    int tile[4];
+    double kappa[BENCH_MAX_KAPPA];
+    int nkappa;
+    qf_solver_params sp;
+    uint64_t source_seed;
+    const char *plot;
+} bench_opts;
+
+typedef struct {
+    double kappa;
+    qf_solver_result bicg, mg;
+    double setup_seconds;
+    qf_mg_stats levels;
+} bench_row;
+
+static int parse_kappas(const char *cmd, int argc, char **argv, int *i, bench_opts *o)
+{
+    if (*i + 1 >= argc || !argv[*i + 1][0]) return qf_app_usage_error(cmd, "--kappa needs a comma-separated list, e.g. 0.13,0.135");
+    char list[512];
+    snprintf(list, sizeof list, "%s", argv[++*i]);
+    o->nkappa = 0;
+    for (char *save = NULL, *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *end;
+        double k = strtod(item, &end);
+        if (end == item || *end || !(k > 0.0 && k < 0.5))
+            return qf_app_usage_error(cmd, "--kappa: '%s' is not a hopping parameter between 0 and 0.5", item);
+        if (o->nkappa == BENCH_MAX_KAPPA) return qf_app_usage_error(cmd, "--kappa: at most %d values", BENCH_MAX_KAPPA);
+        o->kappa[o->nkappa++] = k;
+    }
+    if (!o->nkappa) return qf_app_usage_error(cmd, "--kappa: the list '%s' is empty", argv[*i]);
+    return 0;
+}
+
+static int parse(int argc, char **argv, bench_opts *o)
+{
+    const char *cmd = "bench mg";
+    memset(o, 0, sizeof *o);
+    qf_app_problem_defaults(&o->pr);
+    o->pr.p.csw = 0.0;
+    for (int mu = 0; mu < 4; mu++) o->tile[mu] = 1;
+    o->kappa[0] = 0.12;
+    o->kappa[1] = 0.125;
+    o->nkappa = 2;
+    o->sp = qf_app_solver_defaults();
+    o->sp.max_iter = BENCH_MAX_ITER;
+    o->source_seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = 0, op_rc;
+        if (!strcmp(a, "--kappa")) {
+            rc = parse_kappas(cmd, argc, argv, &i, o);
+        } else if (!strcmp(a, "--tile")) {
+            rc = qf_app_dims(cmd, argc, argv, &i, o->tile);
+        } else if (!strcmp(a, "--source-seed")) {
+            rc = qf_app_u64(cmd, argc, argv, &i, &o->source_seed);
+        } else if (!strcmp(a, "--plot")) {
+            if (i + 1 >= argc || !argv[i + 1][0]) return qf_app_usage_error(cmd, "--plot needs a file name (FILE.svg)");
+            o->plot = argv[++i];
+        } else if (!strcmp(a, "--solver") || !strcmp(a, "--sloppy") || !strcmp(a, "--inner-mr")) {
+            return qf_app_usage_error(cmd, "%s: bench mg compares mixed BiCGStab with --solver mg; use bench solver for "
+                                           "other solvers", a);
+        } else if (!strcmp(a, "--source") || !strcmp(a, "--point") || !strcmp(a, "--out") || !strcmp(a, "--out-prec") ||
+                   !strcmp(a, "--schur")) {
+            return qf_app_usage_error(cmd, "%s: bench mg solves for a random source (--source-seed) and writes no field", a);
+        } else if ((op_rc = qf_app_solver_option(cmd, argc, argv, &i, &o->sp)) != QF_APP_NOT_A_SOLVER_OPTION) {
+            rc = op_rc;
+        } else if ((op_rc = qf_app_problem_option(cmd, argc, argv, &i, &o->pr)) != QF_APP_NOT_A_PROBLEM_OPTION) {
+            rc = op_rc;
+        } else {
+            return qf_app_usage_error(cmd, "unknown option '%s'", a);
+        }
+        if (rc) return rc;
+    }
+    if ((o->tile[0] > 1 || o->tile[1] > 1 || o->tile[2] > 1 || o->tile[3] > 1) && !o->pr.gauge_file)
+        return qf_app_usage_error(cmd, "--tile replicates a gauge file's field: give the file (or --dim for a generated one)");
+    return qf_app_solver_check(cmd, &o->sp, o->pr.p.prec);
+}
+
+/* The gauge field on lat: the file's (replicated tile times, through the host), or the start field. */
+static int load_gauge(const bench_opts *o, const int file_dims[4], const qf_lattice *lat, qf_field *u)
+{
+    if (!o->pr.gauge_file) return qf_gauge_start(u, o->pr.start, o->pr.seed, o->pr.eps);
+    qf_gauge_info g;
+    int tiled = lat->global_volume != qf_volume(file_dims);
+    if (!tiled) {
+        if (qf_gauge_load(u, o->pr.gauge_file, o->pr.format, &g)) return QF_ERROR;
+    } else {
+        qf_lattice small;
+        qf_field *us = NULL;
+        int64_t vs = qf_volume(file_dims), site = qf_field_site_reals(QF_FIELD_GAUGE);
+        double *hs = malloc((size_t)vs * site * sizeof *hs), *h = malloc((size_t)lat->global_volume * site * sizeof *h);
+        int rc = !hs || !h ? qf_fail("out of host memory tiling the gauge field") : QF_SUCCESS;
+        rc = rc || qf_app_lattice(&small, file_dims, NULL, 1) || qf_field_create(&us, &small, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+             qf_gauge_load(us, o->pr.gauge_file, o->pr.format, &g) || qf_field_export(us, hs);
+        for (int64_t s = 0; s < lat->global_volume && !rc; s++) {
+            int x[4];
+            qf_lex_coords(s, lat->global, x);
+            for (int mu = 0; mu < 4; mu++) x[mu] %= file_dims[mu];
+            memcpy(h + s * site, hs + qf_lex_index(x, file_dims) * site, (size_t)site * sizeof *h);
+        }
+        rc = rc || qf_field_import(u, h);
+        if (us) qf_field_destroy(us);
+        free(hs);
+        free(h);
+        if (rc) return QF_ERROR;
+    }
+    printf("gauge         %s (%s), plaquette %.12f%s\n", o->pr.gauge_file, qf_gauge_format_name(g.format), g.plaquette,
+           tiled ? ", tiled" : "");
+    qf_app_gauge_warning(o->pr.gauge_file, &g);
+    return QF_SUCCESS;
+}
+
+/* A solve from x = 0 twice (the first allocates the temporaries); the second's result. A solve that
+ * reaches the iteration limit is a result, not an error (it says whether it converged). */
+static int solve_twice(qf_linop *M, qf_field *x, const qf_field *b, qf_solver_params *sp, qf_solver_result *r)
+{
+    sp->accept_max_iter = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, sp, r)) return QF_ERROR;
+        if (sp->mg && !pass) qf_mg_reset_stats(sp->mg); /* the per-level figures of the timed solve */
+    }
+    return QF_SUCCESS;
+}
+
+static void print_solve(const qf_solver_result *r)
+{
+    if (r->converged) printf("%6d %8.3f", r->iterations, r->seconds);
+    else printf("%6s %8s", "-", "-");
+}
+
+static void print_table(const bench_opts *o, const bench_row *rows, int n)
+{
+    printf("\n%-9s %8s | %6s %8s | %8s %6s %8s %-16s | %7s %8s\n", "kappa", "m0", "BiCGSt", "time s", "MG setup", "outer",
+           "time s", "coarse its/solve", "speedup", "x" QF_APP_STR(PROPAGATOR_SOLVES) " e2e");
+    for (int k = 0; k < n; k++) {
+        const bench_row *w = &rows[k];
+        printf("%-9.6f %8.4f | ", w->kappa, 0.5 / w->kappa - 4.0);
+        print_solve(&w->bicg);
+        printf(" | %8.3f ", w->setup_seconds);
+        print_solve(&w->mg);
+        char coarse[64] = "";
+        for (int l = 1, len = 0; l < w->levels.levels && len < (int)sizeof coarse; l++)
+            len += snprintf(coarse + len, sizeof coarse - len, "%s%.1f", l > 1 ? "/" : "",
+                            w->levels.visits[l] ? (double)w->levels.iterations[l] / w->levels.visits[l] : 0.0);
+        printf(" %-16s | ", coarse);
+        if (w->bicg.converged && w->mg.converged)
+            printf("%7.2f %8.2f\n", w->bicg.seconds / w->mg.seconds,
+                   PROPAGATOR_SOLVES * w->bicg.seconds / (w->setup_seconds + PROPAGATOR_SOLVES * w->mg.seconds));
+        else printf("%7s %8s\n", "-", "-");
+    }
+    printf("\nBiCGSt: mixed-precision BiCGStab iterations ('-': not converged in %d). outer: MG-GCR iterations.\n"
+           "coarse its/solve: GCR iterations per coarse solve on levels 1, 2, ... speedup: BiCGStab time / MG solve\n"
+           "time. x%d e2e: %d BiCGStab solves / (MG setup + %d MG solves), a propagator's cost each way.\n",
+           o->sp.max_iter, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES);
+}
+
+/* Iterations and seconds against the quark mass, one panel each, BiCGStab and MG (setup apart). */
+static int plot_rows(const char *picture, const bench_row *rows, int n)
+{
+    char dat[4096], gp[4096];
+    snprintf(dat, sizeof dat, "%s.dat", picture);
+    snprintf(gp, sizeof gp, "%s.gp", picture);
+    FILE *f = fopen(dat, "w");
+    if (!f) return qf_fail("cannot write %s", dat);
+    fprintf(f, "m0 kappa bicgstab_iterations bicgstab_seconds mg_setup_seconds mg_iterations mg_seconds\n");
+    for (int k = 0; k < n; k++) {
+        const bench_row *w = &rows[k];
+        fprintf(f, "%.6f %.6f ", 0.5 / w->kappa - 4.0, w->kappa);
+        if (w->bicg.converged) fprintf(f, "%d %.4f ", w->bicg.iterations, w->bicg.seconds);
+        else fprintf(f, "NaN NaN ");
+        fprintf(f, "%.4f ", w->setup_seconds);
+        if (w->mg.converged) fprintf(f, "%d %.4f\n", w->mg.iterations, w->mg.seconds);
+        else fprintf(f, "NaN NaN\n");
+    }
+    fclose(f);
+    char picture_string[2 * sizeof dat + 8], dat_string[2 * sizeof dat + 8];
+    if (qf_app_gnuplot_string(picture, picture_string, sizeof picture_string) ||
+        qf_app_gnuplot_string(dat, dat_string, sizeof dat_string))
+        return QF_ERROR;
+    FILE *g = fopen(gp, "w");
+    if (!g) return qf_fail("cannot write %s", gp);
+    fprintf(g,
+            "set terminal svg size 1200,480 dynamic noenhanced font 'sans,11'\nset output %s\n"
+            "set multiplot layout 1,2 title 'quarkflow bench mg'\nset grid\nset key top right\nset datafile missing 'NaN'\n"
+            "set xlabel 'bare quark mass m0'\nset logscale y\n"
+            "set ylabel 'iterations'\nplot %s using 1:3 with linespoints title 'mixed BiCGStab', '' using 1:6 with "
+            "linespoints title 'MG-GCR (outer)'\n"
+            "set ylabel 'time (s)'\nplot %s using 1:4 with linespoints title 'mixed BiCGStab', '' using 1:7 with "
+            "linespoints title 'MG solve', '' using 1:5 with linespoints title 'MG setup'\n"
+            "unset multiplot\n",
+            picture_string, dat_string, dat_string);
+    fclose(g);
+    return qf_app_gnuplot(gp, picture);
+}
+
+static int mg_bench(const bench_opts *o, const int file_dims[4])
+{
+    int dims[4];
+    for (int mu = 0; mu < 4; mu++) dims[mu] = file_dims[mu] * o->tile[mu];
+    qf_lattice lat;
+    if (qf_app_lattice(&lat, dims, o->pr.blocks, 1)) return QF_ERROR;
+    printf("bench mg      mixed BiCGStab against MG-GCR, random source (seed %llu), to |b - M x| / |b| <= %.1e\n",
+           (unsigned long long)o->source_seed, o->sp.tol);
+    printf("lattice       %d %d %d %d, blocks %d x %d x %d x %d of %d x %d x %d x %d sites; %d CPU + %d CUDA workers "
+           "(scheduler %s)\n",
+           dims[0], dims[1], dims[2], dims[3], lat.blocks[0], lat.blocks[1], lat.blocks[2], lat.blocks[3], lat.block[0],
+           lat.block[1], lat.block[2], lat.block[3], qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers(),
+           qf_runtime_sched_name());
+
+    int64_t vol = lat.global_volume;
+    qf_field *u = NULL, *b = NULL, *x = NULL;
+    double *src = malloc((size_t)vol * 24 * sizeof *src);
+    bench_row rows[BENCH_MAX_KAPPA];
+    int rc = !src ? qf_fail("out of host memory for a colour-spinor field") : QF_SUCCESS;
+    rc = rc || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || load_gauge(o, file_dims, &lat, u) ||
+         qf_field_create(&b, &lat, QF_FIELD_WILSON, o->pr.p.prec, 0) ||
+         qf_field_create(&x, &lat, QF_FIELD_WILSON, o->pr.p.prec, 0);
+    if (!rc) {
+        qf_app_random_spinor(src, vol, o->source_seed);
+        rc = qf_field_import(b, src);
+    }
+    qf_solver_params bicg = o->sp, mg = o->sp;
+    bicg.kind = QF_SOLVER_BICGSTAB;
+    bicg.sloppy = QF_SINGLE;
+    mg.kind = QF_SOLVER_MG;
+    if (!rc) {
+        qf_app_print_solver(&bicg, o->pr.p.prec);
+        qf_app_print_solver(&mg, o->pr.p.prec);
+    }
+    int n = 0;
+    for (; n < o->nkappa && !rc; n++) {
+        bench_row *w = &rows[n];
+        memset(w, 0, sizeof *w);
+        w->kappa = o->kappa[n];
+        qf_dirac_params p = o->pr.p;
+        p.kappa = w->kappa;
+        qf_dirac *d = NULL;
+        qf_linop *M = NULL;
+        printf("progress      kappa %g (m0 %.4f): mixed BiCGStab\n", w->kappa, 0.5 / w->kappa - 4.0);
+        fflush(stdout);
+        rc = qf_dirac_create(&d, u, &p, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) || solve_twice(M, x, b, &bicg, &w->bicg);
+        if (!rc) {
+            printf("progress      kappa %g: BiCGStab %d iterations, %.3f s, residual %.2e%s; multigrid setup\n", w->kappa,
+                   w->bicg.iterations, w->bicg.seconds, w->bicg.residual, w->bicg.converged ? "" : " (NOT converged)");
+            fflush(stdout);
+        }
+        mg.mg = NULL;
+        rc = rc || qf_app_mg_prepare(M, &mg);
+        if (!rc) {
+            qf_mg_get_stats(mg.mg, &w->levels);
+            w->setup_seconds = w->levels.setup_seconds;
+        }
+        rc = rc || solve_twice(M, x, b, &mg, &w->mg);
+        if (!rc) {
+            qf_mg_get_stats(mg.mg, &w->levels);
+            printf("progress      kappa %g: MG %d outer iterations, %.3f s, residual %.2e%s\n", w->kappa, w->mg.iterations,
+                   w->mg.seconds, w->mg.residual, w->mg.converged ? "" : " (NOT converged)");
+            fflush(stdout);
+        }
+        if (mg.mg) qf_app_mg_release(&mg);
+        qf_linop_destroy(M);
+        if (d) qf_dirac_destroy(d);
+        if (rc) qf_fail_context("bench mg, kappa %g", w->kappa);
+    }
+    if (!rc) {
+        print_table(o, rows, n);
+        if (o->plot) {
+            rc = plot_rows(o->plot, rows, n);
+            if (!rc) printf("wrote         %s\n", o->plot);
+        }
+    }
+    if (u) qf_field_destroy(u);
+    if (b) qf_field_destroy(b);
+    if (x) qf_field_destroy(x);
+    free(src);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_bench_mg(int argc, char **argv)
+{
+    if (qf_app_help_requested(argc, argv, 1, help)) return 0;
+    bench_opts o;
+    int rc = parse(argc, argv, &o), dims[4];
+    if (rc) return rc;
+    if (o.plot && qf_app_check_output("--plot", o.plot)) return qf_app_error();
+    if (o.pr.gauge_file) {
+        qf_gauge_info g;
+        if (qf_gauge_read_header(o.pr.gauge_file, o.pr.format, o.pr.dims, &g)) return qf_app_error();
+        memcpy(dims, g.dims, sizeof dims);
+    } else {
+        for (int mu = 0; mu < 4; mu++) dims[mu] = o.pr.dims[0] ? o.pr.dims[mu] : 8;
+    }
+    if (qf_app_start(&argc, &argv)) return qf_app_error();
+    rc = qf_app_single_process("bench mg") || mg_bench(&o, dims);
+    qf_app_stop();
+    return rc ? qf_app_error() : 0;
+}
