@@ -107,7 +107,9 @@ static int full_reconstruct(void *ctx, qf_field *x, const qf_field *x_even, cons
     coarse_op *op = ctx;
     if (x == x_even || x == b) return qf_fail("coarse reconstruct: the solution must be a field of its own");
     coarse_hop odd = {.parity = 1, .a = 1.0, .b = -1.0, .x = b, .local_on = QF_CLOVER_ALL, .local_inverse = 1};
-    return qf_blas_copy(x, x_even, 0) || hop(op, x, x_even, &odd) ? QF_ERROR : QF_SUCCESS;
+    /* the whole field, as the Wilson reconstruction: a copy of the even sites alone would leave x's odd
+     * sites to be read and written back unset, which StarPU refuses for a field no task has written */
+    return qf_blas_copy(x, x_even, -1) || hop(op, x, x_even, &odd) ? QF_ERROR : QF_SUCCESS;
 }
 
 static void op_free(coarse_op *op)
