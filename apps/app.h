@@ -161,12 +161,14 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"                               \
     "  --mg-levels N       multigrid levels, 2 (default) to 4\n"                                               \
     "  --mg-nvec N[,N..]   near-null vectors of each level but the coarsest (default 24; the last repeats)\n"  \
-    "  --mg-block X Y Z T  aggregate of fine sites a coarse site stands for (default 4 4 4 4; 2 4 below)\n"   \
+    "  --mg-block X Y Z T  aggregate of fine sites a coarse site stands for (default 4 4 4 4; 2^4 below)\n"    \
     "  --mg-setup-iter N   inverse-iteration rounds per vector in the setup (default 3)\n"                    \
     "  --mg-setup-krylov N GCR iterations of each round (default 8)\n"                                         \
-    "  --mg-smoother-steps N  MR post-smoothing steps on every level but the coarsest (default 4)\n"          \
+    "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 4)\n" \
     "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
-    "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"
+    "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"                   \
+    "  --mg-location P[,P..]  where each level's tasks run, from the finest: cpu, gpu or auto (default auto:\n" \
+    "                      the scheduler decides; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"
 
 /* Traces (cmd_trace.c): after a run with --trace DIR, the runtime's conversion of DIR's FxT records
  * (qf_runtime_trace_convert) and DIR/summary.txt; and the summary of a

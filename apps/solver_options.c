@@ -37,6 +37,25 @@ static int parse_nvec(const char *command, const char *list, qf_mg_params *mg)
     return rc;
 }
 
+/* --mg-location P[,P...]: where each level's tasks run, from level 0. */
+static int parse_location(const char *command, const char *list, qf_mg_params *mg)
+{
+    char *copy = strdup(list), *save = NULL;
+    int l = 0, rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save), l++) {
+        qf_placement p;
+        if (l >= QF_MG_MAX_LEVELS || qf_placement_parse(t, &p))
+            rc = qf_app_usage_error(command,
+                                    "--mg-location '%s': give up to %d of cpu, gpu or auto, from the finest level, "
+                                    "e.g. gpu,cpu",
+                                    list, QF_MG_MAX_LEVELS);
+        else
+            for (int k = l; k < QF_MG_MAX_LEVELS; k++) mg->location[k] = p; /* the last repeats */
+    }
+    free(copy);
+    return rc;
+}
+
 static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_params *mg)
 {
     const char *a = argv[*i];
@@ -45,6 +64,11 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
         if (*i + 1 >= argc) return qf_app_usage_error(command, "--mg-nvec needs a count, e.g. 24");
         *i += 1;
         return parse_nvec(command, argv[*i], mg);
+    }
+    if (!strcmp(a, "--mg-location")) {
+        if (*i + 1 >= argc) return qf_app_usage_error(command, "--mg-location needs cpu, gpu or auto per level, e.g. gpu,cpu");
+        *i += 1;
+        return parse_location(command, argv[*i], mg);
     }
     if (!strcmp(a, "--mg-block")) {
         if (qf_parse_dims(argv + *i + 1, argc - *i - 1, mg->block[0], "--mg-block"))
@@ -193,10 +217,12 @@ void qf_app_mg_report(qf_solver_params *sp)
     qf_mg_get_stats(sp->mg, &st);
     for (int l = 0; l < st.levels; l++) {
         if (l == 0)
-            printf("  level 0     %ld K-cycles, %.3f s inside them\n", st.visits[0], st.seconds[0]);
+            printf("  level 0     %ld K-cycles, %.3f s inside them", st.visits[0], st.seconds[0]);
         else
-            printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s (including the levels below)\n", l,
+            printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s (including the levels below)", l,
                    st.visits[l], st.iterations[l], st.seconds[l]);
+        printf("; placed %s, tasks ran %ld on CPU, %ld on CUDA workers\n", qf_placement_name(st.location[l]),
+               st.ran[l][QF_WORKER_CPU], st.ran[l][QF_WORKER_CUDA]);
     }
     qf_mg_reset_stats(sp->mg);
 }

@@ -7,6 +7,7 @@
 #define QF_MPI_DATA_H
 
 #include "quarkflow/qf_config.h"
+#include "quarkflow/qf_runtime.h"
 
 #include <starpu.h>
 #if QF_HAVE_MPI
@@ -48,15 +49,27 @@ void *qf_task_args_copy(const void *a, size_t n);
 int qf_mpi_insert_begin(const struct starpu_codelet *cl);
 int qf_mpi_insert_end(int ret);
 
+/* Placement scopes (runtime/task_scope.c): where a task of codelet cl may run under the current
+ * scope, and the completion callback that counts where it ran. */
+unsigned long long qf_task_scope_where(const struct starpu_codelet *cl);
+void qf_task_scope_count(void *scope);
+
 #if QF_HAVE_MPI
 /* starpu_task_insert's arguments, inserted on one process or all. */
-#define QF_TASK_INSERT(cl, ...)                                                                                \
+#define QF_TASK_INSERT_UNSCOPED(cl, ...)                                                                       \
     (qf_runtime_mpi_active()                                                                                   \
          ? (qf_mpi_insert_begin(cl) ? -ENODEV                                                                  \
                                     : qf_mpi_insert_end(starpu_mpi_task_insert(MPI_COMM_WORLD, cl, __VA_ARGS__))) \
          : starpu_task_insert(cl, __VA_ARGS__))
 #else
-#define QF_TASK_INSERT(cl, ...) starpu_task_insert(cl, __VA_ARGS__)
+#define QF_TASK_INSERT_UNSCOPED(cl, ...) starpu_task_insert(cl, __VA_ARGS__)
 #endif
+/* ... placed and counted by the inserting thread's placement scope, when it has one. */
+#define QF_TASK_INSERT(cl, ...)                                                                                \
+    (qf_task_scope_current()                                                                                   \
+         ? QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_scope_where(cl), STARPU_CALLBACK,         \
+                                   qf_task_scope_count, STARPU_CALLBACK_ARG_NFREE, (void *)qf_task_scope_current(), \
+                                   __VA_ARGS__)                                                                \
+         : QF_TASK_INSERT_UNSCOPED(cl, __VA_ARGS__))
 
 #endif

@@ -40,6 +40,7 @@ struct qf_mg {
     qf_precond *smoother[QF_MG_MAX_LEVELS];
     qf_precond *cycle[QF_MG_MAX_LEVELS];  /* K_l, l < levels - 1 */
     level_ref ref[QF_MG_MAX_LEVELS];
+    qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
     qf_mg_stats stats;
 };
 
@@ -70,6 +71,11 @@ static int check_params(const qf_mg_params *p)
                        "(e.g. 0.25), the iterations at least 1",
                        p->coarse_tol, p->coarse_max_iter);
     if (p->prec != QF_DOUBLE && p->prec != QF_SINGLE) return qf_fail("unknown multigrid precision %d", (int)p->prec);
+    for (int l = 0; l < p->levels; l++) {
+        char what[64];
+        snprintf(what, sizeof what, "multigrid level %d (--mg-location)", l);
+        if (qf_placement_check(p->location[l], what)) return QF_ERROR;
+    }
     return QF_SUCCESS;
 }
 
@@ -91,7 +97,9 @@ static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
     sp.accept_max_iter = 1;
     qf_solver_result res;
     double t0 = qf_wtime();
+    qf_task_scope *outer = qf_task_scope_enter(&mg->scope[c]);
     int rc = qf_blas_axpby(0.0, NULL, 0.0, e, -1) || qf_solve(mg->op[c], e, r, &sp, &res);
+    qf_task_scope_leave(outer);
     mg->stats.iterations[c] += res.iterations;
     mg->stats.visits[c]++;
     mg->stats.seconds[c] += qf_wtime() - t0;
@@ -106,6 +114,7 @@ static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
     qf_linop *A = mg->op[l], *Ac = mg->op[l + 1];
     qf_field *rc = NULL, *ec = NULL, *t = NULL, *s = NULL;
     double t0 = qf_wtime();
+    qf_task_scope *outer = qf_task_scope_enter(&mg->scope[l]);
     qf_sequence_begin();
     qf_linop_field_take(Ac, &rc);
     qf_linop_field_take(Ac, &ec);
@@ -122,12 +131,15 @@ static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
         qf_blas_axpby(1.0, s, 1.0, z, -1);
     }
     int ret = qf_sequence_end();
+    qf_task_scope_leave(outer);
     qf_linop_field_give_back(Ac, rc);
     qf_linop_field_give_back(Ac, ec);
     qf_linop_field_give_back(A, t);
     qf_linop_field_give_back(A, s);
-    mg->stats.visits[l]++;
-    mg->stats.seconds[l] += qf_wtime() - t0;
+    if (l == 0) { /* a deeper level's cycles run inside its coarse solves, which coarse_solve counts */
+        mg->stats.visits[0]++;
+        mg->stats.seconds[0] += qf_wtime() - t0;
+    }
     return ret;
 }
 
@@ -248,11 +260,13 @@ static int setup_level(qf_mg *mg, int l)
     qf_field **v = calloc((size_t)nvec, sizeof *v);
     if (!v) return qf_fail("out of host memory for %d near-null vectors", nvec);
     double t0 = qf_wtime();
+    qf_task_scope *outer = qf_task_scope_enter(&mg->scope[l]);
     /* the transfer first: it checks the aggregates before the setup's solves */
     int rc = qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec) ||
              near_null_vectors(mg, l, v);
     double t1 = qf_wtime();
     rc = rc || qf_transfer_set_vectors(mg->T[l], v) || qf_linop_coarsen(A, mg->T[l], &mg->op[l + 1]);
+    qf_task_scope_leave(outer);
     for (int k = 0; k < nvec; k++)
         if (v[k]) qf_field_destroy(v[k]);
     free(v);
@@ -279,6 +293,7 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     qf_mg *mg = calloc(1, sizeof *mg);
     if (!mg) return qf_fail("out of host memory creating a multigrid hierarchy");
     mg->p = *p;
+    for (int l = 0; l < p->levels; l++) mg->scope[l].where = p->location[l];
     double t0 = qf_wtime();
     int rc = qf_linop_in_precision(A, p->prec, &mg->op[0]);
     if (!rc && p->smoother_steps > 0) rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps);
@@ -313,11 +328,22 @@ qf_precond *qf_mg_precond(qf_mg *mg) { return mg->cycle[0]; }
 qf_linop *qf_mg_level_op(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels ? mg->op[l] : NULL; }
 const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels - 1 ? mg->T[l] : NULL; }
 
-void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s) { *s = mg->stats; }
+void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s)
+{
+    *s = mg->stats;
+    for (int l = 0; l < mg->p.levels; l++) {
+        s->location[l] = mg->p.location[l];
+        for (int k = 0; k < 2; k++) s->ran[l][k] = __atomic_load_n(&mg->scope[l].ran[k], __ATOMIC_RELAXED);
+    }
+}
+
+qf_task_scope *qf_mg_level_scope(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels ? &mg->scope[l] : NULL; }
 void qf_mg_reset_stats(qf_mg *mg)
 {
     double setup = mg->stats.setup_seconds;
     memset(&mg->stats, 0, sizeof mg->stats);
     mg->stats.setup_seconds = setup;
     mg->stats.levels = mg->p.levels;
+    for (int l = 0; l < QF_MG_MAX_LEVELS; l++)
+        for (int k = 0; k < 2; k++) __atomic_store_n(&mg->scope[l].ran[k], 0, __ATOMIC_RELAXED);
 }

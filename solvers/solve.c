@@ -189,6 +189,8 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
         preconditioner(&k, &own_precond))
         return QF_ERROR;
 
+    /* a multigrid solve's outer iterations run where its finest level is placed */
+    qf_task_scope *outer = qf_task_scope_enter(p->kind == QF_SOLVER_MG ? qf_mg_level_scope(p->mg, 0) : qf_task_scope_current());
     int parity = qf_linop_get_domain(A)->parity;
     qf_field *r = NULL, *bs = NULL, *xs = NULL;
     double bnorm = 0.0, best = 0.0;
@@ -216,6 +218,7 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
                          "(precision of the operator: %s); loosen the tolerance or solve in double precision",
                          qf_solver_name(p->kind), res->residual, p->tol, k.iterations, qf_precision_name(prec));
     }
+    qf_task_scope_leave(outer);
     res->iterations = k.iterations;
     res->updates = k.updates;
     res->seconds = qf_wtime() - t0;

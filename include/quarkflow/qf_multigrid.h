@@ -12,6 +12,7 @@
 #define QF_MULTIGRID_H
 
 #include "qf_linop.h"
+#include "qf_runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,12 +63,15 @@ typedef struct {
     double coarse_tol;                    /* relative tolerance of the coarse-grid solves */
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
+    qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
+                                              * outer solve), level l >= 1's coarse solves, each level's
+                                              * share of the setup (qf_runtime.h's placement scopes) */
     uint64_t seed;                        /* of the random start vectors */
     int verbose;                          /* 1: report the setup's steps */
 } qf_mg_params;
 
-/* 2 levels, 24 vectors, aggregates 4^4, 4 rounds of 8 GCR iterations, 4 smoothing steps, coarse
- * tolerance 0.25 in at most 100 iterations, single precision, the scheduler's placement. */
+/* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 8 GCR iterations, 4 even-odd MR smoothing steps, coarse
+ * tolerance 0.25 in at most 100 iterations, single precision, the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
 
 typedef struct qf_mg qf_mg;
@@ -92,9 +96,13 @@ typedef struct {
     long iterations[QF_MG_MAX_LEVELS];
     long visits[QF_MG_MAX_LEVELS];
     double seconds[QF_MG_MAX_LEVELS];
+    qf_placement location[QF_MG_MAX_LEVELS];
+    long ran[QF_MG_MAX_LEVELS][2];        /* level l's tasks that ran on each worker type [qf_worker_kind] */
 } qf_mg_stats;
 void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s);
 void qf_mg_reset_stats(qf_mg *mg);
+/* Level l's placement scope (qf_solve enters level 0's around an MG solve). */
+qf_task_scope *qf_mg_level_scope(qf_mg *mg, int l);
 
 #ifdef __cplusplus
 }

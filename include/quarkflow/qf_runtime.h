@@ -130,6 +130,28 @@ int qf_runtime_cuda_device(void);
 typedef struct qf_runtime_stats qf_runtime_stats;
 typedef enum { QF_WORKER_CPU = 0, QF_WORKER_CUDA } qf_worker_kind;
 
+/* ---- Placement scopes (runtime/task_scope.c) ----
+ * A placement says where tasks may run: on CPU workers, on CUDA workers, or wherever the scheduler
+ * puts them (auto). While a scope is the current one of a thread, the tasks that thread inserts run
+ * only where its placement allows (a codelet without an implementation there runs where it can), and
+ * the scope counts the tasks that ran on each worker type (ran[qf_worker_kind], updated as tasks
+ * complete: read it after waiting for them). Scopes nest: enter returns the scope it replaces, which
+ * leave makes current again. The multigrid solver gives each level a scope (--mg-location). */
+typedef enum { QF_PLACE_AUTO = 0, QF_PLACE_CPU, QF_PLACE_GPU } qf_placement;
+const char *qf_placement_name(qf_placement p);
+/* Parses auto, cpu or gpu: 0, or -1 for anything else. */
+int qf_placement_parse(const char *s, qf_placement *p);
+/* Fails with a message naming what (e.g. "multigrid level 1") when no worker of the placement's type
+ * runs. */
+int qf_placement_check(qf_placement p, const char *what);
+typedef struct {
+    qf_placement where;
+    long ran[2]; /* [qf_worker_kind] */
+} qf_task_scope;
+qf_task_scope *qf_task_scope_enter(qf_task_scope *s);
+void qf_task_scope_leave(qf_task_scope *previous);
+qf_task_scope *qf_task_scope_current(void);
+
 int qf_runtime_stats_begin(void);
 /* Ends the interval; *s (free with qf_runtime_stats_free) holds its statistics. */
 int qf_runtime_stats_end(qf_runtime_stats **s);

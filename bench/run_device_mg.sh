@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The GPU-node runs behind bench/RESULTS.md's "Multigrid" section. Run here `tools/pack-device.sh`,
+# then on the GPU machine (with .deploy carried): bench/run_device_mg.sh PART [OUTDIR]; logs go to
+# OUTDIR (default $OUT or /tmp), the tables are printed.
+#   check: the multigrid test on CUDA workers alone (dmda) and on CUDA + CPU workers (dmdas);
+#   ddalpha: bench mg on the DDalphaAMG 8^4 field, GPU alone, m0 from -0.20 to -0.33;
+#   h100: a 32^4 quenched field at beta 6.0 generated here (200 sweeps), bench mg over kappa up to
+#         near the critical value on the GPU alone, then the lightest kappa with the coarse level on
+#         the CPU cores (--mg-location gpu,cpu) and with every worker under dmdas.
+set -u
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100 [OUTDIR]}
+out=${2:-${OUT:-/tmp}}
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+run=$top/.deploy/run.sh
+data=$top/.deploy/data
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader > "$out/gpu.txt" 2>&1
+step() { # name, seconds, environment and program args...
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS
+  timeout "$limit" env "$@" > "$out/$name.txt" 2>&1
+  local rc=$?
+  echo "== $name (exit $rc, $((SECONDS - t0)) s): $*"
+  grep -E "passed|failed|FAIL|error|^kappa|^[0-9.]+ +-?[0-9.]+ \||^ +level|^solved|^multigrid +setup|^MG " "$out/$name.txt" | head -24
+}
+gpu="STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda"
+case $part in
+check)
+  step test_mg_gpu 200 $gpu QF_TEST_REQUIRE_CUDA=1 "$run" test_mg
+  step test_mg_gpu_cpu 200 STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 "$run" test_mg
+  ;;
+ddalpha)
+  step ddalpha_gpu 300 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg "$data/8x8x8x8b6.0000id3n1" --csw 1.769 \
+    --kappa 0.131579,0.134,0.135,0.136240 --plot "$out/ddalpha_gpu.svg"
+  ;;
+h100)
+  t0=$SECONDS
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate.txt" 2>&1
+  echo "== generate (exit $?, $((SECONDS - t0)) s)"; grep -E "plaquette|wrote" "$out/generate.txt" | tail -3
+  step h100_scan 420 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg /tmp/g32.nersc --csw 1.769 \
+    --kappa ${QF_MG_KAPPAS:-0.1300,0.1340,0.1350,0.1355} --plot "$out/h100_scan.svg" ${QF_MG_ARGS:-}
+  ;;
+h100cpu)
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate.txt" 2>&1
+  step h100_coarse_cpu 240 "$run" quarkflow --ncuda 1 solve /tmp/g32.nersc --csw 1.769 --kappa ${QF_MG_KAPPA:-0.1355} \
+    --solver mg --source random --mg-location gpu,cpu
+  step h100_all_workers 240 STARPU_SCHED=dmdas "$run" quarkflow --ncuda 1 solve /tmp/g32.nersc --csw 1.769 \
+    --kappa ${QF_MG_KAPPA:-0.1355} --solver mg --source random
+  ;;
+esac
+# params: the 32^4 field at one kappa (QF_MG_KAPPA, default 0.135), GPU alone, one solve per variant of
+# the multigrid parameters, each with its per-level statistics.
+if [ "$part" = params ]; then
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate.txt" 2>&1
+  k=${QF_MG_KAPPA:-0.135}
+  while read -r name args; do
+    [ -n "$name" ] || continue
+    step "params_$name" 120 "$run" quarkflow --ncpu 0 --ncuda 1 solve /tmp/g32.nersc --csw 1.769 --kappa "$k" \
+      --solver mg --source random --max-iter 400 --check-every 5 $args
+  done <<< "${QF_MG_VARIANTS:-default
+setup6 --mg-setup-iter 6
+krylov24 --mg-setup-krylov 24
+coarse300 --mg-coarse-max-iter 300
+smooth8 --mg-smoother-steps 8
+levels3 --mg-levels 3}"
+fi
