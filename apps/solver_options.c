@@ -88,12 +88,16 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                  : !strcmp(a, "--mg-setup-krylov") ? &mg->setup_krylov
                  : !strcmp(a, "--mg-smoother-steps") ? &mg->smoother_steps
                  : !strcmp(a, "--mg-coarse-max-iter") ? &mg->coarse_max_iter
+                 : !strcmp(a, "--mg-coarse-one-task") ? &mg->coarse_one_task
                                                        : NULL;
     if (!value) return QF_APP_NOT_A_SOLVER_OPTION;
     rc = qf_app_int(command, argc, argv, i, value);
     if (!rc && value == &mg->levels && (*value < 2 || *value > QF_MG_MAX_LEVELS))
         return qf_app_usage_error(command, "--mg-levels %d: give 2 to %d", *value, QF_MG_MAX_LEVELS);
-    int least = value == &mg->smoother_steps ? 0 : 1;
+    if (!rc && value == &mg->coarse_one_task && *value != 0 && *value != 1)
+        return qf_app_usage_error(command, "--mg-coarse-one-task %d: give 1 (one task a coarsest solve) or 0 (task graphs)",
+                                  *value);
+    int least = value == &mg->smoother_steps || value == &mg->coarse_one_task ? 0 : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
     return rc;
 }
@@ -217,10 +221,11 @@ void qf_app_mg_report(qf_solver_params *sp)
     qf_mg_get_stats(sp->mg, &st);
     for (int l = 0; l < st.levels; l++) {
         if (l == 0)
-            printf("  level 0     %ld K-cycles, %.3f s inside them", st.visits[0], st.seconds[0]);
+            printf("  level 0     %ld K-cycles", st.visits[0]);
         else
-            printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s (including the levels below)", l,
-                   st.visits[l], st.iterations[l], st.seconds[l]);
+            printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s %s", l, st.visits[l], st.iterations[l],
+                   st.seconds[l],
+                   st.one_task && l == st.levels - 1 ? "(one task a solve: the tasks' time)" : "(including the levels below)");
         printf("; placed %s, tasks ran %ld on CPU, %ld on CUDA workers\n", qf_placement_name(st.location[l]),
                st.ran[l][QF_WORKER_CPU], st.ran[l][QF_WORKER_CUDA]);
     }

@@ -167,6 +167,8 @@ extern struct starpu_codelet qf_cl_mg_assemble;
 extern struct starpu_codelet qf_cl_mg_coarse_gather;
 extern struct starpu_codelet qf_cl_mg_coarse_interior;
 extern struct starpu_codelet qf_cl_mg_coarse_exterior;
+/* The coarsest level's solve in one task (args and buffers: kernels/coarse_gcr.h). */
+extern struct starpu_codelet qf_cl_mg_coarse_solve;
 
 /* Gaussian random fields (tasks/field_random.c; args qf_field_gaussian_args in kernels/random.h).
  * Buffers: W block. */

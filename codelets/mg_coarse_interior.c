@@ -3,6 +3,7 @@
  * Buffers: R in, R links, W|RW out, [R x], [R X^-1]. */
 #include "codelets.h"
 #include "kernels/mg.h"
+#include "mg_coarse_run.h"
 
 #if QF_HAVE_CUDA
 void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg);
@@ -17,7 +18,7 @@ static inline void interior_block(const qf_coarse_args *a, const void *in, const
         int64_t s = qf_parity_site(a->ext, a->parity, i);
         qf_block_site_coords(s, a->ext, xs);
         for (int r = 0; r < n2; r++) h[r] = a->b != 0.0 ? qf_coarse_hops_row(a, in, links, NULL, xs, s, r) : qf_cmake(0.0, 0.0);
-        int partial = a->b != 0.0 && qf_on_face(xs, a->ext);
+        int partial = qf_coarse_partial(a, xs);
         size_t o = qf_coarse_site_offset(s, a->nvec);
         for (int r = 0; r < n2; r++) {
             qf_complex v = partial ? h[r] : qf_coarse_finish_row(a, h, links, x, xinv, s, r);
@@ -27,18 +28,24 @@ static inline void interior_block(const qf_coarse_args *a, const void *in, const
     }
 }
 
+void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
+                                const void *xinv)
+{
+    QF_WITH_PRECISION(a->prec, P, {
+        qf_coarse_args b = *a;
+        b.prec = P;
+        interior_block(&b, in, links, out, x, xinv);
+    });
+}
+
 static void mg_coarse_interior_cpu(void *buffers[], void *cl_arg)
 {
     const qf_coarse_args *a = cl_arg;
     int k = 3;
     const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
     const void *xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
-    QF_WITH_PRECISION(a->prec, P, {
-        qf_coarse_args b = *a;
-        b.prec = P;
-        interior_block(&b, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                       (void *)STARPU_VECTOR_GET_PTR(buffers[2]), x, xinv);
-    });
+    qf_coarse_interior_run_cpu(a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                               (void *)STARPU_VECTOR_GET_PTR(buffers[2]), x, xinv);
 }
 
 static struct starpu_perfmodel mg_coarse_interior_model = {.type = STARPU_HISTORY_BASED,

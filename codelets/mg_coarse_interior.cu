@@ -5,6 +5,7 @@
 #include "codelets.h"
 #include "cuda_launch.h"
 #include "kernels/mg.h"
+#include "mg_coarse_run.h"
 
 /* the rows of a thread block: 2 N rows a site, as many whole sites as fit */
 #define COARSE_BLOCK_ROWS (2 * QF_MG_MAX_NVEC)
@@ -27,11 +28,23 @@ mg_coarse_interior_kernel(const void *in, const void *links, void *out, const vo
     }
     __syncthreads(); /* the site's whole hop sum, before any row is finished */
     if (!valid) return;
-    int partial = a.b != 0.0 && qf_on_face(xs, a.ext);
+    int partial = qf_coarse_partial(&a, xs);
     qf_complex v = partial ? h[r] : qf_coarse_finish_row(&a, h, links, x, xinv, s, r);
     size_t o = qf_coarse_site_offset(s, a.nvec) + 2 * (size_t)r;
     qf_real_set(out, a.prec, o, v.re);
     qf_real_set(out, a.prec, o + 1, v.im);
+}
+
+extern "C" void qf_coarse_interior_run_cuda(const qf_coarse_args *a, const void *in, const void *links, void *out,
+                                           const void *x, const void *xinv, cudaStream_t stream)
+{
+    int64_t ns = qf_parity_nsites(a->ext, a->parity);
+    if (ns <= 0) return;
+    int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;
+    dim3 threads(n2, spb);
+    unsigned blocks = (unsigned)((ns + spb - 1) / spb);
+    QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_kernel<P><<<blocks, threads, 0, stream>>>(in, links, out, x, xinv, ns, *a));
+    QF_CUDA_CHECK_LAUNCH();
 }
 
 extern "C" void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg)
@@ -41,14 +54,6 @@ extern "C" void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg)
     int k = 3;
     const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
     const void *xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
-    const void *in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    const void *links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
-    int64_t ns = qf_parity_nsites(a->ext, a->parity);
-    if (ns <= 0) return;
-    int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;
-    dim3 threads(n2, spb);
-    unsigned blocks = (unsigned)((ns + spb - 1) / spb);
-    QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_kernel<P><<<blocks, threads, 0, starpu_cuda_get_local_stream()>>>(in, links, out, x, xinv, ns, *a));
-    QF_CUDA_CHECK_LAUNCH();
+    qf_coarse_interior_run_cuda(a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                                (void *)STARPU_VECTOR_GET_PTR(buffers[2]), x, xinv, starpu_cuda_get_local_stream());
 }

@@ -12,6 +12,7 @@ set(QF_MG_C_SOURCES
   codelets/mg_coarse_gather.c
   codelets/mg_coarse_interior.c
   codelets/mg_coarse_exterior.c
+  codelets/mg_coarse_solve.c
   codelets/field_gaussian.c
   tasks/mg_transfer.c
   tasks/coarse_op.c
@@ -26,4 +27,5 @@ set(QF_MG_CUDA_SOURCES
   codelets/mg_coarse_gather.cu
   codelets/mg_coarse_interior.cu
   codelets/mg_coarse_exterior.cu
+  codelets/mg_coarse_solve.cu
   codelets/field_gaussian.cu)

@@ -12,7 +12,7 @@ enum {
     COLOUR_GATHER = 0x1f77b4, COLOUR_INTERIOR = 0x2ca02c, COLOUR_EXTERIOR = 0xff7f0e, COLOUR_CLOVER = 0x9467bd,
     COLOUR_UPDATE = 0xbcbd22, COLOUR_REDUCE = 0xd62728, COLOUR_REDUX = 0xe377c2, COLOUR_SCALAR = 0x7f7f7f,
     COLOUR_CONVERT = 0x8c564b, COLOUR_FACE = 0x17becf, COLOUR_GAUGE = 0x393b79, COLOUR_GAUGE_OBS = 0x6b6ecf,
-    COLOUR_TRANSFER = 0xaec7e8, COLOUR_MG_SETUP = 0xc5b0d5, COLOUR_RANDOM = 0xc49c94
+    COLOUR_TRANSFER = 0xaec7e8, COLOUR_MG_SETUP = 0xc5b0d5, COLOUR_RANDOM = 0xc49c94, COLOUR_COARSE_SOLVE = 0x98df8a
 };
 
 static const qf_codelet_entry registry[] = {
@@ -50,6 +50,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_mg_coarse_gather, "c_gather", COLOUR_GATHER},
     {&qf_cl_mg_coarse_interior, "c_inter", COLOUR_INTERIOR},
     {&qf_cl_mg_coarse_exterior, "c_exter", COLOUR_EXTERIOR},
+    {&qf_cl_mg_coarse_solve, "c_solve", COLOUR_COARSE_SOLVE},
     {&qf_cl_field_gaussian, "gauss", COLOUR_RANDOM},
 };
 /* At load time, before any task exists: the codelets are static structures that every entry point

@@ -41,13 +41,14 @@ struct qf_mg {
     qf_precond *cycle[QF_MG_MAX_LEVELS];  /* K_l, l < levels - 1 */
     level_ref ref[QF_MG_MAX_LEVELS];
     qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
+    qf_scalar *one_task;                  /* the coarsest level's one-task solves: iterations, seconds */
     qf_mg_stats stats;
 };
 
 qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 8, .smoother_steps = 4, .coarse_tol = 0.25,
-                      .coarse_max_iter = 100, .prec = QF_SINGLE, .seed = 1};
+                      .coarse_max_iter = 100, .coarse_one_task = 1, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
         for (int mu = 0; mu < QF_NDIM; mu++) p.block[l][mu] = l == 0 ? 4 : 2;
@@ -87,6 +88,14 @@ static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
 {
     int c = l + 1, coarsest = c == mg->p.levels - 1;
     qf_solver_params sp = qf_solver_default_params();
+    if (coarsest && mg->one_task) { /* the statistics come from the task (qf_mg_get_stats) */
+        qf_task_scope *outer = qf_task_scope_enter(&mg->scope[c]);
+        int rc = qf_coarse_solve_one_task(mg->op[c], e, r, mg->p.coarse_tol, mg->p.coarse_max_iter, sp.gcr_nkrylov,
+                                          mg->one_task);
+        qf_task_scope_leave(outer);
+        mg->stats.visits[c]++;
+        return rc;
+    }
     sp.kind = QF_SOLVER_GCR;
     sp.tol = mg->p.coarse_tol;
     sp.max_iter = mg->p.coarse_max_iter;
@@ -298,6 +307,8 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     int rc = qf_linop_in_precision(A, p->prec, &mg->op[0]);
     if (!rc && p->smoother_steps > 0) rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps);
     for (int l = 0; l < p->levels - 1 && !rc; l++) rc = setup_level(mg, l);
+    if (!rc && p->coarse_one_task && qf_coarse_one_task_possible(mg->op[p->levels - 1]))
+        rc = qf_scalar_create(&mg->one_task);
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
         mg->ref[l] = (level_ref){mg, l};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
@@ -319,6 +330,7 @@ void qf_mg_destroy(qf_mg *mg)
         qf_precond_destroy(mg->cycle[l]);
         qf_precond_destroy(mg->smoother[l]);
     }
+    if (mg->one_task) qf_scalar_destroy(mg->one_task);
     for (int l = QF_MG_MAX_LEVELS - 1; l >= 1; l--) qf_linop_destroy(mg->op[l]);
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) qf_transfer_destroy(mg->T[l]);
     free(mg);
@@ -335,6 +347,12 @@ void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s)
         s->location[l] = mg->p.location[l];
         for (int k = 0; k < 2; k++) s->ran[l][k] = __atomic_load_n(&mg->scope[l].ran[k], __ATOMIC_RELAXED);
     }
+    double iterations, seconds;
+    if (mg->one_task && !qf_scalar_get(mg->one_task, &iterations, &seconds)) {
+        s->iterations[mg->p.levels - 1] += (long)iterations;
+        s->seconds[mg->p.levels - 1] += seconds;
+        s->one_task = 1;
+    }
 }
 
 qf_task_scope *qf_mg_level_scope(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels ? &mg->scope[l] : NULL; }
@@ -346,4 +364,5 @@ void qf_mg_reset_stats(qf_mg *mg)
     mg->stats.levels = mg->p.levels;
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++)
         for (int k = 0; k < 2; k++) __atomic_store_n(&mg->scope[l].ran[k], 0, __ATOMIC_RELAXED);
+    if (mg->one_task) qf_scalar_set(mg->one_task, 0.0, 0.0);
 }

@@ -12,6 +12,8 @@
  * g5 (.) g5 (kernels/mg.h). A coarse operator coarsens again (the next level) through the same build. */
 #include "mg_tasks.h"
 #include "stencil.h"
+#include "scalar.h"
+#include "kernels/coarse_gcr.h"
 
 typedef struct coarse_op coarse_op;
 struct coarse_op {
@@ -160,6 +162,58 @@ static int full_schur(void *ctx, qf_linop **schur)
         return QF_ERROR;
     }
     return QF_SUCCESS;
+}
+
+/* ---- the one-task solve (kernels/coarse_gcr.h) ---- */
+
+_Static_assert(QF_COARSE_GCR_MAX_NKRYLOV == QF_COARSE_ONE_TASK_MAX_NKRYLOV, "the codelet's and the API's limits differ");
+
+int qf_coarse_one_task_possible(const qf_linop *Ac)
+{
+    const coarse_op *op = qf_linop_context(Ac, &full_ops);
+    return op && op->lat->nblocks == 1 && qf_runtime_nprocs() == 1;
+}
+
+static int check_one_task_operand(const coarse_op *op, const qf_field *f, const char *what)
+{
+    if (!f) return qf_fail("qf_coarse_solve_one_task: the %s is NULL", what);
+    const qf_field_shape *s = qf_field_get_shape(f);
+    if (qf_field_lattice(f) != op->lat || s->kind != QF_FIELD_COARSE || s->site_reals != 4 * op->nvec ||
+        qf_field_precision(f) != op->prec)
+        return qf_fail("qf_coarse_solve_one_task: the %s is not a coarse field of the operator's lattice, %d colours "
+                       "and %s precision",
+                       what, op->nvec, qf_precision_name(op->prec));
+    return QF_SUCCESS;
+}
+
+int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, double tol, int max_iter, int nkrylov,
+                             qf_scalar *stats)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    const coarse_op *op = qf_linop_context(Ac, &full_ops);
+    if (!qf_coarse_one_task_possible(Ac))
+        return qf_fail("qf_coarse_solve_one_task: %s is no coarse operator on a lattice of one block and one process",
+                       Ac ? qf_linop_name(Ac) : "NULL");
+    if (check_one_task_operand(op, x, "solution") || check_one_task_operand(op, b, "source")) return QF_ERROR;
+    if (x == b) return qf_fail("qf_coarse_solve_one_task: the solution and the source are one field");
+    if (!stats) return qf_fail("qf_coarse_solve_one_task: no statistics scalar");
+    if (!(tol > 0.0 && tol < 1.0) || max_iter < 1 || nkrylov < 1 || nkrylov > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
+        return qf_fail("qf_coarse_solve_one_task: tolerance %g, %d iterations, GCR(%d): give a tolerance in (0, 1), at "
+                       "least one iteration and 1 to %d directions",
+                       tol, max_iter, nkrylov, QF_COARSE_ONE_TASK_MAX_NKRYLOV);
+    qf_coarse_solve_args a = {.nvec = op->nvec, .prec = op->prec, .tol = tol, .max_iter = max_iter, .nkrylov = nkrylov};
+    memcpy(a.ext, op->lat->block, sizeof a.ext);
+    /* the solve's fields, then room for a batch of inner products in double */
+    size_t field_bytes = (size_t)op->lat->block_volume * 4 * op->nvec * (op->prec == QF_DOUBLE ? 8 : 4);
+    size_t doubles = (qf_coarse_gcr_fields(nkrylov) * field_bytes) / sizeof(double) + 2 * QF_COARSE_GCR_MAX_NKRYLOV;
+    starpu_data_handle_t work;
+    starpu_vector_data_register(&work, -1, 0, (uint32_t)doubles, sizeof(double));
+    int ret = QF_TASK_INSERT(&qf_cl_mg_coarse_solve, STARPU_R, qf_field_block(op->links, 0), STARPU_R,
+                             qf_field_block(op->xinv, 0), STARPU_R, qf_field_block(b, 0), STARPU_W, qf_field_block(x, 0),
+                             STARPU_SCRATCH, work, STARPU_RW, qf_scalar_handle(stats), STARPU_NAME,
+                             op->prec == QF_DOUBLE ? "c_solve:double" : "c_solve:single", QF_ARGS(a), 0);
+    starpu_data_unregister_submit(work);
+    return qf_task_check(ret, qf_cl_mg_coarse_solve.name);
 }
 
 /* An operator on lat with N colours in prec, its fields allocated (contents to come). */

@@ -73,6 +73,7 @@ void qf_linop_destroy(qf_linop *A)
 }
 
 const char *qf_linop_name(const qf_linop *A) { return A->ops->name ? A->ops->name : "operator"; }
+void *qf_linop_context(const qf_linop *A, const qf_linop_ops *ops) { return A && A->ops == ops ? A->ctx : NULL; }
 const qf_linop_domain *qf_linop_get_domain(const qf_linop *A) { return &A->dom; }
 
 /* A field an operator reads or writes: of its domain's shape, precision and lattice. */

@@ -207,6 +207,42 @@ static void check_coarse(qf_linop *A, qf_transfer *T, qf_linop *Ac, qf_precision
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
 }
 
+/* The one-task coarse solve (where the coarse lattice is one block): D_c x = b for b = D_c e reaches the
+ * tolerance on the full system, and the statistics count its iterations; refused with the reason on a
+ * lattice of several blocks. */
+static void check_one_task(qf_linop *Ac, const qf_transfer *T, qf_precision prec, const char *cfg)
+{
+    ref_rng g = {7};
+    qf_field_shape cs = qf_transfer_coarse_shape(T);
+    const qf_lattice *cl = qf_transfer_coarse_lattice(T);
+    double *e_h, tol = prec == QF_DOUBLE ? 1e-10 : 1e-5;
+    qf_field *e = random_field(cl, &cs, prec, &g, &e_h), *b = NULL, *x = NULL, *r = NULL;
+    qf_scalar *stats = NULL;
+    int rc = qf_field_create_shaped(&b, cl, &cs, prec, 0) || qf_field_create_shaped(&x, cl, &cs, prec, 0) ||
+             qf_field_create_shaped(&r, cl, &cs, prec, 0) || qf_scalar_create(&stats) || qf_linop_apply(Ac, b, e);
+    CHECK(!rc, "%s: one-task solve: %s", cfg, qf_last_error());
+    if (!rc && !qf_coarse_one_task_possible(Ac)) {
+        rc = qf_coarse_solve_one_task(Ac, x, b, tol, 500, 16, stats);
+        CHECK(rc && strstr(qf_last_error(), "lattice of one block and one process"),
+              "%s: a one-task solve on %d blocks: %s", cfg, cl->nblocks, rc ? qf_last_error() : "accepted");
+    } else if (!rc) {
+        double iterations = 0.0, seconds = -1.0;
+        rc = qf_coarse_solve_one_task(Ac, x, b, tol, 500, 16, stats) || qf_linop_apply(Ac, r, x) ||
+             qf_blas_axpby(1.0, b, -1.0, r, -1) || qf_scalar_get(stats, &iterations, &seconds);
+        CHECK(!rc, "%s: one-task solve: %s", cfg, qf_last_error());
+        double *bh = exported(b), *rh = exported(r);
+        size_t n = nreals(b);
+        double res = sqrt(creal(host_dot(rh, rh, n)) / creal(host_dot(bh, bh, n)));
+        CHECK(!rc && res <= 2 * tol && iterations >= 1 && seconds >= 0.0,
+              "%s: one-task solve: |b - D_c x| / |b| = %.2e (tolerance %.0e) in %g iterations", cfg, res, tol, iterations);
+        free(bh), free(rh);
+    }
+    free(e_h);
+    qf_scalar_destroy(stats);
+    qf_field *fields[] = {e, b, x, r};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+}
+
 /* Random (Gaussian) near-null vectors: the identities hold for any vectors. */
 static int make_transfer(qf_transfer **T, const qf_lattice *lat, const qf_field_shape *s, const int agg[4], int nvec,
                          qf_precision prec)
@@ -243,6 +279,7 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
     if (!rc) {
         check_transfer(T, prec, cfg);
         check_coarse(M, T, Ac, prec, cfg);
+        check_one_task(Ac, T, prec, cfg);
     }
     if (!rc && third_level) {
         qf_field_shape cs = qf_transfer_coarse_shape(T);

@@ -106,7 +106,10 @@ typedef struct {
  *   out = L (a x + b H)  (QF_CLOVER_ALL),  a L x + b H  (QF_CLOVER_X),  a x + b L H  (QF_CLOVER_HOPS),
  *   a x + b H            (QF_CLOVER_NONE).
  * b == 0: no hops are computed. Buffers as the stencil's: gather R in, W faces[8]; interior R in,
- * R links, W|RW out, [R x], [R X^-1]; exterior RW out, R links, R faces[8], [R x], [R X^-1]. */
+ * R links, W|RW out, [R x], [R X^-1]; exterior RW out, R links, R faces[8], [R x], [R X^-1].
+ * wrap: the block is the whole lattice of one process, and a hop leaving it re-enters on its other side
+ * (the boundary phases are inside the links): the interior finishes every site, no faces are needed
+ * (the coarsest level's one-task solve, mg_coarse_solve). */
 typedef struct {
     int ext[QF_NDIM];      /* coarse block extents */
     int parity;            /* of the output sites, -1 for all */
@@ -116,6 +119,7 @@ typedef struct {
     int local_on;          /* QF_CLOVER_* */
     int local_inverse;
     int nvec;
+    int wrap;
     qf_precision prec;
 } qf_coarse_args;
 typedef struct {
@@ -550,6 +554,10 @@ static inline QF_HD qf_complex qf_coarse_hops_row(const qf_coarse_args *a, const
         int mu = d / 2, fwd = d & 1, y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
         y[mu] += fwd ? 1 : -1;
         int inside = y[mu] >= 0 && y[mu] < a->ext[mu];
+        if (!inside && a->wrap) {
+            y[mu] = fwd ? 0 : a->ext[mu] - 1;
+            inside = 1;
+        }
         if (inside == (faces != NULL)) continue;
         const void *src = in;
         int64_t ys;
@@ -564,6 +572,12 @@ static inline QF_HD qf_complex qf_coarse_hops_row(const qf_coarse_args *a, const
                                          n, a->dagger, a->prec));
     }
     return acc;
+}
+
+/* Whether site x of the block waits for face hops (the exterior finishes it). */
+static inline QF_HD int qf_coarse_partial(const qf_coarse_args *a, const int x[QF_NDIM])
+{
+    return a->b != 0.0 && !a->wrap && qf_on_face(x, a->ext);
 }
 
 /* Row r of the finished output at site s from the hop sum h (the site's 2N entries, in double). */

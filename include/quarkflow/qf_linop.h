@@ -62,6 +62,8 @@ int qf_linop_create(qf_linop **A, const qf_linop_ops *ops, void *ctx, const qf_l
 void qf_linop_destroy(qf_linop *A);
 
 const char *qf_linop_name(const qf_linop *A);
+/* A's ctx when A was created with ops (an implementation recognising its own operators), else NULL. */
+void *qf_linop_context(const qf_linop *A, const qf_linop_ops *ops);
 const qf_linop_domain *qf_linop_get_domain(const qf_linop *A);
 
 /* out = A in and out = A^dagger in; out and in distinct fields of the operator's domain. */

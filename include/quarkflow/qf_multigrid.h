@@ -11,6 +11,7 @@
 #ifndef QF_MULTIGRID_H
 #define QF_MULTIGRID_H
 
+#include "qf_blas.h"
 #include "qf_linop.h"
 #include "qf_runtime.h"
 
@@ -48,6 +49,18 @@ const qf_field *qf_transfer_vectors(const qf_transfer *T);
  * *Ac; A and T must outlive the build only. */
 int qf_linop_coarsen(qf_linop *A, const qf_transfer *T, qf_linop **Ac);
 
+/* The coarsest level's solve in one task: a coarse operator Ac (from qf_linop_coarsen) whose lattice is
+ * one block on one process (qf_coarse_one_task_possible) solved for b to |bhat - Ahat x_e| <= tol |bhat|
+ * on its even-odd Schur system, in at most max_iter iterations of GCR(nkrylov) (nkrylov up to
+ * QF_COARSE_ONE_TASK_MAX_NKRYLOV), then x_o reconstructed, all inside one task on a CPU core or a GPU:
+ * on a coarse grid of a few thousand sites every Krylov step as a task would cost more in overhead than
+ * in work. Reaching max_iter is no error. The iterations run and the task's seconds are added to
+ * stats's real and imaginary parts, inside the task graph (read them with qf_scalar_get when wanted). */
+#define QF_COARSE_ONE_TASK_MAX_NKRYLOV 24
+int qf_coarse_one_task_possible(const qf_linop *Ac);
+int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, double tol, int max_iter, int nkrylov,
+                             qf_scalar *stats);
+
 /* ---- the multigrid preconditioner ---- */
 
 #define QF_MG_MAX_LEVELS 4
@@ -62,6 +75,8 @@ typedef struct {
     int smoother_steps;                   /* MR post-smoothing steps on each level but the coarsest */
     double coarse_tol;                    /* relative tolerance of the coarse-grid solves */
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
+    int coarse_one_task;                  /* 1: the coarsest level's solves in one task each where its
+                                           * lattice allows (qf_coarse_solve_one_task), 0: as task graphs */
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
                                               * outer solve), level l >= 1's coarse solves, each level's
@@ -71,7 +86,8 @@ typedef struct {
 } qf_mg_params;
 
 /* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 8 GCR iterations, 4 even-odd MR smoothing steps, coarse
- * tolerance 0.25 in at most 100 iterations, single precision, the scheduler's placement (auto). */
+ * tolerance 0.25 in at most 100 iterations (the coarsest in one task a solve where possible), single
+ * precision, the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
 
 typedef struct qf_mg qf_mg;
@@ -88,8 +104,10 @@ qf_linop *qf_mg_level_op(qf_mg *mg, int l);
 const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l);
 
 /* Statistics since the setup (or the last reset): setup seconds, and per level the coarse-solve
- * iterations (level l >= 1: of the solves on that level), the seconds spent on it and the number of
- * cycles that visited it. */
+ * iterations (level l >= 1: of the solves on that level), the seconds spent on it (level 0: the host's
+ * time inside the cycles; a level solved by task graphs: the host's time in its solves, which wait
+ * for their residuals; a one-task level: the tasks' own time) and the number of cycles (level 0) or
+ * solves that visited it. Waits for the one-task solves' figures. */
 typedef struct {
     double setup_seconds;
     int levels;
@@ -98,6 +116,8 @@ typedef struct {
     double seconds[QF_MG_MAX_LEVELS];
     qf_placement location[QF_MG_MAX_LEVELS];
     long ran[QF_MG_MAX_LEVELS][2];        /* level l's tasks that ran on each worker type [qf_worker_kind] */
+    int one_task;                         /* 1: the coarsest level's solves ran in one task each (its
+                                           * seconds are then the tasks' own) */
 } qf_mg_stats;
 void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s);
 void qf_mg_reset_stats(qf_mg *mg);

@@ -1,0 +1,98 @@
+/* Codelet mg_coarse_solve: the coarsest multigrid level's solve in one task (kernels/coarse_gcr.h),
+ * on a CPU core with loops over the even sites' complex numbers, or on a GPU (mg_coarse_solve.cu).
+ * Buffers: R links, R X^-1, R b, W x, SCRATCH work, RW stats. */
+#include "codelets.h"
+#include "kernels/coarse_gcr.h"
+#include "mg_coarse_run.h"
+
+#if QF_HAVE_CUDA
+void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg);
+#endif
+
+typedef struct {
+    const void *links, *xinv;
+    qf_precision prec;
+} cpu_backend;
+
+static void cpu_hop(void *ctx, const qf_coarse_args *a, const void *in, void *out, const void *x)
+{
+    const cpu_backend *c = ctx;
+    qf_coarse_interior_run_cpu(a, in, c->links, out, x, c->xinv);
+}
+
+static void cpu_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out)
+{
+    const cpu_backend *c = ctx;
+    QF_WITH_PRECISION(c->prec, P, {
+        for (int k = 0; k < m; k++) {
+            double re = 0.0, im = 0.0;
+            for (int64_t e = first; e < first + n; e++) {
+                double xr = qf_real_get(x[k], P, 2 * e), xi = qf_real_get(x[k], P, 2 * e + 1);
+                double yr = qf_real_get(y[k], P, 2 * e), yi = qf_real_get(y[k], P, 2 * e + 1);
+                re += xr * yr + xi * yi;
+                im += xr * yi - xi * yr;
+            }
+            out[2 * k] = re;
+            out[2 * k + 1] = im;
+        }
+    });
+}
+
+static void cpu_axpys(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
+{
+    const cpu_backend *c = ctx;
+    QF_WITH_PRECISION(c->prec, P, {
+        for (int64_t e = first; e < first + n; e++) {
+            double re = qf_real_get(y, P, 2 * e), im = qf_real_get(y, P, 2 * e + 1);
+            for (int k = 0; k < m; k++) {
+                double xr = qf_real_get(x[k], P, 2 * e), xi = qf_real_get(x[k], P, 2 * e + 1);
+                re += cf[2 * k] * xr - cf[2 * k + 1] * xi;
+                im += cf[2 * k] * xi + cf[2 * k + 1] * xr;
+            }
+            qf_real_set(y, P, 2 * e, re);
+            qf_real_set(y, P, 2 * e + 1, im);
+        }
+    });
+}
+
+static size_t complex_bytes(const cpu_backend *c) { return 2 * (c->prec == QF_DOUBLE ? sizeof(double) : sizeof(float)); }
+
+static void cpu_copy(void *ctx, void *dst, const void *src, int64_t first, int64_t n)
+{
+    size_t cb = complex_bytes(ctx);
+    memcpy((char *)dst + (size_t)first * cb, (const char *)src + (size_t)first * cb, (size_t)n * cb);
+}
+
+static void cpu_zero(void *ctx, void *dst, int64_t first, int64_t n)
+{
+    size_t cb = complex_bytes(ctx);
+    memset((char *)dst + (size_t)first * cb, 0, (size_t)n * cb);
+}
+
+static void mg_coarse_solve_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_coarse_solve_args *a = cl_arg;
+    cpu_backend c = {(const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                     a->prec};
+    const qf_coarse_gcr_backend be = {&c, cpu_hop, cpu_dots, cpu_axpys, cpu_copy, cpu_zero};
+    double *stats = (double *)STARPU_VARIABLE_GET_PTR(buffers[5]), rel;
+    int iterations;
+    double t0 = starpu_timing_now();
+    qf_coarse_gcr_solve(&be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[2]), (void *)STARPU_VECTOR_GET_PTR(buffers[3]),
+                        (void *)STARPU_VECTOR_GET_PTR(buffers[4]), &iterations, &rel);
+    stats[0] += iterations;
+    stats[1] += 1e-6 * (starpu_timing_now() - t0);
+}
+
+static struct starpu_perfmodel mg_coarse_solve_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_coarse_solve"};
+
+struct starpu_codelet qf_cl_mg_coarse_solve = {
+    .name = "mg_coarse_solve",
+    .cpu_funcs = {mg_coarse_solve_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_mg_coarse_solve_cuda},
+#endif
+    .nbuffers = 6,
+    .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_RW},
+    .model = &mg_coarse_solve_model,
+};

@@ -1,0 +1,153 @@
+/* CUDA implementation of mg_coarse_solve: the solve's loop (kernels/coarse_gcr.h) runs on the host of the
+ * CUDA worker and launches on the worker's stream the coarse operator's step (mg_coarse_interior's
+ * kernel), batched inner products (a grid row per product, partial sums added in double into the
+ * scratch buffer's tail, then copied back: the host waits for each batch) and batched updates (one
+ * thread per complex number, all terms of the batch at once). Synchronous: the task ends with the
+ * solve. */
+#include "codelets.h"
+#include "cuda_launch.h"
+#include "kernels/coarse_gcr.h"
+#include "mg_coarse_run.h"
+
+#define DOT_THREADS 256
+
+typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV], *y[QF_COARSE_GCR_MAX_NKRYLOV]; } dot_operands;
+typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV]; double c[2 * QF_COARSE_GCR_MAX_NKRYLOV]; } axpy_operands;
+
+typedef struct {
+    const void *links, *xinv;
+    qf_precision prec;
+    cudaStream_t stream;
+    double *dev_sums; /* 2 QF_COARSE_GCR_MAX_NKRYLOV doubles in the scratch buffer */
+} cuda_backend;
+
+template <int P>
+static __global__ void __launch_bounds__(DOT_THREADS)
+dots_kernel(const __grid_constant__ dot_operands o, int64_t first, int64_t n, double *sums)
+{
+    __shared__ double sre[DOT_THREADS], sim[DOT_THREADS];
+    int k = blockIdx.y;
+    double re = 0.0, im = 0.0;
+    for (int64_t e = first + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < first + n;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        double xr = qf_real_get(o.x[k], (qf_precision)P, 2 * e), xi = qf_real_get(o.x[k], (qf_precision)P, 2 * e + 1);
+        double yr = qf_real_get(o.y[k], (qf_precision)P, 2 * e), yi = qf_real_get(o.y[k], (qf_precision)P, 2 * e + 1);
+        re += xr * yr + xi * yi;
+        im += xr * yi - xi * yr;
+    }
+    sre[threadIdx.x] = re;
+    sim[threadIdx.x] = im;
+    __syncthreads();
+    for (int s = DOT_THREADS / 2; s > 0; s /= 2) {
+        if (threadIdx.x < s) {
+            sre[threadIdx.x] += sre[threadIdx.x + s];
+            sim[threadIdx.x] += sim[threadIdx.x + s];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        atomicAdd(&sums[2 * k], sre[0]);
+        atomicAdd(&sums[2 * k + 1], sim[0]);
+    }
+}
+
+template <int P>
+static __global__ void axpys_kernel(const __grid_constant__ axpy_operands o, int m, void *y, int64_t first, int64_t n)
+{
+    int64_t e = first + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= first + n) return;
+    double re = qf_real_get(y, (qf_precision)P, 2 * e), im = qf_real_get(y, (qf_precision)P, 2 * e + 1);
+    for (int k = 0; k < m; k++) {
+        double xr = qf_real_get(o.x[k], (qf_precision)P, 2 * e), xi = qf_real_get(o.x[k], (qf_precision)P, 2 * e + 1);
+        re += o.c[2 * k] * xr - o.c[2 * k + 1] * xi;
+        im += o.c[2 * k] * xi + o.c[2 * k + 1] * xr;
+    }
+    qf_real_set(y, (qf_precision)P, 2 * e, re);
+    qf_real_set(y, (qf_precision)P, 2 * e + 1, im);
+}
+
+static void cuda_hop(void *ctx, const qf_coarse_args *a, const void *in, void *out, const void *x)
+{
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    qf_coarse_interior_run_cuda(a, in, c->links, out, x, c->xinv, c->stream);
+}
+
+static void cuda_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out)
+{
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    dot_operands o;
+    for (int k = 0; k < m; k++) {
+        o.x[k] = x[k];
+        o.y[k] = y[k];
+    }
+    cudaError_t st = cudaMemsetAsync(c->dev_sums, 0, 2 * (size_t)m * sizeof(double), c->stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
+    int64_t blocks = (n + DOT_THREADS - 1) / DOT_THREADS;
+    dim3 grid((unsigned)(blocks < 128 ? (blocks > 0 ? blocks : 1) : 128), (unsigned)m);
+    QF_WITH_PRECISION(c->prec, P, dots_kernel<P><<<grid, DOT_THREADS, 0, c->stream>>>(o, first, n, c->dev_sums));
+    QF_CUDA_CHECK_LAUNCH();
+    st = cudaMemcpyAsync(out, c->dev_sums, 2 * (size_t)m * sizeof(double), cudaMemcpyDeviceToHost, c->stream);
+    if (st == cudaSuccess) st = cudaStreamSynchronize(c->stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
+}
+
+static void cuda_axpys(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
+{
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    if (n <= 0) return;
+    axpy_operands o;
+    for (int k = 0; k < m; k++) {
+        o.x[k] = x[k];
+        o.c[2 * k] = cf[2 * k];
+        o.c[2 * k + 1] = cf[2 * k + 1];
+    }
+    QF_WITH_PRECISION(c->prec, P, axpys_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, c->stream>>>(o, m, y, first, n));
+    QF_CUDA_CHECK_LAUNCH();
+}
+
+static size_t complex_bytes(const cuda_backend *c) { return 2 * (c->prec == QF_DOUBLE ? sizeof(double) : sizeof(float)); }
+
+static void cuda_copy(void *ctx, void *dst, const void *src, int64_t first, int64_t n)
+{
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    size_t cb = complex_bytes(c);
+    cudaError_t st = cudaMemcpyAsync((char *)dst + (size_t)first * cb, (const char *)src + (size_t)first * cb,
+                                     (size_t)n * cb, cudaMemcpyDeviceToDevice, c->stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
+}
+
+static void cuda_zero(void *ctx, void *dst, int64_t first, int64_t n)
+{
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    size_t cb = complex_bytes(c);
+    cudaError_t st = cudaMemsetAsync((char *)dst + (size_t)first * cb, 0, (size_t)n * cb, c->stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
+}
+
+/* the stats buffer's increment, on the device */
+static __global__ void add_stats_kernel(double *stats, double iterations, double seconds)
+{
+    stats[0] += iterations;
+    stats[1] += seconds;
+}
+
+extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
+{
+    const qf_coarse_solve_args *a = (const qf_coarse_solve_args *)cl_arg;
+    STARPU_ASSERT_MSG(a->nkrylov >= 1 && a->nkrylov <= QF_COARSE_GCR_MAX_NKRYLOV, "mg_coarse_solve: nkrylov out of range");
+    void *work = (void *)STARPU_VECTOR_GET_PTR(buffers[4]);
+    size_t bytes = (size_t)qf_volume(a->ext) * 4 * a->nvec * (a->prec == QF_DOUBLE ? sizeof(double) : sizeof(float));
+    cuda_backend c = {(const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                      a->prec, starpu_cuda_get_local_stream(),
+                      (double *)qf_coarse_gcr_field(work, qf_coarse_gcr_fields(a->nkrylov), bytes)};
+    const qf_coarse_gcr_backend be = {&c, cuda_hop, cuda_dots, cuda_axpys, cuda_copy, cuda_zero};
+    int iterations;
+    double rel, t0 = starpu_timing_now();
+    qf_coarse_gcr_solve(&be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[2]), (void *)STARPU_VECTOR_GET_PTR(buffers[3]),
+                        work, &iterations, &rel);
+    add_stats_kernel<<<1, 1, 0, c.stream>>>((double *)STARPU_VARIABLE_GET_PTR(buffers[5]), (double)iterations,
+                                            1e-6 * (starpu_timing_now() - t0));
+    QF_CUDA_CHECK_LAUNCH();
+    cudaError_t st = cudaStreamSynchronize(c.stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
+}
