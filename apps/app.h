@@ -163,7 +163,7 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-nvec N[,N..]   near-null vectors of each level but the coarsest (default 24; the last repeats)\n"  \
     "  --mg-block X Y Z T  aggregate of fine sites a coarse site stands for (default 4 4 4 4; 2^4 below)\n"    \
     "  --mg-setup-iter N   inverse-iteration rounds per vector in the setup (default 3)\n"                    \
-    "  --mg-setup-krylov N GCR iterations of each round (default 8)\n"                                         \
+    "  --mg-setup-krylov N BiCGStab iterations of each round (default 24)\n"                                   \
     "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 4)\n" \
     "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
     "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"                   \

@@ -71,7 +71,7 @@ typedef struct {
     int nvec[QF_MG_MAX_LEVELS];           /* near-null vectors of level l (the transfer from l to l + 1) */
     int block[QF_MG_MAX_LEVELS][QF_NDIM]; /* aggregate of level l's sites */
     int setup_iter;                       /* inverse-iteration rounds per vector */
-    int setup_krylov;                     /* GCR iterations of each round */
+    int setup_krylov;                     /* BiCGStab iterations of each round */
     int smoother_steps;                   /* MR post-smoothing steps on each level but the coarsest */
     double coarse_tol;                    /* relative tolerance of the coarse-grid solves */
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
@@ -85,7 +85,7 @@ typedef struct {
     int verbose;                          /* 1: report the setup's steps */
 } qf_mg_params;
 
-/* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 8 GCR iterations, 4 even-odd MR smoothing steps, coarse
+/* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, 4 even-odd MR smoothing steps, coarse
  * tolerance 0.25 in at most 100 iterations (the coarsest in one task a solve where possible), single
  * precision, the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
