@@ -408,6 +408,35 @@ static int stream_triad(int nthreads, double *gbps, size_t *array_bytes)
     return rc;
 }
 
+int qf_bench_ceiling(int gpu, int device, int ncpu, double *gbps)
+{
+    qf_runtime_wait_all();
+    qf_runtime_pause();
+    size_t bytes = 0;
+    int rc = QF_SUCCESS;
+    if (!gpu) {
+        rc = stream_triad(ncpu, gbps, &bytes);
+        if (!rc)
+            printf("ceiling       STREAM triad a = b + s c, 3 arrays of %zu MiB, %d threads, best of 10: %.2f GB/s "
+                   "(3 x 8 bytes an element)\n",
+                   bytes >> 20, ncpu, *gbps);
+    }
+#if QF_HAVE_CUDA
+    else {
+        char err[512] = "";
+        bytes = (size_t)1 << 30;
+        if (qf_bench_cuda_copy_bandwidth(device, bytes, gbps, err, sizeof err)) rc = qf_fail("device-to-device copy: %s", err);
+        if (!rc)
+            printf("ceiling       cudaMemcpy device to device, %zu MiB, best of 10: %.2f GB/s (bytes read + written)\n",
+                   bytes >> 20, *gbps);
+    }
+#else
+    (void)device;
+#endif
+    qf_runtime_resume();
+    return rc;
+}
+
 /* ---- timing ---- */
 
 /* warmup untimed runs, then n timed ones in QF_BENCH_ROUNDS rounds (one if n is smaller); n <= 0: as
@@ -667,37 +696,13 @@ static int dslash(const bench_opts *o)
 
     qf_bench_timing graph = {0}, direct = {0};
     double ceiling = 0.0;
-    size_t ceiling_bytes = 0;
     rc = rc || qf_bench_graph_time(d, f, o->warmup, o->iters, target_seconds, &graph);
     if (!rc) print_rate("task graph", &graph, flops, bytes);
     fflush(stdout);
     rc = rc || qf_bench_direct_time(&dk, o->warmup, o->iters, target_seconds, &direct);
     if (!rc) print_rate("direct", &direct, flops, bytes);
 
-    /* ---- the ceiling, with the runtime paused ---- */
-    if (!rc) {
-        qf_runtime_wait_all();
-        qf_runtime_pause();
-        if (!gpu) {
-            rc = stream_triad(ncpu, &ceiling, &ceiling_bytes);
-            if (!rc)
-                printf("ceiling       STREAM triad a = b + s c, 3 arrays of %zu MiB, %d threads, best of 10: %.2f GB/s "
-                       "(3 x 8 bytes an element)\n",
-                       ceiling_bytes >> 20, ncpu, ceiling);
-        }
-#if QF_HAVE_CUDA
-        else {
-            char err[512] = "";
-            ceiling_bytes = (size_t)1 << 30;
-            if (qf_bench_cuda_copy_bandwidth(device, ceiling_bytes, &ceiling, err, sizeof err))
-                rc = qf_fail("device-to-device copy: %s", err);
-            if (!rc)
-                printf("ceiling       cudaMemcpy device to device, %zu MiB, best of 10: %.2f GB/s (bytes read + written)\n",
-                       ceiling_bytes >> 20, ceiling);
-        }
-#endif
-        qf_runtime_resume();
-    }
+    rc = rc || qf_bench_ceiling(gpu, device, ncpu, &ceiling);
     if (!rc) {
         /* best against best (qf_bench_timing), the means' ratios after them */
         double bw_graph = bytes / graph.best * 1e-9, bw_direct = bytes / direct.best * 1e-9;

@@ -81,6 +81,10 @@ typedef struct {
     double seconds, best;
 } qf_bench_timing;
 
+/* The memory-bandwidth ceiling of the path the direct kernels take (qf_bench_direct_path), printed, with
+ * the runtime paused: a STREAM triad on ncpu threads, or a device-to-device copy on the GPU. */
+int qf_bench_ceiling(int gpu, int device, int ncpu, double *gbps);
+
 /* Monotonic wall-clock seconds, and the benchmarks' timing rule: run(ctx, k, &seconds) does k
  * applications (or kernel calls) and times them; qf_bench_timed runs warmup untimed, then n timed
  * ones in rounds (n <= 0: as many as last about target_s seconds). */

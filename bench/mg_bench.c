@@ -6,8 +6,12 @@
  * multigrid); the multigrid hierarchy built for the operator (setup time) and the MG-preconditioned
  * GCR solve (outer iterations, time, per-level coarse iterations). Every solve runs twice: the first
  * allocates the temporaries (the operator keeps them for the next solve of a propagator), the second is
- * the one timed. The table's end-to-end column is what a 12-solve propagator costs each way. */
+ * the one timed. The table's end-to-end column is what a 12-solve propagator costs each way. Each
+ * coarse level's operator is also applied alone (task graph, waited for), its bytes (links, input and
+ * output once) over its time against the machine's memory-bandwidth ceiling measured in the same run
+ * (STREAM triad on the CPU workers' cores, device-to-device copy on the GPU). */
 #include "app.h"
+#include "dslash_bench.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +30,8 @@ static const char help[] =
     "the same true residual. Prints per kappa the quark mass, BiCGStab's iterations and time, the multigrid\n"
     "setup time, outer iterations, solve time and the coarse levels' iterations, and the speedups of one\n"
     "solve and of a " QF_APP_STR(PROPAGATOR_SOLVES) "-solve propagator (setup included). Each solve runs twice; the second is timed.\n"
+    "Each coarse operator is then applied alone: its time an application and its bandwidth (links, input\n"
+    "and output read or written once) against the memory-bandwidth ceiling measured in the same run.\n"
     "\n"
     "Gauge field: GAUGE_FILE (any format quarkflow reads; --format to name it), or a generated start field.\n"
     "  --tile NX NY NZ NT  replicate the file's field NX x NY x NZ x NT times (a periodic field stays one)\n"
@@ -161,6 +167,47 @@ static int load_gauge(const bench_opts *o, const int file_dims[4], const qf_latt
     return QF_SUCCESS;
 }
 
+/* ---- a coarse operator applied alone ---- */
+
+typedef struct {
+    qf_linop *A;
+    qf_field *f[2];
+} coarse_apply_ctx;
+
+static int coarse_apply_run(void *ctx, long n, double *seconds)
+{
+    coarse_apply_ctx *c = ctx;
+    double t0 = qf_bench_now();
+    for (long k = 0; k < n; k++)
+        if (qf_linop_apply(c->A, c->f[(k + 1) & 1], c->f[k & 1])) return QF_ERROR;
+    qf_runtime_wait_all();
+    *seconds = qf_bench_now() - t0;
+    return QF_SUCCESS;
+}
+
+/* Level l's operator: best time an application and its bandwidth against ceiling (GB/s). */
+static int time_coarse_op(qf_mg *mg, int l, double ceiling)
+{
+    coarse_apply_ctx c = {qf_mg_level_op(mg, l), {NULL, NULL}};
+    const qf_linop_domain *dom = qf_linop_get_domain(c.A);
+    int rc = qf_linop_field_take(c.A, &c.f[0]) || qf_linop_field_take(c.A, &c.f[1]) || qf_field_gaussian(c.f[0], 3, 0);
+    qf_bench_timing t;
+    rc = rc || qf_bench_timed(coarse_apply_run, &c, 2, 0, 0.3, &t);
+    if (!rc) {
+        double n2 = dom->shape.site_reals / 2, real = dom->prec == QF_DOUBLE ? 8.0 : 4.0;
+        double bytes = (double)dom->lat->global_volume * (9.0 * n2 * n2 + 2.0 * n2) * 2.0 * real;
+        double gbps = bytes / t.best * 1e-9;
+        printf("level %d       coarse operator D_c, %d %d %d %d sites, N = %d, %s: %.1f us an application (best of %ld), "
+               "%.1f GB/s = %.2f of the ceiling\n",
+               l, dom->lat->global[0], dom->lat->global[1], dom->lat->global[2], dom->lat->global[3],
+               dom->shape.site_reals / 4, qf_precision_name(dom->prec), t.best * 1e6, t.n, gbps, gbps / ceiling);
+        fflush(stdout);
+    }
+    qf_linop_field_give_back(c.A, c.f[0]);
+    qf_linop_field_give_back(c.A, c.f[1]);
+    return rc;
+}
+
 /* A solve from x = 0 twice (the first allocates the temporaries); the second's result. A solve that
  * reaches the iteration limit is a result, not an error (it says whether it converged). */
 static int solve_twice(qf_linop *M, qf_field *x, const qf_field *b, qf_solver_params *sp, qf_solver_result *r)
@@ -278,6 +325,9 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
         qf_app_print_solver(&bicg, o->pr.p.prec);
         qf_app_print_solver(&mg, o->pr.p.prec);
     }
+    int gpu = 0, device = 0;
+    double ceiling = 0.0;
+    rc = rc || qf_bench_direct_path(&gpu, &device) || qf_bench_ceiling(gpu, device, qf_runtime_ncpu_workers(), &ceiling);
     int n = 0;
     for (; n < o->nkappa && !rc; n++) {
         bench_row *w = &rows[n];
@@ -308,6 +358,7 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
                    w->mg.seconds, w->mg.residual, w->mg.converged ? "" : " (NOT converged)");
             fflush(stdout);
         }
+        for (int l = 1; l < w->levels.levels && !rc; l++) rc = time_coarse_op(mg.mg, l, ceiling);
         if (mg.mg) qf_app_mg_release(&mg);
         qf_linop_destroy(M);
         if (d) qf_dirac_destroy(d);

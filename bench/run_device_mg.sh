@@ -38,7 +38,7 @@ h100)
     > "$out/generate.txt" 2>&1
   echo "== generate (exit $?, $((SECONDS - t0)) s)"; grep -E "plaquette|wrote" "$out/generate.txt" | tail -3
   step h100_scan 420 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg /tmp/g32.nersc --csw 1.769 \
-    --kappa ${QF_MG_KAPPAS:-0.1300,0.1340,0.1350,0.1355} --plot "$out/h100_scan.svg" ${QF_MG_ARGS:-}
+    --kappa ${QF_MG_KAPPAS:-0.1300,0.1340,0.1350,0.1355} ${QF_MG_ARGS:-}
   ;;
 h100cpu)
   "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
