@@ -441,15 +441,20 @@ static inline QF_HD size_t qf_mg_partial_offset(int nvec, int64_t ai, int m, int
     return (size_t)2 * ((((size_t)ai * QF_MG_NMAT + m) * n2 + r) * n2 + c);
 }
 
-/* Entry (r, c) of matrix target (a hop d, or QF_MG_LOCAL) of aggregate ai: the whole sum over the
- * aggregate's fine sites (one GPU thread an entry; the CPU codelet sums site by site instead). */
-static inline QF_HD qf_complex qf_mg_build_entry(const qf_mg_build_args *a, const void *v, const void *links,
-                                                 const void *clover, const void *const *vface,
-                                                 const void *const *gface, int64_t ai, int target, int r, int c)
+/* Rows in one step of qf_mg_build_rows (a GPU thread's accumulators). */
+#define QF_MG_BUILD_ROWS 16
+
+/* Entries (r, c) of matrix target (a hop d, or QF_MG_LOCAL) of aggregate ai for the rows r = chi N + k,
+ * k0 <= k < k0 + nk (nk <= QF_MG_BUILD_ROWS), into acc[k - k0]: the whole sums over the aggregate's
+ * fine sites, each term applied to column c's vector once for all nk rows (the GPU's mapping; the CPU
+ * codelet sums site by site instead). */
+static inline QF_HD void qf_mg_build_rows(const qf_mg_build_args *a, const void *v, const void *links,
+                                          const void *clover, const void *const *vface, const void *const *gface,
+                                          int64_t ai, int target, int chi, int k0, int nk, int c, qf_complex *acc)
 {
     const qf_mg_geom *g = &a->g;
-    int n = g->nvec, h = g->nsite / 2, chi = r / n, k = r % n, chi_src = c / n, l = c % n, x[QF_NDIM];
-    qf_complex acc = qf_cmake(0.0, 0.0);
+    int n = g->nvec, h = g->nsite / 2, chi_src = c / n, l = c % n, x[QF_NDIM];
+    for (int k = 0; k < nk; k++) acc[k] = qf_cmake(0.0, 0.0);
     for (int64_t t = 0, nt = qf_volume(g->agg); t < nt; t++) {
         qf_mg_aggregate_site(g, ai, t, x);
         int64_t fs = qf_block_site_index(x, g->fext);
@@ -461,13 +466,14 @@ static inline QF_HD qf_complex qf_mg_build_entry(const qf_mg_build_args *a, cons
             qf_mg_term term = qf_mg_term_at(a, x, m, links, gface);
             size_t vo = qf_mg_v_offset(g, ys, l, 0);
             for (int i = chi * h; i < chi * h + h; i++) {
-                size_t xo = qf_mg_v_offset(g, fs, k, i);
-                qf_complex vx = qf_cmake(qf_real_get(v, g->prec, xo), qf_real_get(v, g->prec, xo + 1));
-                acc = qf_cconjmadd(acc, vx, qf_mg_term_entry(a, &term, fs, m, links, clover, i, chi_src, src, vo));
+                qf_complex te = qf_mg_term_entry(a, &term, fs, m, links, clover, i, chi_src, src, vo);
+                for (int k = 0; k < nk; k++) {
+                    size_t xo = qf_mg_v_offset(g, fs, k0 + k, i);
+                    acc[k] = qf_cconjmadd(acc[k], qf_cmake(qf_real_get(v, g->prec, xo), qf_real_get(v, g->prec, xo + 1)), te);
+                }
             }
         }
     }
-    return acc;
 }
 
 /* ---- assembly: the local term's inverse ---- */
