@@ -183,6 +183,9 @@ int qf_app_gnuplot(const char *script, const char *picture);
  * no @macro) and reads '' as a quote, so a file name with quotes stays a name in a script; a control
  * character, which would end the script's line, is refused with a message. */
 int qf_app_gnuplot_string(const char *s, char *out, size_t size);
+/* Writes PICTURE.gp from script, a printf format whose %1$s is PICTURE and %2$s the data file
+ * PICTURE.dat (the caller's), both quoted for gnuplot, and runs gnuplot on it (qf_app_gnuplot). */
+int qf_app_plot_script(const char *picture, const char *script);
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
 
 /* Chooses the block grid: the user's, or a default that gives every worker several blocks. */

@@ -636,6 +636,24 @@ int qf_app_gnuplot(const char *script, const char *picture)
     return QF_SUCCESS;
 }
 
+int qf_app_plot_script(const char *picture, const char *script)
+{
+    char dat[PATH_MAX + 8], gp[PATH_MAX + 8], picture_string[2 * PATH_MAX + 24], dat_string[2 * PATH_MAX + 24];
+    snprintf(dat, sizeof dat, "%s.dat", picture);
+    snprintf(gp, sizeof gp, "%s.gp", picture);
+    if (qf_app_gnuplot_string(picture, picture_string, sizeof picture_string) ||
+        qf_app_gnuplot_string(dat, dat_string, sizeof dat_string))
+        return QF_ERROR;
+    FILE *g = fopen(gp, "w");
+    if (!g) return qf_fail("cannot write %s", gp);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    fprintf(g, script, picture_string, dat_string);
+#pragma GCC diagnostic pop
+    fclose(g);
+    return qf_app_gnuplot(gp, picture);
+}
+
 int qf_app_gnuplot_string(const char *s, char *out, size_t size)
 {
     size_t k = 0;

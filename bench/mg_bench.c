@@ -255,9 +255,8 @@ static void print_table(const bench_opts *o, const bench_row *rows, int n)
 /* Iterations and seconds against the quark mass, one panel each, BiCGStab and MG (setup apart). */
 static int plot_rows(const char *picture, const bench_row *rows, int n)
 {
-    char dat[4096], gp[4096];
+    char dat[4096];
     snprintf(dat, sizeof dat, "%s.dat", picture);
-    snprintf(gp, sizeof gp, "%s.gp", picture);
     FILE *f = fopen(dat, "w");
     if (!f) return qf_fail("cannot write %s", dat);
     fprintf(f, "m0 kappa bicgstab_iterations bicgstab_seconds mg_setup_seconds mg_iterations mg_seconds\n");
@@ -271,24 +270,15 @@ static int plot_rows(const char *picture, const bench_row *rows, int n)
         else fprintf(f, "NaN NaN\n");
     }
     fclose(f);
-    char picture_string[2 * sizeof dat + 8], dat_string[2 * sizeof dat + 8];
-    if (qf_app_gnuplot_string(picture, picture_string, sizeof picture_string) ||
-        qf_app_gnuplot_string(dat, dat_string, sizeof dat_string))
-        return QF_ERROR;
-    FILE *g = fopen(gp, "w");
-    if (!g) return qf_fail("cannot write %s", gp);
-    fprintf(g,
-            "set terminal svg size 1200,480 dynamic noenhanced font 'sans,11'\nset output %s\n"
-            "set multiplot layout 1,2 title 'quarkflow bench mg'\nset grid\nset key top right\nset datafile missing 'NaN'\n"
-            "set xlabel 'bare quark mass m0'\nset logscale y\n"
-            "set ylabel 'iterations'\nplot %s using 1:3 with linespoints title 'mixed BiCGStab', '' using 1:6 with "
-            "linespoints title 'MG-GCR (outer)'\n"
-            "set ylabel 'time (s)'\nplot %s using 1:4 with linespoints title 'mixed BiCGStab', '' using 1:7 with "
-            "linespoints title 'MG solve', '' using 1:5 with linespoints title 'MG setup'\n"
-            "unset multiplot\n",
-            picture_string, dat_string, dat_string);
-    fclose(g);
-    return qf_app_gnuplot(gp, picture);
+    return qf_app_plot_script(
+        picture, "set terminal svg size 1200,480 dynamic noenhanced font 'sans,11'\nset output %1$s\n"
+                 "set multiplot layout 1,2 title 'quarkflow bench mg'\nset grid\nset key top right\n"
+                 "set datafile missing 'NaN'\nset xlabel 'bare quark mass m0'\nset logscale y\n"
+                 "set ylabel 'iterations'\nplot %2$s using 1:3 with linespoints title 'mixed BiCGStab', '' using 1:6 with "
+                 "linespoints title 'MG-GCR (outer)'\n"
+                 "set ylabel 'time (s)'\nplot %2$s using 1:4 with linespoints title 'mixed BiCGStab', '' using 1:7 with "
+                 "linespoints title 'MG solve', '' using 1:5 with linespoints title 'MG setup'\n"
+                 "unset multiplot\n");
 }
 
 static int mg_bench(const bench_opts *o, const int file_dims[4])

@@ -258,9 +258,8 @@ static void table(FILE *f, const sched_row *rows, int n, int csv)
 /* Bars per policy: the time to solution, and the CPU and CUDA workers' idle shares. */
 static int plot_rows(const char *picture, const sched_row *rows, int n)
 {
-    char dat[4096], gp[4096];
+    char dat[4096];
     snprintf(dat, sizeof dat, "%s.dat", picture);
-    snprintf(gp, sizeof gp, "%s.gp", picture);
     FILE *f = fopen(dat, "w");
     if (!f) return qf_fail("cannot write %s", dat);
     fprintf(f, "policy seconds cpu_idle_percent cuda_idle_percent\n");
@@ -269,24 +268,15 @@ static int plot_rows(const char *picture, const sched_row *rows, int n)
             fprintf(f, "%s %.4f %.1f %.1f\n", rows[k].policy, rows[k].r.seconds,
                     rows[k].idle_cpu < 0 ? 0.0 : 100.0 * rows[k].idle_cpu, rows[k].idle_cuda < 0 ? 0.0 : 100.0 * rows[k].idle_cuda);
     fclose(f);
-    char picture_string[2 * sizeof dat + 8], dat_string[2 * sizeof dat + 8];
-    if (qf_app_gnuplot_string(picture, picture_string, sizeof picture_string) ||
-        qf_app_gnuplot_string(dat, dat_string, sizeof dat_string))
-        return QF_ERROR;
-    FILE *g = fopen(gp, "w");
-    if (!g) return qf_fail("cannot write %s", gp);
-    fprintf(g,
-            "set terminal svg size 1200,480 dynamic noenhanced font 'sans,11'\nset output %s\n"
-            "set multiplot layout 1,2 title 'quarkflow bench sched'\n"
-            "set style data histograms\nset style fill solid 0.8 noborder\nset xtics rotate by -45\nset grid ytics\n"
-            "set key autotitle columnhead\n"
-            "set ylabel 'time to solution (s)'\nset yrange [0:*]\nplot %s using 2:xtic(1) notitle lc 1\n"
-            "set ylabel 'idle share (%%)'\nset yrange [0:100]\nset key top left\n"
-            "plot %s using 3:xtic(1) title 'CPU workers' lc 2, '' using 4 title 'CUDA workers' lc 3\n"
-            "unset multiplot\n",
-            picture_string, dat_string, dat_string);
-    fclose(g);
-    return qf_app_gnuplot(gp, picture);
+    return qf_app_plot_script(picture,
+                              "set terminal svg size 1200,480 dynamic noenhanced font 'sans,11'\nset output %1$s\n"
+                              "set multiplot layout 1,2 title 'quarkflow bench sched'\n"
+                              "set style data histograms\nset style fill solid 0.8 noborder\nset xtics rotate by -45\n"
+                              "set grid ytics\nset key autotitle columnhead\n"
+                              "set ylabel 'time to solution (s)'\nset yrange [0:*]\nplot %2$s using 2:xtic(1) notitle lc 1\n"
+                              "set ylabel 'idle share (%%)'\nset yrange [0:100]\nset key top left\n"
+                              "plot %2$s using 3:xtic(1) title 'CPU workers' lc 2, '' using 4 title 'CUDA workers' lc 3\n"
+                              "unset multiplot\n");
 }
 
 static int write_table(const char *path, const sched_row *rows, int n, int csv)
