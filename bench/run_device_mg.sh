@@ -66,3 +66,19 @@ coarse300 --mg-coarse-max-iter 300
 smooth8 --mg-smoother-steps 8
 levels3 --mg-levels 3}"
 fi
+# final: the GPU test, then on the 32^4 field bench mg at kappa 0.135 with 24 and 32 vectors (each
+# coarse operator's bandwidth against the device copy), and three levels near the critical kappa.
+if [ "$part" = final ]; then
+  step test_mg_gpu 200 $gpu QF_TEST_REQUIRE_CUDA=1 "$run" test_mg
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate.txt" 2>&1
+  for nvec in 24 32; do
+    step "bench_n$nvec" 200 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg /tmp/g32.nersc --csw 1.769 --kappa 0.135 \
+      --mg-nvec $nvec
+    grep -E "^ceiling|^level 1 " "$out/bench_n$nvec.txt"
+  done
+  for k in ${QF_MG_LEVELS3_KAPPAS:-0.135 0.1353}; do
+    step "levels3_$k" 150 "$run" quarkflow --ncpu 0 --ncuda 1 solve /tmp/g32.nersc --csw 1.769 --kappa "$k" --solver mg \
+      --mg-levels 3 --source random --max-iter 400 --check-every 5
+  done
+fi
