@@ -346,6 +346,7 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
             qf_mg_get_stats(mg.mg, &w->levels);
             printf("progress      kappa %g: MG %d outer iterations, %.3f s, residual %.2e%s\n", w->kappa, w->mg.iterations,
                    w->mg.seconds, w->mg.residual, w->mg.converged ? "" : " (NOT converged)");
+            qf_app_mg_report(&mg); /* the timed solve's levels */
             fflush(stdout);
         }
         for (int l = 1; l < w->levels.levels && !rc; l++) rc = time_coarse_op(mg.mg, l, ceiling);

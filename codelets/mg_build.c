@@ -31,12 +31,9 @@ static void buffers_of(void *buffers[], const qf_mg_build_args *a, build_buffers
     b->partial = (void *)STARPU_VECTOR_GET_PTR(buffers[k]);
 }
 
-static void mg_build_cpu(void *buffers[], void *cl_arg)
+static inline void build_block(const qf_mg_build_args *a, build_buffers b)
 {
-    const qf_mg_build_args *a = cl_arg;
     const qf_mg_geom *g = &a->g;
-    build_buffers b;
-    buffers_of(buffers, a, &b);
     int n = g->nvec, n2 = 2 * n, ns = g->nsite, h = ns / 2, apb[QF_NDIM], x[QF_NDIM];
     qf_mg_apb(g, apb);
     double *partial = b.partial;
@@ -79,6 +76,20 @@ static void mg_build_cpu(void *buffers[], void *cl_arg)
     }
     free(e);
     free(vx);
+}
+
+static void mg_build_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_mg_build_args *a = cl_arg;
+    build_buffers b;
+    buffers_of(buffers, a, &b);
+    /* the fields' and the links' precisions as constants, so that the loads specialise */
+    QF_WITH_PRECISION(a->g.prec, P, QF_WITH_PRECISION(a->link_prec, L, {
+        qf_mg_build_args c = *a;
+        c.g.prec = P;
+        c.link_prec = L;
+        build_block(&c, b);
+    }));
 }
 
 static struct starpu_perfmodel mg_build_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_build"};

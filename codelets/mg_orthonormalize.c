@@ -15,8 +15,12 @@ static void mg_orthonormalize_cpu(void *buffers[], void *cl_arg)
     double *bad = (double *)STARPU_VARIABLE_GET_PTR(buffers[1]);
     int apb[QF_NDIM];
     qf_mg_apb(&a->g, apb);
-    for (int64_t ai = 0, na = qf_volume(apb); ai < na; ai++)
-        for (int chi = 0; chi < 2; chi++) *bad += qf_mg_orthonormalize_aggregate(&a->g, v, ai, chi);
+    QF_WITH_PRECISION(a->g.prec, P, {
+        qf_mg_geom g = a->g;
+        g.prec = P;
+        for (int64_t ai = 0, na = qf_volume(apb); ai < na; ai++)
+            for (int chi = 0; chi < 2; chi++) *bad += qf_mg_orthonormalize_aggregate(&g, v, ai, chi);
+    });
 }
 
 static struct starpu_perfmodel mg_orthonormalize_model = {.type = STARPU_HISTORY_BASED,

@@ -13,14 +13,18 @@ static void mg_prolong_cpu(void *buffers[], void *cl_arg)
     const void *coarse = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     const void *v = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
     void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
-    for (int64_t fs = 0, ns = qf_volume(a->g.fext); fs < ns; fs++)
-        for (int i = 0; i < a->g.nsite; i++) {
-            qf_complex e = qf_mg_prolong_entry(a, coarse, v, fs, i);
-            size_t o = (size_t)2 * ((size_t)fs * a->g.nsite + i);
-            if (a->add) e = qf_cadd(e, qf_cmake(qf_real_get(out, a->g.prec, o), qf_real_get(out, a->g.prec, o + 1)));
-            qf_real_set(out, a->g.prec, o, e.re);
-            qf_real_set(out, a->g.prec, o + 1, e.im);
-        }
+    QF_WITH_PRECISION(a->g.prec, P, {
+        qf_mg_prolong_args b = *a;
+        b.g.prec = P;
+        for (int64_t fs = 0, ns = qf_volume(b.g.fext); fs < ns; fs++)
+            for (int i = 0; i < b.g.nsite; i++) {
+                qf_complex e = qf_mg_prolong_entry(&b, coarse, v, fs, i);
+                size_t o = (size_t)2 * ((size_t)fs * b.g.nsite + i);
+                if (b.add) e = qf_cadd(e, qf_cmake(qf_real_get(out, P, o), qf_real_get(out, P, o + 1)));
+                qf_real_set(out, P, o, e.re);
+                qf_real_set(out, P, o + 1, e.im);
+            }
+    });
 }
 
 static struct starpu_perfmodel mg_prolong_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_prolong"};

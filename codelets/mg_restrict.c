@@ -1,5 +1,5 @@
 /* Codelet mg_restrict: R = P^dagger of the multigrid transfer, one coarse block from the fine blocks it
- * holds and their near-null vectors (kernels/mg.h). Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
+ * holds and their near-null vectors (kernels/mg.h; on the CPU a coarse site's rows together). Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
 #include "codelets.h"
 #include "kernels/mg.h"
 
@@ -17,13 +17,19 @@ static void mg_restrict_cpu(void *buffers[], void *cl_arg)
     }
     void *coarse = (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]);
     int n2 = 2 * a->g.nvec;
-    for (int64_t s = 0, ns = qf_volume(a->cext); s < ns; s++)
-        for (int r = 0; r < n2; r++) {
-            qf_complex e = qf_mg_restrict_entry(a, fine, v, s, r);
-            size_t o = qf_coarse_site_offset(s, a->g.nvec) + 2 * (size_t)r;
-            qf_real_set(coarse, a->g.prec, o, e.re);
-            qf_real_set(coarse, a->g.prec, o + 1, e.im);
+    qf_complex acc[2 * QF_MG_MAX_NVEC];
+    QF_WITH_PRECISION(a->g.prec, P, {
+        qf_mg_restrict_args b = *a;
+        b.g.prec = P;
+        for (int64_t s = 0, ns = qf_volume(b.cext); s < ns; s++) {
+            qf_mg_restrict_site(&b, fine, v, s, acc);
+            size_t o = qf_coarse_site_offset(s, b.g.nvec);
+            for (int r = 0; r < n2; r++) {
+                qf_real_set(coarse, P, o + 2 * (size_t)r, acc[r].re);
+                qf_real_set(coarse, P, o + 2 * (size_t)r + 1, acc[r].im);
+            }
         }
+    });
 }
 
 static struct starpu_perfmodel mg_restrict_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_restrict"};

@@ -166,8 +166,6 @@ static int full_schur(void *ctx, qf_linop **schur)
 
 /* ---- the one-task solve (kernels/coarse_gcr.h) ---- */
 
-_Static_assert(QF_COARSE_GCR_MAX_NKRYLOV == QF_COARSE_ONE_TASK_MAX_NKRYLOV, "the codelet's and the API's limits differ");
-
 int qf_coarse_one_task_possible(const qf_linop *Ac)
 {
     const coarse_op *op = qf_linop_context(Ac, &full_ops);

@@ -22,7 +22,7 @@
 #include <string.h>
 
 /* Most search directions the one-task solve keeps (the batches' argument arrays). */
-#define QF_COARSE_GCR_MAX_NKRYLOV 24
+#define QF_COARSE_GCR_MAX_NKRYLOV QF_COARSE_ONE_TASK_MAX_NKRYLOV
 
 /* mg_coarse_solve — A x = b to |bhat - Ahat x_e| <= tol |bhat| on the Schur system (at most max_iter
  * iterations, GCR(nkrylov)), on a coarse lattice of one block (wrap: its hops re-enter on the other

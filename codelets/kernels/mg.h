@@ -203,6 +203,30 @@ static inline QF_HD qf_complex qf_mg_restrict_entry(const qf_mg_restrict_args *a
     return acc;
 }
 
+/* All 2 N entries of (R psi)(s) into acc: qf_mg_restrict_entry's sums with each fine site's index and
+ * components read once for every row (the CPU's mapping; the GPU takes an entry a thread). */
+static inline QF_HD void qf_mg_restrict_site(const qf_mg_restrict_args *a, const void *const *fine,
+                                             const void *const *v, int64_t s, qf_complex *acc)
+{
+    const qf_mg_geom *g = &a->g;
+    int j, x[QF_NDIM], n = g->nvec, h = g->nsite / 2;
+    int64_t ai = qf_mg_coarse_site_source(g, a->cext, a->ratio, s, &j);
+    for (int r = 0; r < 2 * n; r++) acc[r] = qf_cmake(0.0, 0.0);
+    for (int64_t t = 0, nt = qf_volume(g->agg); t < nt; t++) {
+        qf_mg_aggregate_site(g, ai, t, x);
+        int64_t fs = qf_block_site_index(x, g->fext);
+        for (int i = 0; i < g->nsite; i++) {
+            size_t po = (size_t)2 * ((size_t)fs * g->nsite + i);
+            qf_complex pv = qf_cmake(qf_real_get(fine[j], g->prec, po), qf_real_get(fine[j], g->prec, po + 1));
+            qf_complex *row = acc + (i / h) * n;
+            for (int k = 0; k < n; k++) {
+                size_t vo = qf_mg_v_offset(g, fs, k, i);
+                row[k] = qf_cconjmadd(row[k], qf_cmake(qf_real_get(v[j], g->prec, vo), qf_real_get(v[j], g->prec, vo + 1)), pv);
+            }
+        }
+    }
+}
+
 /* (P e)(fs)[i] for fine site fs of a fine block. */
 static inline QF_HD qf_complex qf_mg_prolong_entry(const qf_mg_prolong_args *a, const void *coarse, const void *v,
                                                    int64_t fs, int i)
