@@ -89,9 +89,12 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                  : !strcmp(a, "--mg-smoother-steps") ? &mg->smoother_steps
                  : !strcmp(a, "--mg-coarse-max-iter") ? &mg->coarse_max_iter
                  : !strcmp(a, "--mg-coarse-one-task") ? &mg->coarse_one_task
+                 : !strcmp(a, "--mg-coarse-nkrylov") ? &mg->coarse_nkrylov
                                                        : NULL;
     if (!value) return QF_APP_NOT_A_SOLVER_OPTION;
     rc = qf_app_int(command, argc, argv, i, value);
+    if (!rc && value == &mg->coarse_nkrylov && *value > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
+        return qf_app_usage_error(command, "--mg-coarse-nkrylov %d: give 1 to %d", *value, QF_COARSE_ONE_TASK_MAX_NKRYLOV);
     if (!rc && value == &mg->levels && (*value < 2 || *value > QF_MG_MAX_LEVELS))
         return qf_app_usage_error(command, "--mg-levels %d: give 2 to %d", *value, QF_MG_MAX_LEVELS);
     if (!rc && value == &mg->coarse_one_task && *value != 0 && *value != 1)
@@ -182,8 +185,9 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
         const qf_mg_params *mg = mg_params();
         printf("(%d) with a %d-level K-cycle (vectors", sp->gcr_nkrylov, mg->levels);
         for (int l = 0; l < mg->levels - 1; l++) printf("%s%d", l ? "," : " ", mg->nvec[l]);
-        printf(", aggregates %d %d %d %d, then 2^4; %d even-odd MR smoothing steps, coarse tolerance %g), full lattice, %s",
-               mg->block[0][0], mg->block[0][1], mg->block[0][2], mg->block[0][3], mg->smoother_steps, mg->coarse_tol,
+        printf(", aggregates %d %d %d %d, then 2^4; %d even-odd MR smoothing steps, coarse GCR(%d) to %g), full lattice, %s",
+               mg->block[0][0], mg->block[0][1], mg->block[0][2], mg->block[0][3], mg->smoother_steps, mg->coarse_nkrylov,
+               mg->coarse_tol,
                op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
         printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
                sp->check_every);

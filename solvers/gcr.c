@@ -39,6 +39,8 @@ static void space_free(const qf_krylov *k, gcr_space *s)
     free(s->alpha);
 }
 
+/* The space's arrays; the fields and scalars of direction j come with its first use (space_direction),
+ * so that a solve that needs few directions (a coarse multigrid solve with 64 allowed) creates few. */
 static int space_create(qf_krylov *k, gcr_space *s)
 {
     int n = s->n = k->p->gcr_nkrylov;
@@ -49,12 +51,15 @@ static int space_create(qf_krylov *k, gcr_space *s)
     s->alpha = calloc(n, sizeof *s->alpha);
     if (!s->p || !s->z || !s->beta || !s->zz || !s->alpha)
         return qf_fail("GCR: out of host memory for %d search directions", n);
-    int rc = qf_scalar_create(&s->dot) || qf_scalar_create(&s->status);
-    for (int i = 0; i < n && !rc; i++) {
-        rc = qf_krylov_field(k, &s->p[i]) || qf_krylov_field(k, &s->z[i]) || qf_scalar_create(&s->zz[i]) ||
-             qf_scalar_create(&s->alpha[i]);
-        for (int l = i + 1; l < n && !rc; l++) rc = qf_scalar_create(&s->beta[i * n + l]);
-    }
+    return qf_scalar_create(&s->dot) || qf_scalar_create(&s->status);
+}
+
+static int space_direction(qf_krylov *k, gcr_space *s, int j)
+{
+    if (s->p[j]) return QF_SUCCESS;
+    int n = s->n, rc = qf_krylov_field(k, &s->p[j]) || qf_krylov_field(k, &s->z[j]) || qf_scalar_create(&s->zz[j]) ||
+                       qf_scalar_create(&s->alpha[j]);
+    for (int i = 0; i < j && !rc; i++) rc = qf_scalar_create(&s->beta[i * n + j]);
     return rc;
 }
 
@@ -63,6 +68,7 @@ static int space_create(qf_krylov *k, gcr_space *s)
 static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
 {
     int parity = k->parity, n = s->n;
+    if (space_direction(k, s, j)) return;
     if (k->K) qf_precond_apply(k->K, s->p[j], r, &k->flops);
     else qf_blas_copy(s->p[j], r, parity);
     qf_krylov_apply(k, 0, s->z[j], s->p[j]);

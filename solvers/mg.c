@@ -48,7 +48,7 @@ struct qf_mg {
 qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .smoother_steps = 4, .coarse_tol = 0.25,
-                      .coarse_max_iter = 100, .coarse_one_task = 1, .prec = QF_SINGLE, .seed = 1};
+                      .coarse_max_iter = 100, .coarse_nkrylov = 64, .coarse_one_task = 1, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
         for (int mu = 0; mu < QF_NDIM; mu++) p.block[l][mu] = l == 0 ? 4 : 2;
@@ -67,6 +67,9 @@ static int check_params(const qf_mg_params *p)
         return qf_fail("multigrid setup of %d rounds of %d iterations: give at least one of each", p->setup_iter,
                        p->setup_krylov);
     if (p->smoother_steps < 0) return qf_fail("multigrid smoother of %d steps: give 0 or more", p->smoother_steps);
+    if (p->coarse_nkrylov < 1 || p->coarse_nkrylov > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
+        return qf_fail("multigrid coarse solves by GCR(%d): give 1 to %d search directions", p->coarse_nkrylov,
+                       QF_COARSE_ONE_TASK_MAX_NKRYLOV);
     if (!(p->coarse_tol > 0.0 && p->coarse_tol < 1.0) || p->coarse_max_iter < 1)
         return qf_fail("multigrid coarse solves to tolerance %g in %d iterations: the tolerance is between 0 and 1 "
                        "(e.g. 0.25), the iterations at least 1",
@@ -90,8 +93,8 @@ static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
     qf_solver_params sp = qf_solver_default_params();
     if (coarsest && mg->one_task) { /* the statistics come from the task (qf_mg_get_stats) */
         qf_task_scope *outer = qf_task_scope_enter(&mg->scope[c]);
-        int rc = qf_coarse_solve_one_task(mg->op[c], e, r, mg->p.coarse_tol, mg->p.coarse_max_iter, sp.gcr_nkrylov,
-                                          mg->one_task);
+        int rc = qf_coarse_solve_one_task(mg->op[c], e, r, mg->p.coarse_tol, mg->p.coarse_max_iter,
+                                          mg->p.coarse_nkrylov, mg->one_task);
         qf_task_scope_leave(outer);
         mg->stats.visits[c]++;
         return rc;
@@ -100,6 +103,7 @@ static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
     sp.tol = mg->p.coarse_tol;
     sp.max_iter = mg->p.coarse_max_iter;
     sp.check_every = 2;
+    sp.gcr_nkrylov = mg->p.coarse_nkrylov;
     sp.even_odd = coarsest;
     sp.sloppy = mg->p.prec;
     sp.precond = coarsest ? NULL : mg->cycle[c];

@@ -56,7 +56,7 @@ int qf_linop_coarsen(qf_linop *A, const qf_transfer *T, qf_linop **Ac);
  * on a coarse grid of a few thousand sites every Krylov step as a task would cost more in overhead than
  * in work. Reaching max_iter is no error. The iterations run and the task's seconds are added to
  * stats's real and imaginary parts, inside the task graph (read them with qf_scalar_get when wanted). */
-#define QF_COARSE_ONE_TASK_MAX_NKRYLOV 24
+#define QF_COARSE_ONE_TASK_MAX_NKRYLOV 64
 int qf_coarse_one_task_possible(const qf_linop *Ac);
 int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, double tol, int max_iter, int nkrylov,
                              qf_scalar *stats);
@@ -75,6 +75,8 @@ typedef struct {
     int smoother_steps;                   /* MR post-smoothing steps on each level but the coarsest */
     double coarse_tol;                    /* relative tolerance of the coarse-grid solves */
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
+    int coarse_nkrylov;                   /* its search directions between restarts (1 to
+                                           * QF_COARSE_ONE_TASK_MAX_NKRYLOV) */
     int coarse_one_task;                  /* 1: the coarsest level's solves in one task each where its
                                            * lattice allows (qf_coarse_solve_one_task), 0: as task graphs */
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
@@ -86,7 +88,7 @@ typedef struct {
 } qf_mg_params;
 
 /* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, 4 even-odd MR smoothing steps, coarse
- * tolerance 0.25 in at most 100 iterations (the coarsest in one task a solve where possible), single
+ * tolerance 0.25 in at most 100 iterations of GCR(64) (the coarsest in one task a solve where possible), single
  * precision, the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
 
