@@ -5,10 +5,14 @@
 #   check: the multigrid test on CUDA workers alone (dmda) and on CUDA + CPU workers (dmdas);
 #   ddalpha: bench mg on the DDalphaAMG 8^4 field, GPU alone, m0 from -0.20 to -0.33;
 #   h100: a 32^4 quenched field at beta 6.0 generated here (200 sweeps), bench mg over kappa up to
-#         near the critical value on the GPU alone, then the lightest kappa with the coarse level on
-#         the CPU cores (--mg-location gpu,cpu) and with every worker under dmdas.
+#         near the critical value on the GPU alone (QF_MG_KAPPAS, QF_MG_ARGS);
+#   h100cpu: the same field at QF_MG_KAPPA with the coarse level on the CPU cores (--mg-location
+#         gpu,cpu) and with every worker under dmdas (not run yet);
+#   params: one solve at QF_MG_KAPPA per line of QF_MG_VARIANTS (name, then options);
+#   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
+# The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100 [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|params|final [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
