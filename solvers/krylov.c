@@ -15,6 +15,17 @@ static int zero_field(qf_linop *A, qf_field **f)
     return qf_blas_axpby(0.0, NULL, 0.0, *f, -1);
 }
 
+int qf_krylov_norm(const qf_field *f, int parity, double *norm)
+{
+    qf_scalar *s;
+    if (qf_scalar_create(&s)) return QF_ERROR;
+    double re = 0.0, im;
+    int rc = qf_blas_norm2(s, f, parity) || qf_scalar_get(s, &re, &im);
+    qf_scalar_destroy(s);
+    *norm = sqrt(re);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
 int qf_krylov_field(const qf_krylov *k, qf_field **f) { return zero_field(k->As, f); }
 int qf_krylov_field_hi(const qf_krylov *k, qf_field **f) { return zero_field(k->A, f); }
 

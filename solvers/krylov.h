@@ -29,6 +29,8 @@ int qf_krylov_field_hi(const qf_krylov *k, qf_field **f);
 /* Gives a temporary back to its operator's pool (qf_linop_field_take) for the next solve; NULL is
  * ignored. */
 void qf_krylov_release(const qf_krylov *k, qf_field *f);
+/* |f| on the sites of parity (-1: all), waiting for it. */
+int qf_krylov_norm(const qf_field *f, int parity, double *norm);
 /* out = A in (dagger 0) or A^dagger in (dagger 1) with the system in out's precision, counting its
  * flops. */
 int qf_krylov_apply(qf_krylov *k, int dagger, qf_field *out, const qf_field *in);

@@ -89,33 +89,30 @@ static int check_params(const qf_mg_params *p)
  * even-odd system at the coarsest level; iterations that run out end it without failing. */
 static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
 {
-    int c = l + 1, coarsest = c == mg->p.levels - 1;
-    qf_solver_params sp = qf_solver_default_params();
-    if (coarsest && mg->one_task) { /* the statistics come from the task (qf_mg_get_stats) */
-        qf_task_scope *outer = qf_task_scope_enter(&mg->scope[c]);
-        int rc = qf_coarse_solve_one_task(mg->op[c], e, r, mg->p.coarse_tol, mg->p.coarse_max_iter,
-                                          mg->p.coarse_nkrylov, mg->one_task);
-        qf_task_scope_leave(outer);
-        mg->stats.visits[c]++;
-        return rc;
-    }
-    sp.kind = QF_SOLVER_GCR;
-    sp.tol = mg->p.coarse_tol;
-    sp.max_iter = mg->p.coarse_max_iter;
-    sp.check_every = 2;
-    sp.gcr_nkrylov = mg->p.coarse_nkrylov;
-    sp.even_odd = coarsest;
-    sp.sloppy = mg->p.prec;
-    sp.precond = coarsest ? NULL : mg->cycle[c];
-    sp.accept_max_iter = 1;
-    qf_solver_result res;
-    double t0 = qf_wtime();
+    int c = l + 1, coarsest = c == mg->p.levels - 1, rc;
     qf_task_scope *outer = qf_task_scope_enter(&mg->scope[c]);
-    int rc = qf_blas_axpby(0.0, NULL, 0.0, e, -1) || qf_solve(mg->op[c], e, r, &sp, &res);
-    qf_task_scope_leave(outer);
-    mg->stats.iterations[c] += res.iterations;
     mg->stats.visits[c]++;
-    mg->stats.seconds[c] += qf_wtime() - t0;
+    if (coarsest && mg->one_task) { /* its iterations and time come from the task (qf_mg_get_stats) */
+        rc = qf_coarse_solve_one_task(mg->op[c], e, r, mg->p.coarse_tol, mg->p.coarse_max_iter, mg->p.coarse_nkrylov,
+                                      mg->one_task);
+    } else {
+        qf_solver_params sp = qf_solver_default_params();
+        sp.kind = QF_SOLVER_GCR;
+        sp.tol = mg->p.coarse_tol;
+        sp.max_iter = mg->p.coarse_max_iter;
+        sp.check_every = 2;
+        sp.gcr_nkrylov = mg->p.coarse_nkrylov;
+        sp.even_odd = coarsest;
+        sp.sloppy = mg->p.prec;
+        sp.precond = coarsest ? NULL : mg->cycle[c];
+        sp.accept_max_iter = 1;
+        qf_solver_result res = {0};
+        double t0 = qf_wtime();
+        rc = qf_blas_axpby(0.0, NULL, 0.0, e, -1) || qf_solve(mg->op[c], e, r, &sp, &res);
+        mg->stats.iterations[c] += res.iterations;
+        mg->stats.seconds[c] += qf_wtime() - t0;
+    }
+    qf_task_scope_leave(outer);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
@@ -209,17 +206,6 @@ static int smoother_create(qf_precond **S, qf_linop *A, int steps)
 
 /* ---- setup ---- */
 
-/* |f| over all sites, waiting for it. */
-static int norm_of(const qf_field *f, double *norm)
-{
-    qf_scalar *s = NULL;
-    double re = 0.0, im;
-    int rc = qf_scalar_create(&s) || qf_blas_norm2(s, f, -1) || qf_scalar_get(s, &re, &im);
-    if (s) qf_scalar_destroy(s);
-    *norm = sqrt(re);
-    return rc;
-}
-
 /* v[k] -= <v[j], v[k]> v[j] for j < k, then v[k] /= |v[k]| (the earlier v[j] normalised). */
 static int orthonormalise(qf_field *const *v, int k)
 {
@@ -228,7 +214,7 @@ static int orthonormalise(qf_field *const *v, int k)
     for (int j = 0; j < k && !rc; j++) rc = qf_blas_dot(c, v[j], v[k], -1) || qf_blas_caxpy(c, -1.0, v[j], v[k], -1);
     if (c) qf_scalar_destroy(c);
     double norm = 0.0;
-    if (rc || norm_of(v[k], &norm)) return QF_ERROR;
+    if (rc || qf_krylov_norm(v[k], -1, &norm)) return QF_ERROR;
     if (!(norm > 0.0) || !isfinite(norm))
         return qf_fail("multigrid setup: near-null vector %d vanished (norm %g) against the earlier ones: give fewer "
                        "vectors (--mg-nvec)",

@@ -52,23 +52,12 @@ qf_solver_params qf_solver_default_params(void)
 }
 
 /* |f| on the sites of parity: a reduction and the host's wait for it. */
-static int field_norm(const qf_field *f, int parity, double *norm)
-{
-    qf_scalar *s;
-    if (qf_scalar_create(&s)) return QF_ERROR;
-    double re = 0.0, im;
-    int rc = qf_blas_norm2(s, f, parity) || qf_scalar_get(s, &re, &im);
-    qf_scalar_destroy(s);
-    *norm = sqrt(re);
-    return rc ? QF_ERROR : QF_SUCCESS;
-}
-
 /* |b - A x| on A's sites, into r; counts A's flops. */
 static int residual(qf_krylov *k, qf_linop *A, qf_field *r, const qf_field *x, const qf_field *b, double *norm)
 {
     int parity = qf_linop_get_domain(A)->parity;
     k->flops += qf_linop_flops(A, 0);
-    return qf_linop_apply(A, r, x) || qf_blas_axpby(1.0, b, -1.0, r, parity) || field_norm(r, parity, norm)
+    return qf_linop_apply(A, r, x) || qf_blas_axpby(1.0, b, -1.0, r, parity) || qf_krylov_norm(r, parity, norm)
                ? QF_ERROR
                : QF_SUCCESS;
 }
@@ -194,7 +183,7 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
     int parity = qf_linop_get_domain(A)->parity;
     qf_field *r = NULL, *bs = NULL, *xs = NULL;
     double bnorm = 0.0, best = 0.0;
-    int rc = qf_krylov_field_hi(&k, &r) || field_norm(b, parity, &bnorm);
+    int rc = qf_krylov_field_hi(&k, &r) || qf_krylov_norm(b, parity, &bnorm);
     if (!rc && bnorm == 0.0) { /* M x = 0: x = 0 */
         rc = qf_blas_axpby(0.0, NULL, 0.0, x, parity);
         res->converged = 1;
