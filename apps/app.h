@@ -184,6 +184,8 @@ int qf_app_gnuplot(const char *script, const char *picture);
  * no @macro) and reads '' as a quote, so a file name with quotes stays a name in a script; a control
  * character, which would end the script's line, is refused with a message. */
 int qf_app_gnuplot_string(const char *s, char *out, size_t size);
+/* PICTURE.dat opened for writing the data of a plot, or NULL with a message. */
+FILE *qf_app_plot_data(const char *picture);
 /* Writes PICTURE.gp from script, a printf format whose %1$s is PICTURE and %2$s the data file
  * PICTURE.dat (the caller's), both quoted for gnuplot, and runs gnuplot on it (qf_app_gnuplot). */
 int qf_app_plot_script(const char *picture, const char *script);

@@ -636,6 +636,15 @@ int qf_app_gnuplot(const char *script, const char *picture)
     return QF_SUCCESS;
 }
 
+FILE *qf_app_plot_data(const char *picture)
+{
+    char dat[PATH_MAX + 8];
+    snprintf(dat, sizeof dat, "%s.dat", picture);
+    FILE *f = fopen(dat, "w");
+    if (!f) qf_fail("cannot write %s", dat);
+    return f;
+}
+
 int qf_app_plot_script(const char *picture, const char *script)
 {
     char dat[PATH_MAX + 8], gp[PATH_MAX + 8], picture_string[2 * PATH_MAX + 24], dat_string[2 * PATH_MAX + 24];

@@ -19,41 +19,35 @@ static qf_mg_params *mg_params(void)
     return &mg_options;
 }
 
-/* --mg-nvec N[,N...]: the vectors of each level. */
-static int parse_nvec(const char *command, const char *list, qf_mg_params *mg)
+/* A per-level list (--mg-nvec 24,32, --mg-location gpu,cpu): item k sets levels k and above (the last
+ * repeats), at most max items; each item parsed by set, which returns 0 or -1. */
+typedef int (*level_item)(const char *item, int level, qf_mg_params *mg);
+
+static int parse_levels(const char *list, int max, level_item set, qf_mg_params *mg)
 {
     char *copy = strdup(list), *save = NULL;
-    int l = 0, rc = 0;
-    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save), l++) {
-        char *end;
-        long n = strtol(t, &end, 10);
-        if (*end || l >= QF_MG_MAX_LEVELS - 1 || n < 1 || n > QF_MG_MAX_NVEC)
-            rc = qf_app_usage_error(command, "--mg-nvec '%s': give up to %d counts from 1 to %d, e.g. 24 or 24,32", list,
-                                    QF_MG_MAX_LEVELS - 1, QF_MG_MAX_NVEC);
-        else
-            for (int k = l; k < QF_MG_MAX_LEVELS; k++) mg->nvec[k] = (int)n; /* the last count repeats */
-    }
+    int l = 0, rc = copy ? 0 : -1;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !rc; t = strtok_r(NULL, ",", &save), l++)
+        rc = l >= max ? -1 : set(t, l, mg);
     free(copy);
     return rc;
 }
 
-/* --mg-location P[,P...]: where each level's tasks run, from level 0. */
-static int parse_location(const char *command, const char *list, qf_mg_params *mg)
+static int nvec_item(const char *t, int l, qf_mg_params *mg)
 {
-    char *copy = strdup(list), *save = NULL;
-    int l = 0, rc = 0;
-    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save), l++) {
-        qf_placement p;
-        if (l >= QF_MG_MAX_LEVELS || qf_placement_parse(t, &p))
-            rc = qf_app_usage_error(command,
-                                    "--mg-location '%s': give up to %d of cpu, gpu or auto, from the finest level, "
-                                    "e.g. gpu,cpu",
-                                    list, QF_MG_MAX_LEVELS);
-        else
-            for (int k = l; k < QF_MG_MAX_LEVELS; k++) mg->location[k] = p; /* the last repeats */
-    }
-    free(copy);
-    return rc;
+    char *end;
+    long n = strtol(t, &end, 10);
+    if (*end || n < 1 || n > QF_MG_MAX_NVEC) return -1;
+    for (int k = l; k < QF_MG_MAX_LEVELS; k++) mg->nvec[k] = (int)n;
+    return 0;
+}
+
+static int location_item(const char *t, int l, qf_mg_params *mg)
+{
+    qf_placement p;
+    if (qf_placement_parse(t, &p)) return -1;
+    for (int k = l; k < QF_MG_MAX_LEVELS; k++) mg->location[k] = p;
+    return 0;
 }
 
 static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_params *mg)
@@ -63,12 +57,20 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
     if (!strcmp(a, "--mg-nvec")) {
         if (*i + 1 >= argc) return qf_app_usage_error(command, "--mg-nvec needs a count, e.g. 24");
         *i += 1;
-        return parse_nvec(command, argv[*i], mg);
+        if (parse_levels(argv[*i], QF_MG_MAX_LEVELS - 1, nvec_item, mg))
+            return qf_app_usage_error(command, "--mg-nvec '%s': give up to %d counts from 1 to %d, e.g. 24 or 24,32",
+                                      argv[*i], QF_MG_MAX_LEVELS - 1, QF_MG_MAX_NVEC);
+        return 0;
     }
     if (!strcmp(a, "--mg-location")) {
         if (*i + 1 >= argc) return qf_app_usage_error(command, "--mg-location needs cpu, gpu or auto per level, e.g. gpu,cpu");
         *i += 1;
-        return parse_location(command, argv[*i], mg);
+        if (parse_levels(argv[*i], QF_MG_MAX_LEVELS, location_item, mg))
+            return qf_app_usage_error(command,
+                                      "--mg-location '%s': give up to %d of cpu, gpu or auto, from the finest level, "
+                                      "e.g. gpu,cpu",
+                                      argv[*i], QF_MG_MAX_LEVELS);
+        return 0;
     }
     if (!strcmp(a, "--mg-block")) {
         if (qf_parse_dims(argv + *i + 1, argc - *i - 1, mg->block[0], "--mg-block"))

@@ -255,10 +255,8 @@ static void print_table(const bench_opts *o, const bench_row *rows, int n)
 /* Iterations and seconds against the quark mass, one panel each, BiCGStab and MG (setup apart). */
 static int plot_rows(const char *picture, const bench_row *rows, int n)
 {
-    char dat[4096];
-    snprintf(dat, sizeof dat, "%s.dat", picture);
-    FILE *f = fopen(dat, "w");
-    if (!f) return qf_fail("cannot write %s", dat);
+    FILE *f = qf_app_plot_data(picture);
+    if (!f) return QF_ERROR;
     fprintf(f, "m0 kappa bicgstab_iterations bicgstab_seconds mg_setup_seconds mg_iterations mg_seconds\n");
     for (int k = 0; k < n; k++) {
         const bench_row *w = &rows[k];

@@ -258,10 +258,8 @@ static void table(FILE *f, const sched_row *rows, int n, int csv)
 /* Bars per policy: the time to solution, and the CPU and CUDA workers' idle shares. */
 static int plot_rows(const char *picture, const sched_row *rows, int n)
 {
-    char dat[4096];
-    snprintf(dat, sizeof dat, "%s.dat", picture);
-    FILE *f = fopen(dat, "w");
-    if (!f) return qf_fail("cannot write %s", dat);
+    FILE *f = qf_app_plot_data(picture);
+    if (!f) return QF_ERROR;
     fprintf(f, "policy seconds cpu_idle_percent cuda_idle_percent\n");
     for (int k = 0; k < n; k++)
         if (rows[k].ok)
