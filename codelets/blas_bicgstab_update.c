@@ -48,3 +48,18 @@ struct starpu_codelet qf_cl_blas_bicgstab_update = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &blas_bicgstab_update_model,
 };
+
+int qf_insert_blas_bicgstab_update(const qf_blas_range *r, const qf_blas_bicgstab_operands *o)
+{
+    qf_blas_args args = {.op = 0};
+    struct starpu_data_descr ops[8];
+    ops[QF_BICG_X] = o->x;
+    ops[QF_BICG_R] = o->r;
+    ops[QF_BICG_A] = o->a;
+    ops[QF_BICG_P] = o->p;
+    ops[QF_BICG_W] = o->w;
+    ops[QF_BICG_S] = o->s;
+    ops[QF_BICG_T] = o->t;
+    ops[QF_BICG_RR] = o->rr;
+    return qf_blas_insert(&qf_cl_blas_bicgstab_update, &args, r, ops, 8);
+}

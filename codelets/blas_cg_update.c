@@ -45,3 +45,16 @@ struct starpu_codelet qf_cl_blas_cg_update = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &blas_cg_update_model,
 };
+
+int qf_insert_blas_cg_update(const qf_blas_range *r, const qf_blas_cg_operands *o)
+{
+    qf_blas_args args = {.op = 0};
+    struct starpu_data_descr ops[6];
+    ops[QF_CG_X] = o->x;
+    ops[QF_CG_R] = o->r;
+    ops[QF_CG_A] = o->a;
+    ops[QF_CG_P] = o->p;
+    ops[QF_CG_Q] = o->q;
+    ops[QF_CG_RR] = o->rr;
+    return qf_blas_insert(&qf_cl_blas_cg_update, &args, r, ops, 6);
+}

@@ -9,6 +9,13 @@
 
 #include <starpu.h>
 
+#ifndef __CUDACC__
+/* Inserts one task of BLAS codelet cl: operand k of args's table is ops[k] (handle NULL: unused), over
+ * r's elements (blas_insert.c). */
+int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_range *r,
+                   const struct starpu_data_descr *ops, int nops);
+#endif
+
 /* The block of field operand k (a vector handle), or NULL when the operation has no such operand. */
 static inline void *qf_blas_field_ptr(void *buffers[], const qf_blas_args *a, int k)
 {

@@ -46,3 +46,21 @@ struct starpu_codelet qf_cl_blas_reduce = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &blas_reduce_model,
 };
+
+static int insert(int op, const qf_blas_range *r, const qf_blas_reduce_operands *o)
+{
+    qf_blas_args args = {.op = op};
+    struct starpu_data_descr ops[4];
+    ops[QF_RED_X] = o->x;
+    ops[QF_RED_Y] = o->y;
+    ops[QF_RED_R] = o->r;
+    ops[QF_RED_R2] = o->r2;
+    return qf_blas_insert(&qf_cl_blas_reduce, &args, r, ops, 4);
+}
+
+int qf_insert_blas_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o) { return insert(QF_BLAS_NORM2, r, o); }
+int qf_insert_blas_dot(const qf_blas_range *r, const qf_blas_reduce_operands *o) { return insert(QF_BLAS_DOT, r, o); }
+int qf_insert_blas_dot_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o)
+{
+    return insert(QF_BLAS_DOT_NORM2, r, o);
+}

@@ -2,6 +2,7 @@
 # include/quarkflow/qf_blas.h): the update, reduction, fused Krylov-update and scalar codelets and their
 # CUDA implementations. Paths relative to the repository root; included by the top CMakeLists.txt.
 set(QF_BLAS_C_SOURCES
+  codelets/blas_insert.c
   codelets/blas_update.c
   codelets/blas_reduce.c
   codelets/blas_cg_update.c

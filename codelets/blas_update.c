@@ -54,3 +54,33 @@ struct starpu_codelet qf_cl_blas_update = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &blas_update_model,
 };
+
+static int insert(int op, const qf_blas_range *r, const qf_blas_update_operands *o, double a, double b, double s)
+{
+    qf_blas_args args = {.op = op, .a = a, .b = b, .s = s};
+    struct starpu_data_descr ops[4];
+    ops[QF_UPD_Y] = o->y;
+    ops[QF_UPD_X] = o->x;
+    ops[QF_UPD_A] = o->c;
+    ops[QF_UPD_W] = o->w;
+    return qf_blas_insert(&qf_cl_blas_update, &args, r, ops, 4);
+}
+
+int qf_insert_blas_copy(const qf_blas_range *r, const qf_blas_update_operands *o) { return insert(QF_BLAS_COPY, r, o, 0, 0, 0); }
+int qf_insert_blas_axpby(const qf_blas_range *r, const qf_blas_update_operands *o, double a, double b)
+{
+    return insert(QF_BLAS_AXPBY, r, o, a, b, 0);
+}
+int qf_insert_blas_caxpy(const qf_blas_range *r, const qf_blas_update_operands *o, double s)
+{
+    return insert(QF_BLAS_CAXPY, r, o, 0, 0, s);
+}
+int qf_insert_blas_cxpay(const qf_blas_range *r, const qf_blas_update_operands *o, double s)
+{
+    return insert(QF_BLAS_CXPAY, r, o, 0, 0, s);
+}
+int qf_insert_blas_mul(const qf_blas_range *r, const qf_blas_update_operands *o) { return insert(QF_BLAS_MUL, r, o, 0, 0, 0); }
+int qf_insert_blas_conj_mul(const qf_blas_range *r, const qf_blas_update_operands *o)
+{
+    return insert(QF_BLAS_CONJ_MUL, r, o, 0, 0, 0);
+}

@@ -1,163 +1,220 @@
-/* The codelets of quarkflow and the argument blocks their tasks carry. Each codelet lives in its own
- * file pair (NAME.c for the CPU implementation, the codelet and its performance model; NAME.cu for
- * the CUDA implementation), and both call the site kernels in codelets/kernels/. */
+/* The codelets of quarkflow and the helpers that insert their tasks. Each codelet lives in its own file
+ * pair (NAME.c for the CPU implementation, the codelet, its performance model and its insert helper;
+ * NAME.cu for the CUDA implementation), and both call the site kernels in codelets/kernels/, where
+ * the argument blocks are too. */
 #ifndef QF_CODELETS_H
 #define QF_CODELETS_H
 
 #include "quarkflow/qf_config.h"
+#include "quarkflow/qf_gauge.h"
 #include "quarkflow/qf_lattice.h"
+#include "field_handles.h"
+#include "mpi_data.h"
 
 #include <starpu.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Copies the (mu, side, depth) face of a block, whole sites, into a face buffer.
- * Buffers: R block, W face. */
-typedef struct {
-    int ext[QF_NDIM];
-    int mu, side, depth;
-    int site_reals;
-    qf_precision prec;
-} qf_face_copy_args;
-extern struct starpu_codelet qf_cl_face_copy;
+/* ---- Task-insert helpers ----
+ * One a codelet, defined beside it in NAME.c: the graph builders of tasks/ call these with a task's
+ * fields, block numbers, handles and the operation's plain parameters, and never see an argument block
+ * or a site kernel (the argument blocks live with the kernels, codelets/kernels/). Each inserts one
+ * task through QF_TASK_INSERT (runtime/mpi_data.h: placement scopes, StarPU-MPI) and returns
+ * QF_SUCCESS, or QF_ERROR with a message naming the codelet. A `struct starpu_data_descr` operand is a
+ * handle with its access mode, for the operands whose mode the builder decides (reductions: W or
+ * STARPU_REDUX, qf_block_sum_operand; fields written on all sites or on one parity: W or RW). */
 
-/* Plaquette and link-trace sums of one block of a gauge field.
- * Buffers: R gauge block, R the side-0 faces of the forward neighbours in x, y, z, t,
- * REDUX accumulator of QF_GAUGE_SUMS doubles (spatial plaquettes, temporal plaquettes, link traces;
- * each a sum of Re Tr). */
+/* A codelet bound to its argument block, for a builder that inserts it on every block without knowing
+ * its arguments (tasks/stencil.c): args is a heap block the binder allocated (free it with
+ * qf_codelet_stages_free); the builder writes each block's global origin at origin_offset (-1: none)
+ * of the copy each task carries. */
 typedef struct {
-    int ext[QF_NDIM];
-    qf_precision prec;
-} qf_plaquette_args;
+    struct starpu_codelet *cl;
+    void *args;
+    size_t args_size;
+    int origin_offset;
+    const char *name; /* the task name in traces */
+} qf_codelet_stage;
+void qf_codelet_stages_free(qf_codelet_stage *st, int n);
+/* For the binders: st = cl with a heap copy of args (size bytes). */
+int qf_codelet_stage_bind(qf_codelet_stage *st, struct starpu_codelet *cl, const void *args, size_t size,
+                          int origin_offset, const char *name);
+
+/* face_copy: the (mu, side) face of block b of f, whole sites to f's face depth, into f's face buffer.
+ * Buffers: R block, W face. */
+extern struct starpu_codelet qf_cl_face_copy;
+int qf_insert_face_copy(const qf_field *f, int b, int mu, int side);
+
+/* plaquette: the sums of Re Tr of the spatial plaquettes, the temporal ones and the links of block b
+ * of the gauge field u (reading the side-0 faces of its forward neighbours), added into the
+ * QF_GAUGE_SUMS doubles of sum. */
 #define QF_GAUGE_SUMS 3
 extern struct starpu_codelet qf_cl_plaquette;
+int qf_insert_plaquette(const qf_field *u, int b, struct starpu_data_descr sum);
 
-/* Zero and add for STARPU_REDUX accumulators that are arrays of doubles (a variable handle). */
+/* sum_zero and sum_add: zero and add for arrays of doubles in variable handles, StarPU's init and
+ * reduction methods of the STARPU_REDUX accumulators (qf_set_sum_reduction). */
 extern struct starpu_codelet qf_cl_sum_zero;
 extern struct starpu_codelet qf_cl_sum_add;
+void qf_set_sum_reduction(starpu_data_handle_t h);
+int qf_insert_sum_zero(starpu_data_handle_t h);
+int qf_insert_sum_add(starpu_data_handle_t target, starpu_data_handle_t term);
 
-/* Start fields: cold, weak or hot links for one block (args: qf_gauge_start_args in
- * kernels/gauge_start.h). Buffers: W gauge block. */
+/* gauge_start: cold, weak (noise eps) or hot links on block b of u, keyed by seed and the global site. */
 extern struct starpu_codelet qf_cl_gauge_start;
+int qf_insert_gauge_start(qf_field *u, int b, qf_gauge_start_kind kind, uint64_t seed, double eps);
 
-/* Quenched updates (args: qf_update_args in kernels/heatbath.h).
- * staple_face — buffers: R gauge block, R the +mu neighbour's side-0 face, W this block's side-1
- * lower-staple faces for nu != mu (increasing nu).
- * gauge_update — buffers: RW gauge block, R the +nu neighbours' side-0 faces (nu = 0..3), R the -nu
- * neighbours' lower-staple faces for nu != mu (increasing nu). */
+/* Quenched updates of the links U_mu of one parity (heatbath, or overrelaxation when overrelax is set),
+ * keyed by seed, sweep and the global site.
+ * staple_face: block b's lower staples for its -nu neighbours (nu != mu) into its side-1 faces of lower,
+ *   reading the +mu neighbour's side-0 gauge face.
+ * gauge_update: block b's links, reading the +nu neighbours' side-0 gauge faces and the -nu
+ *   neighbours' lower-staple faces. */
+typedef struct {
+    double beta;
+    uint64_t seed;
+    int sweep, overrelax, mu, parity;
+} qf_update_stage;
 extern struct starpu_codelet qf_cl_staple_face;
 extern struct starpu_codelet qf_cl_gauge_update;
+/* The reals of a lower-staple face site (one matrix, in double). */
+int qf_staple_face_reals(void);
+int qf_insert_staple_face(const qf_field *u, int b, const qf_face_set *lower, const qf_update_stage *st);
+int qf_insert_gauge_update(qf_field *u, int b, const qf_face_set *lower, const qf_update_stage *st);
 
-/* Precision conversion of one block. Buffers: R source block, W destination block. */
-typedef struct {
-    int64_t nreals;
-    qf_precision src_prec, dst_prec;
-} qf_convert_args;
+/* convert: block b of src into block b of dst in dst's precision (shapes checked by the caller). */
 extern struct starpu_codelet qf_cl_convert;
+int qf_insert_convert(qf_field *dst, const qf_field *src, int b);
 
-/* ---- Gauge observables: Polyakov loop (tasks/polyakov.c) and clover field strength
- * (tasks/field_strength.c); site kernels in kernels/polyakov.h and kernels/clover_leaf.h. ---- */
-
-/* Polyakov loop. A block's line buffer is a vector handle of E_x E_y E_z matrices (18 doubles each,
- * block-local lexicographic order of the spatial sites).
- * polyakov_line — ordered product of each spatial site's time links over the block's t extent.
- *   Args: qf_polyakov_args. Buffers: R gauge block, W line buffer.
- * polyakov_chain — acc(x) = acc(x) next(x), appending the next block along t. No args.
- *   Buffers: RW line buffer (the column's running product), R the next block's line buffer.
- * polyakov_trace — adds the sums over spatial sites of Re and Im of (1/3) Tr line(x). No args.
- *   Buffers: R line buffer, REDUX accumulator of 2 doubles (re, im). */
-typedef struct {
-    int ext[QF_NDIM];
-    qf_precision prec; /* of the gauge field */
-} qf_polyakov_args;
+/* The Polyakov loop. A line buffer is a vector handle of qf_polyakov_line_site_bytes() per spatial site
+ * (block-local lexicographic order).
+ * polyakov_line: the ordered product of each spatial site's time links over block b of u, into line.
+ * polyakov_chain: acc(x) = acc(x) next(x), appending the next block along t.
+ * polyakov_trace: adds the sums over spatial sites of Re and Im of (1/3) Tr line(x) into sum (2 doubles). */
 extern struct starpu_codelet qf_cl_polyakov_line;
 extern struct starpu_codelet qf_cl_polyakov_chain;
 extern struct starpu_codelet qf_cl_polyakov_trace;
+size_t qf_polyakov_line_site_bytes(void);
+int qf_insert_polyakov_line(const qf_field *u, int b, starpu_data_handle_t line);
+int qf_insert_polyakov_chain(starpu_data_handle_t acc, starpu_data_handle_t next);
+int qf_insert_polyakov_trace(starpu_data_handle_t line, struct starpu_data_descr sum);
 
-/* Clover field strength. P and R are per-block vector handles of sites holding 6 matrices (planes 01
- * 02 03 12 13 23, 108 doubles a site); transport faces hold 3 matrices (54 doubles) a face site.
- * plaquette_matrix — P(x) for the six planes. Args: qf_plaquette_args (ext, gauge precision).
- *   Buffers: R gauge block, R the side-0 gauge faces of the forward neighbours in x, y, z, t, W P.
- * leaf_transport — sender of a transport pass: U_rho(y)^dagger M(y) U_rho(y) on the block's side-1
- *   faces, for the planes p with dir[p] == rho. Args: qf_leaf_args.
- *   Buffers: R gauge block, R M, W this block's side-1 transport faces in directions face_dir[0..2].
- * leaf_sum — receiver: out = M + S_dir(M), or with finish set F = (Q - Q^dagger) / 8 of that sum in
- *   out_prec. Args: qf_leaf_args. Buffers: R gauge block, R M, R the side-1 transport faces of the
- *   -rho neighbours for rho = face_dir[0..2], W out (R in double, or the field-strength block). */
-#define QF_LEAF_FACE_DIRS 3
-typedef struct {
-    int ext[QF_NDIM];
-    int dir[6];                        /* the transport S_rho of plane p crosses rho = dir[p] */
-    int face_dir[QF_LEAF_FACE_DIRS];   /* the distinct directions in dir[], increasing: face buffer order */
-    int finish;                        /* 0: out = M + S(M) in double; 1: out = (Q - Q^dagger) / 8 */
-    qf_precision prec;                 /* of the gauge field */
-    qf_precision out_prec;             /* of out when finish is set */
-} qf_leaf_args;
+/* The clover field strength in two transport passes (tasks/field_strength.c). Per-block matrix
+ * handles hold qf_leaf_site_reals() doubles a site (6 planes), transport faces qf_leaf_face_reals()
+ * doubles a face site; pass 1 transports along nu of each plane mu < nu, pass 2 along mu and finishes.
+ * plaquette_matrix: the plaquettes P(x) of the six planes on block b of u into p (reading the forward
+ *   neighbours' side-0 gauge faces).
+ * leaf_transport: the sender of a pass, U_rho^dagger M U_rho on block b's side-1 faces of t.
+ * leaf_sum: the receiver, out = M + S(M) in double, or after pass 2 F = (Q - Q^dagger) / 8 into
+ *   block b of fmunu (out NULL then), reading the -rho neighbours' side-1 faces of t. */
 extern struct starpu_codelet qf_cl_plaquette_matrix;
 extern struct starpu_codelet qf_cl_leaf_transport;
 extern struct starpu_codelet qf_cl_leaf_sum;
+int qf_leaf_site_reals(void);
+int qf_leaf_face_reals(void);
+int qf_insert_plaquette_matrix(const qf_field *u, int b, starpu_data_handle_t p);
+int qf_insert_leaf_transport(const qf_field *u, int b, int pass, starpu_data_handle_t m, const qf_face_set *t);
+int qf_insert_leaf_sum(const qf_field *u, int b, int pass, starpu_data_handle_t m, const qf_face_set *t,
+                       starpu_data_handle_t out, qf_field *fmunu);
 
-/* ---- Wilson hopping term (tasks/dirac.c); argument blocks, buffers and launchers in
- * wilson_launch.h, site kernels in kernels/wilson.h. All three take STARPU_VARIABLE_NBUFFERS. ---- */
+/* The clover term (tasks/clover.c).
+ * clover_build: A = 1 + i kappa c_sw sum_{mu<nu} sigma_munu F_munu and A^-1 on block b, from the field
+ *   strength into a and ainv, adding into failed (1 double) the sites where a chiral block is not
+ *   positive definite (A^-1 not built there).
+ * clover_apply: out = a x + b C y on the sites of parity (0, 1; -1: all) of block b, C a clover field
+ *   (A or A^-1); x is not read when a == 0 (pass y); out may be x or y; the other parity keeps its
+ *   values. */
+extern struct starpu_codelet qf_cl_clover_build;
+extern struct starpu_codelet qf_cl_clover_apply;
+int qf_insert_clover_build(const qf_field *fmunu, qf_field *a, qf_field *ainv, int b, double kappa_csw,
+                           struct starpu_data_descr failed);
+int qf_insert_clover_apply(qf_field *out, double a, const qf_field *x, double b, const qf_field *clover,
+                           const qf_field *y, int parity, int blk);
+
+/* ---- Wilson hopping term (tasks/dirac.c): the gather, interior and exterior stages of the stencil
+ * graph (tasks/stencil.h), argument blocks and launchers in wilson_launch.h, site kernels in
+ * kernels/wilson.h. All three take STARPU_VARIABLE_NBUFFERS. ---- */
 extern struct starpu_codelet qf_cl_wilson_gather;
 extern struct starpu_codelet qf_cl_wilson_interior;
 extern struct starpu_codelet qf_cl_wilson_exterior;
-
-/* ---- Clover term (tasks/clover.c); site kernels and the storage layout of clover fields in
- * kernels/clover.h. ----
- * clover_build — A = 1 + i kappa c_sw sum_{mu<nu} sigma_munu F_munu and A^-1 on every site of a block,
- *   from the field strength (f_prec) into two clover fields (prec), adding the number of sites where
- *   a chiral block is not positive definite (A^-1 not built) into the accumulator.
- *   Args: qf_clover_build_args. Buffers: R field-strength block, W A block, W A^-1 block,
- *   REDUX accumulator of 1 double.
- * clover_apply — out = a x + b C y on the sites of one parity (0, 1) or on all sites (-1), C a clover
- *   field (A or A^-1); x is not read when a == 0; out may be x or y.
- *   Args: qf_clover_apply_args. Buffers: R C block, R x block, R y block, RW out block (with one
- *   parity, the other half keeps its values). */
+/* One hop out = a x + b D in (D^dagger with dagger; the clover field where clover_on says,
+ * qf_clover_on) on the sites of parity (-1: all): st[0..2] the gather, interior and exterior stages
+ * for blocks of lat, with boundary phases phase and task names names[0..2]. */
 typedef struct {
-    int ext[QF_NDIM];
-    double kappa_csw;       /* kappa * c_sw */
-    qf_precision f_prec;    /* of the field strength */
-    qf_precision prec;      /* of A and A^-1 */
-} qf_clover_build_args;
-extern struct starpu_codelet qf_cl_clover_build;
-
-typedef struct {
-    int ext[QF_NDIM];
-    int parity;             /* 0, 1, or -1 for all sites */
+    int parity, dagger;
     double a, b;
-    qf_precision prec;      /* of C, x, y and out */
-} qf_clover_apply_args;
-extern struct starpu_codelet qf_cl_clover_apply;
+    int has_x, clover_on;
+    qf_precision prec;
+    double phase[QF_NDIM][2];
+} qf_wilson_hop;
+int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[3], qf_codelet_stage st[3]);
 
 /* ---- BLAS-1 on fields and scalar arithmetic (tasks/blas.c, tasks/scalar.c); argument blocks, operand
- * tables and site kernels in kernels/blas.h, buffer access in blas_launch.h. All take
- * STARPU_VARIABLE_NBUFFERS: each distinct field block or scalar of the operation is one buffer, and
- * the argument block's buf[] says which buffer holds each operand (aliased operands share one).
- * Scalars are variable handles of 2 doubles (re, im); the reductions' results are STARPU_REDUX.
- * blas_update — copy, axpby, caxpy, cxpay on one block (args qf_blas_args, op qf_blas_update_op).
- *   Operands: y (W for copy and axpby with b == 0 on all sites, RW otherwise), x (R), c (R scalar).
- * blas_reduce — norm2 or dot of one block (op qf_blas_reduce_op). Operands: x, y (R), r (REDUX).
- * blas_cg_update — x = x + a p, r = r - a q, rr += |r|^2. Operands: x, r (RW), a (R), p, q (R),
- *   rr (REDUX).
- * blas_bicgstab_update — x = x + a p + w s, r = s - w t, rr += |r|^2. Operands: x (RW), r (W on all
- *   sites, RW otherwise), a (R), p (R), w (R), s, t (R), rr (REDUX).
- * scalar_op — out = value, a b, a / b or s a (args qf_scalar_op_args). Operands: out (W, or RW when
- *   it is an input), a, b (R).
- * scalar_trisolve — back substitution (args qf_scalar_trisolve_args). Buffers: c_0 .. c_{m-1} (RW),
- *   the strict upper triangle row by row (R), status (W); every scalar distinct. */
+ * tables and site kernels in kernels/blas.h, buffer access in blas_launch.h. Each task's operands are
+ * handles with modes (an unused operand: handle NULL); the helper makes each distinct handle one
+ * buffer with the union of its operands' modes (R and W give RW) and the argument block tells the
+ * kernels which buffer holds each operand. Fields' operands are the blocks of one lattice block; the
+ * elements are the complex numbers [first, first + n) of each, in prec. Scalars are variable handles
+ * of 2 doubles (re, im); a result scalar is REDUX (or W when the task assigns: assign set). ---- */
+typedef struct {
+    int64_t first, n;
+    qf_precision prec;
+    int assign;
+    const char *name; /* the task name in traces */
+} qf_blas_range;
 extern struct starpu_codelet qf_cl_blas_update;
 extern struct starpu_codelet qf_cl_blas_reduce;
 extern struct starpu_codelet qf_cl_blas_cg_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
+/* blas_update: y = x; y = a x + b y; y = s c x + y; y = x + s c y; y = w x; y = conj(w) x (c a scalar). */
+typedef struct {
+    struct starpu_data_descr y, x, c, w;
+} qf_blas_update_operands;
+int qf_insert_blas_copy(const qf_blas_range *r, const qf_blas_update_operands *o);
+int qf_insert_blas_axpby(const qf_blas_range *r, const qf_blas_update_operands *o, double a, double b);
+int qf_insert_blas_caxpy(const qf_blas_range *r, const qf_blas_update_operands *o, double s);
+int qf_insert_blas_cxpay(const qf_blas_range *r, const qf_blas_update_operands *o, double s);
+int qf_insert_blas_mul(const qf_blas_range *r, const qf_blas_update_operands *o);
+int qf_insert_blas_conj_mul(const qf_blas_range *r, const qf_blas_update_operands *o);
+/* blas_reduce: r = |x|^2; r = <x, y>; r = <x, y> and r2 = |x|^2. */
+typedef struct {
+    struct starpu_data_descr x, y, r, r2;
+} qf_blas_reduce_operands;
+int qf_insert_blas_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o);
+int qf_insert_blas_dot(const qf_blas_range *r, const qf_blas_reduce_operands *o);
+int qf_insert_blas_dot_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o);
+/* blas_cg_update: x = x + a p, r = r - a q, rr += |r|^2. */
+typedef struct {
+    struct starpu_data_descr x, r, a, p, q, rr;
+} qf_blas_cg_operands;
+int qf_insert_blas_cg_update(const qf_blas_range *r, const qf_blas_cg_operands *o);
+/* blas_bicgstab_update: x = x + a p + w s, r = s - w t, rr += |r|^2. */
+typedef struct {
+    struct starpu_data_descr x, r, a, p, w, s, t, rr;
+} qf_blas_bicgstab_operands;
+int qf_insert_blas_bicgstab_update(const qf_blas_range *r, const qf_blas_bicgstab_operands *o);
+/* scalar_op: out = (re, im); out = a b; out = a / b; out = s a (handles NULL where unused; out is W,
+ * or RW when it is an input too). */
+int qf_insert_scalar_set(starpu_data_handle_t out, double re, double im);
+int qf_insert_scalar_mul(starpu_data_handle_t out, starpu_data_handle_t a, starpu_data_handle_t b);
+int qf_insert_scalar_div(starpu_data_handle_t out, starpu_data_handle_t a, starpu_data_handle_t b);
+int qf_insert_scalar_scale(starpu_data_handle_t out, double s, starpu_data_handle_t a);
+/* scalar_trisolve: the back substitution of GCR's restarts on m unknowns (at most
+ * qf_scalar_trisolve_max_order()); d: c_0 .. c_{m-1} (RW), the strict upper triangle row by row (R),
+ * the status (W), every scalar distinct. */
+int qf_scalar_trisolve_max_order(void);
+int qf_insert_scalar_trisolve(int m, const struct starpu_data_descr *d);
 
 /* ---- Multigrid (tasks/mg_transfer.c, tasks/coarse_op.c); argument blocks and site kernels in
- * kernels/mg.h, buffers there with each argument block. All but mg_orthonormalize take
- * STARPU_VARIABLE_NBUFFERS. mg_pack takes qf_mg_orth_args. ---- */
+ * kernels/mg.h and kernels/coarse_gcr.h. A transfer's codelets read its vectors v (a QF_FIELD_TRANSFER
+ * field on the fine lattice, in the transfer's precision) with its aggregates' extents agg and its
+ * number of vectors nvec; its coarse fields hold 2 nvec complex numbers a site. A coarse operator of
+ * nvec colours keeps its links and X^-1 (qf_field_shape_coarse_links). ---- */
 extern struct starpu_codelet qf_cl_mg_pack;
 extern struct starpu_codelet qf_cl_mg_orthonormalize;
 extern struct starpu_codelet qf_cl_mg_restrict;
@@ -167,12 +224,75 @@ extern struct starpu_codelet qf_cl_mg_assemble;
 extern struct starpu_codelet qf_cl_mg_coarse_gather;
 extern struct starpu_codelet qf_cl_mg_coarse_interior;
 extern struct starpu_codelet qf_cl_mg_coarse_exterior;
-/* The coarsest level's solve in one task (args and buffers: kernels/coarse_gcr.h). */
 extern struct starpu_codelet qf_cl_mg_coarse_solve;
 
-/* Gaussian random fields (tasks/field_random.c; args qf_field_gaussian_args in kernels/random.h).
- * Buffers: W block. */
+/* Most fine blocks a coarse block may hold: restrict and assemble take a buffer for each. */
+#define QF_MG_MAX_FINE_BLOCKS 64
+/* Matrices a site of a coarse operator's links: the 8 hops, then the local term X. */
+int qf_coarse_link_matrices(void);
+
+/* mg_pack: the vectors vec[k] (k < nvec, fine fields) on fine block b into v. R vec[k], W v.
+ * mg_orthonormalize: Gram-Schmidt of v's vectors on every aggregate and chirality of fine block b
+ *   (RW), adding into vanished (1 double) the aggregates where a vector lay in the others' span. */
+int qf_insert_mg_pack(qf_field *v, int b, const int agg[QF_NDIM], int nvec, qf_field *const *vec);
+int qf_insert_mg_orthonormalize(qf_field *v, int b, const int agg[QF_NDIM], int nvec,
+                                struct starpu_data_descr vanished);
+/* mg_restrict: coarse block c of coarse = R fine, reading the fine blocks that c holds and their
+ *   blocks of v; W coarse(c). Task name "restrict".
+ * mg_prolong: fine block b of fine = P coarse (W), or += P coarse (add: RW), reading b's coarse block
+ *   and v(b). Task name "prolong". */
+int qf_insert_mg_restrict(qf_field *coarse, int c, const qf_field *fine, const qf_field *v, const int agg[QF_NDIM],
+                          int nvec);
+int qf_insert_mg_prolong(qf_field *fine, int b, const qf_field *coarse, const qf_field *v, const int agg[QF_NDIM],
+                         int nvec, int add);
+
+/* The fine operator of a Galerkin build: Wilson-clover (wilson set: links the gauge field, clover its
+ * term A or NULL, kappa, boundary phases) or a coarse operator (links its links). */
+typedef struct {
+    int wilson;
+    const qf_field *links;
+    const qf_field *clover;
+    double kappa;
+    double phase[QF_NDIM][2];
+} qf_coarse_source;
+/* mg_build: fine block b's contributions to R D P for its aggregates, in double, into partial
+ *   (qf_mg_partial_doubles doubles, W). Reads v(b), links(b), [clover(b)], v's faces of b's
+ *   neighbours (both sides) and, for Wilson, the -mu neighbours' side-1 faces of the gauge field.
+ * mg_assemble: coarse block c's links and X^-1 (W) from the partials of the fine blocks c holds
+ *   (partial[] indexed by fine block; fine the fine lattice), through scratch (2 (2 nvec)^2 complex
+ *   doubles a coarse site), adding into singular (1 double) the sites where X is singular. */
+size_t qf_mg_partial_doubles(const qf_lattice *fine, const int agg[QF_NDIM], int nvec);
+int qf_insert_mg_build(const qf_field *v, int b, const int agg[QF_NDIM], int nvec, const qf_coarse_source *src,
+                       starpu_data_handle_t partial);
+int qf_insert_mg_assemble(qf_field *links, qf_field *xinv, int c, const qf_lattice *fine, const int agg[QF_NDIM],
+                          int nvec, const starpu_data_handle_t *partial, starpu_data_handle_t scratch,
+                          struct starpu_data_descr singular);
+
+/* One hop of a coarse operator of nvec colours in prec, out = a x + b H in with its local term where
+ * local_on says (QF_CLOVER_*, X or X^-1 with local_inverse) on the sites of parity (-1: all), the dagger
+ * g5 (.) g5 with dagger: st[0..2] the mg_coarse_gather, _interior and _exterior stages for blocks of
+ * lat (tasks/stencil.h), task names names[0..2]. */
+typedef struct {
+    int parity, dagger;
+    double a, b;
+    int has_x, local_on, local_inverse;
+    int nvec;
+    qf_precision prec;
+} qf_coarse_hop;
+int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[3], qf_codelet_stage st[3]);
+
+/* mg_coarse_solve: the coarsest level's solve in one task, on a lattice of one block: x = A^-1 b by
+ * GCR(nkrylov) on the Schur system to tol (at most max_iter iterations), A the coarse operator of
+ * links and xinv (R b, W x), with work a scratch vector of qf_coarse_solve_work_doubles doubles,
+ * adding the iterations and seconds into stats (2 doubles, RW). Task name "c_solve:<precision>". */
+size_t qf_coarse_solve_work_doubles(const qf_lattice *lat, int nvec, qf_precision prec, int nkrylov);
+int qf_insert_mg_coarse_solve(const qf_field *links, const qf_field *xinv, const qf_field *b, qf_field *x,
+                              starpu_data_handle_t work, starpu_data_handle_t stats, int nvec, double tol,
+                              int max_iter, int nkrylov);
+
+/* field_gaussian: standard normal reals on block b of f, keyed by seed, stream and the global site. */
 extern struct starpu_codelet qf_cl_field_gaussian;
+int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream);
 
 /* ---- Every codelet above is in one table (registry.c), which registry.c hands to the runtime when
  * the library loads (runtime/codelet_table.h): the per-worker statistics, the watchdog and the trace

@@ -28,3 +28,14 @@ struct starpu_codelet qf_cl_field_gaussian = {
     .modes = {STARPU_W},
     .model = &field_gaussian_model,
 };
+
+int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream)
+{
+    const qf_lattice *lat = f->lat;
+    qf_field_gaussian_args a = {.site_reals = f->shape.site_reals, .seed = seed, .stream = stream, .prec = f->prec};
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    memcpy(a.global, lat->global, sizeof a.global);
+    qf_lattice_block_origin(lat, b, a.origin);
+    int ret = QF_TASK_INSERT(&qf_cl_field_gaussian, STARPU_W, qf_field_block(f, b), QF_ARGS(a), 0);
+    return qf_task_check(ret, "field_gaussian");
+}

@@ -27,3 +27,14 @@ struct starpu_codelet qf_cl_gauge_start = {
     .modes = {STARPU_W},
     .model = &gauge_start_model,
 };
+
+int qf_insert_gauge_start(qf_field *u, int b, qf_gauge_start_kind kind, uint64_t seed, double eps)
+{
+    const qf_lattice *lat = u->lat;
+    qf_gauge_start_args a = {.seed = seed, .kind = kind, .eps = eps, .prec = u->prec};
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    memcpy(a.global, lat->global, sizeof a.global);
+    qf_lattice_block_origin(lat, b, a.origin);
+    int ret = QF_TASK_INSERT(&qf_cl_gauge_start, STARPU_W, qf_field_block(u, b), QF_ARGS(a), 0);
+    return qf_task_check(ret, "gauge_start");
+}

@@ -33,3 +33,21 @@ struct starpu_codelet qf_cl_gauge_update = {
     .modes = {STARPU_RW, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R},
     .model = &gauge_update_model,
 };
+
+int qf_insert_gauge_update(qf_field *u, int b, const qf_face_set *lower, const qf_update_stage *st)
+{
+    const qf_lattice *lat = u->lat;
+    int origin[QF_NDIM];
+    qf_lattice_block_origin(lat, b, origin);
+    qf_update_args a = qf_update_args_make(lat->block, origin, lat->global, st->mu, st->parity, st->overrelax, st->beta,
+                                           st->seed, st->sweep, u->prec);
+    starpu_data_handle_t fwd[QF_NDIM], low[QF_NDIM - 1];
+    for (int k = 0, nu = 0; nu < QF_NDIM; nu++) {
+        fwd[nu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, nu, +1), nu, 0);
+        if (nu != st->mu) low[k++] = qf_face_set_handle(lower, qf_block_neighbour(b, lat->blocks, nu, -1), nu, 1);
+    }
+    int ret = QF_TASK_INSERT(&qf_cl_gauge_update, STARPU_RW, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R, fwd[1],
+                             STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_R, low[0], STARPU_R, low[1], STARPU_R, low[2],
+                             QF_ARGS(a), 0);
+    return qf_task_check(ret, "gauge_update");
+}

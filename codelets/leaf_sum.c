@@ -35,3 +35,18 @@ struct starpu_codelet qf_cl_leaf_sum = {
     .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W},
     .model = &leaf_sum_model,
 };
+
+int qf_insert_leaf_sum(const qf_field *u, int b, int pass, starpu_data_handle_t m, const qf_face_set *t,
+                       starpu_data_handle_t out, qf_field *fmunu)
+{
+    const qf_lattice *lat = u->lat;
+    qf_leaf_args a = qf_leaf_args_make(lat->block, pass, u->prec, fmunu ? fmunu->prec : QF_DOUBLE);
+    starpu_data_handle_t in[QF_LEAF_FACE_DIRS];
+    for (int k = 0; k < QF_LEAF_FACE_DIRS; k++) {
+        int rho = a.face_dir[k];
+        in[k] = qf_face_set_handle(t, qf_block_neighbour(b, lat->blocks, rho, -1), rho, 1);
+    }
+    int ret = QF_TASK_INSERT(&qf_cl_leaf_sum, STARPU_R, qf_field_block(u, b), STARPU_R, m, STARPU_R, in[0], STARPU_R,
+                             in[1], STARPU_R, in[2], STARPU_W, fmunu ? qf_field_block(fmunu, b) : out, QF_ARGS(a), 0);
+    return qf_task_check(ret, "leaf_sum");
+}

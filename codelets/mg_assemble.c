@@ -47,3 +47,29 @@ struct starpu_codelet qf_cl_mg_assemble = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &mg_assemble_model,
 };
+
+int qf_coarse_link_matrices(void) { return QF_MG_NMAT; }
+
+int qf_insert_mg_assemble(qf_field *links, qf_field *xinv, int c, const qf_lattice *fine, const int agg[QF_NDIM],
+                          int nvec, const starpu_data_handle_t *partial, starpu_data_handle_t scratch,
+                          struct starpu_data_descr singular)
+{
+    const qf_lattice *cl = links->lat;
+    qf_mg_assemble_args a = {.nvec = nvec, .prec = links->prec};
+    qf_lattice_coarse_ratio(cl, fine, a.ratio);
+    a.nfine = (int)qf_volume(a.ratio);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        a.cext[mu] = cl->block[mu];
+        a.apb[mu] = fine->block[mu] / agg[mu];
+    }
+    int members[QF_MG_MAX_FINE_BLOCKS];
+    struct starpu_data_descr d[QF_MG_MAX_FINE_BLOCKS + 4];
+    qf_lattice_coarse_members(cl, fine, c, members);
+    for (int j = 0; j < a.nfine; j++) d[j] = (struct starpu_data_descr){partial[members[j]], STARPU_R};
+    d[a.nfine] = (struct starpu_data_descr){qf_field_block(links, c), STARPU_W};
+    d[a.nfine + 1] = (struct starpu_data_descr){qf_field_block(xinv, c), STARPU_W};
+    d[a.nfine + 2] = (struct starpu_data_descr){scratch, STARPU_SCRATCH};
+    d[a.nfine + 3] = singular;
+    int ret = QF_TASK_INSERT(&qf_cl_mg_assemble, STARPU_DATA_MODE_ARRAY, d, a.nfine + 4, QF_ARGS(a), 0);
+    return qf_task_check(ret, "mg_assemble");
+}

@@ -4,7 +4,7 @@
  * entries of M_m P_chi' V_l(y) once, then their products with conj(V_k(x)) into the target matrix.
  * Buffers: R V, R links, [R clover], R V faces (8), [R gauge faces (4)], W partial. */
 #include "codelets.h"
-#include "kernels/mg.h"
+#include "mg_coarse_run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,3 +104,40 @@ struct starpu_codelet qf_cl_mg_build = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &mg_build_model,
 };
+
+size_t qf_mg_partial_doubles(const qf_lattice *fine, const int agg[QF_NDIM], int nvec)
+{
+    int apb = 1;
+    for (int mu = 0; mu < QF_NDIM; mu++) apb *= fine->block[mu] / agg[mu];
+    return qf_mg_partial_offset(nvec, apb, 0, 0, 0);
+}
+
+int qf_insert_mg_build(const qf_field *v, int b, const int agg[QF_NDIM], int nvec, const qf_coarse_source *src,
+                       starpu_data_handle_t partial)
+{
+    const qf_lattice *fl = v->lat;
+    qf_mg_build_args a = {.g = qf_mg_transfer_geom(v, agg, nvec),
+                          .source = src->wilson ? QF_MG_SOURCE_WILSON : QF_MG_SOURCE_COARSE,
+                          .has_clover = src->clover != NULL,
+                          .kappa = src->kappa,
+                          .link_prec = src->links->prec};
+    memcpy(a.phase, src->phase, sizeof a.phase);
+    memcpy(a.global, fl->global, sizeof a.global);
+    qf_lattice_block_origin(fl, b, a.origin);
+    struct starpu_data_descr d[3 + QF_NDIRS + QF_NDIM + 1];
+    int n = 0;
+    d[n++] = (struct starpu_data_descr){qf_field_block(v, b), STARPU_R};
+    d[n++] = (struct starpu_data_descr){qf_field_block(src->links, b), STARPU_R};
+    if (src->clover) d[n++] = (struct starpu_data_descr){qf_field_block(src->clover, b), STARPU_R};
+    for (int k = 0; k < QF_NDIRS; k++) {
+        int mu = k / 2, fwd = k & 1;
+        int nb = qf_block_neighbour(b, fl->blocks, mu, fwd ? 1 : -1);
+        d[n++] = (struct starpu_data_descr){qf_field_face(v, nb, mu, fwd ? 0 : 1), STARPU_R};
+    }
+    for (int mu = 0; src->wilson && mu < QF_NDIM; mu++)
+        d[n++] = (struct starpu_data_descr){qf_field_face(src->links, qf_block_neighbour(b, fl->blocks, mu, -1), mu, 1),
+                                            STARPU_R};
+    d[n++] = (struct starpu_data_descr){partial, STARPU_W};
+    int ret = QF_TASK_INSERT(&qf_cl_mg_build, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(a), 0);
+    return qf_task_check(ret, "mg_build");
+}

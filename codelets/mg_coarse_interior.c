@@ -2,8 +2,9 @@
  * without a face hop are finished, the others keep their partial hop sum for mg_coarse_exterior.
  * Buffers: R in, R links, W|RW out, [R x], [R X^-1]. */
 #include "codelets.h"
-#include "kernels/mg.h"
 #include "mg_coarse_run.h"
+
+#include <string.h>
 
 #if QF_HAVE_CUDA
 void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg);
@@ -61,3 +62,21 @@ struct starpu_codelet qf_cl_mg_coarse_interior = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &mg_coarse_interior_model,
 };
+
+int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[3], qf_codelet_stage st[3])
+{
+    /* the gather packs the sites the hops read: the other parity */
+    qf_coarse_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .nvec = h->nvec, .prec = h->prec};
+    qf_coarse_args a = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->has_x,
+                        .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = h->nvec, .prec = h->prec};
+    memcpy(g.ext, lat->block, sizeof g.ext);
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    memset(st, 0, 3 * sizeof *st); /* so that a failed bind frees only what was bound */
+    if (qf_codelet_stage_bind(&st[0], &qf_cl_mg_coarse_gather, &g, sizeof g, -1, names[0]) ||
+        qf_codelet_stage_bind(&st[1], &qf_cl_mg_coarse_interior, &a, sizeof a, -1, names[1]) ||
+        qf_codelet_stage_bind(&st[2], &qf_cl_mg_coarse_exterior, &a, sizeof a, -1, names[2])) {
+        qf_codelet_stages_free(st, 3);
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}

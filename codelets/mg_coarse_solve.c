@@ -55,7 +55,7 @@ static void cpu_axpys(void *ctx, int m, const double *cf, const void *const *x, 
     });
 }
 
-static size_t complex_bytes(const cpu_backend *c) { return 2 * (c->prec == QF_DOUBLE ? sizeof(double) : sizeof(float)); }
+static size_t complex_bytes(const cpu_backend *c) { return 2 * qf_real_size(c->prec); }
 
 static void cpu_copy(void *ctx, void *dst, const void *src, int64_t first, int64_t n)
 {
@@ -96,3 +96,23 @@ struct starpu_codelet qf_cl_mg_coarse_solve = {
     .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_RW},
     .model = &mg_coarse_solve_model,
 };
+
+size_t qf_coarse_solve_work_doubles(const qf_lattice *lat, int nvec, qf_precision prec, int nkrylov)
+{
+    /* the solve's fields, then room for a batch of inner products in double */
+    size_t field_bytes = (size_t)lat->block_volume * 4 * nvec * qf_real_size(prec);
+    return (qf_coarse_gcr_fields(nkrylov) * field_bytes) / sizeof(double) + 2 * QF_COARSE_GCR_MAX_NKRYLOV;
+}
+
+int qf_insert_mg_coarse_solve(const qf_field *links, const qf_field *xinv, const qf_field *b, qf_field *x,
+                              starpu_data_handle_t work, starpu_data_handle_t stats, int nvec, double tol,
+                              int max_iter, int nkrylov)
+{
+    qf_coarse_solve_args a = {.nvec = nvec, .prec = links->prec, .tol = tol, .max_iter = max_iter, .nkrylov = nkrylov};
+    memcpy(a.ext, links->lat->block, sizeof a.ext);
+    int ret = QF_TASK_INSERT(&qf_cl_mg_coarse_solve, STARPU_R, qf_field_block(links, 0), STARPU_R,
+                             qf_field_block(xinv, 0), STARPU_R, qf_field_block(b, 0), STARPU_W, qf_field_block(x, 0),
+                             STARPU_SCRATCH, work, STARPU_RW, stats, STARPU_NAME,
+                             a.prec == QF_DOUBLE ? "c_solve:double" : "c_solve:single", QF_ARGS(a), 0);
+    return qf_task_check(ret, "mg_coarse_solve");
+}

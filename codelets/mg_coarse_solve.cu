@@ -105,7 +105,7 @@ static void cuda_axpys(void *ctx, int m, const double *cf, const void *const *x,
     QF_CUDA_CHECK_LAUNCH();
 }
 
-static size_t complex_bytes(const cuda_backend *c) { return 2 * (c->prec == QF_DOUBLE ? sizeof(double) : sizeof(float)); }
+static size_t complex_bytes(const cuda_backend *c) { return 2 * qf_real_size(c->prec); }
 
 static void cuda_copy(void *ctx, void *dst, const void *src, int64_t first, int64_t n)
 {
@@ -136,7 +136,7 @@ extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
     const qf_coarse_solve_args *a = (const qf_coarse_solve_args *)cl_arg;
     STARPU_ASSERT_MSG(a->nkrylov >= 1 && a->nkrylov <= QF_COARSE_GCR_MAX_NKRYLOV, "mg_coarse_solve: nkrylov out of range");
     void *work = (void *)STARPU_VECTOR_GET_PTR(buffers[4]);
-    size_t bytes = (size_t)qf_volume(a->ext) * 4 * a->nvec * (a->prec == QF_DOUBLE ? sizeof(double) : sizeof(float));
+    size_t bytes = (size_t)qf_volume(a->ext) * 4 * a->nvec * qf_real_size(a->prec);
     cuda_backend c = {(const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
                       a->prec, starpu_cuda_get_local_stream(),
                       (double *)qf_coarse_gcr_field(work, qf_coarse_gcr_fields(a->nkrylov), bytes)};

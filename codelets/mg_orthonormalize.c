@@ -2,7 +2,7 @@
  * chirality of one fine block (kernels/mg.h), counting the aggregates where a vector vanished.
  * Buffers: RW V, REDUX (or W) accumulator of 1 double. */
 #include "codelets.h"
-#include "kernels/mg.h"
+#include "mg_coarse_run.h"
 
 #if QF_HAVE_CUDA
 void qf_mg_orthonormalize_cuda(void *buffers[], void *cl_arg);
@@ -37,3 +37,12 @@ struct starpu_codelet qf_cl_mg_orthonormalize = {
     .modes = {STARPU_RW, STARPU_REDUX},
     .model = &mg_orthonormalize_model,
 };
+
+int qf_insert_mg_orthonormalize(qf_field *v, int b, const int agg[QF_NDIM], int nvec,
+                                struct starpu_data_descr vanished)
+{
+    qf_mg_orth_args a = {.g = qf_mg_transfer_geom(v, agg, nvec)};
+    int ret = QF_TASK_INSERT(&qf_cl_mg_orthonormalize, STARPU_RW, qf_field_block(v, b), vanished.mode, vanished.handle,
+                             QF_ARGS(a), 0);
+    return qf_task_check(ret, "mg_orthonormalize");
+}

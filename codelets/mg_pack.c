@@ -1,7 +1,7 @@
 /* Codelet mg_pack: the near-null vectors of one fine block, N fields, into the prolongator's storage
  * V[x][k][i] (kernels/mg.h). Buffers: R field[k] (k < N), W V. */
 #include "codelets.h"
-#include "kernels/mg.h"
+#include "mg_coarse_run.h"
 
 #if QF_HAVE_CUDA
 void qf_mg_pack_cuda(void *buffers[], void *cl_arg);
@@ -33,3 +33,23 @@ struct starpu_codelet qf_cl_mg_pack = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &mg_pack_model,
 };
+
+qf_mg_geom qf_mg_transfer_geom(const qf_field *v, const int agg[QF_NDIM], int nvec)
+{
+    qf_mg_geom g = {.nsite = v->shape.site_reals / (2 * nvec), .nvec = nvec, .prec = v->prec};
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        g.fext[mu] = v->lat->block[mu];
+        g.agg[mu] = agg[mu];
+    }
+    return g;
+}
+
+int qf_insert_mg_pack(qf_field *v, int b, const int agg[QF_NDIM], int nvec, qf_field *const *vec)
+{
+    qf_mg_orth_args a = {.g = qf_mg_transfer_geom(v, agg, nvec)};
+    struct starpu_data_descr d[QF_COARSE_MAX_COLOURS + 1]; /* v's shape holds at most that many vectors */
+    for (int k = 0; k < nvec; k++) d[k] = (struct starpu_data_descr){qf_field_block(vec[k], b), STARPU_R};
+    d[nvec] = (struct starpu_data_descr){qf_field_block(v, b), STARPU_W};
+    int ret = QF_TASK_INSERT(&qf_cl_mg_pack, STARPU_DATA_MODE_ARRAY, d, nvec + 1, QF_ARGS(a), 0);
+    return qf_task_check(ret, "mg_pack");
+}

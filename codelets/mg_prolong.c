@@ -1,7 +1,9 @@
 /* Codelet mg_prolong: P of the multigrid transfer, one fine block from its coarse block and its
  * near-null vectors, out = P e or out += P e (kernels/mg.h). Buffers: R coarse, R V, W|RW fine. */
 #include "codelets.h"
-#include "kernels/mg.h"
+#include "mg_coarse_run.h"
+
+#include <string.h>
 
 #if QF_HAVE_CUDA
 void qf_mg_prolong_cuda(void *buffers[], void *cl_arg);
@@ -39,3 +41,14 @@ struct starpu_codelet qf_cl_mg_prolong = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &mg_prolong_model,
 };
+
+int qf_insert_mg_prolong(qf_field *fine, int b, const qf_field *coarse, const qf_field *v, const int agg[QF_NDIM],
+                         int nvec, int add)
+{
+    qf_mg_prolong_args a = {.g = qf_mg_transfer_geom(v, agg, nvec), .add = add != 0};
+    memcpy(a.cext, coarse->lat->block, sizeof a.cext);
+    int c = qf_lattice_coarse_block_of(coarse->lat, v->lat, b, a.pos);
+    int ret = QF_TASK_INSERT(&qf_cl_mg_prolong, STARPU_R, qf_field_block(coarse, c), STARPU_R, qf_field_block(v, b),
+                             add ? STARPU_RW : STARPU_W, qf_field_block(fine, b), STARPU_NAME, "prolong", QF_ARGS(a), 0);
+    return qf_task_check(ret, "mg_prolong");
+}

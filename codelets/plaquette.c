@@ -33,3 +33,15 @@ struct starpu_codelet qf_cl_plaquette = {
     .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_REDUX},
     .model = &plaquette_model,
 };
+
+int qf_insert_plaquette(const qf_field *u, int b, struct starpu_data_descr sum)
+{
+    const qf_lattice *lat = u->lat;
+    qf_plaquette_args a = {.prec = u->prec};
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    starpu_data_handle_t fwd[QF_NDIM];
+    for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
+    int ret = QF_TASK_INSERT(&qf_cl_plaquette, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R, fwd[1],
+                             STARPU_R, fwd[2], STARPU_R, fwd[3], sum.mode, sum.handle, QF_ARGS(a), 0);
+    return qf_task_check(ret, "plaquette");
+}

@@ -32,3 +32,18 @@ struct starpu_codelet qf_cl_plaquette_matrix = {
     .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_R, STARPU_W},
     .model = &plaquette_matrix_model,
 };
+
+int qf_leaf_site_reals(void) { return QF_NPLANES * QF_SU3_REALS; }
+int qf_leaf_face_reals(void) { return QF_LEAF_FACE_SLOTS * QF_SU3_REALS; }
+
+int qf_insert_plaquette_matrix(const qf_field *u, int b, starpu_data_handle_t p)
+{
+    const qf_lattice *lat = u->lat;
+    qf_plaquette_args a = {.prec = u->prec};
+    memcpy(a.ext, lat->block, sizeof a.ext);
+    starpu_data_handle_t fwd[QF_NDIM];
+    for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
+    int ret = QF_TASK_INSERT(&qf_cl_plaquette_matrix, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
+                             fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_W, p, QF_ARGS(a), 0);
+    return qf_task_check(ret, "plaquette_matrix");
+}

@@ -29,3 +29,8 @@ struct starpu_codelet qf_cl_polyakov_chain = {
     .modes = {STARPU_RW, STARPU_R},
     .model = &polyakov_chain_model,
 };
+
+int qf_insert_polyakov_chain(starpu_data_handle_t acc, starpu_data_handle_t next)
+{
+    return qf_task_check(QF_TASK_INSERT(&qf_cl_polyakov_chain, STARPU_RW, acc, STARPU_R, next, 0), "polyakov_chain");
+}

@@ -29,3 +29,13 @@ struct starpu_codelet qf_cl_polyakov_line = {
     .modes = {STARPU_R, STARPU_W},
     .model = &polyakov_line_model,
 };
+
+size_t qf_polyakov_line_site_bytes(void) { return QF_SU3_REALS * sizeof(double); }
+
+int qf_insert_polyakov_line(const qf_field *u, int b, starpu_data_handle_t line)
+{
+    qf_polyakov_args a = {.prec = u->prec};
+    memcpy(a.ext, u->lat->block, sizeof a.ext);
+    int ret = QF_TASK_INSERT(&qf_cl_polyakov_line, STARPU_R, qf_field_block(u, b), STARPU_W, line, QF_ARGS(a), 0);
+    return qf_task_check(ret, "polyakov_line");
+}

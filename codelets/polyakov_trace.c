@@ -36,3 +36,9 @@ struct starpu_codelet qf_cl_polyakov_trace = {
     .modes = {STARPU_R, STARPU_REDUX},
     .model = &polyakov_trace_model,
 };
+
+int qf_insert_polyakov_trace(starpu_data_handle_t line, struct starpu_data_descr sum)
+{
+    return qf_task_check(QF_TASK_INSERT(&qf_cl_polyakov_trace, STARPU_R, line, sum.mode, sum.handle, 0),
+                         "polyakov_trace");
+}

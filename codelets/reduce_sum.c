@@ -51,3 +51,12 @@ struct starpu_codelet qf_cl_sum_add = {
     .modes = {STARPU_RW, STARPU_R},
     .model = &sum_add_model,
 };
+
+void qf_set_sum_reduction(starpu_data_handle_t h) { starpu_data_set_reduction_methods(h, &qf_cl_sum_add, &qf_cl_sum_zero); }
+
+int qf_insert_sum_zero(starpu_data_handle_t h) { return qf_task_check(QF_TASK_INSERT(&qf_cl_sum_zero, STARPU_W, h, 0), "sum_zero"); }
+
+int qf_insert_sum_add(starpu_data_handle_t target, starpu_data_handle_t term)
+{
+    return qf_task_check(QF_TASK_INSERT(&qf_cl_sum_add, STARPU_RW, target, STARPU_R, term, 0), "sum_add");
+}

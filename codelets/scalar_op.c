@@ -29,3 +29,44 @@ struct starpu_codelet qf_cl_scalar_op = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &scalar_op_model,
 };
+
+/* out first, then a and b unless they are a handle already listed; out is RW when it is an input too. */
+static int insert(qf_scalar_op_args args, starpu_data_handle_t out, starpu_data_handle_t a, starpu_data_handle_t b)
+{
+    const starpu_data_handle_t ops[3] = {out, a, b};
+    struct starpu_data_descr d[3];
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        args.buf[k] = -1;
+        if (!ops[k]) continue;
+        for (int j = 0; j < k; j++)
+            if (ops[j] == ops[k]) args.buf[k] = args.buf[j];
+        if (args.buf[k] >= 0) {
+            if (args.buf[k] == 0) d[0].mode = STARPU_RW;
+            continue;
+        }
+        args.buf[k] = n;
+        d[n].handle = ops[k];
+        d[n].mode = k == QF_SOP_OUT ? STARPU_W : STARPU_R;
+        n++;
+    }
+    int ret = QF_TASK_INSERT(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
+    return qf_task_check(ret, "scalar_op");
+}
+
+int qf_insert_scalar_set(starpu_data_handle_t out, double re, double im)
+{
+    return insert((qf_scalar_op_args){.op = QF_SCALAR_SET, .re = re, .im = im}, out, NULL, NULL);
+}
+int qf_insert_scalar_mul(starpu_data_handle_t out, starpu_data_handle_t a, starpu_data_handle_t b)
+{
+    return insert((qf_scalar_op_args){.op = QF_SCALAR_MUL}, out, a, b);
+}
+int qf_insert_scalar_div(starpu_data_handle_t out, starpu_data_handle_t a, starpu_data_handle_t b)
+{
+    return insert((qf_scalar_op_args){.op = QF_SCALAR_DIV}, out, a, b);
+}
+int qf_insert_scalar_scale(starpu_data_handle_t out, double s, starpu_data_handle_t a)
+{
+    return insert((qf_scalar_op_args){.op = QF_SCALAR_SCALE, .s = s}, out, a, NULL);
+}

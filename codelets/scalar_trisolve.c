@@ -30,3 +30,13 @@ struct starpu_codelet qf_cl_scalar_trisolve = {
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &scalar_trisolve_model,
 };
+
+int qf_scalar_trisolve_max_order(void) { return QF_TRISOLVE_MAX_M; }
+
+int qf_insert_scalar_trisolve(int m, const struct starpu_data_descr *d)
+{
+    qf_scalar_trisolve_args args = {.m = m};
+    int n = m + m * (m - 1) / 2 + 1;
+    return qf_task_check(QF_TASK_INSERT(&qf_cl_scalar_trisolve, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0),
+                         "scalar_trisolve");
+}

@@ -35,3 +35,21 @@ struct starpu_codelet qf_cl_staple_face = {
     .modes = {STARPU_R, STARPU_R, STARPU_W, STARPU_W, STARPU_W},
     .model = &staple_face_model,
 };
+
+int qf_staple_face_reals(void) { return QF_SU3_REALS; }
+
+int qf_insert_staple_face(const qf_field *u, int b, const qf_face_set *lower, const qf_update_stage *st)
+{
+    const qf_lattice *lat = u->lat;
+    int origin[QF_NDIM];
+    qf_lattice_block_origin(lat, b, origin);
+    qf_update_args a = qf_update_args_make(lat->block, origin, lat->global, st->mu, st->parity, st->overrelax, st->beta,
+                                           st->seed, st->sweep, u->prec);
+    starpu_data_handle_t out[QF_NDIM - 1];
+    for (int k = 0, nu = 0; nu < QF_NDIM; nu++)
+        if (nu != st->mu) out[k++] = qf_face_set_handle(lower, b, nu, 1);
+    int ret = QF_TASK_INSERT(&qf_cl_staple_face, STARPU_R, qf_field_block(u, b), STARPU_R,
+                             qf_field_face(u, qf_block_neighbour(b, lat->blocks, st->mu, +1), st->mu, 0), STARPU_W,
+                             out[0], STARPU_W, out[1], STARPU_W, out[2], QF_ARGS(a), 0);
+    return qf_task_check(ret, "staple_face");
+}

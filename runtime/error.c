@@ -54,6 +54,12 @@ int qf_fail_context(const char *fmt, ...)
 
 const char *qf_precision_name(qf_precision p) { return p == QF_DOUBLE ? "double" : "single"; }
 
+int qf_precision_check(qf_precision p, const char *what)
+{
+    if (p == QF_DOUBLE || p == QF_SINGLE) return QF_SUCCESS;
+    return qf_fail("unknown %s precision %d: use QF_DOUBLE or QF_SINGLE", what, (int)p);
+}
+
 int qf_precision_parse(const char *s, qf_precision *p)
 {
     if (!strcmp(s, "double")) { *p = QF_DOUBLE; return QF_SUCCESS; }

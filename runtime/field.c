@@ -5,6 +5,7 @@
 #include "field_handles.h"
 #include "mpi_data.h"
 #include "quarkflow/qf_runtime.h"
+#include "reals.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -262,16 +263,9 @@ static void copy_block(const qf_field *f, int b, const site_box *box, double *ar
     int n = f->shape.site_reals;
     for (int64_t s = 0; s < f->lat->block_volume; s++) {
         double *g = array + box_site(f->lat, box, b, s) * n;
-        if (f->prec == QF_DOUBLE) {
-            double *d = (double *)data + s * n;
-            if (to_field) memcpy(d, g, (size_t)n * sizeof *d);
-            else memcpy(g, d, (size_t)n * sizeof *d);
-        } else {
-            float *d = (float *)data + s * n;
-            for (int i = 0; i < n; i++) {
-                if (to_field) d[i] = (float)g[i];
-                else g[i] = d[i];
-            }
+        for (int i = 0; i < n; i++) {
+            if (to_field) qf_real_set(data, f->prec, (size_t)(s * n + i), g[i]);
+            else g[i] = qf_real_get(data, f->prec, (size_t)(s * n + i));
         }
     }
 }

@@ -7,6 +7,10 @@
 
 #include <starpu.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Face buffers for every block, direction and side: vector handles of face sites, allocated by StarPU
  * where first written. Fields own one set; operators and updates own more (for example faces that
  * carry products computed by the sender). */
@@ -53,4 +57,7 @@ static inline starpu_data_handle_t qf_field_face(const qf_field *f, int b, int m
     return qf_face_set_handle(&f->faces, b, mu, side);
 }
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -118,3 +118,13 @@ int qf_mpi_insert_end(int ret)
 #endif
     return ret;
 }
+
+int qf_task_check(int ret, const char *what)
+{
+    if (ret == -ENODEV)
+        return qf_fail("no StarPU worker can run %s tasks: enable CPU workers (STARPU_NCPU / --ncpu) or a device that "
+                       "has an implementation",
+                       what);
+    if (ret) return qf_fail("submitting a %s task failed (StarPU error %d: %s)", what, ret, strerror(-ret));
+    return QF_SUCCESS;
+}

@@ -14,6 +14,10 @@
 #include <starpu_mpi.h>
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* 1 when StarPU-MPI runs (more than one process; runtime.c). */
 int qf_runtime_mpi_active(void);
 
@@ -46,6 +50,12 @@ void qf_data_share(starpu_data_handle_t h);
 /* The argument block of the task being inserted (tasks.h, QF_ARGS), and the bookkeeping that frees
  * it when StarPU-MPI decides that another process runs the task. */
 void *qf_task_args_copy(const void *a, size_t n);
+/* The codelets read their argument block directly as cl_arg, so tasks carry a heap copy that StarPU
+ * frees after the task (STARPU_CL_ARGS); STARPU_VALUE would pack it for starpu_codelet_unpack_args.
+ * QF_TASK_INSERT also frees the copy of a task that another process runs. */
+#define QF_ARGS(a) STARPU_CL_ARGS, qf_task_args_copy(&(a), sizeof(a)), sizeof(a)
+/* Checks starpu_task_insert's return value and turns it into a qf error naming the codelet. */
+int qf_task_check(int ret, const char *what);
 int qf_mpi_insert_begin(const struct starpu_codelet *cl);
 int qf_mpi_insert_end(int ret);
 
@@ -72,4 +82,7 @@ void qf_task_scope_count(void *scope);
                                    __VA_ARGS__)                                                                \
          : QF_TASK_INSERT_UNSCOPED(cl, __VA_ARGS__))
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -74,7 +74,7 @@ static int check_params(const qf_mg_params *p)
         return qf_fail("multigrid coarse solves to tolerance %g in %d iterations: the tolerance is between 0 and 1 "
                        "(e.g. 0.25), the iterations at least 1",
                        p->coarse_tol, p->coarse_max_iter);
-    if (p->prec != QF_DOUBLE && p->prec != QF_SINGLE) return qf_fail("unknown multigrid precision %d", (int)p->prec);
+    if (qf_precision_check(p->prec, "multigrid")) return QF_ERROR;
     for (int l = 0; l < p->levels; l++) {
         char what[64];
         snprintf(what, sizeof what, "multigrid level %d (--mg-location)", l);

@@ -76,7 +76,7 @@ static int check_params(const qf_solver_params *p, qf_precision op_prec)
                        p->tol, qf_solver_min_tol(op_prec), qf_precision_name(op_prec));
     if (p->max_iter < 1) return qf_fail("solver max_iter %d: give at least one iteration", p->max_iter);
     if (p->check_every < 1) return qf_fail("solver check_every %d: check at least every iteration", p->check_every);
-    if (p->sloppy != QF_DOUBLE && p->sloppy != QF_SINGLE) return qf_fail("unknown sloppy precision %d", (int)p->sloppy);
+    if (qf_precision_check(p->sloppy, "sloppy")) return QF_ERROR;
     if (!(p->delta > 0.0 && p->delta < 1.0))
         return qf_fail("solver delta %g: the fall of the iterated residual between high-precision updates is between 0 "
                        "and 1 (e.g. 0.1)",

@@ -10,10 +10,9 @@
  *
  * Nothing here waits. A field or scalar that is several operands of one call is one buffer of each
  * task, with the union of the operands' modes (R and W give RW) and the argument block's operand table
- * pointing at it (kernels/blas.h); the kernels load every operand of an element before they store. */
+ * pointing at it (codelets.h); the kernels load every operand of an element before they store. */
 #include "scalar.h"
 #include "tasks.h"
-#include "kernels/blas.h"
 
 #include <math.h>
 
@@ -65,104 +64,89 @@ static int check_scalars(const char *fn, int n, const qf_scalar *const s[], cons
     return QF_SUCCESS;
 }
 
-/* ---- the buffers of a task: each distinct field or scalar once ---- */
+/* ---- the operands of a call, resolved per block ---- */
 
+/* A field (its block), a scalar, or a reduction's result (the block's partial sum, qf_block_sum); an
+ * operand the operation does not use has neither. The codelets' insert helpers make each distinct
+ * handle of a task one buffer (codelets.h). */
 typedef struct {
-    int n;
-    const void *obj[QF_BLAS_MAX_OPERANDS];            /* the qf_field or qf_scalar of each buffer */
-    const qf_field *field[QF_BLAS_MAX_OPERANDS];      /* NULL for a scalar buffer */
-    starpu_data_handle_t scalar[QF_BLAS_MAX_OPERANDS];
-    enum starpu_data_access_mode mode[QF_BLAS_MAX_OPERANDS];
-    qf_block_sum sum[QF_BLAS_MAX_OPERANDS]; /* the reduction of a result scalar's buffer */
-    int is_sum[QF_BLAS_MAX_OPERANDS];
-} buffer_plan;
+    const qf_field *field;
+    const qf_scalar *scalar;
+    enum starpu_data_access_mode mode;
+    int is_sum;
+    qf_block_sum sum;
+} operand;
 
-static void plan_init(buffer_plan *pl, qf_blas_args *args)
+static operand field_operand(const qf_field *f, enum starpu_data_access_mode mode)
 {
-    pl->n = 0;
-    memset(pl->is_sum, 0, sizeof pl->is_sum);
-    for (int k = 0; k < QF_BLAS_MAX_OPERANDS; k++) args->buf[k] = -1;
+    return (operand){.field = f, .mode = mode};
 }
 
-static void plan_add(buffer_plan *pl, qf_blas_args *args, int operand, const void *obj, const qf_field *field,
-                     starpu_data_handle_t scalar, enum starpu_data_access_mode mode)
+static operand scalar_operand(const qf_scalar *s, enum starpu_data_access_mode mode)
 {
-    for (int j = 0; j < pl->n; j++)
-        if (pl->obj[j] == obj) {
-            /* R and W give RW; the builders refuse a REDUX operand that is another operand too */
-            pl->mode[j] = (enum starpu_data_access_mode)(pl->mode[j] | mode);
-            args->buf[operand] = j;
-            return;
-        }
-    int j = pl->n++;
-    pl->obj[j] = obj;
-    pl->field[j] = field;
-    pl->scalar[j] = scalar;
-    pl->mode[j] = mode;
-    args->buf[operand] = j;
-}
-
-static void plan_field(buffer_plan *pl, qf_blas_args *args, int operand, const qf_field *f,
-                       enum starpu_data_access_mode mode)
-{
-    plan_add(pl, args, operand, f, f, NULL, mode);
-}
-
-static void plan_scalar(buffer_plan *pl, qf_blas_args *args, int operand, const qf_scalar *s,
-                        enum starpu_data_access_mode mode)
-{
-    plan_add(pl, args, operand, s, NULL, qf_scalar_handle(s), mode);
+    return (operand){.scalar = s, .mode = mode};
 }
 
 /* The scalar a reduction writes: with one block, the task's alone (W, assigned: one task a
  * reduction); with several, a sum over the blocks (tasks.h: STARPU_REDUX, through per-process partial
  * sums on several processes). */
-static int result_scalar(buffer_plan *pl, qf_blas_args *args, int operand, qf_scalar *r, const qf_lattice *lat)
+static int result_operand(operand *o, qf_blas_range *range, qf_scalar *r, const qf_lattice *lat)
 {
-    qf_block_sum sum;
-    if (qf_block_sum_begin(&sum, qf_scalar_handle(r), 2 * sizeof(double), lat, 1)) return QF_ERROR;
-    args->assign = sum.assign;
-    plan_scalar(pl, args, operand, r, sum.assign ? STARPU_W : STARPU_REDUX);
-    int k = args->buf[operand];
-    pl->sum[k] = sum;
-    pl->is_sum[k] = 1;
+    *o = (operand){.scalar = r, .is_sum = 1};
+    if (qf_block_sum_begin(&o->sum, qf_scalar_handle(r), 2 * sizeof(double), lat, 1)) return QF_ERROR;
+    range->assign = o->sum.assign;
     return QF_SUCCESS;
 }
 
-/* The element range of a parity (or of the whole block) of f's blocks, as complex numbers. */
-static void set_range(qf_blas_args *args, const qf_field *f, int parity)
+static struct starpu_data_descr operand_at(const operand *o, int b)
 {
-    int64_t v = f->lat->block_volume, per_site = f->shape.site_reals / 2;
-    args->prec = f->prec;
-    args->first = parity < 0 ? 0 : parity * (v / 2) * per_site;
-    args->n = (parity < 0 ? v : v / 2) * per_site;
+    if (o->is_sum) return qf_block_sum_descr(&o->sum, b);
+    if (o->field) return (struct starpu_data_descr){qf_field_block(o->field, b), o->mode};
+    return (struct starpu_data_descr){o->scalar ? qf_scalar_handle(o->scalar) : NULL, o->mode};
 }
 
-/* One task of codelet cl per block of f's lattice, named after the call (fn without its qf_blas_
- * prefix: "axpby", "dot", "cg_update"), which is what traces show. */
-static int submit_blocks(struct starpu_codelet *cl, buffer_plan *pl, const qf_blas_args *args,
-                         const qf_lattice *lat, const char *fn)
+/* The element range of a parity (or of the whole block) of f's blocks, as complex numbers; the task
+ * name is the call's (fn without its qf_blas_ prefix: "axpby", "dot", "cg_update"), which traces show. */
+static qf_blas_range range_of(const qf_field *f, int parity, const char *fn)
 {
-    const char *name = fn + strlen("qf_blas_");
+    int64_t v = f->lat->block_volume, per_site = f->shape.site_reals / 2;
+    return (qf_blas_range){.first = parity < 0 ? 0 : parity * (v / 2) * per_site,
+                           .n = (parity < 0 ? v : v / 2) * per_site,
+                           .prec = f->prec,
+                           .name = fn + strlen("qf_blas_")};
+}
+
+/* One task a block of lat: insert(range, the operands of block b, ctx), then the reductions' ends. */
+typedef int (*block_insert)(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx);
+
+static int submit_blocks(const qf_lattice *lat, const qf_blas_range *range, operand *ops, int n, block_insert insert,
+                         const void *ctx)
+{
     for (int b = 0; b < lat->nblocks; b++) {
-        struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
+        struct starpu_data_descr d[8];
         int mine = 0;
-        for (int k = 0; k < pl->n; k++) {
-            d[k].handle = pl->field[k] ? qf_field_block(pl->field[k], b) : pl->scalar[k];
-            d[k].mode = pl->mode[k];
-            if (pl->is_sum[k]) d[k].handle = qf_block_sum_operand(&pl->sum[k], b, &d[k].mode);
-            mine |= qf_data_is_mine(d[k].handle);
+        for (int k = 0; k < n; k++) {
+            d[k] = operand_at(&ops[k], b);
+            mine |= d[k].handle && qf_data_is_mine(d[k].handle);
         }
         if (!mine) continue; /* pruned: its blocks and partial sums are never cached elsewhere (runtime/mpi_data.h) */
-        int ret = QF_TASK_INSERT(cl, STARPU_DATA_MODE_ARRAY, d, pl->n, STARPU_NAME, name, QF_ARGS(*args), 0);
-        if (qf_task_check(ret, cl->name)) return QF_ERROR;
+        if (insert(range, d, ctx)) return QF_ERROR;
     }
-    for (int k = 0; k < pl->n; k++)
-        if (pl->is_sum[k] && qf_block_sum_end(&pl->sum[k])) return QF_ERROR;
+    for (int k = 0; k < n; k++)
+        if (ops[k].is_sum && qf_block_sum_end(&ops[k].sum)) return QF_ERROR;
     return QF_SUCCESS;
 }
 
 /* ---- reductions ---- */
+
+static int insert_reduce(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
+{
+    qf_blas_reduce_operands o = {d[0], d[1], d[2], d[3]};
+    int (*const *insert)(const qf_blas_range *, const qf_blas_reduce_operands *) = ctx;
+    return (*insert)(r, &o);
+}
+
+enum { REDUCE_NORM2, REDUCE_DOT, REDUCE_DOT_NORM2 };
 
 static int reduce(const char *fn, int op, qf_scalar *r, qf_scalar *r2, const qf_field *x, const qf_field *y,
                   int parity)
@@ -170,101 +154,132 @@ static int reduce(const char *fn, int op, qf_scalar *r, qf_scalar *r2, const qf_
     const qf_field *f[2] = {x, y};
     const char *const fname[2] = {"x", "y"};
     const qf_scalar *s[2] = {r, r2};
-    const char *const sname[2] = {op == QF_BLAS_DOT_NORM2 ? "dot" : "r", "norm"};
-    if (check_scalars(fn, op == QF_BLAS_DOT_NORM2 ? 2 : 1, s, sname) || check_fields(fn, op == QF_BLAS_NORM2 ? 1 : 2, f, fname) ||
+    const char *const sname[2] = {op == REDUCE_DOT_NORM2 ? "dot" : "r", "norm"};
+    if (check_scalars(fn, op == REDUCE_DOT_NORM2 ? 2 : 1, s, sname) || check_fields(fn, op == REDUCE_NORM2 ? 1 : 2, f, fname) ||
         check_parity(fn, parity))
         return QF_ERROR;
     if (r == r2) return qf_fail("%s: dot and norm are one scalar: give two", fn);
-    if (op == QF_BLAS_DOT && x == y) op = QF_BLAS_NORM2; /* <x, x> = |x|^2, with x read once and im exactly 0 */
-    qf_blas_args args = {.op = op};
-    buffer_plan pl;
-    plan_init(&pl, &args);
-    set_range(&args, x, parity);
-    plan_field(&pl, &args, QF_RED_X, x, STARPU_R);
-    if (op != QF_BLAS_NORM2) plan_field(&pl, &args, QF_RED_Y, y, STARPU_R);
-    if (result_scalar(&pl, &args, QF_RED_R, r, x->lat) ||
-        (op == QF_BLAS_DOT_NORM2 && result_scalar(&pl, &args, QF_RED_R2, r2, x->lat)))
+    if (op == REDUCE_DOT && x == y) op = REDUCE_NORM2; /* <x, x> = |x|^2, with x read once and im exactly 0 */
+    static int (*const inserts[])(const qf_blas_range *, const qf_blas_reduce_operands *) = {
+        [REDUCE_NORM2] = qf_insert_blas_norm2, [REDUCE_DOT] = qf_insert_blas_dot, [REDUCE_DOT_NORM2] = qf_insert_blas_dot_norm2};
+    qf_blas_range range = range_of(x, parity, fn);
+    operand ops[4] = {field_operand(x, STARPU_R), op != REDUCE_NORM2 ? field_operand(y, STARPU_R) : (operand){0}};
+    if (result_operand(&ops[2], &range, r, x->lat) ||
+        (op == REDUCE_DOT_NORM2 && result_operand(&ops[3], &range, r2, x->lat)))
         return QF_ERROR;
-    return submit_blocks(&qf_cl_blas_reduce, &pl, &args, x->lat, fn);
+    return submit_blocks(x->lat, &range, ops, 4, insert_reduce, &inserts[op]);
 }
 
 int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity)
 {
-    return reduce("qf_blas_norm2", QF_BLAS_NORM2, r, NULL, x, NULL, parity);
+    return reduce("qf_blas_norm2", REDUCE_NORM2, r, NULL, x, NULL, parity);
 }
 
 int qf_blas_dot(qf_scalar *r, const qf_field *x, const qf_field *y, int parity)
 {
-    return reduce("qf_blas_dot", QF_BLAS_DOT, r, NULL, x, y, parity);
+    return reduce("qf_blas_dot", REDUCE_DOT, r, NULL, x, y, parity);
 }
 
 int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const qf_field *y, int parity)
 {
-    return reduce("qf_blas_dot_norm2", QF_BLAS_DOT_NORM2, dot, norm, x, y, parity);
+    return reduce("qf_blas_dot_norm2", REDUCE_DOT_NORM2, dot, norm, x, y, parity);
 }
 
 /* ---- updates ---- */
+
+enum { UPDATE_COPY, UPDATE_AXPBY, UPDATE_CAXPY, UPDATE_CXPAY, UPDATE_MUL, UPDATE_CONJ_MUL };
+
+typedef struct {
+    int op;
+    double a, b, s;
+} update_call;
+
+static int insert_update(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
+{
+    const update_call *c = ctx;
+    qf_blas_update_operands o = {.y = d[0], .x = d[1], .c = d[2], .w = d[3]};
+    switch (c->op) {
+    case UPDATE_COPY: return qf_insert_blas_copy(r, &o);
+    case UPDATE_AXPBY: return qf_insert_blas_axpby(r, &o, c->a, c->b);
+    case UPDATE_CAXPY: return qf_insert_blas_caxpy(r, &o, c->s);
+    case UPDATE_CXPAY: return qf_insert_blas_cxpay(r, &o, c->s);
+    case UPDATE_MUL: return qf_insert_blas_mul(r, &o);
+    default: return qf_insert_blas_conj_mul(r, &o);
+    }
+}
 
 /* y = op(x, y) with real constants a, b, the scalar c times s, or the field w. y is written without
  * being read (W) when the operation does not read it and covers the whole block. */
 static int update(const char *fn, int op, qf_field *y, const qf_field *x, const qf_field *w, double a, double b,
                   const qf_scalar *c, double s, int parity)
 {
-    int uses_w = op == QF_BLAS_MUL || op == QF_BLAS_CONJ_MUL;
+    int uses_w = op == UPDATE_MUL || op == UPDATE_CONJ_MUL;
     const qf_field *f[3] = {y, x, w};
     const char *const fname[3] = {"y", "x", "w"};
-    int uses_scalar = op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY;
-    int reads_x = op != QF_BLAS_AXPBY || a != 0.0;
+    int uses_scalar = op == UPDATE_CAXPY || op == UPDATE_CXPAY;
+    int reads_x = op != UPDATE_AXPBY || a != 0.0;
     const qf_scalar *sc[1] = {c};
     const char *const sname[1] = {"a"};
     if (check_fields(fn, uses_w ? 3 : reads_x ? 2 : 1, f, fname) || (uses_scalar && check_scalars(fn, 1, sc, sname)) ||
         check_parity(fn, parity))
         return QF_ERROR;
-    if (op == QF_BLAS_AXPBY && (check_real(fn, "a", a) || check_real(fn, "b", b))) return QF_ERROR;
+    if (op == UPDATE_AXPBY && (check_real(fn, "a", a) || check_real(fn, "b", b))) return QF_ERROR;
     if (uses_scalar && check_real(fn, "s", s)) return QF_ERROR;
-    int reads_y = op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY || (op == QF_BLAS_AXPBY && b != 0.0);
-    qf_blas_args args = {.op = op, .a = a, .b = b, .s = s};
-    buffer_plan pl;
-    plan_init(&pl, &args);
-    set_range(&args, y, parity);
-    plan_field(&pl, &args, QF_UPD_Y, y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W);
-    if (reads_x) plan_field(&pl, &args, QF_UPD_X, x, STARPU_R);
-    if (uses_w) plan_field(&pl, &args, QF_UPD_W, w, STARPU_R);
-    if (uses_scalar) plan_scalar(&pl, &args, QF_UPD_A, c, STARPU_R);
-    return submit_blocks(&qf_cl_blas_update, &pl, &args, y->lat, fn);
+    int reads_y = op == UPDATE_CAXPY || op == UPDATE_CXPAY || (op == UPDATE_AXPBY && b != 0.0);
+    update_call call = {.op = op, .a = a, .b = b, .s = s};
+    qf_blas_range range = range_of(y, parity, fn);
+    operand ops[4] = {field_operand(y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W),
+                      reads_x ? field_operand(x, STARPU_R) : (operand){0},
+                      uses_scalar ? scalar_operand(c, STARPU_R) : (operand){0},
+                      uses_w ? field_operand(w, STARPU_R) : (operand){0}};
+    return submit_blocks(y->lat, &range, ops, 4, insert_update, &call);
 }
 
 int qf_blas_copy(qf_field *y, const qf_field *x, int parity)
 {
-    return update("qf_blas_copy", QF_BLAS_COPY, y, x, NULL, 0.0, 0.0, NULL, 0.0, parity);
+    return update("qf_blas_copy", UPDATE_COPY, y, x, NULL, 0.0, 0.0, NULL, 0.0, parity);
 }
 
 int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity)
 {
-    return update("qf_blas_axpby", QF_BLAS_AXPBY, y, x, NULL, a, b, NULL, 0.0, parity);
+    return update("qf_blas_axpby", UPDATE_AXPBY, y, x, NULL, a, b, NULL, 0.0, parity);
 }
 
 int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity)
 {
-    return update("qf_blas_caxpy", QF_BLAS_CAXPY, y, x, NULL, 0.0, 0.0, a, s, parity);
+    return update("qf_blas_caxpy", UPDATE_CAXPY, y, x, NULL, 0.0, 0.0, a, s, parity);
 }
 
 int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity)
 {
-    return update("qf_blas_cxpay", QF_BLAS_CXPAY, y, x, NULL, 0.0, 0.0, a, s, parity);
+    return update("qf_blas_cxpay", UPDATE_CXPAY, y, x, NULL, 0.0, 0.0, a, s, parity);
 }
 
 int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
 {
-    return update("qf_blas_mul", QF_BLAS_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
+    return update("qf_blas_mul", UPDATE_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
 }
 
 int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
 {
-    return update("qf_blas_conj_mul", QF_BLAS_CONJ_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
+    return update("qf_blas_conj_mul", UPDATE_CONJ_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
 }
 
 /* ---- fused Krylov updates ---- */
+
+static int insert_cg(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
+{
+    (void)ctx;
+    qf_blas_cg_operands o = {.x = d[0], .r = d[1], .a = d[2], .p = d[3], .q = d[4], .rr = d[5]};
+    return qf_insert_blas_cg_update(r, &o);
+}
+
+static int insert_bicgstab(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
+{
+    (void)ctx;
+    qf_blas_bicgstab_operands o = {.x = d[0], .r = d[1], .a = d[2], .p = d[3], .w = d[4], .s = d[5], .t = d[6], .rr = d[7]};
+    return qf_insert_blas_bicgstab_update(r, &o);
+}
 
 int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_field *q,
                       qf_scalar *rr, int parity)
@@ -281,17 +296,11 @@ int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_fie
         return qf_fail("%s: rr and a are one scalar: the update reads a while it reduces into rr, so they must be "
                        "distinct",
                        fn);
-    qf_blas_args args = {.op = 0};
-    buffer_plan pl;
-    plan_init(&pl, &args);
-    set_range(&args, x, parity);
-    plan_field(&pl, &args, QF_CG_X, x, STARPU_RW);
-    plan_field(&pl, &args, QF_CG_R, r, STARPU_RW);
-    plan_scalar(&pl, &args, QF_CG_A, a, STARPU_R);
-    plan_field(&pl, &args, QF_CG_P, p, STARPU_R);
-    plan_field(&pl, &args, QF_CG_Q, q, STARPU_R);
-    if (result_scalar(&pl, &args, QF_CG_RR, rr, x->lat)) return QF_ERROR;
-    return submit_blocks(&qf_cl_blas_cg_update, &pl, &args, x->lat, fn);
+    qf_blas_range range = range_of(x, parity, fn);
+    operand ops[6] = {field_operand(x, STARPU_RW), field_operand(r, STARPU_RW), scalar_operand(a, STARPU_R),
+                      field_operand(p, STARPU_R), field_operand(q, STARPU_R)};
+    if (result_operand(&ops[5], &range, rr, x->lat)) return QF_ERROR;
+    return submit_blocks(x->lat, &range, ops, 6, insert_cg, NULL);
 }
 
 int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,
@@ -309,17 +318,14 @@ int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const 
         return qf_fail("%s: rr and %s are one scalar: the update reads %s while it reduces into rr, so they must be "
                        "distinct",
                        fn, rr == a ? "a" : "w", rr == a ? "a" : "w");
-    qf_blas_args args = {.op = 0};
-    buffer_plan pl;
-    plan_init(&pl, &args);
-    set_range(&args, x, parity);
-    plan_field(&pl, &args, QF_BICG_X, x, STARPU_RW);
-    plan_field(&pl, &args, QF_BICG_R, r, parity >= 0 ? STARPU_RW : STARPU_W); /* r is written, not read */
-    plan_scalar(&pl, &args, QF_BICG_A, a, STARPU_R);
-    plan_field(&pl, &args, QF_BICG_P, p, STARPU_R);
-    plan_scalar(&pl, &args, QF_BICG_W, w, STARPU_R);
-    plan_field(&pl, &args, QF_BICG_S, s, STARPU_R);
-    plan_field(&pl, &args, QF_BICG_T, t, STARPU_R);
-    if (result_scalar(&pl, &args, QF_BICG_RR, rr, x->lat)) return QF_ERROR;
-    return submit_blocks(&qf_cl_blas_bicgstab_update, &pl, &args, x->lat, fn);
+    qf_blas_range range = range_of(x, parity, fn);
+    operand ops[8] = {field_operand(x, STARPU_RW),
+                      field_operand(r, parity >= 0 ? STARPU_RW : STARPU_W), /* r is written, not read */
+                      scalar_operand(a, STARPU_R),
+                      field_operand(p, STARPU_R),
+                      scalar_operand(w, STARPU_R),
+                      field_operand(s, STARPU_R),
+                      field_operand(t, STARPU_R)};
+    if (result_operand(&ops[7], &range, rr, x->lat)) return QF_ERROR;
+    return submit_blocks(x->lat, &range, ops, 8, insert_bicgstab, NULL);
 }

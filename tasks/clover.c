@@ -44,18 +44,11 @@ int qf_clover_build(const qf_field *fmunu, double kappa_csw, qf_field *a, qf_fie
 
     double failed[1];
     qf_block_sum sum;
-    qf_clover_build_args args = {.kappa_csw = kappa_csw, .f_prec = fmunu->prec, .prec = a->prec};
-    for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
     if (qf_block_sum_begin_host(&sum, 1, lat)) return QF_ERROR;
     int rc = QF_SUCCESS;
     for (int b = 0; !rc && b < lat->nblocks; b++) {
         if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
-        enum starpu_data_access_mode mode;
-        starpu_data_handle_t count = qf_block_sum_operand(&sum, b, &mode);
-        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_clover_build, STARPU_R, qf_field_block(fmunu, b), STARPU_W,
-                                          qf_field_block(a, b), STARPU_W, qf_field_block(ainv, b), mode, count,
-                                          QF_ARGS(args), 0),
-                           "clover_build");
+        rc = qf_insert_clover_build(fmunu, a, ainv, b, kappa_csw, qf_block_sum_descr(&sum, b));
     }
     if (qf_block_sum_read(&sum, failed, 1) || rc) return QF_ERROR;
     if (failed[0] > 0.0)
@@ -93,14 +86,8 @@ int qf_clover_apply(qf_field *out, double a, const qf_field *x, double b, const 
     if (!x) x = y; /* a == 0: x is not read, but the codelet has a buffer for it */
 
     const qf_lattice *lat = clover->lat;
-    qf_clover_apply_args args = {.parity = parity, .a = a, .b = b, .prec = clover->prec};
-    for (int mu = 0; mu < QF_NDIM; mu++) args.ext[mu] = lat->block[mu];
-    for (int blk = 0; blk < lat->nblocks; blk++) {
-        if (!qf_lattice_block_is_near(lat, blk)) continue; /* pruned (runtime/mpi_data.h) */
-        int ret = QF_TASK_INSERT(&qf_cl_clover_apply, STARPU_R, qf_field_block(clover, blk), STARPU_R,
-                                     qf_field_block(x, blk), STARPU_R, qf_field_block(y, blk), STARPU_RW,
-                                     qf_field_block(out, blk), QF_ARGS(args), 0);
-        if (qf_task_check(ret, "clover_apply")) return QF_ERROR;
-    }
+    for (int blk = 0; blk < lat->nblocks; blk++) /* pruned (runtime/mpi_data.h) */
+        if (qf_lattice_block_is_near(lat, blk) && qf_insert_clover_apply(out, a, x, b, clover, y, parity, blk))
+            return QF_ERROR;
     return QF_SUCCESS;
 }

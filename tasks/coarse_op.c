@@ -9,11 +9,10 @@
  * into the finishing step as the Wilson operator's clover term: D_c = X + H (H the hops), its
  * asymmetric Schur complement X_ee - H_eo X_oo^-1 H_oe with the source preparation
  * b_e - H_eo X_oo^-1 b_o and the reconstruction x_o = X_oo^-1 (b_o - H_oe x_e). The dagger of each is
- * g5 (.) g5 (kernels/mg.h). A coarse operator coarsens again (the next level) through the same build. */
+ * g5 (.) g5. A coarse operator coarsens again (the next level) through the same build. */
 #include "mg_tasks.h"
 #include "stencil.h"
 #include "scalar.h"
-#include "kernels/coarse_gcr.h"
 
 typedef struct coarse_op coarse_op;
 struct coarse_op {
@@ -28,9 +27,8 @@ struct coarse_op {
     coarse_op *owner;                /* the full operator whose fields a Schur form uses (NULL: itself) */
 };
 
-static const char *const stage_names[3][2] = {{"c_gather:double", "c_gather:single"},
-                                              {"c_interior:double", "c_interior:single"},
-                                              {"c_exterior:double", "c_exterior:single"}};
+static const char *const stage_names[2][3] = {{"c_gather:double", "c_interior:double", "c_exterior:double"},
+                                              {"c_gather:single", "c_interior:single", "c_exterior:single"}};
 
 typedef struct {
     int parity, dagger;
@@ -42,25 +40,20 @@ typedef struct {
 /* out = finish(a, x, b, H in) on the sites of h->parity. */
 static int hop(coarse_op *op, qf_field *out, const qf_field *in, const coarse_hop *h)
 {
-    const qf_lattice *lat = op->lat;
-    int p = op->prec == QF_SINGLE;
-    qf_coarse_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .nvec = op->nvec, .prec = op->prec};
-    qf_coarse_args a = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->x != NULL,
-                        .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = op->nvec, .prec = op->prec};
-    memcpy(g.ext, lat->block, sizeof g.ext);
-    memcpy(a.ext, lat->block, sizeof a.ext);
-    qf_stencil st = {
-        .gather = {&qf_cl_mg_coarse_gather, &g, sizeof g, -1, stage_names[0][p]},
-        .interior = {&qf_cl_mg_coarse_interior, &a, sizeof a, -1, stage_names[1][p]},
-        .exterior = {&qf_cl_mg_coarse_exterior, &a, sizeof a, -1, stage_names[2][p]},
-        .in = in,
-        .out = out,
-        .all_sites = h->parity < 0,
-        .links = op->links,
-        .gather_without_links = 1,
-        .extra = {h->x, h->local_on != QF_CLOVER_NONE && h->local_inverse ? op->xinv : NULL},
-        .faces = h->parity < 0 ? &op->faces_full : &op->faces_half};
-    return qf_stencil_apply(&st);
+    qf_coarse_hop c = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->x != NULL,
+                       .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = op->nvec, .prec = op->prec};
+    qf_stencil s = {.in = in,
+                    .out = out,
+                    .all_sites = h->parity < 0,
+                    .links = op->links,
+                    .gather_without_links = 1,
+                    .extra = {h->x, h->local_on != QF_CLOVER_NONE && h->local_inverse ? op->xinv : NULL},
+                    .nfaces = 1,
+                    .faces = {h->parity < 0 ? &op->faces_full : &op->faces_half}};
+    if (qf_coarse_stages(op->lat, &c, stage_names[op->prec == QF_SINGLE], s.stage)) return QF_ERROR;
+    int rc = qf_stencil_apply(&s);
+    qf_codelet_stages_free(s.stage, 3);
+    return rc;
 }
 
 /* ---- the linop ---- */
@@ -88,12 +81,12 @@ static double matrices_flops(const coarse_op *op, double matrices_per_site)
 static double full_flops(const void *ctx, int dagger)
 {
     (void)dagger;
-    return matrices_flops(ctx, QF_MG_NMAT);
+    return matrices_flops(ctx, qf_coarse_link_matrices());
 }
 static double schur_flops(const void *ctx, int dagger)
 {
     (void)dagger; /* two half-lattice hops with the local term each */
-    return matrices_flops(((const coarse_op *)ctx)->owner, QF_MG_NMAT);
+    return matrices_flops(((const coarse_op *)ctx)->owner, qf_coarse_link_matrices());
 }
 
 static int full_prepare(void *ctx, qf_field *bhat, const qf_field *b)
@@ -164,7 +157,7 @@ static int full_schur(void *ctx, qf_linop **schur)
     return QF_SUCCESS;
 }
 
-/* ---- the one-task solve (kernels/coarse_gcr.h) ---- */
+/* ---- the one-task solve (codelet mg_coarse_solve) ---- */
 
 int qf_coarse_one_task_possible(const qf_linop *Ac)
 {
@@ -199,19 +192,13 @@ int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, doubl
         return qf_fail("qf_coarse_solve_one_task: tolerance %g, %d iterations, GCR(%d): give a tolerance in (0, 1), at "
                        "least one iteration and 1 to %d directions",
                        tol, max_iter, nkrylov, QF_COARSE_ONE_TASK_MAX_NKRYLOV);
-    qf_coarse_solve_args a = {.nvec = op->nvec, .prec = op->prec, .tol = tol, .max_iter = max_iter, .nkrylov = nkrylov};
-    memcpy(a.ext, op->lat->block, sizeof a.ext);
-    /* the solve's fields, then room for a batch of inner products in double */
-    size_t field_bytes = (size_t)op->lat->block_volume * 4 * op->nvec * (op->prec == QF_DOUBLE ? 8 : 4);
-    size_t doubles = (qf_coarse_gcr_fields(nkrylov) * field_bytes) / sizeof(double) + 2 * QF_COARSE_GCR_MAX_NKRYLOV;
     starpu_data_handle_t work;
-    starpu_vector_data_register(&work, -1, 0, (uint32_t)doubles, sizeof(double));
-    int ret = QF_TASK_INSERT(&qf_cl_mg_coarse_solve, STARPU_R, qf_field_block(op->links, 0), STARPU_R,
-                             qf_field_block(op->xinv, 0), STARPU_R, qf_field_block(b, 0), STARPU_W, qf_field_block(x, 0),
-                             STARPU_SCRATCH, work, STARPU_RW, qf_scalar_handle(stats), STARPU_NAME,
-                             op->prec == QF_DOUBLE ? "c_solve:double" : "c_solve:single", QF_ARGS(a), 0);
+    starpu_vector_data_register(&work, -1, 0, (uint32_t)qf_coarse_solve_work_doubles(op->lat, op->nvec, op->prec, nkrylov),
+                                sizeof(double));
+    int rc = qf_insert_mg_coarse_solve(op->links, op->xinv, b, x, work, qf_scalar_handle(stats), op->nvec, tol, max_iter,
+                                       nkrylov);
     starpu_data_unregister_submit(work);
-    return qf_task_check(ret, qf_cl_mg_coarse_solve.name);
+    return rc;
 }
 
 /* An operator on lat with N colours in prec, its fields allocated (contents to come). */
@@ -226,7 +213,7 @@ static int op_alloc(coarse_op **out, const qf_lattice *lat, int nvec, qf_precisi
     *op = (coarse_op){.lat = lat, .nvec = nvec, .prec = prec, .parity = -1};
     op->owner = op;
     qf_field_shape links, xinv, site;
-    int rc = qf_field_shape_coarse_links(&links, nvec, QF_MG_NMAT) || qf_field_shape_coarse_links(&xinv, nvec, 1) ||
+    int rc = qf_field_shape_coarse_links(&links, nvec, qf_coarse_link_matrices()) || qf_field_shape_coarse_links(&xinv, nvec, 1) ||
              qf_field_shape_coarse(&site, nvec) ||
              qf_field_create_shaped(&op->links, lat, &links, prec, QF_FIELD_SCRATCH) ||
              qf_field_create_shaped(&op->xinv, lat, &xinv, prec, QF_FIELD_SCRATCH) ||
@@ -261,7 +248,7 @@ static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
 static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
 {
     const coarse_op *op = ctx;
-    qf_coarse_source src = {.source = QF_MG_SOURCE_COARSE, .links = op->links};
+    qf_coarse_source src = {.wilson = 0, .links = op->links};
     return qf_coarse_op_build(T, &src, coarse);
 }
 
@@ -271,33 +258,12 @@ static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
 static int submit_builds(const qf_transfer *T, const qf_coarse_source *src, starpu_data_handle_t *partial)
 {
     const qf_lattice *fl = T->fine;
-    qf_mg_build_args a = {.g = qf_transfer_geom(T), .source = src->source, .has_clover = src->clover != NULL,
-                          .kappa = src->kappa, .link_prec = src->links->prec};
-    memcpy(a.phase, src->phase, sizeof a.phase);
-    memcpy(a.global, fl->global, sizeof a.global);
-    int wilson = src->source == QF_MG_SOURCE_WILSON;
-    if (qf_tasks_copy_faces(T->v, 0) || qf_tasks_copy_faces(T->v, 1) || (wilson && qf_tasks_copy_faces(src->links, 1)))
+    if (qf_tasks_copy_faces(T->v, 0) || qf_tasks_copy_faces(T->v, 1) ||
+        (src->wilson && qf_tasks_copy_faces(src->links, 1)))
         return QF_ERROR;
-    struct starpu_data_descr d[3 + QF_NDIRS + QF_NDIM + 1];
-    for (int b = 0; b < fl->nblocks; b++) {
-        if (!qf_lattice_block_is_local(fl, b)) continue;
-        int n = 0;
-        d[n++] = (struct starpu_data_descr){qf_field_block(T->v, b), STARPU_R};
-        d[n++] = (struct starpu_data_descr){qf_field_block(src->links, b), STARPU_R};
-        if (src->clover) d[n++] = (struct starpu_data_descr){qf_field_block(src->clover, b), STARPU_R};
-        for (int k = 0; k < QF_NDIRS; k++) {
-            int mu = k / 2, fwd = k & 1;
-            int nb = qf_block_neighbour(b, fl->blocks, mu, fwd ? 1 : -1);
-            d[n++] = (struct starpu_data_descr){qf_field_face(T->v, nb, mu, fwd ? 0 : 1), STARPU_R};
-        }
-        for (int mu = 0; wilson && mu < QF_NDIM; mu++)
-            d[n++] = (struct starpu_data_descr){qf_field_face(src->links, qf_block_neighbour(b, fl->blocks, mu, -1), mu, 1),
-                                                STARPU_R};
-        d[n++] = (struct starpu_data_descr){partial[b], STARPU_W};
-        qf_lattice_block_origin(fl, b, a.origin);
-        if (qf_task_check(QF_TASK_INSERT(&qf_cl_mg_build, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(a), 0), "mg_build"))
+    for (int b = 0; b < fl->nblocks; b++)
+        if (qf_lattice_block_is_local(fl, b) && qf_insert_mg_build(T->v, b, T->agg, T->nvec, src, partial[b]))
             return QF_ERROR;
-    }
     return QF_SUCCESS;
 }
 
@@ -305,13 +271,6 @@ static int submit_builds(const qf_transfer *T, const qf_coarse_source *src, star
 static int submit_assembly(const qf_transfer *T, coarse_op *op, starpu_data_handle_t *partial)
 {
     const qf_lattice *cl = op->lat;
-    qf_mg_assemble_args a = {.nvec = op->nvec, .prec = op->prec};
-    qf_lattice_coarse_ratio(cl, T->fine, a.ratio);
-    a.nfine = (int)qf_volume(a.ratio);
-    for (int mu = 0; mu < QF_NDIM; mu++) {
-        a.cext[mu] = cl->block[mu];
-        a.apb[mu] = T->fine->block[mu] / T->agg[mu];
-    }
     size_t n2 = 2 * (size_t)op->nvec;
     starpu_data_handle_t scratch;
     starpu_vector_data_register(&scratch, -1, 0, (uint32_t)(cl->block_volume * 2 * n2 * n2), 2 * sizeof(double));
@@ -320,21 +279,11 @@ static int submit_assembly(const qf_transfer *T, coarse_op *op, starpu_data_hand
         starpu_data_unregister_submit(scratch);
         return QF_ERROR;
     }
-    int members[QF_MG_MAX_FINE_BLOCKS], rc = QF_SUCCESS;
-    struct starpu_data_descr d[QF_MG_MAX_FINE_BLOCKS + 4];
-    for (int c = 0; c < cl->nblocks && !rc; c++) {
-        if (!qf_lattice_block_is_local(cl, c)) continue;
-        qf_lattice_coarse_members(cl, T->fine, c, members);
-        for (int j = 0; j < a.nfine; j++) d[j] = (struct starpu_data_descr){partial[members[j]], STARPU_R};
-        enum starpu_data_access_mode mode;
-        starpu_data_handle_t count = qf_block_sum_operand(&sum, c, &mode);
-        d[a.nfine] = (struct starpu_data_descr){qf_field_block(op->links, c), STARPU_W};
-        d[a.nfine + 1] = (struct starpu_data_descr){qf_field_block(op->xinv, c), STARPU_W};
-        d[a.nfine + 2] = (struct starpu_data_descr){scratch, STARPU_SCRATCH};
-        d[a.nfine + 3] = (struct starpu_data_descr){count, mode};
-        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_mg_assemble, STARPU_DATA_MODE_ARRAY, d, a.nfine + 4, QF_ARGS(a), 0),
-                           "mg_assemble");
-    }
+    int rc = QF_SUCCESS;
+    for (int c = 0; c < cl->nblocks && !rc; c++)
+        if (qf_lattice_block_is_local(cl, c))
+            rc = qf_insert_mg_assemble(op->links, op->xinv, c, T->fine, T->agg, op->nvec, partial, scratch,
+                                       qf_block_sum_descr(&sum, c));
     starpu_data_unregister_submit(scratch);
     double singular = 0.0;
     if (qf_block_sum_read(&sum, &singular, 1) || rc) return QF_ERROR;
@@ -352,9 +301,7 @@ int qf_coarse_op_build(const qf_transfer *T, const qf_coarse_source *src, qf_lin
     const qf_lattice *fl = T->fine;
     coarse_op *op;
     if (op_alloc(&op, &T->coarse, T->nvec, T->prec)) return QF_ERROR;
-    int apb = 1;
-    for (int mu = 0; mu < QF_NDIM; mu++) apb *= fl->block[mu] / T->agg[mu];
-    size_t partial_doubles = qf_mg_partial_offset(T->nvec, apb, 0, 0, 0);
+    size_t partial_doubles = qf_mg_partial_doubles(fl, T->agg, T->nvec);
     starpu_data_handle_t *partial = calloc((size_t)fl->nblocks, sizeof *partial);
     if (!partial) {
         op_free(op);

@@ -9,11 +9,7 @@ int qf_field_convert(qf_field *dst, const qf_field *src)
         return qf_fail("cannot convert a %s field (%d reals a site) into a %s field (%d reals a site) or onto other blocks",
                        qf_field_kind_name(src->shape.kind), src->shape.site_reals, qf_field_kind_name(dst->shape.kind),
                        dst->shape.site_reals);
-    qf_convert_args a = {.nreals = dst->lat->block_volume * dst->shape.site_reals, .src_prec = src->prec, .dst_prec = dst->prec};
-    for (int b = 0; b < dst->lat->nblocks; b++) {
-        int ret = QF_TASK_INSERT(&qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W, qf_field_block(dst, b),
-                                     QF_ARGS(a), 0);
-        if (qf_task_check(ret, "convert")) return QF_ERROR;
-    }
+    for (int b = 0; b < dst->lat->nblocks; b++)
+        if (qf_insert_convert(dst, src, b)) return QF_ERROR;
     return QF_SUCCESS;
 }

@@ -9,10 +9,8 @@
 #include "quarkflow/qf_clover.h"
 #include "mg_tasks.h"
 #include "stencil.h"
-#include "kernels/wilson.h"
 
 #include <math.h>
-#include <stddef.h>
 
 struct qf_dirac {
     qf_dirac_params p;
@@ -76,26 +74,24 @@ typedef struct {
 static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s)
 {
     const qf_lattice *lat = d->lat;
-    qf_wilson_gather_args g = {.parity = s->parity < 0 ? -1 : 1 - s->parity, .dagger = s->dagger, .prec = d->p.prec};
-    memcpy(g.ext, lat->block, sizeof g.ext);
-    qf_wilson_args a = {.parity = s->parity, .dagger = s->dagger, .a = s->a, .b = s->b, .has_x = s->x != NULL,
-                        .clover_on = s->clover_on, .prec = d->p.prec};
-    memcpy(a.ext, lat->block, sizeof a.ext);
-    memcpy(a.global, lat->global, sizeof a.global);
-    memcpy(a.phase, d->p.phase, sizeof a.phase);
+    qf_wilson_hop h = {.parity = s->parity, .dagger = s->dagger, .a = s->a, .b = s->b, .has_x = s->x != NULL,
+                       .clover_on = s->clover_on, .prec = d->p.prec};
+    memcpy(h.phase, d->p.phase, sizeof h.phase);
+    const char *const names[3] = {task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec),
+                                  task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec),
+                                  task_name(STAGE_EXTERIOR, s->parity, s->dagger, d->p.prec)};
     qf_stencil st = {
-        .gather = {&qf_cl_wilson_gather, &g, sizeof g, -1, task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec)},
-        .interior = {&qf_cl_wilson_interior, &a, sizeof a, (int)offsetof(qf_wilson_args, origin),
-                     task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec)},
-        .exterior = {&qf_cl_wilson_exterior, &a, sizeof a, (int)offsetof(qf_wilson_args, origin),
-                     task_name(STAGE_EXTERIOR, s->parity, s->dagger, d->p.prec)},
         .in = in,
         .out = out,
         .all_sites = s->parity < 0,
         .links = d->gauge,
         .extra = {s->x, s->clover_on ? s->clover : NULL},
-        .faces = s->parity < 0 ? &d->faces_full : &d->faces_half};
-    return qf_stencil_apply(&st);
+        .nfaces = 1,
+        .faces = {s->parity < 0 ? &d->faces_full : &d->faces_half}};
+    if (qf_wilson_stages(lat, &h, names, st.stage)) return QF_ERROR;
+    int rc = qf_stencil_apply(&st);
+    qf_codelet_stages_free(st.stage, 3);
+    return rc;
 }
 
 /* ---- operators ---- */
@@ -238,7 +234,7 @@ static int check_params(const qf_dirac_params *p)
     if (!(p->kappa > 0.0) || !isfinite(p->kappa))
         return qf_fail("kappa %g: the hopping parameter must be positive (mass m = 1/(2 kappa) - 4)", p->kappa);
     if (!isfinite(p->csw) || p->csw < 0.0) return qf_fail("c_sw %g: the clover coefficient must be >= 0", p->csw);
-    if (p->prec != QF_DOUBLE && p->prec != QF_SINGLE) return qf_fail("unknown precision %d", (int)p->prec);
+    if (qf_precision_check(p->prec, "operator")) return QF_ERROR;
     for (int mu = 0; mu < QF_NDIM; mu++) {
         double m = hypot(p->phase[mu][0], p->phase[mu][1]);
         if (!(fabs(m - 1.0) < 1e-12))
@@ -267,8 +263,9 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
     for (int k = 0; k < 3 && !rc; k++)
         rc = qf_field_create_scratch(&d->tmp[k], lat, QF_FIELD_WILSON, p->prec) ||
              qf_blas_axpby(0.0, NULL, 0.0, d->tmp[k], -1);
-    rc = rc || qf_face_set_create(&d->faces_full, lat, QF_HALF_SPINOR_REALS, 1, p->prec);
-    rc = rc || qf_face_set_create_half(&d->faces_half, lat, QF_HALF_SPINOR_REALS, p->prec);
+    int face_reals = qf_field_kind_shape(QF_FIELD_WILSON).face_reals; /* spin-projected half spinors */
+    rc = rc || qf_face_set_create(&d->faces_full, lat, face_reals, 1, p->prec);
+    rc = rc || qf_face_set_create_half(&d->faces_half, lat, face_reals, p->prec);
     if (!rc && p->csw != 0.0 && like) {
         rc = qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||

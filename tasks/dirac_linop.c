@@ -77,7 +77,7 @@ static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
 {
     const dirac_linop *w = ctx;
     const qf_dirac_params *p = qf_dirac_get_params(w->d);
-    qf_coarse_source src = {.source = QF_MG_SOURCE_WILSON, .kappa = p->kappa};
+    qf_coarse_source src = {.wilson = 1, .kappa = p->kappa};
     memcpy(src.phase, p->phase, sizeof src.phase);
     qf_dirac_fields(w->d, &src.links, &src.clover);
     return qf_coarse_op_build(T, &src, coarse);

@@ -14,52 +14,18 @@
  * the transport faces are double-precision scratch handles that StarPU allocates where first written
  * and frees after their last task (unregister_submit): the host does not wait. */
 #include "quarkflow/qf_observables.h"
-#include "kernels/clover_leaf.h"
 #include "tasks.h"
 
-/* Fills face_dir with the distinct directions of dir, increasing; their number must be
- * QF_LEAF_FACE_DIRS (true of both passes: nu takes 1 2 3, mu takes 0 1 2). */
-static void leaf_args_init(qf_leaf_args *a, const qf_lattice *lat, const int dir[QF_NPLANES], int finish,
-                           qf_precision prec, qf_precision out_prec)
-{
-    memset(a, 0, sizeof *a);
-    for (int mu = 0; mu < QF_NDIM; mu++) a->ext[mu] = lat->block[mu];
-    for (int p = 0; p < QF_NPLANES; p++) a->dir[p] = dir[p];
-    int k = 0;
-    for (int rho = 0; rho < QF_NDIM; rho++) {
-        int used = 0;
-        for (int p = 0; p < QF_NPLANES; p++) used |= dir[p] == rho;
-        if (used) a->face_dir[k++] = rho;
-    }
-    a->finish = finish;
-    a->prec = prec;
-    a->out_prec = out_prec;
-}
-
-/* One transport pass: out(b) = M(b) + S_dir(M)(b), or F of it (a->finish). */
-static int submit_pass(const qf_field *u, const starpu_data_handle_t *m, const qf_face_set *t,
-                       const starpu_data_handle_t *out, const qf_leaf_args *a)
+/* One transport pass (codelets.h): out(b) = M(b) + S(M)(b), or after pass 2 F into fmunu. */
+static int submit_pass(const qf_field *u, int pass, const starpu_data_handle_t *m, const qf_face_set *t,
+                       const starpu_data_handle_t *out, qf_field *fmunu)
 {
     const qf_lattice *lat = u->lat;
-    for (int b = 0; b < lat->nblocks; b++) {
-        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
-        int ret = QF_TASK_INSERT(&qf_cl_leaf_transport, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_W,
-                                     qf_face_set_handle(t, b, a->face_dir[0], 1), STARPU_W,
-                                     qf_face_set_handle(t, b, a->face_dir[1], 1), STARPU_W,
-                                     qf_face_set_handle(t, b, a->face_dir[2], 1), QF_ARGS(*a), 0);
-        if (qf_task_check(ret, "leaf_transport")) return QF_ERROR;
-    }
-    for (int b = 0; b < lat->nblocks; b++) {
-        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
-        starpu_data_handle_t in[QF_LEAF_FACE_DIRS];
-        for (int k = 0; k < QF_LEAF_FACE_DIRS; k++) {
-            int rho = a->face_dir[k];
-            in[k] = qf_face_set_handle(t, qf_block_neighbour(b, lat->blocks, rho, -1), rho, 1);
-        }
-        int ret = QF_TASK_INSERT(&qf_cl_leaf_sum, STARPU_R, qf_field_block(u, b), STARPU_R, m[b], STARPU_R, in[0],
-                                     STARPU_R, in[1], STARPU_R, in[2], STARPU_W, out[b], QF_ARGS(*a), 0);
-        if (qf_task_check(ret, "leaf_sum")) return QF_ERROR;
-    }
+    for (int b = 0; b < lat->nblocks; b++) /* pruned (runtime/mpi_data.h) */
+        if (qf_lattice_block_is_near(lat, b) && qf_insert_leaf_transport(u, b, pass, m[b], t)) return QF_ERROR;
+    for (int b = 0; b < lat->nblocks; b++)
+        if (qf_lattice_block_is_near(lat, b) && qf_insert_leaf_sum(u, b, pass, m[b], t, out ? out[b] : NULL, fmunu))
+            return QF_ERROR;
     return QF_SUCCESS;
 }
 
@@ -68,28 +34,10 @@ static int submit(const qf_field *u, qf_field *fmunu, const starpu_data_handle_t
 {
     const qf_lattice *lat = u->lat;
     if (qf_tasks_copy_faces(u, 0)) return QF_ERROR;
-    qf_plaquette_args pa = {.prec = u->prec};
-    for (int mu = 0; mu < QF_NDIM; mu++) pa.ext[mu] = lat->block[mu];
-    for (int b = 0; b < lat->nblocks; b++) {
-        if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
-        starpu_data_handle_t fwd[QF_NDIM];
-        for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
-        int ret = QF_TASK_INSERT(&qf_cl_plaquette_matrix, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0],
-                                     STARPU_R, fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_W, p[b], QF_ARGS(pa),
-                                     0);
-        if (qf_task_check(ret, "plaquette_matrix")) return QF_ERROR;
-    }
-    int dir_nu[QF_NPLANES], dir_mu[QF_NPLANES];
-    for (int mu = 0; mu < QF_NDIM; mu++)
-        for (int nu = mu + 1; nu < QF_NDIM; nu++) {
-            dir_mu[qf_plane_index(mu, nu)] = mu;
-            dir_nu[qf_plane_index(mu, nu)] = nu;
-        }
-    qf_leaf_args a;
-    leaf_args_init(&a, lat, dir_nu, 0, u->prec, QF_DOUBLE);
-    if (submit_pass(u, p, t1, r, &a)) return QF_ERROR;
-    leaf_args_init(&a, lat, dir_mu, 1, u->prec, fmunu->prec);
-    return submit_pass(u, r, t2, fmunu->block, &a);
+    for (int b = 0; b < lat->nblocks; b++) /* pruned (runtime/mpi_data.h) */
+        if (qf_lattice_block_is_near(lat, b) && qf_insert_plaquette_matrix(u, b, p[b])) return QF_ERROR;
+    if (submit_pass(u, 1, p, t1, r, NULL)) return QF_ERROR;
+    return submit_pass(u, 2, r, t2, NULL, fmunu);
 }
 
 int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
@@ -115,15 +63,15 @@ int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
     int nb = lat->nblocks;
     starpu_data_handle_t *p = calloc((size_t)nb, sizeof *p), *r = calloc((size_t)nb, sizeof *r);
     qf_face_set t1 = {0}, t2 = {0};
-    if (!p || !r || qf_face_set_create(&t1, lat, QF_LEAF_FACE_SLOTS * QF_SU3_REALS, 1, QF_DOUBLE) ||
-        qf_face_set_create(&t2, lat, QF_LEAF_FACE_SLOTS * QF_SU3_REALS, 1, QF_DOUBLE)) {
+    if (!p || !r || qf_face_set_create(&t1, lat, qf_leaf_face_reals(), 1, QF_DOUBLE) ||
+        qf_face_set_create(&t2, lat, qf_leaf_face_reals(), 1, QF_DOUBLE)) {
         qf_face_set_destroy(&t1);
         qf_face_set_destroy(&t2);
         free(p);
         free(r);
         return qf_fail("out of host memory allocating the field strength's scratch handles");
     }
-    size_t site_bytes = (size_t)QF_NPLANES * QF_SU3_REALS * sizeof(double);
+    size_t site_bytes = (size_t)qf_leaf_site_reals() * sizeof(double);
     for (int b = 0; b < nb; b++) {
         qf_block_handle_register(&p[b], lat, b, (uint32_t)lat->block_volume, site_bytes);
         qf_block_handle_register(&r[b], lat, b, (uint32_t)lat->block_volume, site_bytes);

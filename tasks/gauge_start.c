@@ -1,6 +1,5 @@
 /* Start fields as a graph: one gauge_start task per block, each told its block's global origin. */
 #include "quarkflow/qf_gauge.h"
-#include "kernels/gauge_start.h"
 #include "tasks.h"
 
 #include <string.h>
@@ -25,13 +24,7 @@ int qf_gauge_start(qf_field *u, qf_gauge_start_kind kind, uint64_t seed, double 
     if (kind == QF_START_WEAK && !(eps >= 0.0 && eps <= 10.0))
         return qf_fail("weak-field noise %g is outside [0, 10]", eps);
     const qf_lattice *lat = u->lat;
-    qf_gauge_start_args a = {.seed = seed, .kind = kind, .eps = eps, .prec = u->prec};
-    memcpy(a.ext, lat->block, sizeof a.ext);
-    memcpy(a.global, lat->global, sizeof a.global);
-    for (int b = 0; b < lat->nblocks; b++) {
-        qf_lattice_block_origin(lat, b, a.origin);
-        int ret = QF_TASK_INSERT(&qf_cl_gauge_start, STARPU_W, qf_field_block(u, b), QF_ARGS(a), 0);
-        if (qf_task_check(ret, "gauge_start")) return QF_ERROR;
-    }
+    for (int b = 0; b < lat->nblocks; b++)
+        if (qf_insert_gauge_start(u, b, kind, seed, eps)) return QF_ERROR;
     return QF_SUCCESS;
 }

@@ -8,7 +8,6 @@
 #include "quarkflow/qf_dirac.h"
 #include "quarkflow/qf_multigrid.h"
 #include "tasks.h"
-#include "kernels/mg.h"
 
 struct qf_transfer {
     const qf_lattice *fine;
@@ -20,22 +19,10 @@ struct qf_transfer {
     qf_field *v; /* QF_FIELD_TRANSFER: the vectors at each fine site */
 };
 
-qf_mg_geom qf_transfer_geom(const qf_transfer *T);
-
-/* The fine operator's terms as the build reads them: Wilson-clover (gauge links, the clover term A or
- * none, kappa, boundary phases) or coarse (its links field, 9 matrices a site). */
-typedef struct {
-    int source;                 /* QF_MG_SOURCE_* */
-    const qf_field *links;      /* gauge field, or coarse links */
-    const qf_field *clover;     /* Wilson: A, or NULL without clover */
-    double kappa;
-    double phase[QF_NDIM][2];
-} qf_coarse_source;
-
 /* The Wilson-clover operator's links and clover term A (NULL without clover), for its coarsening. */
 void qf_dirac_fields(const qf_dirac *d, const qf_field **gauge, const qf_field **clover);
 
-/* *Ac = R D P for the fine operator described by src, in the transfer's precision. */
+/* *Ac = R D P for the fine operator described by src (codelets.h), in the transfer's precision. */
 int qf_coarse_op_build(const qf_transfer *T, const qf_coarse_source *src, qf_linop **Ac);
 
 #endif

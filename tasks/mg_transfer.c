@@ -8,17 +8,6 @@
  *   mg_restrict(c)        R: fine(b), V(b) for the fine blocks b of c       W: coarse(c)
  *   mg_prolong(b)         R: coarse(c(b)), V(b)     W (or RW to add): fine(b) */
 #include "mg_tasks.h"
-#include "kernels/mg.h"
-
-static qf_mg_geom geom(const qf_transfer *T)
-{
-    qf_mg_geom g = {.nsite = T->fine_shape.site_reals / 2, .nvec = T->nvec, .prec = T->prec};
-    for (int mu = 0; mu < QF_NDIM; mu++) {
-        g.fext[mu] = T->fine->block[mu];
-        g.agg[mu] = T->agg[mu];
-    }
-    return g;
-}
 
 int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field_shape *fine_shape,
                        const int agg[QF_NDIM], int nvec, qf_precision prec)
@@ -27,7 +16,7 @@ int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field
     if (fine_shape->kind != QF_FIELD_WILSON && fine_shape->kind != QF_FIELD_COARSE)
         return qf_fail("multigrid transfers map Wilson or coarse fields, not %s fields",
                        qf_field_kind_name(fine_shape->kind));
-    if (prec != QF_DOUBLE && prec != QF_SINGLE) return qf_fail("unknown precision %d", (int)prec);
+    if (qf_precision_check(prec, "transfer")) return QF_ERROR;
     qf_transfer *T = calloc(1, sizeof *T);
     if (!T) return qf_fail("out of host memory creating a multigrid transfer");
     T->fine = fine;
@@ -91,29 +80,15 @@ int qf_transfer_set_vectors(qf_transfer *T, qf_field *const *v)
     for (int k = 0; k < T->nvec; k++)
         if (check_field(v[k], T->fine, &T->fine_shape, T->prec, "fine")) return QF_ERROR;
     const qf_lattice *lat = T->fine;
-    qf_mg_orth_args a = {.g = geom(T)};
-    struct starpu_data_descr *d = malloc((size_t)(T->nvec + 1) * sizeof *d);
-    if (!d) return qf_fail("out of host memory packing %d near-null vectors", T->nvec);
     int rc = QF_SUCCESS;
-    for (int b = 0; b < lat->nblocks && !rc; b++) {
-        if (!qf_lattice_block_is_local(lat, b)) continue;
-        for (int k = 0; k < T->nvec; k++) d[k] = (struct starpu_data_descr){qf_field_block(v[k], b), STARPU_R};
-        d[T->nvec] = (struct starpu_data_descr){qf_field_block(T->v, b), STARPU_W};
-        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_mg_pack, STARPU_DATA_MODE_ARRAY, d, T->nvec + 1, QF_ARGS(a), 0),
-                           "mg_pack");
-    }
-    free(d);
+    for (int b = 0; b < lat->nblocks && !rc; b++)
+        if (qf_lattice_block_is_local(lat, b)) rc = qf_insert_mg_pack(T->v, b, T->agg, T->nvec, v);
     double vanished = 0.0;
     qf_block_sum sum;
     if (rc || qf_block_sum_begin_host(&sum, 1, lat)) return QF_ERROR;
-    for (int b = 0; b < lat->nblocks && !rc; b++) {
-        if (!qf_lattice_block_is_local(lat, b)) continue;
-        enum starpu_data_access_mode mode;
-        starpu_data_handle_t count = qf_block_sum_operand(&sum, b, &mode);
-        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_mg_orthonormalize, STARPU_RW, qf_field_block(T->v, b), mode, count,
-                                          QF_ARGS(a), 0),
-                           "mg_orthonormalize");
-    }
+    for (int b = 0; b < lat->nblocks && !rc; b++)
+        if (qf_lattice_block_is_local(lat, b))
+            rc = qf_insert_mg_orthonormalize(T->v, b, T->agg, T->nvec, qf_block_sum_descr(&sum, b));
     if (qf_block_sum_read(&sum, &vanished, 1) || rc) return QF_ERROR;
     if (vanished > 0.0)
         return qf_fail("multigrid: on %.0f aggregates and chiralities one of the %d near-null vectors lay in the span of "
@@ -130,25 +105,9 @@ int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field 
         check_field(coarse, &T->coarse, &T->coarse_shape, T->prec, "coarse"))
         return QF_ERROR;
     const qf_lattice *cl = &T->coarse;
-    qf_mg_restrict_args a = {.g = geom(T)};
-    qf_lattice_coarse_ratio(cl, T->fine, a.ratio);
-    a.nfine = (int)qf_volume(a.ratio);
-    memcpy(a.cext, cl->block, sizeof a.cext);
-    int members[QF_MG_MAX_FINE_BLOCKS];
-    struct starpu_data_descr d[2 * QF_MG_MAX_FINE_BLOCKS + 1];
-    for (int c = 0; c < cl->nblocks; c++) {
-        if (!qf_lattice_block_is_local(cl, c)) continue;
-        qf_lattice_coarse_members(cl, T->fine, c, members);
-        for (int j = 0; j < a.nfine; j++) {
-            d[j] = (struct starpu_data_descr){qf_field_block(fine, members[j]), STARPU_R};
-            d[a.nfine + j] = (struct starpu_data_descr){qf_field_block(T->v, members[j]), STARPU_R};
-        }
-        d[2 * a.nfine] = (struct starpu_data_descr){qf_field_block(coarse, c), STARPU_W};
-        if (qf_task_check(QF_TASK_INSERT(&qf_cl_mg_restrict, STARPU_DATA_MODE_ARRAY, d, 2 * a.nfine + 1,
-                                         STARPU_NAME, "restrict", QF_ARGS(a), 0),
-                          "mg_restrict"))
+    for (int c = 0; c < cl->nblocks; c++)
+        if (qf_lattice_block_is_local(cl, c) && qf_insert_mg_restrict(coarse, c, fine, T->v, T->agg, T->nvec))
             return QF_ERROR;
-    }
     return QF_SUCCESS;
 }
 
@@ -158,19 +117,9 @@ int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *co
     if (check_field(fine, T->fine, &T->fine_shape, T->prec, "fine") ||
         check_field(coarse, &T->coarse, &T->coarse_shape, T->prec, "coarse"))
         return QF_ERROR;
-    const qf_lattice *cl = &T->coarse, *fl = T->fine;
-    qf_mg_prolong_args a = {.g = geom(T), .add = add != 0};
-    memcpy(a.cext, cl->block, sizeof a.cext);
-    for (int b = 0; b < fl->nblocks; b++) {
-        if (!qf_lattice_block_is_local(fl, b)) continue;
-        int c = qf_lattice_coarse_block_of(cl, fl, b, a.pos);
-        if (qf_task_check(QF_TASK_INSERT(&qf_cl_mg_prolong, STARPU_R, qf_field_block(coarse, c), STARPU_R,
-                                         qf_field_block(T->v, b), add ? STARPU_RW : STARPU_W, qf_field_block(fine, b),
-                                         STARPU_NAME, "prolong", QF_ARGS(a), 0),
-                          "mg_prolong"))
+    const qf_lattice *fl = T->fine;
+    for (int b = 0; b < fl->nblocks; b++)
+        if (qf_lattice_block_is_local(fl, b) && qf_insert_mg_prolong(fine, b, coarse, T->v, T->agg, T->nvec, add))
             return QF_ERROR;
-    }
     return QF_SUCCESS;
 }
-
-qf_mg_geom qf_transfer_geom(const qf_transfer *T) { return geom(T); }

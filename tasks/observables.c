@@ -11,19 +11,11 @@ int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
 
     double sums[QF_GAUGE_SUMS];
     qf_block_sum sum;
-    qf_plaquette_args a = {.prec = u->prec};
-    for (int mu = 0; mu < QF_NDIM; mu++) a.ext[mu] = lat->block[mu];
     if (qf_block_sum_begin_host(&sum, QF_GAUGE_SUMS, lat)) return QF_ERROR;
     int rc = QF_SUCCESS;
     for (int b = 0; !rc && b < lat->nblocks; b++) {
         if (!qf_lattice_block_is_near(lat, b)) continue; /* pruned (runtime/mpi_data.h) */
-        starpu_data_handle_t fwd[QF_NDIM];
-        for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
-        enum starpu_data_access_mode mode;
-        starpu_data_handle_t part = qf_block_sum_operand(&sum, b, &mode);
-        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_plaquette, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
-                                          fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], mode, part, QF_ARGS(a), 0),
-                           "plaquette");
+        rc = qf_insert_plaquette(u, b, qf_block_sum_descr(&sum, b));
     }
     if (qf_block_sum_read(&sum, sums, QF_GAUGE_SUMS) || rc) return QF_ERROR;
     double v = (double)lat->global_volume;

@@ -4,19 +4,13 @@
  * that handle, so the order of the non-commuting products is the graph's); then one polyakov_trace
  * task per column adds (1/3) Tr into a reduction accumulator of (re, im). */
 #include "quarkflow/qf_observables.h"
-#include "kernels/polyakov.h"
 #include "tasks.h"
 
 static int submit(const qf_field *u, starpu_data_handle_t *line, qf_block_sum *acc)
 {
     const qf_lattice *lat = u->lat;
-    qf_polyakov_args a = {.prec = u->prec};
-    for (int mu = 0; mu < QF_NDIM; mu++) a.ext[mu] = lat->block[mu];
-    for (int b = 0; b < lat->nblocks; b++) {
-        int ret = QF_TASK_INSERT(&qf_cl_polyakov_line, STARPU_R, qf_field_block(u, b), STARPU_W, line[b],
-                                     QF_ARGS(a), 0);
-        if (qf_task_check(ret, "polyakov_line")) return QF_ERROR;
-    }
+    for (int b = 0; b < lat->nblocks; b++)
+        if (qf_insert_polyakov_line(u, b, line[b])) return QF_ERROR;
     /* columns: the blocks of equal spatial block coordinates, bt = 0 .. B_t - 1 */
     int ncolumns = lat->nblocks / lat->blocks[3];
     for (int c = 0; c < ncolumns; c++) {
@@ -27,13 +21,9 @@ static int submit(const qf_field *u, starpu_data_handle_t *line, qf_block_sum *a
         int first = (int)qf_lex_index(bc, lat->blocks);
         for (bc[3] = 1; bc[3] < lat->blocks[3]; bc[3]++) {
             int b = (int)qf_lex_index(bc, lat->blocks);
-            int ret = QF_TASK_INSERT(&qf_cl_polyakov_chain, STARPU_RW, line[first], STARPU_R, line[b], 0);
-            if (qf_task_check(ret, "polyakov_chain")) return QF_ERROR;
+            if (qf_insert_polyakov_chain(line[first], line[b])) return QF_ERROR;
         }
-        enum starpu_data_access_mode mode;
-        starpu_data_handle_t part = qf_block_sum_operand(acc, first, &mode);
-        int ret = QF_TASK_INSERT(&qf_cl_polyakov_trace, STARPU_R, line[first], mode, part, 0);
-        if (qf_task_check(ret, "polyakov_trace")) return QF_ERROR;
+        if (qf_insert_polyakov_trace(line[first], qf_block_sum_descr(acc, first))) return QF_ERROR;
     }
     return QF_SUCCESS;
 }
@@ -47,7 +37,7 @@ int qf_gauge_polyakov(const qf_field *u, double *re, double *im)
     starpu_data_handle_t *line = calloc((size_t)lat->nblocks, sizeof *line);
     if (!line) return qf_fail("out of host memory allocating Polyakov-line handles");
     for (int b = 0; b < lat->nblocks; b++)
-        qf_block_handle_register(&line[b], lat, b, (uint32_t)nspatial, QF_SU3_REALS * sizeof(double));
+        qf_block_handle_register(&line[b], lat, b, (uint32_t)nspatial, qf_polyakov_line_site_bytes());
 
     double sums[2];
     qf_block_sum sum;

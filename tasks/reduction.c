@@ -5,8 +5,6 @@
  * each 16 bytes or so), so that the sum follows the same graph on any number of processes. */
 #include "tasks.h"
 
-static int zero(starpu_data_handle_t h) { return qf_task_check(QF_TASK_INSERT(&qf_cl_sum_zero, STARPU_W, h, 0), "sum_zero"); }
-
 int qf_block_sum_begin(qf_block_sum *r, starpu_data_handle_t target, size_t bytes, const qf_lattice *lat, int assign_one)
 {
     r->target = target;
@@ -14,14 +12,14 @@ int qf_block_sum_begin(qf_block_sum *r, starpu_data_handle_t target, size_t byte
     r->partial = NULL;
     r->assign = assign_one && lat->nblocks == 1;
     if (r->assign) return QF_SUCCESS;
-    if (!qf_runtime_mpi_active()) return zero(target);
+    if (!qf_runtime_mpi_active()) return qf_insert_sum_zero(target);
     r->partial = calloc((size_t)lat->nprocs, sizeof *r->partial);
     if (!r->partial) return qf_fail("out of host memory for a reduction's partial sums");
     for (int p = 0; p < lat->nprocs; p++) {
         starpu_variable_data_register(&r->partial[p], -1, 0, bytes);
-        starpu_data_set_reduction_methods(r->partial[p], &qf_cl_sum_add, &qf_cl_sum_zero);
+        qf_set_sum_reduction(r->partial[p]);
         qf_data_set_owner(r->partial[p], p);
-        if (zero(r->partial[p])) return QF_ERROR;
+        if (qf_insert_sum_zero(r->partial[p])) return QF_ERROR;
     }
     return QF_SUCCESS;
 }
@@ -32,14 +30,20 @@ starpu_data_handle_t qf_block_sum_operand(const qf_block_sum *r, int b, enum sta
     return r->partial ? r->partial[qf_lattice_block_owner(r->lat, b)] : r->target;
 }
 
+struct starpu_data_descr qf_block_sum_descr(const qf_block_sum *r, int b)
+{
+    struct starpu_data_descr d;
+    d.handle = qf_block_sum_operand(r, b, &d.mode);
+    return d;
+}
+
 int qf_block_sum_end(qf_block_sum *r)
 {
     if (!r->partial) return QF_SUCCESS;
-    int rc = zero(r->target);
+    int rc = qf_insert_sum_zero(r->target);
     for (int p = 0; p < r->lat->nprocs; p++) {
         if (!rc)
-            rc = qf_task_check(QF_TASK_INSERT(&qf_cl_sum_add, STARPU_RW, r->target, STARPU_R, r->partial[p], 0),
-                               "sum_add");
+            rc = qf_insert_sum_add(r->target, r->partial[p]);
         starpu_data_unregister_submit(r->partial[p]);
     }
     free(r->partial);
@@ -51,7 +55,7 @@ int qf_block_sum_begin_host(qf_block_sum *r, int n, const qf_lattice *lat)
 {
     starpu_data_handle_t h;
     starpu_variable_data_register(&h, -1, 0, (size_t)n * sizeof(double)); /* the sum's sum_zero task sets it */
-    starpu_data_set_reduction_methods(h, &qf_cl_sum_add, &qf_cl_sum_zero);
+    qf_set_sum_reduction(h);
     qf_data_set_owner(h, 0);
     int rc = qf_block_sum_begin(r, h, (size_t)n * sizeof(double), lat, 0);
     if (rc) starpu_data_unregister(h);

@@ -6,35 +6,8 @@
  */
 #include "scalar.h"
 #include "tasks.h"
-#include "kernels/blas.h"
 
 #include <math.h>
-
-/* One scalar_op task: out first, then a and b unless they are a scalar already listed; out is RW
- * when it is also an input. */
-static int submit_op(qf_scalar *out, const qf_scalar *a, const qf_scalar *b, qf_scalar_op_args args)
-{
-    if (qf_sequence_failed()) return QF_ERROR;
-    const qf_scalar *ops[3] = {out, a, b};
-    struct starpu_data_descr d[3];
-    int n = 0;
-    for (int k = 0; k < 3; k++) {
-        args.buf[k] = -1;
-        if (!ops[k]) continue;
-        for (int j = 0; j < k; j++)
-            if (ops[j] == ops[k]) args.buf[k] = args.buf[j];
-        if (args.buf[k] >= 0) {
-            if (args.buf[k] == 0) d[0].mode = STARPU_RW; /* out is an input too */
-            continue;
-        }
-        args.buf[k] = n;
-        d[n].handle = ops[k]->h;
-        d[n].mode = k == QF_SOP_OUT ? STARPU_W : STARPU_R;
-        n++;
-    }
-    int ret = QF_TASK_INSERT(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
-    return qf_task_check(ret, "scalar_op");
-}
 
 int qf_scalar_create(qf_scalar **out)
 {
@@ -43,7 +16,7 @@ int qf_scalar_create(qf_scalar **out)
     qf_scalar *s = calloc(1, sizeof *s);
     if (!s) return qf_fail("out of host memory allocating a scalar");
     starpu_variable_data_register(&s->h, -1, 0, 2 * sizeof(double));
-    starpu_data_set_reduction_methods(s->h, &qf_cl_sum_add, &qf_cl_sum_zero);
+    qf_set_sum_reduction(s->h);
     qf_data_set_owner(s->h, 0); /* scalar arithmetic runs on rank 0; StarPU-MPI sends the values */
     if (qf_scalar_set(s, 0.0, 0.0)) {
         starpu_data_unregister(s->h);
@@ -65,8 +38,7 @@ void qf_scalar_destroy(qf_scalar *s)
 int qf_scalar_set(qf_scalar *s, double re, double im)
 {
     if (!s) return qf_fail("qf_scalar_set: the scalar is NULL");
-    qf_scalar_op_args args = {.op = QF_SCALAR_SET, .re = re, .im = im};
-    return submit_op(s, NULL, NULL, args);
+    return qf_sequence_failed() ? QF_ERROR : qf_insert_scalar_set(s->h, re, im);
 }
 
 int qf_scalar_get(const qf_scalar *s, double *re, double *im)
@@ -82,6 +54,7 @@ int qf_scalar_get(const qf_scalar *s, double *re, double *im)
 
 static int check_operands(const char *fn, const qf_scalar *out, const qf_scalar *a, const qf_scalar *b)
 {
+    if (qf_sequence_failed()) return QF_ERROR;
     if (!out) return qf_fail("%s: the output scalar is NULL", fn);
     if (!a) return qf_fail("%s: the scalar a is NULL", fn);
     if (!b) return qf_fail("%s: the scalar b is NULL", fn);
@@ -91,30 +64,27 @@ static int check_operands(const char *fn, const qf_scalar *out, const qf_scalar 
 int qf_scalar_mul(qf_scalar *out, const qf_scalar *a, const qf_scalar *b)
 {
     if (check_operands("qf_scalar_mul", out, a, b)) return QF_ERROR;
-    qf_scalar_op_args args = {.op = QF_SCALAR_MUL};
-    return submit_op(out, a, b, args);
+    return qf_insert_scalar_mul(out->h, a->h, b->h);
 }
 
 int qf_scalar_div(qf_scalar *out, const qf_scalar *a, const qf_scalar *b)
 {
     if (check_operands("qf_scalar_div", out, a, b)) return QF_ERROR;
-    qf_scalar_op_args args = {.op = QF_SCALAR_DIV};
-    return submit_op(out, a, b, args);
+    return qf_insert_scalar_div(out->h, a->h, b->h);
 }
 
 int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a)
 {
     if (check_operands("qf_scalar_scale", out, a, a)) return QF_ERROR;
     if (!isfinite(s)) return qf_fail("qf_scalar_scale: the factor %g is not a finite number", s);
-    qf_scalar_op_args args = {.op = QF_SCALAR_SCALE, .s = s};
-    return submit_op(out, a, NULL, args);
+    return qf_insert_scalar_scale(out->h, s, a->h);
 }
 
 int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *status)
 {
     if (qf_sequence_failed()) return QF_ERROR;
-    if (m < 1 || m > QF_TRISOLVE_MAX_M)
-        return qf_fail("qf_scalar_trisolve: a system of order %d; keep between 1 and %d", m, QF_TRISOLVE_MAX_M);
+    if (m < 1 || m > qf_scalar_trisolve_max_order())
+        return qf_fail("qf_scalar_trisolve: a system of order %d; keep between 1 and %d", m, qf_scalar_trisolve_max_order());
     if (!c || !u || !status || ld < m) return qf_fail("qf_scalar_trisolve: NULL operands or a row stride below m");
     int n = m + m * (m - 1) / 2 + 1;
     struct starpu_data_descr *d = malloc((size_t)n * sizeof *d);
@@ -132,11 +102,7 @@ int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, 
         for (int b = 0; b < last && !rc; b++)
             if (d[a].handle == d[b].handle) rc = qf_fail("qf_scalar_trisolve: a scalar it writes is also another operand");
     }
-    if (!rc) {
-        qf_scalar_trisolve_args args = {.m = m};
-        rc = qf_task_check(QF_TASK_INSERT(&qf_cl_scalar_trisolve, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0),
-                           "scalar_trisolve");
-    }
+    if (!rc) rc = qf_insert_scalar_trisolve(m, d);
     free(d);
     return rc;
 }

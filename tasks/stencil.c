@@ -1,12 +1,12 @@
 /* The task graph of one nearest-neighbour operator application (stencil.h), shared by the operators:
- * they differ in their codelets and argument blocks, not in the graph. */
+ * they differ in their codelets, argument blocks and face sets, not in the graph. */
 #include "stencil.h"
 
 enum { PRIO_GATHER = 1, PRIO_EXTERIOR = 1, PRIO_INTERIOR = 0 };
 
 /* The buffers of one task, in the codelet's order. */
 typedef struct {
-    struct starpu_data_descr d[3 + 2 * QF_NDIM + QF_STENCIL_MAX_EXTRA];
+    struct starpu_data_descr d[3 + 2 * QF_NDIM * QF_STENCIL_MAX_FACE_SETS + QF_STENCIL_MAX_EXTRA];
     int n;
 } buffers;
 
@@ -21,36 +21,32 @@ static void add_links(buffers *t, const qf_stencil *s, int b)
 }
 
 /* Inserts the task of stage st on block b: its extra fields appended (not the gather's), the block's
- * origin put into args (the stage's argument block, copied once per graph). */
-static int insert(const qf_stencil *s, const qf_stencil_stage *st, int b, void *args, buffers *t, int priority)
+ * origin put into the stage's argument block, of which the task carries a copy. */
+static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffers *t, int priority)
 {
-    for (int k = 0; k < QF_STENCIL_MAX_EXTRA && st != &s->gather; k++)
+    for (int k = 0; k < QF_STENCIL_MAX_EXTRA && st != &s->stage[QF_STENCIL_GATHER]; k++)
         if (s->extra[k]) add(t, qf_field_block(s->extra[k], b), STARPU_R);
-    if (st->origin_offset >= 0) qf_lattice_block_origin(s->in->lat, b, (int *)((char *)args + st->origin_offset));
+    if (st->origin_offset >= 0) qf_lattice_block_origin(s->in->lat, b, (int *)((char *)st->args + st->origin_offset));
     int ret = QF_TASK_INSERT(st->cl, STARPU_DATA_MODE_ARRAY, t->d, t->n, STARPU_PRIORITY, priority, STARPU_NAME,
-                             st->name, STARPU_CL_ARGS, qf_task_args_copy(args, st->args_size), st->args_size, 0);
+                             st->name, STARPU_CL_ARGS, qf_task_args_copy(st->args, st->args_size), st->args_size, 0);
     return qf_task_check(ret, st->cl->name);
 }
 
 int qf_stencil_apply(const qf_stencil *s)
 {
     const qf_lattice *lat = s->in->lat;
-    const qf_stencil_stage *stages[3] = {&s->gather, &s->interior, &s->exterior};
-    void *args[3] = {NULL, NULL, NULL};
+    if (s->nfaces < 1 || s->nfaces > QF_STENCIL_MAX_FACE_SETS)
+        return qf_fail("a %s graph with %d face sets: an operator has 1 to %d", s->stage[QF_STENCIL_INTERIOR].cl->name, s->nfaces,
+                       QF_STENCIL_MAX_FACE_SETS);
     int rc = QF_SUCCESS;
-    for (int k = 0; k < 3 && !rc; k++) {
-        if (!(args[k] = malloc(stages[k]->args_size ? stages[k]->args_size : 1)))
-            rc = qf_fail("out of host memory submitting a %s graph", s->interior.cl->name);
-        else
-            memcpy(args[k], stages[k]->args, stages[k]->args_size);
-    }
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_near(lat, b)) continue;
         buffers t = {.n = 0};
         add(&t, qf_field_block(s->in, b), STARPU_R);
         if (!s->gather_without_links) add_links(&t, s, b);
-        for (int f = 0; f < 2 * QF_NDIM; f++) add(&t, qf_face_set_handle(s->faces, b, f / 2, f % 2), STARPU_W);
-        rc = insert(s, &s->gather, b, args[0], &t, PRIO_GATHER);
+        for (int k = 0; k < s->nfaces; k++)
+            for (int f = 0; f < 2 * QF_NDIM; f++) add(&t, qf_face_set_handle(s->faces[k], b, f / 2, f % 2), STARPU_W);
+        rc = insert(s, &s->stage[QF_STENCIL_GATHER], b, &t, PRIO_GATHER);
     }
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_local(lat, b)) continue;
@@ -58,19 +54,19 @@ int qf_stencil_apply(const qf_stencil *s)
         add(&t, qf_field_block(s->in, b), STARPU_R);
         add_links(&t, s, b);
         add(&t, qf_field_block(s->out, b), s->all_sites ? STARPU_W : STARPU_RW);
-        rc = insert(s, &s->interior, b, args[1], &t, PRIO_INTERIOR);
+        rc = insert(s, &s->stage[QF_STENCIL_INTERIOR], b, &t, PRIO_INTERIOR);
     }
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_near(lat, b)) continue;
         buffers t = {.n = 0};
         add(&t, qf_field_block(s->out, b), STARPU_RW);
         add_links(&t, s, b);
-        for (int mu = 0; mu < QF_NDIM; mu++) {
-            add(&t, qf_face_set_handle(s->faces, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R);
-            add(&t, qf_face_set_handle(s->faces, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R);
-        }
-        rc = insert(s, &s->exterior, b, args[2], &t, PRIO_EXTERIOR);
+        for (int k = 0; k < s->nfaces; k++)
+            for (int mu = 0; mu < QF_NDIM; mu++) {
+                add(&t, qf_face_set_handle(s->faces[k], qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R);
+                add(&t, qf_face_set_handle(s->faces[k], qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R);
+            }
+        rc = insert(s, &s->stage[QF_STENCIL_EXTERIOR], b, &t, PRIO_EXTERIOR);
     }
-    for (int k = 0; k < 3; k++) free(args[k]);
     return rc;
 }

@@ -1,13 +1,15 @@
 /* One application of a nearest-neighbour operator as a task graph (DESIGN.md, "One Dirac-operator
  * application as a graph"), for any operator: for every block a gather that writes the block's faces
- * (one per direction and side, of the face set's depth and reals a face site), an interior task for
- * the hops inside the block, and an exterior task for the hops through the neighbours' faces. Gathers
- * and exteriors go first, so that faces are ready and sent by the time the interiors are done. The
- * operator names its three codelets with their argument blocks and the fields they read; the builder
- * gives blocks, faces, access modes, pruning (runtime/mpi_data.h) and priorities. Buffers:
- *   gather    R in(b) [R links(b), unless gather_without_links]  W faces(b, mu, side), mu = 0..3, side 0 then 1
+ * (one per direction and side of each of the operator's face sets, each set of its own depth and reals
+ * a face site: a one-hop and a three-hop term keep a 1-deep and a 3-deep set), an interior task for the
+ * hops inside the block, and an exterior task for the hops through the neighbours' faces. Gathers and
+ * exteriors go first, so that faces are ready and sent by the time the interiors are done. The
+ * operator binds its three codelets to their argument blocks (qf_codelet_stage, codelets.h) and names
+ * the fields they read; the builder gives blocks, faces, access modes, pruning (runtime/mpi_data.h)
+ * and priorities. Buffers, face sets k = 0 .. nfaces - 1 one after the other:
+ *   gather    R in(b) [R links(b), unless gather_without_links]  W faces_k(b, mu, side), mu = 0..3, side 0 then 1
  *   interior  R in(b) [R links(b)] W|RW out(b)    R extra[0](b) ...
- *   exterior  RW out(b) [R links(b)]              R faces(b - mu, mu, 1), faces(b + mu, mu, 0), mu = 0..3
+ *   exterior  RW out(b) [R links(b)]              R faces_k(b - mu, mu, 1), faces_k(b + mu, mu, 0), mu = 0..3
  *                                                 R extra[0](b) ...
  * out is W when the stencil writes all its sites, RW when only one parity (the other keeps its values). */
 #ifndef QF_TASKS_STENCIL_H
@@ -16,24 +18,20 @@
 #include "tasks.h"
 
 #define QF_STENCIL_MAX_EXTRA 2
+#define QF_STENCIL_MAX_FACE_SETS 2
+
+enum { QF_STENCIL_GATHER, QF_STENCIL_INTERIOR, QF_STENCIL_EXTERIOR };
 
 typedef struct {
-    struct starpu_codelet *cl;
-    const void *args;    /* the codelet's argument block, copied into each task */
-    size_t args_size;
-    int origin_offset;   /* offset of an int[QF_NDIM] in args that gets each block's origin, or -1 */
-    const char *name;    /* task name in traces */
-} qf_stencil_stage;
-
-typedef struct {
-    qf_stencil_stage gather, interior, exterior;
+    qf_codelet_stage stage[3];  /* QF_STENCIL_GATHER, _INTERIOR, _EXTERIOR */
     const qf_field *in;
     qf_field *out;
     int all_sites;       /* out written on all sites (W), or on one parity (RW) */
     const qf_field *links;                        /* read by every stage; NULL: none */
     int gather_without_links;                     /* the gather copies sites: it does not read links */
     const qf_field *extra[QF_STENCIL_MAX_EXTRA];  /* read by interior and exterior; NULL: none */
-    const qf_face_set *faces;
+    int nfaces;                                   /* face sets, 1 .. QF_STENCIL_MAX_FACE_SETS */
+    const qf_face_set *faces[QF_STENCIL_MAX_FACE_SETS];
 } qf_stencil;
 
 int qf_stencil_apply(const qf_stencil *s);

@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The codelets read their argument block directly as cl_arg, so tasks carry a heap copy that StarPU
- * frees after the task (STARPU_CL_ARGS); STARPU_VALUE would pack it for starpu_codelet_unpack_args.
- * Insert tasks with QF_TASK_INSERT (runtime/mpi_data.h), which also frees the copy of a task that
- * another process runs. */
-#define QF_ARGS(a) STARPU_CL_ARGS, qf_task_args_copy(&(a), sizeof(a)), sizeof(a)
-
-/* Checks starpu_task_insert's return value and turns it into a qf error naming the codelet. */
-int qf_task_check(int ret, const char *what);
-
 /* Submits face_copy tasks writing the side-`side` faces (whole sites) of every block and direction;
  * refuses a field whose faces hold less than a whole site. */
 int qf_tasks_copy_faces(const qf_field *f, int side);
@@ -34,6 +25,8 @@ typedef struct {
 } qf_block_sum;
 int qf_block_sum_begin(qf_block_sum *r, starpu_data_handle_t target, size_t bytes, const qf_lattice *lat, int assign_one);
 starpu_data_handle_t qf_block_sum_operand(const qf_block_sum *r, int b, enum starpu_data_access_mode *mode);
+/* The same as the operand of an insert helper (codelets.h). */
+struct starpu_data_descr qf_block_sum_descr(const qf_block_sum *r, int b);
 int qf_block_sum_end(qf_block_sum *r);
 
 /* The same into n doubles that the host reads (observables, failure counts): begin_host makes the

@@ -23,7 +23,7 @@
 /* Operands of the codelets: the task carries each distinct field or scalar once (STARPU_VARIABLE_NBUFFERS)
  * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
 #define QF_BLAS_MAX_OPERANDS 8
-enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_A, QF_UPD_W };                        /* blas_update */
+enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A };                        /* blas_update */
 enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
 enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR };         /* blas_cg_update */
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };

@@ -221,6 +221,21 @@ static inline QF_HD int64_t qf_clover_site(const int ext[QF_NDIM], int parity, i
 /* ---- the site kernels that apply a clover field (clover_kind.h), for the scalar kind ---- */
 
 #define QF_K(name) name
+/* The argument blocks of clover_build and clover_apply. */
+typedef struct {
+    int ext[QF_NDIM];
+    double kappa_csw;       /* kappa * c_sw */
+    qf_precision f_prec;    /* of the field strength */
+    qf_precision prec;      /* of A and A^-1 */
+} qf_clover_build_args;
+
+typedef struct {
+    int ext[QF_NDIM];
+    int parity;             /* 0, 1, or -1 for all sites */
+    double a, b;
+    qf_precision prec;      /* of C, x, y and out */
+} qf_clover_apply_args;
+
 #include "clover_kind.h"
 #undef QF_K
 

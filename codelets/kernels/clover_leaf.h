@@ -115,4 +115,36 @@ static inline QF_HD void qf_leaf_sum_site(const void *block, const double *m, co
     }
 }
 
+/* The argument block of leaf_transport and leaf_sum. */
+#define QF_LEAF_FACE_DIRS 3
+typedef struct {
+    int ext[QF_NDIM];
+    int dir[QF_NPLANES];               /* the transport S_rho of plane p crosses rho = dir[p] */
+    int face_dir[QF_LEAF_FACE_DIRS];   /* the distinct directions in dir[], increasing: face buffer order */
+    int finish;                        /* 0: out = M + S(M) in double; 1: out = (Q - Q^dagger) / 8 */
+    qf_precision prec;                 /* of the gauge field */
+    qf_precision out_prec;             /* of out when finish is set */
+} qf_leaf_args;
+
+/* The arguments of transport pass 1 (S_nu of each plane mu < nu, into double) or 2 (S_mu, finishing F
+ * in out_prec) on blocks of ext; face_dir: the distinct directions, increasing (nu takes 1 2 3, mu
+ * takes 0 1 2: QF_LEAF_FACE_DIRS of them either way). */
+static inline qf_leaf_args qf_leaf_args_make(const int ext[QF_NDIM], int pass, qf_precision prec, qf_precision out_prec)
+{
+    qf_leaf_args a;
+    for (int mu = 0; mu < QF_NDIM; mu++) a.ext[mu] = ext[mu];
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        for (int nu = mu + 1; nu < QF_NDIM; nu++) a.dir[qf_plane_index(mu, nu)] = pass == 1 ? nu : mu;
+    int k = 0;
+    for (int rho = 0; rho < QF_NDIM; rho++) {
+        int used = 0;
+        for (int p = 0; p < QF_NPLANES; p++) used |= a.dir[p] == rho;
+        if (used) a.face_dir[k++] = rho;
+    }
+    a.finish = pass == 2;
+    a.prec = prec;
+    a.out_prec = pass == 2 ? out_prec : QF_DOUBLE;
+    return a;
+}
+
 #endif

@@ -109,7 +109,7 @@ static inline int qf_coarse_gcr_solve(const qf_coarse_gcr_backend *be, const qf_
 {
     int nk = p->nkrylov, n2 = 2 * p->nvec, breakdown = 0;
     int64_t vol = qf_volume(p->ext);
-    size_t bytes = (size_t)vol * n2 * 2 * (p->prec == QF_DOUBLE ? sizeof(double) : sizeof(float));
+    size_t bytes = (size_t)vol * n2 * 2 * qf_real_size(p->prec);
     qf_coarse_gcr_ctx g;
     memset(&g, 0, sizeof g);
     g.be = be;

@@ -9,4 +9,10 @@ static inline QF_HD void qf_convert_real(const void *src, qf_precision sp, void 
     qf_real_set(dst, dp, (size_t)i, qf_real_get(src, sp, (size_t)i));
 }
 
+/* The argument block of convert. */
+typedef struct {
+    int64_t nreals;
+    qf_precision src_prec, dst_prec;
+} qf_convert_args;
+
 #endif

@@ -111,4 +111,12 @@ static inline QF_HD int qf_on_face(const int x[QF_NDIM], const int ext[QF_NDIM])
     return on;
 }
 
+/* The argument block of face_copy: the (mu, side, depth) face of a block, whole sites. */
+typedef struct {
+    int ext[QF_NDIM];
+    int mu, side, depth;
+    int site_reals;
+    qf_precision prec;
+} qf_face_copy_args;
+
 #endif

@@ -37,4 +37,10 @@ static inline QF_HD void qf_gauge_site_sums(const void *block, const void *const
         }
 }
 
+/* The argument block of plaquette and plaquette_matrix. */
+typedef struct {
+    int ext[QF_NDIM];
+    qf_precision prec;
+} qf_plaquette_args;
+
 #endif

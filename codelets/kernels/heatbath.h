@@ -39,6 +39,21 @@ typedef struct {
     qf_precision prec;
 } qf_update_args;
 
+/* The argument block of one update stage on a block of ext at origin, of a lattice of global extents. */
+static inline qf_update_args qf_update_args_make(const int ext[QF_NDIM], const int origin[QF_NDIM],
+                                                 const int global[QF_NDIM], int mu, int parity, int overrelax,
+                                                 double beta, uint64_t seed, int sweep, qf_precision prec)
+{
+    qf_update_args a = {.mu = mu, .parity = parity, .kind = overrelax ? QF_UPDATE_OVERRELAX : QF_UPDATE_HEATBATH,
+                        .beta = beta, .seed = seed, .sweep = sweep, .prec = prec};
+    for (int k = 0; k < QF_NDIM; k++) {
+        a.ext[k] = ext[k];
+        a.origin[k] = origin[k];
+        a.global[k] = global[k];
+    }
+    return a;
+}
+
 /* L(y) = U_nu(y + mu)^dagger U_mu(y)^dagger U_nu(y) for block-local y (y + mu may be in the face). */
 static inline QF_HD qf_su3 qf_lower_staple(const void *block, const void *const fwd_faces[QF_NDIM], const int y[QF_NDIM],
                                            const int ext[QF_NDIM], int mu, int nu, qf_precision prec)

@@ -46,9 +46,8 @@ typedef struct {
     qf_precision prec;     /* of the fine fields, the vectors and the coarse fields */
 } qf_mg_geom;
 
-/* mg_restrict — coarse block from the fine blocks it holds. Buffers: R fine[j], j < nfine, R V[j],
- * W coarse. */
-#define QF_MG_MAX_FINE_BLOCKS 64
+/* mg_restrict — coarse block from the fine blocks it holds (at most QF_MG_MAX_FINE_BLOCKS, codelets.h).
+ * Buffers: R fine[j], j < nfine, R V[j], W coarse. */
 typedef struct {
     qf_mg_geom g;
     int cext[QF_NDIM];     /* coarse block extents */

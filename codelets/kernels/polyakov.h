@@ -47,4 +47,10 @@ static inline QF_HD qf_complex qf_polyakov_trace_site(const double *line, int64_
     return qf_cmake((m[0] + m[8] + m[16]) / 3.0, (m[1] + m[9] + m[17]) / 3.0);
 }
 
+/* The argument block of polyakov_line. */
+typedef struct {
+    int ext[QF_NDIM];
+    qf_precision prec; /* of the gauge field */
+} qf_polyakov_args;
+
 #endif

@@ -71,6 +71,9 @@ int qf_sequence_failed(void);
 int qf_sequence_end(void);
 
 const char *qf_precision_name(qf_precision p);
+/* QF_SUCCESS for a precision the library knows; otherwise a message naming what (the precision of
+ * what: "operator", "sloppy") and QF_ERROR. */
+int qf_precision_check(qf_precision p, const char *what);
 /* Parses "double" or "single" (also "float"); returns QF_ERROR with a message otherwise. */
 int qf_precision_parse(const char *s, qf_precision *p);
 

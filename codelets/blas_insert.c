@@ -1,0 +1,27 @@
+/* What the BLAS codelets' insert helpers share (codelets.h): the operands of a task become its buffers,
+ * each distinct handle once with the union of its operands' modes, and the argument block's table says
+ * which buffer holds each operand, so that a field or scalar given twice is one buffer of the task. */
+#include "codelets.h"
+#include "blas_launch.h"
+
+int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_range *r,
+                   const struct starpu_data_descr *ops, int nops)
+{
+    args->prec = r->prec;
+    args->first = r->first;
+    args->n = r->n;
+    args->assign = r->assign;
+    struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
+    int n = 0;
+    for (int k = 0; k < QF_BLAS_MAX_OPERANDS; k++) args->buf[k] = -1;
+    for (int k = 0; k < nops; k++) {
+        if (!ops[k].handle) continue;
+        int j = 0;
+        while (j < n && d[j].handle != ops[k].handle) j++;
+        if (j == n) d[n++] = ops[k];
+        else d[j].mode = (enum starpu_data_access_mode)(d[j].mode | ops[k].mode); /* R and W give RW */
+        args->buf[k] = j;
+    }
+    int ret = QF_TASK_INSERT(cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, r->name, QF_ARGS(*args), 0);
+    return qf_task_check(ret, cl->name);
+}
