@@ -2,6 +2,7 @@
  * on a gauge file or a generated start field, with a point, random or file source; the result goes
  * to a SciDAC/USQCD Dirac-fermion file. */
 #include "app.h"
+#include "commands.h"
 
 #include <stdlib.h>
 #include <string.h>

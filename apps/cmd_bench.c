@@ -2,6 +2,8 @@
  * the machine measured in the same run and the ratios (DESIGN.md, "Performance method"); the
  * figures are recorded in bench/RESULTS.md with the command and the machine. */
 #include "app.h"
+#include "commands.h"
+#include "qf_bench.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* quarkflow gauge: load and verify gauge files, convert between formats, and measure observables
  * with the task graph (checked against the readers' independent global-loop values). */
 #include "app.h"
+#include "commands.h"
 
 #include <math.h>
 #include <stdlib.h>

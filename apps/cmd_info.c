@@ -1,5 +1,6 @@
 /* quarkflow info: what was built and what the machine offers to StarPU. */
 #include "app.h"
+#include "commands.h"
 
 #include <string.h>
 

@@ -7,6 +7,7 @@
  * which with S(0, x) = g5 S(x, 0)^dagger g5 gives C_pi(t) = sum_x |S(x, 0)|^2 and, for Gamma = g_k,
  * C_rho(t) = sum_x Tr[ g_k S g_k g5 S^dagger g5 ], averaged over k = x, y, z: both positive. */
 #include "app.h"
+#include "commands.h"
 
 #include <complex.h>
 #include <math.h>

@@ -2,6 +2,7 @@
  * task graphs, on a gauge file or a generated start field, with a point, random or file source; the
  * solution goes to a SciDAC/USQCD Dirac-fermion file. */
 #include "app.h"
+#include "commands.h"
 
 #include <string.h>
 

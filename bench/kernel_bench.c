@@ -5,19 +5,20 @@
  * kernels inside a whole operator, on every core, where the cache and the runtime blur one kernel's
  * cost.
  *
- *   fields      one block's buffers in the kernels' layout (qf_lattice.h, kernels/spinor.h, su3.h,
- *               clover.h) for the second hop of Mhat, filled with uniform random reals; a "set" is
+ *   fields      one block's buffers in the fields' layout (qf_lattice.h; their sizes from
+ *               qf_direct_block_sizes) for the second hop of Mhat, filled with uniform random reals; a "set" is
  *               one of each. Cycling over sets whose total is several times the LLC makes every call
  *               fetch its data from memory, as in an operator whose fields do not fit in the cache.
- *   kernels     the exported launchers of codelets/wilson_launch.h, the ones the codelets call, so
- *               that the version timed is the one the codelets run (AVX-512, AVX2 or baseline:
- *               qf_cpu_kernels(), which QF_CPU_KERNELS sets).
+ *   kernels     the launchers the codelets call, one call at a time through the library's direct
+ *               module (include/quarkflow/qf_direct.h, qf_direct_block_call), so that the version
+ *               timed is the one the codelets run (AVX-512, AVX2 or baseline: qf_cpu_kernels(), which
+ *               QF_CPU_KERNELS sets).
  *   ceiling     a single-thread read of a buffer of 4 x the LLC, best of 5: the kernels run on one
  *               thread, so a many-thread STREAM figure would not bound them.
  *
  * No runtime is started: idle StarPU workers would poll on the cores this thread uses. */
 #include "app.h"
-#include "dslash_bench.h" /* the hops' arguments, QUDA's byte count and the timing rule of bench dslash */
+#include "qf_bench.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -30,10 +31,11 @@ static const char help[] =
     "usage: quarkflow bench kernels [options]\n"
     "\n"
     "Times the CPU Wilson hopping kernels (gather, interior, exterior) one call at a time on one\n"
-    "thread, without StarPU: the launchers that the codelets call (codelets/wilson_launch.h; they run\n"
-    "the AVX-512, AVX2 or baseline version that QF_CPU_KERNELS names or the CPU allows), on one\n"
-    "block's fields filled with uniform random numbers. Each kernel is timed on one set of fields (in\n"
-    "the last-level cache when the set fits) and cycling over N sets (out of it), in ns per output\n"
+    "thread, without StarPU: the launchers that the codelets call, through the library's direct\n"
+    "module (include/quarkflow/qf_direct.h; they run the AVX-512, AVX2 or baseline version that\n"
+    "QF_CPU_KERNELS names or the CPU allows), on one block's fields filled with uniform random\n"
+    "numbers. Each kernel is timed on one set of fields (in the last-level cache when the set fits)\n"
+    "and cycling over N sets (out of it), in ns per output\n"
     "site: the block's even half (V/2 sites) for all three, so that their sum is one hop's cost a\n"
     "site. Out of cache the interior's and the whole hop's GB/s by QUDA's byte rule are compared with\n"
     "a single-thread read ceiling measured in the same run (a sum over a buffer of 4 x the LLC, best\n"
@@ -125,27 +127,27 @@ static long llc_bytes(char *source, size_t len)
 
 /* ---- fields ---- */
 
-typedef struct {
-    void *in, *out, *gauge, *x, *clover;
-    void *face[QF_WILSON_NFACES];            /* written by the gather, (mu, side) order */
-    const void *nbr[QF_WILSON_NFACES];       /* read by the exterior: the block is its own neighbour */
-} field_set;
+/* one set: in, out, x, gauge, clover and the faces the gather writes (and the exterior reads, the
+ * block being its own neighbour) */
+typedef qf_direct_block_fields field_set;
 
 typedef struct {
     int64_t volume;
-    size_t real, spinor, gauge, clover, face[QF_WILSON_NFACES], total;
+    size_t real, spinor, gauge, clover, face[QF_DIRECT_NFACES], total;
 } set_sizes;
 
-static void sizes_of(const kernel_opts *o, set_sizes *z)
+static void sizes_of(const kernel_opts *o, const qf_direct_block *kb, set_sizes *z)
 {
+    qf_direct_block_bytes b;
+    qf_direct_block_sizes(kb, &b);
     z->volume = qf_volume(o->block);
     z->real = qf_real_size(o->prec);
-    z->spinor = (size_t)z->volume * QF_SPINOR_REALS * z->real;
-    z->gauge = (size_t)z->volume * QF_LINKS_REALS * z->real;
-    z->clover = (size_t)z->volume * QF_CLOVER_REALS * z->real;
+    z->spinor = b.spinor;
+    z->gauge = b.gauge;
+    z->clover = b.clover;
     z->total = 3 * z->spinor + z->gauge + z->clover;
-    for (int k = 0; k < QF_WILSON_NFACES; k++) {
-        z->face[k] = (size_t)qf_parity_face_sites(o->block, k / 2, 1) * QF_HALF_SPINOR_REALS * z->real;
+    for (int k = 0; k < QF_DIRECT_NFACES; k++) {
+        z->face[k] = b.face[k];
         z->total += z->face[k];
     }
 }
@@ -180,7 +182,7 @@ static void set_free(field_set *s)
     free(s->gauge);
     free(s->x);
     free(s->clover);
-    for (int k = 0; k < QF_WILSON_NFACES; k++) free(s->face[k]);
+    for (int k = 0; k < QF_DIRECT_NFACES; k++) free(s->face[k]);
     memset(s, 0, sizeof *s);
 }
 
@@ -194,14 +196,8 @@ static int set_create(field_set *s, const set_sizes *z, qf_precision prec, int i
     s->x = random_buffer(z->spinor, prec, seed + 4);
     s->clover = random_buffer(z->clover, prec, seed + 5);
     int ok = s->in && s->out && s->gauge && s->x && s->clover;
-    for (int k = 0; k < QF_WILSON_NFACES; k++)
+    for (int k = 0; k < QF_DIRECT_NFACES; k++)
         ok = (s->face[k] = random_buffer(z->face[k], prec, seed + 6 + (uint64_t)k)) && ok;
-    /* exterior slot 2 mu takes the -mu neighbour's side-1 face, slot 2 mu + 1 the +mu neighbour's
-     * side-0 face (as tasks/dirac.c wires them); on a one-block lattice both neighbours are the block */
-    for (int mu = 0; mu < QF_NDIM; mu++) {
-        s->nbr[2 * mu] = s->face[2 * mu + 1];
-        s->nbr[2 * mu + 1] = s->face[2 * mu];
-    }
     if (ok) return QF_SUCCESS;
     set_free(s);
     return qf_fail("out of host memory for set %d of the fields (%.1f MiB a set)", index + 1, mib((double)z->total));
@@ -209,22 +205,16 @@ static int set_create(field_set *s, const set_sizes *z, qf_precision prec, int i
 
 /* ---- the kernels ---- */
 
-enum { K_GATHER = 0, K_INTERIOR, K_EXTERIOR, K_N };
+enum { K_GATHER = QF_DIRECT_GATHER, K_INTERIOR = QF_DIRECT_INTERIOR, K_EXTERIOR = QF_DIRECT_EXTERIOR, K_N = QF_DIRECT_NKERNELS };
 static const char *const kernel_names[K_N] = {"gather", "interior", "exterior"};
 
 typedef struct {
-    const qf_bench_hop *hop; /* Mhat's second hop, as bench dslash (and tasks/dirac.c) runs it */
+    const qf_direct_block *kb; /* Mhat's second hop, as bench dslash (and tasks/dirac.c) runs it */
     field_set *sets;
     int64_t out_sites;
 } bench_ctx;
 
-static void call(const bench_ctx *c, int k, const field_set *s)
-{
-    const qf_bench_hop *h = c->hop;
-    if (k == K_GATHER) qf_wilson_gather_run(&h->g, s->in, s->gauge, s->face);
-    else if (k == K_INTERIOR) qf_wilson_interior_run(&h->a, s->out, s->in, s->gauge, s->x, s->clover);
-    else qf_wilson_exterior_run(&h->a, s->out, s->gauge, s->x, s->clover, s->nbr);
-}
+static void call(const bench_ctx *c, int k, const field_set *s) { qf_direct_block_call(c->kb, (qf_direct_kernel)k, s); }
 
 /* Set 0 through the whole hop once: the even half must come out rewritten and finite, the odd half
  * untouched (the kernels write one parity). Otherwise the timings would be of some other work. */
@@ -263,26 +253,26 @@ typedef struct {
 static int run_kernel(void *ctx, long n, double *seconds)
 {
     kernel_run *r = ctx;
-    double t0 = qf_bench_now();
+    double t0 = qf_timing_now();
     for (long i = 0; i < n; i++) {
         call(r->c, r->k, &r->c->sets[r->next]);
         r->next = (r->next + 1) % r->nsets;
     }
-    *seconds = qf_bench_now() - t0;
+    *seconds = qf_timing_now() - t0;
     return QF_SUCCESS;
 }
 
 /* Kernel k cycling over sets 0..nsets-1 for about target_s, by bench dslash's rule (warm-up, then
  * rounds; the best round's time a call). */
-static void measure(const bench_ctx *c, int k, int nsets, double target_s, qf_bench_timing *t)
+static void measure(const bench_ctx *c, int k, int nsets, double target_s, qf_timing *t)
 {
     kernel_run r = {c, k, nsets, 0};
-    qf_bench_timed(run_kernel, &r, nsets, 0, target_s, t);
+    qf_timing_run(run_kernel, &r, nsets, 0, target_s, t);
 }
 
 /* ns an output site: mean over all rounds, and the best round's */
-static double ns_mean(const qf_bench_timing *t, int64_t sites) { return t->seconds / (double)t->n / (double)sites * 1e9; }
-static double ns_best(const qf_bench_timing *t, int64_t sites) { return t->best / (double)sites * 1e9; }
+static double ns_mean(const qf_timing *t, int64_t sites) { return t->seconds / (double)t->n / (double)sites * 1e9; }
+static double ns_best(const qf_timing *t, int64_t sites) { return t->best / (double)sites * 1e9; }
 
 /* ---- the ceiling: one thread reading ---- */
 
@@ -301,14 +291,14 @@ static int read_ceiling(size_t bytes, double *gbps)
     double best = INFINITY, total = 0.0;
     for (int r = 0; r < 5; r++) {
         read_vec a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
-        double t0 = qf_bench_now();
+        double t0 = qf_timing_now();
         for (size_t i = 0; i < n; i += 4) {
             a0 += v[i];
             a1 += v[i + 1];
             a2 += v[i + 2];
             a3 += v[i + 3];
         }
-        double dt = qf_bench_now() - t0;
+        double dt = qf_timing_now() - t0;
         read_vec a = a0 + a1 + a2 + a3;
         total = a[0] + a[1] + a[2] + a[3];
         if (dt < best) best = dt;
@@ -321,7 +311,7 @@ static int read_ceiling(size_t bytes, double *gbps)
 
 /* ---- bench kernels ---- */
 
-static void print_kernel(const char *label, int k, const char *sets, const qf_bench_timing *t, int64_t sites,
+static void print_kernel(const char *label, int k, const char *sets, const qf_timing *t, int64_t sites,
                          double bytes)
 {
     printf("%-13s %-9s %s: %.1f ns a site, best round %.1f (%ld calls in %.2f s)", label, kernel_names[k], sets,
@@ -330,7 +320,7 @@ static void print_kernel(const char *label, int k, const char *sets, const qf_be
     printf("\n");
 }
 
-static void print_hop(const char *label, const qf_bench_timing t[K_N], int64_t sites, double bytes)
+static void print_hop(const char *label, const qf_timing t[K_N], int64_t sites, double bytes)
 {
     double mean = 0.0, best = 0.0;
     for (int k = 0; k < K_N; k++) {
@@ -344,10 +334,15 @@ static void print_hop(const char *label, const qf_bench_timing t[K_N], int64_t s
 
 static int kernels(const kernel_opts *o)
 {
+    qf_dirac_params dp = qf_dirac_default_params(0.12);
+    dp.prec = o->prec;
+    dp.csw = 1.0; /* bench dslash's default: the second hop applies A_ee to x */
+    qf_direct_block *kb = NULL;
+    if (qf_direct_block_create(&kb, o->block, &dp, QF_SCHUR_ASYMMETRIC, 1)) return QF_ERROR;
     char llc_source[160];
     long llc = llc_bytes(llc_source, sizeof llc_source);
     set_sizes z;
-    sizes_of(o, &z);
+    sizes_of(o, kb, &z);
     int nsets = o->sets, capped = 0;
     if (nsets <= 0) {
         double want = ceil(4.0 * (double)llc / (double)z.total);
@@ -355,18 +350,9 @@ static int kernels(const kernel_opts *o)
         capped = want > MAX_SETS;
     }
     double all = (double)z.total * nsets;
-    /* a one-block lattice: the block is its own neighbour, and every face hop crosses the boundary */
-    static const int one[QF_NDIM] = {1, 1, 1, 1};
-    qf_lattice lat;
-    if (qf_lattice_init(&lat, o->block, NULL, one, 0, 1, 2)) return QF_ERROR;
-    qf_dirac_params dp = qf_dirac_default_params(0.12);
-    dp.prec = o->prec;
-    dp.csw = 1.0; /* bench dslash's default: the second hop applies A_ee to x */
-    qf_bench_plan plan = {0};
-    qf_bench_plan_hops(&plan, &lat, &dp, QF_SCHUR_ASYMMETRIC);
-    bench_ctx c = {.hop = &plan.hop[1], .out_sites = qf_volume(o->block) / 2};
+    bench_ctx c = {.kb = kb, .out_sites = qf_volume(o->block) / 2};
     const int64_t sites = c.out_sites;
-    const double hop_reals = qf_bench_hop_reals(c.hop), bytes = hop_reals * (double)z.real;
+    const double hop_reals = qf_direct_hop_reals(qf_direct_block_hop(kb)), bytes = hop_reals * (double)z.real;
 
     printf("bench kernels CPU Wilson hopping kernels by their launchers (codelets/wilson_launch.h), one call at a time "
            "on one thread, no StarPU\n");
@@ -375,7 +361,7 @@ static int kernels(const kernel_opts *o)
     printf("hop           Mhat's second: out_e = A_ee x_e - kappa^2 D_eo t_o (a 1, b %g, clover on x), the gather "
            "projecting the odd t_o; one-block lattice (global = block): every face hop crosses the boundary, phases "
            "periodic in space, antiperiodic in t\n",
-           c.hop->a.b);
+           qf_direct_block_hop(kb)->b);
     qf_cpu_kernels_level cpu = qf_cpu_kernels();
     printf("cpu kernels   %s (%s; QF_CPU_KERNELS=avx512|avx2|baseline|auto picks another)\n", qf_cpu_kernels_name(cpu),
            qf_cpu_kernels_target(cpu));
@@ -410,7 +396,7 @@ static int kernels(const kernel_opts *o)
                norm);
     fflush(stdout);
 
-    qf_bench_timing in[K_N] = {{0}}, out[K_N] = {{0}};
+    qf_timing in[K_N] = {{0}}, out[K_N] = {{0}};
     if (!rc) {
         char what[96];
         const char *label = (double)z.total <= (double)llc ? "in cache" : "one set";
@@ -437,6 +423,7 @@ static int kernels(const kernel_opts *o)
     }
     for (int s = 0; s < made; s++) set_free(&sets[s]);
     free(sets);
+    qf_direct_block_destroy(kb);
 
     /* after the sets are freed, so that the run never holds both */
     double ceiling = 0.0;

@@ -12,6 +12,7 @@
  * (STREAM triad on the CPU workers' cores, device-to-device copy on the GPU). */
 #include "app.h"
 #include "dslash_bench.h"
+#include "qf_bench.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -177,11 +178,11 @@ typedef struct {
 static int coarse_apply_run(void *ctx, long n, double *seconds)
 {
     coarse_apply_ctx *c = ctx;
-    double t0 = qf_bench_now();
+    double t0 = qf_timing_now();
     for (long k = 0; k < n; k++)
         if (qf_linop_apply(c->A, c->f[(k + 1) & 1], c->f[k & 1])) return QF_ERROR;
     qf_runtime_wait_all();
-    *seconds = qf_bench_now() - t0;
+    *seconds = qf_timing_now() - t0;
     return QF_SUCCESS;
 }
 
@@ -191,8 +192,8 @@ static int time_coarse_op(qf_mg *mg, int l, double ceiling)
     coarse_apply_ctx c = {qf_mg_level_op(mg, l), {NULL, NULL}};
     const qf_linop_domain *dom = qf_linop_get_domain(c.A);
     int rc = qf_linop_field_take(c.A, &c.f[0]) || qf_linop_field_take(c.A, &c.f[1]) || qf_field_gaussian(c.f[0], 3, 0);
-    qf_bench_timing t;
-    rc = rc || qf_bench_timed(coarse_apply_run, &c, 2, 0, 0.3, &t);
+    qf_timing t;
+    rc = rc || qf_timing_run(coarse_apply_run, &c, 2, 0, 0.3, &t);
     if (!rc) {
         double n2 = dom->shape.site_reals / 2, real = dom->prec == QF_DOUBLE ? 8.0 : 4.0;
         double bytes = (double)dom->lat->global_volume * (9.0 * n2 * n2 + 2.0 * n2) * 2.0 * real;
@@ -315,7 +316,7 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
     }
     int gpu = 0, device = 0;
     double ceiling = 0.0;
-    rc = rc || qf_bench_direct_path(&gpu, &device) || qf_bench_ceiling(gpu, device, qf_runtime_ncpu_workers(), &ceiling);
+    rc = rc || qf_direct_path(&gpu, &device) || qf_bench_ceiling(gpu, device, qf_runtime_ncpu_workers(), &ceiling);
     int n = 0;
     for (; n < o->nkappa && !rc; n++) {
         bench_row *w = &rows[n];

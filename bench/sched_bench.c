@@ -6,6 +6,7 @@
  * and idle shares per worker type, bytes moved between memory nodes, and whether the result matches
  * the first policy's. The table is printed in Markdown and written as CSV and Markdown on request. */
 #include "app.h"
+#include "qf_bench.h"
 
 #include <math.h>
 #include <stdlib.h>

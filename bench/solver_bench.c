@@ -4,7 +4,7 @@
  *
  *   Mhat      for each precision the iterations run in, one application of the even-odd operator
  *             timed as a task graph and as the same kernels called directly (bench dslash's plan,
- *             dslash_bench.h), after checking that both give the same result;
+ *             include/quarkflow/qf_direct.h), after checking that both give the same result;
  *   solves    for each configuration (solver x sloppy precision), a first solve of M x = b from
  *             x = 0 to the tolerance, which allocates the solver's temporaries (the operator keeps
  *             them for the next solve; a 32^4 GPU allocation has cost over 100 ms), then the same
@@ -17,6 +17,7 @@
  * light but massive quark on that field (BiCGStab takes about 100 iterations to 1e-10 on 16^4). */
 #include "app.h"
 #include "dslash_bench.h"
+#include "qf_bench.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +150,7 @@ static int time_mhat(const bench_opts *o, const qf_lattice *lat, qf_dirac *d, co
 {
     qf_dirac *dp = NULL;
     qf_field *f[2] = {NULL, NULL};
-    qf_bench_direct dk;
-    memset(&dk, 0, sizeof dk);
+    qf_direct *dk = NULL;
     qf_dirac_params p = o->p;
     p.prec = prec;
     int64_t vol = lat->global_volume;
@@ -159,17 +159,17 @@ static int time_mhat(const bench_opts *o, const qf_lattice *lat, qf_dirac *d, co
     rc = rc || qf_dirac_in_precision(d, prec, &dp) || qf_field_create(&f[0], lat, QF_FIELD_WILSON, prec, 0) ||
          qf_field_create(&f[1], lat, QF_FIELD_WILSON, prec, 0) || qf_field_import(f[0], src) ||
          qf_dirac_apply(dp, QF_OP_MHAT, f[1], f[0]) || qf_field_export(f[1], ref) ||
-         qf_bench_direct_create(&dk, lat, &p, o->form, u, f[0], gpu, device) || qf_bench_direct_check(&dk, ref, &diff);
+         qf_direct_create(&dk, lat, &p, o->form, u, f[0], gpu, device) || qf_direct_check(dk, ref, &diff);
     if (!rc) {
         printf("progress      Mhat %s: the direct kernels agree with the task graph (relative difference %.1e); timing\n",
                qf_precision_name(prec), diff);
         fflush(stdout);
     }
     /* means: a solve's time to solution is a mean over its applications too */
-    qf_bench_timing t;
+    qf_timing t;
     rc = rc || qf_bench_graph_time(dp, f, o->warmup, o->iters, target_seconds, &t);
     if (!rc) t_graph = t.seconds / (double)t.n;
-    rc = rc || qf_bench_direct_time(&dk, o->warmup, o->iters, target_seconds, &t);
+    rc = rc || qf_direct_time(dk, o->warmup, o->iters, target_seconds, &t);
     if (!rc) {
         *t_direct = t.seconds / (double)t.n;
         double flops = qf_dirac_flops(dp, QF_OP_MHAT);
@@ -178,7 +178,7 @@ static int time_mhat(const bench_opts *o, const qf_lattice *lat, qf_dirac *d, co
                qf_precision_name(prec), t_graph * 1e6, *t_direct * 1e6, flops / t_graph * 1e-9, flops / *t_direct * 1e-9,
                t_graph / *t_direct);
     }
-    qf_bench_direct_free(&dk);
+    qf_direct_destroy(dk);
     for (int k = 0; k < 2; k++)
         if (f[k]) qf_field_destroy(f[k]);
     free(ref);
@@ -205,7 +205,7 @@ static int solver_bench(const bench_opts *o)
     if (ncuda > 0) dims[0] = dims[1] = dims[2] = dims[3] = 32;
     if (o->dims[0]) memcpy(dims, o->dims, sizeof dims);
     qf_lattice lat;
-    if (qf_bench_direct_path(&gpu, &device) || qf_app_lattice(&lat, dims, o->blocks, 1)) return QF_ERROR;
+    if (qf_direct_path(&gpu, &device) || qf_app_lattice(&lat, dims, o->blocks, 1)) return QF_ERROR;
 
     printf("bench solver  even-odd Wilson%s solves of M x = b, random source, seed %llu, to |b - M x| / |b| <= %.1e\n",
            o->p.csw != 0.0 ? "-clover" : "", (unsigned long long)o->seed, o->sp.tol);

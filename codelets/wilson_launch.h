@@ -1,6 +1,6 @@
 /* Launchers of the Wilson hopping kernels (kernels/wilson.h) on raw pointers: the codelets
- * wilson_gather, wilson_interior and wilson_exterior call them on their buffers, and the benchmark
- * calls them directly to measure the same kernels without the runtime. The CUDA launchers run on the
+ * wilson_gather, wilson_interior and wilson_exterior call them on their buffers, and the direct module
+ * (direct/, include/quarkflow/qf_direct.h) calls them to run the same kernels without the runtime. The CUDA launchers run on the
  * given stream and return without waiting. */
 #ifndef QF_WILSON_LAUNCH_H
 #define QF_WILSON_LAUNCH_H

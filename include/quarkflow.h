@@ -7,6 +7,7 @@
 #include "quarkflow/qf_config.h"
 #include "quarkflow/qf_defs.h"
 #include "quarkflow/qf_dirac.h"
+#include "quarkflow/qf_direct.h"
 #include "quarkflow/qf_field.h"
 #include "quarkflow/qf_gauge.h"
 #include "quarkflow/qf_gauge_io.h"

@@ -1,7 +1,7 @@
-/* quarkflow bench dslash, the GPU part: the plan of dslash_bench.c (the hops of one Mhat application)
+/* The direct kernels on the GPU (qf_direct.h): the plan of direct.c (the hops of one Mhat application)
  * run with the CUDA launchers of codelets/wilson_launch.h on cudaMalloc'ed buffers, on one stream,
  * timed with CUDA events; and the device-to-device copy bandwidth, the GPU's ceiling. */
-#include "dslash_bench.h"
+#include "direct_plan.h"
 
 #include <cuda_runtime.h>
 
@@ -19,7 +19,7 @@
         }                                                                                                          \
     } while (0)
 
-extern "C" int qf_bench_cuda_devices(void)
+extern "C" int qf_direct_cuda_devices(void)
 {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -32,7 +32,7 @@ extern "C" int qf_bench_cuda_devices(void)
 namespace {
 
 struct device_plan {
-    void **spinor[QF_BENCH_NSPINORS];
+    void **spinor[QF_DIRECT_NSPINORS];
     void **gauge;
     void **clover[2];
     void **face; /* [block * 8 + k] */
@@ -42,33 +42,33 @@ struct device_plan {
 void free_device(device_plan *dp)
 {
     for (int b = 0; b < dp->nblocks; b++) {
-        for (int k = 0; k < QF_BENCH_NSPINORS; k++)
+        for (int k = 0; k < QF_DIRECT_NSPINORS; k++)
             if (dp->spinor[k]) cudaFree(dp->spinor[k][b]);
         if (dp->gauge) cudaFree(dp->gauge[b]);
         for (int k = 0; k < 2; k++)
             if (dp->clover[k]) cudaFree(dp->clover[k][b]);
         for (int k = 0; k < QF_WILSON_NFACES && dp->face; k++) cudaFree(dp->face[b * QF_WILSON_NFACES + k]);
     }
-    for (int k = 0; k < QF_BENCH_NSPINORS; k++) free(dp->spinor[k]);
+    for (int k = 0; k < QF_DIRECT_NSPINORS; k++) free(dp->spinor[k]);
     free(dp->gauge);
     for (int k = 0; k < 2; k++) free(dp->clover[k]);
     free(dp->face);
 }
 
-void *spinor_of(const qf_bench_plan *p, const device_plan *dp, int id, int b, long it)
+void *spinor_of(const qf_direct_plan *p, const device_plan *dp, int id, int b, long it)
 {
     (void)p;
-    if ((it & 1) && id != QF_BENCH_TMP) id = id == QF_BENCH_IN ? QF_BENCH_OUT : QF_BENCH_IN;
+    if ((it & 1) && id != QF_DIRECT_TMP) id = id == QF_DIRECT_IN ? QF_DIRECT_OUT : QF_DIRECT_IN;
     return dp->spinor[id][b];
 }
 
 /* Applications number first .. first + n - 1 (their number decides which buffer is the input), in the
  * order of the task graph's submission: per hop, every gather, every interior, every exterior. */
-void launch(const qf_bench_plan *p, const device_plan *dp, long first, long n, cudaStream_t s)
+void launch(const qf_direct_plan *p, const device_plan *dp, long first, long n, cudaStream_t s)
 {
     for (long it = first; it < first + n; it++)
         for (int h = 0; h < p->nhops; h++) {
-            const qf_bench_hop *hp = &p->hop[h];
+            const qf_direct_hop_args *hp = &p->hop[h];
             qf_wilson_args a = hp->a;
             for (int b = 0; b < p->nblocks; b++)
                 qf_wilson_gather_run_cuda(&hp->g, spinor_of(p, dp, hp->src, b, it), dp->gauge[b],
@@ -92,7 +92,7 @@ void launch(const qf_bench_plan *p, const device_plan *dp, long first, long n, c
 
 } // namespace
 
-extern "C" int qf_bench_cuda_direct(qf_bench_plan *p, int device, int warmup, double target_s, long *iters,
+extern "C" int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, double target_s, long *iters,
                                     double *seconds, char *err, size_t errlen)
 {
     device_plan dp;
@@ -104,7 +104,7 @@ extern "C" int qf_bench_cuda_direct(qf_bench_plan *p, int device, int warmup, do
     long done = 0, n = *iters;
     float ms = 0.0f;
     TRY(cudaSetDevice(device));
-    for (int k = 0; k < QF_BENCH_NSPINORS; k++) dp.spinor[k] = (void **)calloc((size_t)nb, sizeof(void *));
+    for (int k = 0; k < QF_DIRECT_NSPINORS; k++) dp.spinor[k] = (void **)calloc((size_t)nb, sizeof(void *));
     dp.gauge = (void **)calloc((size_t)nb, sizeof(void *));
     for (int k = 0; k < 2; k++)
         if (p->clover[k]) dp.clover[k] = (void **)calloc((size_t)nb, sizeof(void *));
@@ -115,7 +115,7 @@ extern "C" int qf_bench_cuda_direct(qf_bench_plan *p, int device, int warmup, do
         goto fail;
     }
     for (int b = 0; b < nb; b++) {
-        for (int k = 0; k < QF_BENCH_NSPINORS; k++) {
+        for (int k = 0; k < QF_DIRECT_NSPINORS; k++) {
             TRY(cudaMalloc(&dp.spinor[k][b], p->spinor_bytes));
             TRY(cudaMemcpy(dp.spinor[k][b], p->spinor[k][b], p->spinor_bytes, cudaMemcpyHostToDevice));
         }
@@ -166,7 +166,7 @@ extern "C" int qf_bench_cuda_direct(qf_bench_plan *p, int device, int warmup, do
     *seconds = 1e-3 * ms;
     /* the output buffers: the result of the first application when that was the only one */
     for (int b = 0; b < nb; b++)
-        TRY(cudaMemcpy(p->spinor[QF_BENCH_OUT][b], dp.spinor[QF_BENCH_OUT][b], p->spinor_bytes, cudaMemcpyDeviceToHost));
+        TRY(cudaMemcpy(p->spinor[QF_DIRECT_OUT][b], dp.spinor[QF_DIRECT_OUT][b], p->spinor_bytes, cudaMemcpyDeviceToHost));
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     cudaStreamDestroy(s);
@@ -180,7 +180,7 @@ fail:
     return -1;
 }
 
-extern "C" int qf_bench_cuda_copy_bandwidth(int device, size_t bytes, double *gbps, char *err, size_t errlen)
+extern "C" int qf_direct_cuda_copy_bandwidth(int device, size_t bytes, double *gbps, char *err, size_t errlen)
 {
     void *a = NULL, *b = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;

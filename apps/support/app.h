@@ -1,5 +1,7 @@
-/* The quarkflow command line: shared option handling of the subcommands. Apps talk to the public
- * API (quarkflow.h) only. */
+/* The quarkflow command line's support: what the commands (apps/) and the benchmark drivers (bench/)
+ * share, from the global options and option parsing to the problem setup, the solver options, traces
+ * and plots. It calls neither the commands nor the drivers, and talks to the public API (quarkflow.h)
+ * only. */
 #ifndef QF_APP_H
 #define QF_APP_H
 
@@ -117,7 +119,7 @@ double qf_app_norm2(const double *v, const qf_lattice *lat, int even_only);
 /* --out: every process writes its part of the field (the solution or result: what). */
 int qf_app_write_result(const qf_app_problem *pr, const qf_field *out, const char *what);
 
-/* The solver options of solve, propagator and bench solver at argv[*i] (apps/solver_options.c),
+/* The solver options of solve, propagator and bench solver at argv[*i] (support/solver_options.c),
  * each validated alone: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION.
  * QF_APP_SOLVER_HELP(MAX_ITER) is their help text for a command whose iteration limit is the macro
  * MAX_ITER (the one its parser sets, so that the help cannot name another). */
@@ -173,12 +175,16 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-location P[,P..]  where each level's tasks run, from the finest: cpu, gpu or auto (default auto:\n" \
     "                      the scheduler decides; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"
 
-/* Traces (cmd_trace.c): after a run with --trace DIR, the runtime's conversion of DIR's FxT records
- * (qf_runtime_trace_convert) and DIR/summary.txt; and the summary of a
- * tasks.rec (window: the codelet whose first task starts the span, or NULL). */
+/* Traces (support/trace.c): after a run with --trace DIR, the runtime's conversion of DIR's FxT records
+ * (qf_runtime_trace_convert) and DIR/summary.txt; the summary of a tasks.rec (window: the codelet
+ * whose first task starts the span, or NULL); and a per-worker Gantt chart of [from, to) ms after the
+ * first recorded task, one colour per codelet: DIR/gantt.dat (a block of bars per codelet),
+ * DIR/gantt.gp and, through gnuplot, the picture. */
 void qf_app_trace_finish(const char *dir);
-/* Runs gnuplot on script (without a shell), which must write picture; fails with a message naming
- * the fix when gnuplot is missing or fails. */
+int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
+int qf_app_trace_gantt(const char *dir, double from, double to, const char *picture);
+/* Plots (support/plot.c). Runs gnuplot on script (without a shell), which must write picture; fails
+ * with a message naming the fix when gnuplot is missing or fails. */
 int qf_app_gnuplot(const char *script, const char *picture);
 /* s as a gnuplot single-quoted string into out: gnuplot substitutes nothing inside one (no `command`,
  * no @macro) and reads '' as a quote, so a file name with quotes stays a name in a script; a control
@@ -189,7 +195,6 @@ FILE *qf_app_plot_data(const char *picture);
 /* Writes PICTURE.gp from script, a printf format whose %1$s is PICTURE and %2$s the data file
  * PICTURE.dat (the caller's), both quoted for gnuplot, and runs gnuplot on it (qf_app_gnuplot). */
 int qf_app_plot_script(const char *picture, const char *script);
-int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
 
 /* Chooses the block grid: the user's, or a default that gives every worker several blocks. */
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent);
@@ -198,22 +203,5 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
 extern const char qf_app_global_help[];
 /* 1, after printing the command's help and the global options, when argv[first..] holds -h or --help. */
 int qf_app_help_requested(int argc, char **argv, int first, const char *help);
-
-int qf_cmd_info(int argc, char **argv);
-int qf_cmd_gauge(int argc, char **argv);
-int qf_cmd_apply(int argc, char **argv);
-int qf_cmd_solve(int argc, char **argv);
-int qf_cmd_propagator(int argc, char **argv);
-int qf_cmd_bench(int argc, char **argv);
-int qf_cmd_trace(int argc, char **argv);
-/* bench/dslash_bench.c: quarkflow bench dslash */
-int qf_bench_dslash(int argc, char **argv);
-/* bench/kernel_bench.c: quarkflow bench kernels */
-int qf_bench_kernels(int argc, char **argv);
-/* bench/solver_bench.c: quarkflow bench solver */
-int qf_bench_solver(int argc, char **argv);
-int qf_bench_sched(int argc, char **argv);
-/* bench/mg_bench.c: quarkflow bench mg */
-int qf_bench_mg(int argc, char **argv);
 
 #endif

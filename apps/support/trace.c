@@ -1,0 +1,723 @@
+/* Traces (app.h): the post-processing of --trace DIR (starpu_fxt_tool turns the FxT records into
+ * paje.trace for ViTE, dag.dot and tasks.rec, then a summary is written beside them), the summary of
+ * a tasks.rec that `quarkflow trace summary` prints: time per task name and per worker, each worker's
+ * idle share of the traced span, the critical path through the task dependencies with the tasks'
+ * durations (a lower bound on the span with unlimited workers), and from the paje.trace beside it the
+ * share of the communication (transfers between memory nodes, MPI messages) hidden behind
+ * computation; and the Gantt chart of `quarkflow trace gantt`. Support of the command line, since
+ * every command's --trace ends here (qf_app_stop). A trace may come from anywhere: its numbers are
+ * bounds-checked and its names never reach a gnuplot script unsanitised. */
+#include "app.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct {
+    long job;
+    char name[64];   /* the task's name (tasks/: "interior:D_eo:double", "dot") */
+    char model[64];  /* its codelet's performance model, one per codelet ("qf_wilson_interior") */
+    int worker, rank;    /* worker: a row over all processes' workers (worker_rows); wid: StarPU's id */
+    int wid;
+    double start, end;   /* ms */
+    long *deps;
+    int ndeps;
+} trace_task;
+
+typedef struct {
+    trace_task *t;
+    int n, cap;
+} trace_tasks;
+
+static void tasks_free(trace_tasks *ts)
+{
+    for (int i = 0; i < ts->n; i++) free(ts->t[i].deps);
+    free(ts->t);
+}
+
+/* Bounds on the numbers of a trace, far beyond any real run, so that a damaged or hostile file is
+ * refused with a message instead of overflowing an index or allocating gigabytes: StarPU numbers at
+ * most STARPU_NMAXWORKERS workers a process (80 unless configured otherwise), job ids pack the rank
+ * above 40 bits (job_id), a summary has a row per worker of every process, 1e12 ms are 30 years and
+ * 1e18 bytes an exabyte. */
+#define TRACE_MAX_WORKER 4095L
+#define TRACE_MAX_RANK ((1L << 20) - 1)
+#define TRACE_MAX_JOB ((1L << 40) - 1)
+#define TRACE_MAX_ROWS (1 << 20)
+#define TRACE_MAX_MS 1e12
+#define TRACE_MAX_BYTES 1e18
+
+/* Where a number of a trace file was read: its errors name the file, the line and the field. */
+typedef struct {
+    const char *path;
+    long line;
+} trace_place;
+
+static int trace_damaged(const trace_place *at, const char *field, const char *text, const char *range)
+{
+    return qf_fail("%s:%ld: %s '%.40s' is not %s: the file is damaged or not written by starpu_fxt_tool (convert the "
+                   "trace's prof_file_* again with starpu_fxt_tool)",
+                   at->path, at->line, field, text, range);
+}
+
+/* The whole of text (blanks around it allowed) as an integer in [min, max]: 0, or 1 for anything else. */
+static int parse_long(const char *text, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(text, &end, 10);
+    while (end != text && isspace((unsigned char)*end)) end++;
+    if (end == text || *end || errno || x < min || x > max) return 1;
+    *out = x;
+    return 0;
+}
+
+static int trace_long(const trace_place *at, const char *field, const char *text, long min, long max, long *out)
+{
+    char range[64];
+    snprintf(range, sizeof range, "a whole number from %ld to %ld", min, max);
+    return parse_long(text, min, max, out) ? trace_damaged(at, field, text, range) : QF_SUCCESS;
+}
+
+/* The whole of text as a finite number in [0, max]: NaN, infinities and negative times or sizes
+ * would make every sum of a summary meaningless. */
+static int trace_double(const trace_place *at, const char *field, const char *text, double max, double *out)
+{
+    char *end, range[64];
+    double x = strtod(text, &end);
+    while (end != text && isspace((unsigned char)*end)) end++;
+    if (end == text || *end || !isfinite(x) || x < 0.0 || x > max) {
+        snprintf(range, sizeof range, "a number from 0 to %g", max);
+        return trace_damaged(at, field, text, range);
+    }
+    *out = x;
+    return QF_SUCCESS;
+}
+
+/* The rank of a name "R_REST" that StarPU built with MPI writes (0 for a name without '_'), and
+ * REST: 0, or 1 when R is not a rank. */
+static int rank_prefix(const char *text, long *rank, const char **rest)
+{
+    const char *u = strchr(text, '_');
+    char prefix[32];
+    *rank = 0;
+    *rest = u ? u + 1 : text;
+    if (!u) return 0;
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(u - text < 31 ? u - text : 31), text);
+    return parse_long(prefix, 0, TRACE_MAX_RANK, rank);
+}
+
+/* A job id of tasks.rec: "N", or "R_N" from a StarPU built with MPI (rank R); dependencies never
+ * cross processes, so the pair makes one key. */
+static int job_id(const trace_place *at, const char *field, const char *text, long *out)
+{
+    const char *rest;
+    long r, n;
+    if (rank_prefix(text, &r, &rest) || parse_long(rest, 0, TRACE_MAX_JOB, &n)) {
+        char what[96];
+        snprintf(what, sizeof what, "a job id N or R_N (rank R from 0 to %ld, N from 0 to %ld)", TRACE_MAX_RANK, TRACE_MAX_JOB);
+        return trace_damaged(at, field, text, what);
+    }
+    *out = (r << 40) + n;
+    return QF_SUCCESS;
+}
+
+/* Every process numbers its workers from 0: rows number them over the processes, rank by rank. */
+static int worker_rows(const char *path, trace_tasks *ts)
+{
+    int maxrank = 0;
+    for (int i = 0; i < ts->n; i++) maxrank = ts->t[i].rank > maxrank ? ts->t[i].rank : maxrank;
+    int *first = calloc((size_t)maxrank + 2, sizeof *first);
+    if (!first) return qf_fail("out of host memory numbering the workers of %s", path);
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].wid + 1 > first[ts->t[i].rank + 1]) first[ts->t[i].rank + 1] = ts->t[i].wid + 1;
+    for (int r = 1; r <= maxrank + 1; r++) {
+        first[r] += first[r - 1];
+        if (first[r] > TRACE_MAX_ROWS) {
+            free(first);
+            return qf_fail("%s: the workers of ranks 0 to %d make more than %d rows: the file is damaged or not "
+                           "written by starpu_fxt_tool",
+                           path, r - 1, TRACE_MAX_ROWS);
+        }
+    }
+    for (int i = 0; i < ts->n; i++) ts->t[i].worker = first[ts->t[i].rank] + ts->t[i].wid;
+    free(first);
+    return QF_SUCCESS;
+}
+
+/* The array a of n elements of elem bytes (capacity *cap, doubled as needed) with room for one more:
+ * the tasks and the links of a trace; NULL, a message set and a unchanged, when memory or the count
+ * runs out. */
+static void *grow(void *a, int n, int *cap, size_t elem, const char *path, const char *what)
+{
+    if (n < *cap) return a;
+    if (*cap > INT_MAX / 2) {
+        qf_fail("%s holds more than %d %s: summarise a shorter trace", path, *cap, what);
+        return NULL;
+    }
+    int more = *cap ? 2 * *cap : 1024;
+    void *p = realloc(a, (size_t)more * elem);
+    if (!p) qf_fail("out of host memory reading %s", path);
+    else *cap = more;
+    return p;
+}
+
+/* Appends task to ts. */
+static int push_task(const char *path, trace_tasks *ts, const trace_task *task)
+{
+    trace_task *t = grow(ts->t, ts->n, &ts->cap, sizeof *t, path, "tasks");
+    if (!t) return QF_ERROR;
+    ts->t = t;
+    ts->t[ts->n++] = *task;
+    return QF_SUCCESS;
+}
+
+/* Reads the executed tasks of a tasks.rec (records of "Key: value" lines, blank-line separated),
+ * every number checked against the bounds above. */
+static int tasks_read(const char *path, trace_tasks *ts)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return qf_fail("cannot read %s: give the tasks.rec that starpu_fxt_tool wrote (or its folder)", path);
+    memset(ts, 0, sizeof *ts);
+    trace_task cur = {.job = -1, .worker = -1, .start = -1, .end = -1};
+    const trace_task fresh = cur;
+    trace_place at = {path, 0}, end_at = at;
+    char *line = NULL;
+    size_t size = 0;
+    int rc = QF_SUCCESS, more = 1;
+    while (more && !rc) {
+        more = getline(&line, &size, f) >= 0;
+        at.line++;
+        if (!more || line[0] == '\n') {
+            if (cur.worker >= 0 && cur.start >= 0 && cur.end >= 0) { /* executed: keep */
+                if (cur.end < cur.start)
+                    rc = qf_fail("%s:%ld: EndTime %.6f ms is before the task's StartTime %.6f ms: the file is damaged or "
+                                 "not written by starpu_fxt_tool",
+                                 path, end_at.line, cur.end, cur.start);
+                else rc = push_task(path, ts, &cur);
+                if (!rc) cur.deps = NULL; /* ts owns them */
+            }
+            free(cur.deps);
+            cur = fresh;
+            continue;
+        }
+        line[strcspn(line, "\n")] = 0;
+        char *v = strstr(line, ": ");
+        if (!v) continue;
+        *v = 0;
+        v += 2;
+        long x = 0;
+        if (!strcmp(line, "Name")) {
+            snprintf(cur.name, sizeof cur.name, "%s", v);
+        } else if (!strcmp(line, "Model")) {
+            snprintf(cur.model, sizeof cur.model, "%s", v);
+        } else if (!strcmp(line, "MPIRank")) {
+            rc = trace_long(&at, line, v, -1, TRACE_MAX_RANK, &x);
+            cur.rank = x < 0 ? 0 : (int)x; /* -1: a run without MPI */
+        } else if (!strcmp(line, "JobId")) {
+            rc = job_id(&at, line, v, &cur.job);
+        } else if (!strcmp(line, "WorkerId")) {
+            rc = trace_long(&at, line, v, 0, TRACE_MAX_WORKER, &x);
+            cur.worker = cur.wid = (int)x;
+        } else if (!strcmp(line, "StartTime")) {
+            rc = trace_double(&at, line, v, TRACE_MAX_MS, &cur.start);
+        } else if (!strcmp(line, "EndTime")) {
+            rc = trace_double(&at, line, v, TRACE_MAX_MS, &cur.end);
+            end_at = at;
+        } else if (!strcmp(line, "DependsOn")) {
+            for (char *tok = strtok(v, " "); tok && !rc; tok = strtok(NULL, " ")) {
+                long *d = cur.ndeps < INT_MAX ? realloc(cur.deps, (size_t)(cur.ndeps + 1) * sizeof *d) : NULL;
+                if (!d) rc = qf_fail("out of host memory reading %s", path);
+                else if (!(rc = job_id(&at, line, tok, &d[cur.ndeps]))) cur.ndeps++;
+                if (d) cur.deps = d;
+            }
+        }
+    }
+    free(cur.deps);
+    free(line);
+    fclose(f);
+    if (!rc && ts->n == 0)
+        rc = qf_fail("%s holds no executed task: was the trace recorded (--trace DIR, STARPU_FXT_TRACE=1)?", path);
+    if (!rc) rc = worker_rows(path, ts);
+    if (rc) tasks_free(ts);
+    return rc;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    double x = ((const trace_task *)a)->start, y = ((const trace_task *)b)->start;
+    return (x > y) - (x < y);
+}
+
+static int by_job(const void *a, const void *b)
+{
+    long x = ((const trace_task *)a)->job, y = ((const trace_task *)b)->job;
+    return (x > y) - (x < y);
+}
+
+/* Longest path through the dependencies, weighting each task by its duration: tasks depend only on
+ * tasks submitted before them (smaller job ids), so one pass in job order suffices. */
+static double critical_path(trace_task *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, by_job);
+    double *finish = calloc((size_t)n, sizeof *finish), best = 0.0;
+    if (!finish) return -1.0;
+    for (int i = 0; i < n; i++) {
+        double ready = 0.0;
+        for (int k = 0; k < t[i].ndeps; k++) {
+            trace_task key = {.job = t[i].deps[k]};
+            trace_task *d = bsearch(&key, t, (size_t)i, sizeof *t, by_job);
+            if (d && finish[d - t] > ready) ready = finish[d - t];
+        }
+        finish[i] = ready + (t[i].end - t[i].start);
+        if (finish[i] > best) best = finish[i];
+    }
+    free(finish);
+    return best;
+}
+
+typedef struct {
+    const char *name;
+    long n;
+    double total;
+} name_sum;
+
+/* The recording windows of a run that used qf_runtime_trace_begin / _end: the start_profiling and
+ * stop_profiling events of the trace.rec beside the tasks.rec, in ms; none without them. */
+#define MAX_WINDOWS 4096
+static int recording_windows(const char *tasks_rec, double win[][2], int *nwin)
+{
+    *nwin = 0;
+    size_t len = strlen(tasks_rec);
+    if (len < strlen("tasks.rec") || strcmp(tasks_rec + len - strlen("tasks.rec"), "tasks.rec")) return QF_SUCCESS;
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%.*strace.rec", (int)(len - strlen("tasks.rec")), tasks_rec);
+    FILE *f = fopen(path, "r");
+    if (!f) return QF_SUCCESS;
+    trace_place at = {path, 0};
+    char *line = NULL;
+    size_t size = 0;
+    int n = 0, pending = 0, rc = QF_SUCCESS; /* pending 1: the next S: line starts a window, 2: ends one */
+    while (!rc && getline(&line, &size, f) >= 0) {
+        at.line++;
+        if (!strcmp(line, "N: start_profiling\n")) pending = 1;
+        else if (!strcmp(line, "N: stop_profiling\n")) pending = 2;
+        else if (pending && !strncmp(line, "S: ", 3)) {
+            double t;
+            line[strcspn(line, "\n")] = 0;
+            rc = trace_double(&at, pending == 1 ? "S (start_profiling)" : "S (stop_profiling)", line + 3, TRACE_MAX_MS, &t);
+            if (rc) break;
+            if (pending == 1 && n < MAX_WINDOWS) {
+                win[n][0] = t, win[n][1] = -1.0;
+            } else if (pending == 2 && n < MAX_WINDOWS && win[n][1] < 0.0 && win[n][0] >= 0.0) {
+                if (t < win[n][0])
+                    rc = qf_fail("%s:%ld: stop_profiling at %.6f ms comes before its start_profiling at %.6f ms: the file "
+                                 "is damaged or not written by starpu_fxt_tool",
+                                 path, at.line, t, win[n][0]);
+                else win[n++][1] = t;
+            }
+            pending = 0;
+        }
+    }
+    free(line);
+    fclose(f);
+    *nwin = n;
+    return rc;
+}
+
+static int in_windows(const trace_task *t, double win[][2], int n)
+{
+    for (int k = 0; k < n; k++)
+        if (t->start >= win[k][0] && t->end <= win[k][1]) return 1;
+    return 0;
+}
+
+/* ---- communication hidden behind computation ---- */
+
+typedef struct {
+    char key[96];  /* container and link key of paje.trace, which pair a link's start and end */
+    double time;   /* ms */
+    int rank;      /* the process that waits for the data */
+    int mpi;
+    double bytes;
+} link_event;
+
+typedef struct {
+    link_event *e;
+    int n, cap;
+} link_events;
+
+static int by_key(const void *a, const void *b) { return strcmp(((const link_event *)a)->key, ((const link_event *)b)->key); }
+
+static int push_link(const char *paje, link_events *l, const link_event *e)
+{
+    link_event *p = grow(l->e, l->n, &l->cap, sizeof *p, paje, "links");
+    if (!p) return QF_ERROR;
+    l->e = p;
+    l->e[l->n++] = *e;
+    return QF_SUCCESS;
+}
+
+/* The rank in a paje container name: "1_mpict", "1_p" under MPI; none ("p") in one process. */
+static int container_rank(const trace_place *at, const char *c, int *rank)
+{
+    const char *rest;
+    long r;
+    if (rank_prefix(c, &r, &rest)) {
+        char what[80];
+        snprintf(what, sizeof what, "a container NAME, or R_NAME of rank R from 0 to %ld", TRACE_MAX_RANK);
+        return trace_damaged(at, "container", c, what);
+    }
+    *rank = (int)r;
+    return QF_SUCCESS;
+}
+
+/* The data links of a paje.trace: start (18, or 23 for MPI messages) and end (19) events of the
+ * transfers between memory nodes (types F, PF, IF: fetch, prefetch, idle fetch) and of MPI messages
+ * (MPIL); work-stealing links (WSL) are not data. *found: whether there is a paje.trace (none is no
+ * error: the summary says communication was not measured). */
+static int read_links(const char *paje, link_events *starts, link_events *ends, int *found)
+{
+    FILE *f = fopen(paje, "r");
+    *found = f != NULL;
+    if (!f) return QF_SUCCESS;
+    trace_place at = {paje, 0};
+    char *line = NULL;
+    size_t size = 0;
+    int rc = QF_SUCCESS;
+    while (!rc && getline(&line, &size, f) >= 0) {
+        at.line++;
+        if (strncmp(line, "18\t", 3) && strncmp(line, "19\t", 3) && strncmp(line, "23\t", 3)) continue;
+        int end = line[1] == '9';
+        char *field[8] = {0};
+        int nf = 0;
+        for (char *tok = strtok(line, "\t\n"); tok && nf < 8; tok = strtok(NULL, "\t\n")) field[nf++] = tok;
+        if (nf < 7 || !strcmp(field[2], "WSL")) continue;
+        link_event e = {.mpi = !strcmp(field[2], "MPIL")};
+        rc = trace_double(&at, "time", field[1], TRACE_MAX_MS, &e.time);
+        if (!rc) rc = trace_double(&at, "size", field[4], TRACE_MAX_BYTES, &e.bytes);
+        if (!rc) rc = container_rank(&at, e.mpi ? field[5] : field[3], &e.rank);
+        if (rc) break;
+        snprintf(e.key, sizeof e.key, "%s/%s", field[3], field[6]);
+        rc = push_link(paje, end ? ends : starts, &e);
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* Length of [s, e) covered by the sorted disjoint intervals iv[0..n). */
+static double covered(const double (*iv)[2], int n, double s, double e)
+{
+    int lo = 0, hi = n; /* first interval ending after s */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (iv[mid][1] <= s) lo = mid + 1;
+        else hi = mid;
+    }
+    double c = 0.0;
+    for (int k = lo; k < n && iv[k][0] < e; k++) {
+        double a = iv[k][0] > s ? iv[k][0] : s, b = iv[k][1] < e ? iv[k][1] : e;
+        if (b > a) c += b - a;
+    }
+    return c;
+}
+
+static int by_interval(const void *a, const void *b)
+{
+    double x = ((const double *)a)[0], y = ((const double *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* Prints the transfers and messages of the paje.trace (starts, ends) that end inside the recorded
+ * windows, and the share of their time during which some worker of the receiving process ran a
+ * task: communication hidden behind computation (QUDA's overlap of halo exchange and interior). */
+static void communication_summary(link_events starts, link_events ends, int found, const trace_task *t, int n,
+                                  double win[][2], int nwin, FILE *out)
+{
+    int maxrank = 0;
+    for (int i = 0; i < n; i++) maxrank = t[i].rank > maxrank ? t[i].rank : maxrank;
+    double (*busy)[2] = malloc((size_t)(n > 0 ? n : 1) * sizeof *busy);
+    int *first = calloc((size_t)maxrank + 2, sizeof *first);
+    if (!busy || !first || !found) {
+        fprintf(out, "communication not measured: %s\n", found ? "out of memory" : "no paje.trace beside the tasks.rec");
+        free(busy), free(first);
+        return;
+    }
+    /* each rank's busy time as sorted disjoint intervals: busy[first[r] .. first[r + 1]) */
+    int m = 0;
+    for (int r = 0; r <= maxrank; r++) {
+        first[r] = m;
+        int k0 = m;
+        for (int i = 0; i < n; i++)
+            if (t[i].rank == r) busy[m][0] = t[i].start, busy[m++][1] = t[i].end;
+        qsort(busy + k0, (size_t)(m - k0), sizeof *busy, by_interval);
+        int kept = k0;
+        for (int k = k0; k < m; k++) {
+            if (kept > k0 && busy[k][0] <= busy[kept - 1][1]) {
+                if (busy[k][1] > busy[kept - 1][1]) busy[kept - 1][1] = busy[k][1];
+            } else {
+                busy[kept][0] = busy[k][0], busy[kept++][1] = busy[k][1];
+            }
+        }
+        m = kept;
+    }
+    first[maxrank + 1] = m;
+    qsort(starts.e, (size_t)starts.n, sizeof *starts.e, by_key);
+    qsort(ends.e, (size_t)ends.n, sizeof *ends.e, by_key);
+    double total[2] = {0, 0}, hidden[2] = {0, 0}, bytes[2] = {0, 0};
+    long count[2] = {0, 0};
+    for (int i = 0, j = 0; i < starts.n && j < ends.n;) {
+        int c = strcmp(starts.e[i].key, ends.e[j].key);
+        if (c) {
+            if (c < 0) i++;
+            else j++;
+            continue;
+        }
+        const link_event *s = &starts.e[i++], *e = &ends.e[j++];
+        double a = s->time, b = e->time;
+        int inside = !nwin;
+        for (int k = 0; k < nwin && !inside; k++) inside = b > win[k][0] && b <= win[k][1];
+        if (!inside || b < a) continue;
+        int r = e->rank <= maxrank ? e->rank : maxrank, kind = s->mpi;
+        total[kind] += b - a;
+        hidden[kind] += covered((const double (*)[2])(busy + first[r]), first[r + 1] - first[r], a, b);
+        bytes[kind] += s->bytes;
+        count[kind]++;
+    }
+    static const char *const what[2] = {"transfers between memory nodes", "MPI messages"};
+    if (!count[0] && !count[1])
+        fprintf(out, "communication none recorded (one memory node and one process: faces stay in place)\n");
+    for (int kind = 0; kind < 2; kind++)
+        if (count[kind])
+            fprintf(out, "communication %ld %s, %.1f MB, %.3f ms in flight: %.1f%% hidden behind running tasks, %.3f ms exposed\n",
+                    count[kind], what[kind], bytes[kind] / 1e6, total[kind],
+                    total[kind] > 0 ? 100.0 * hidden[kind] / total[kind] : 100.0, total[kind] - hidden[kind]);
+    free(busy), free(first);
+}
+
+int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
+{
+    trace_tasks ts;
+    if (tasks_read(tasks_rec, &ts)) return QF_ERROR;
+    qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
+    int first = 0;
+    if (window) {
+        while (first < ts.n && strcmp(ts.t[first].name, window) && strcmp(ts.t[first].model, window)) first++;
+        if (first == ts.n) {
+            tasks_free(&ts);
+            return qf_fail("%s has no task named %s or of codelet %s to start the window at", tasks_rec, window, window);
+        }
+    }
+    trace_task *t = ts.t + first;
+    int n = ts.n - first, maxw = 0;
+    /* the recorded windows only, where the run marked them (StarPU 1.3 still records some events outside) */
+    static double win[MAX_WINDOWS][2];
+    int nwin = 0, kept = 0;
+    if (!window && recording_windows(tasks_rec, win, &nwin)) {
+        tasks_free(&ts);
+        return QF_ERROR;
+    }
+    for (int i = 0; i < n; i++)
+        if (!nwin || in_windows(&t[i], win, nwin)) t[kept++] = t[i];
+        else free(t[i].deps), t[i].deps = NULL;
+    ts.n = first + kept; /* what tasks_free sees */
+    n = kept;
+    if (n == 0) {
+        tasks_free(&ts);
+        return qf_fail("%s: no task inside the recorded windows", tasks_rec);
+    }
+    /* the paje.trace beside it, read before anything is printed: a damaged one stops the summary */
+    char paje[PATH_MAX + 16];
+    size_t dir = strlen(tasks_rec) >= strlen("tasks.rec") ? strlen(tasks_rec) - strlen("tasks.rec") : 0;
+    snprintf(paje, sizeof paje, "%.*spaje.trace", (int)dir, tasks_rec);
+    link_events starts = {0}, ends = {0};
+    int have_paje;
+    if (read_links(paje, &starts, &ends, &have_paje)) {
+        free(starts.e), free(ends.e), tasks_free(&ts);
+        return QF_ERROR;
+    }
+    double t0 = t[0].start, t1 = t0, span = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (t[i].end > t1) t1 = t[i].end;
+        if (t[i].worker > maxw) maxw = t[i].worker;
+    }
+    for (int k = 0; k < nwin; k++) span += win[k][1] - win[k][0];
+    if (!nwin) span = t1 - t0;
+    name_sum *names = calloc((size_t)n, sizeof *names);
+    double *busy = calloc((size_t)maxw + 1, sizeof *busy);
+    long *count = calloc((size_t)maxw + 1, sizeof *count);
+    if (!names || !busy || !count) {
+        free(names), free(busy), free(count), free(starts.e), free(ends.e), tasks_free(&ts);
+        return qf_fail("out of host memory summarising %s", tasks_rec);
+    }
+    int nnames = 0;
+    for (int i = 0; i < n; i++) {
+        double d = t[i].end - t[i].start;
+        busy[t[i].worker] += d;
+        count[t[i].worker]++;
+        int k = 0;
+        while (k < nnames && strcmp(names[k].name, t[i].name)) k++;
+        if (k == nnames) names[nnames++].name = t[i].name;
+        names[k].n++;
+        names[k].total += d;
+    }
+    if (nwin) fprintf(out, "span          %.3f ms in %d recorded window%s (qf_runtime_trace_begin / _end), %d tasks\n", span, nwin, nwin > 1 ? "s" : "", n);
+    else fprintf(out, "span          %.3f ms from the %s, %d tasks\n", span, window ? "window's first task" : "first task", n);
+    fprintf(out, "%-34s %8s %11s %10s\n", "task", "tasks", "total ms", "mean us");
+    for (int done = 0; done < nnames; done++) { /* largest total first */
+        int k = -1;
+        for (int j = 0; j < nnames; j++)
+            if (names[j].n > 0 && (k < 0 || names[j].total > names[k].total)) k = j;
+        fprintf(out, "%-34s %8ld %11.3f %10.1f\n", names[k].name, names[k].n, names[k].total, 1e3 * names[k].total / names[k].n);
+        names[k].n = -names[k].n; /* printed */
+    }
+    int *rank_of = calloc((size_t)maxw + 1, sizeof *rank_of), *wid_of = calloc((size_t)maxw + 1, sizeof *wid_of);
+    int several = 0;
+    for (int i = 0; rank_of && wid_of && i < n; i++) {
+        rank_of[t[i].worker] = t[i].rank;
+        wid_of[t[i].worker] = t[i].wid;
+        several |= t[i].rank > 0;
+    }
+    fprintf(out, "%6s %8s %11s %8s\n", "worker", "tasks", "busy ms", "idle %");
+    for (int w = 0; w <= maxw; w++) {
+        if (!count[w]) continue;
+        char label[32];
+        if (several && rank_of && wid_of) snprintf(label, sizeof label, "%d:%d", rank_of[w], wid_of[w]);
+        else snprintf(label, sizeof label, "%d", w);
+        fprintf(out, "%6s %8ld %11.3f %8.1f\n", label, count[w], busy[w], span > 0 ? 100.0 * (1.0 - busy[w] / span) : 0.0);
+    }
+    free(rank_of);
+    free(wid_of);
+    double cp = critical_path(t, n);
+    if (cp >= 0.0)
+        fprintf(out, "critical path %.3f ms through the dependencies (%.0f%% of the span): the span with unlimited workers\n",
+                cp, span > 0 ? 100.0 * cp / span : 0.0);
+    communication_summary(starts, ends, have_paje, t, n, win, nwin, out);
+    fprintf(out, "note          an asynchronous CUDA task lasts from its launch to the driver's seeing it end, so it\n"
+                 "              may include the tasks queued before it on the GPU\n");
+    free(names), free(busy), free(count), free(starts.e), free(ends.e), tasks_free(&ts);
+    return QF_SUCCESS;
+}
+
+void qf_app_trace_finish(const char *dir)
+{
+    char rec[PATH_MAX + 32], sum[PATH_MAX + 32];
+    if (qf_runtime_trace_convert(dir)) {
+        printf("trace         %s\n", qf_last_error());
+        return;
+    }
+    snprintf(rec, sizeof rec, "%s/tasks.rec", dir);
+    snprintf(sum, sizeof sum, "%s/summary.txt", dir);
+    FILE *f = fopen(sum, "w");
+    int rc = !f || qf_app_trace_summary(rec, NULL, f);
+    if (f) fclose(f);
+    printf("trace         %s: paje.trace (ViTE), dag.dot, tasks.rec and %s\n", dir,
+           rc ? "no summary (quarkflow trace summary tasks.rec says why)" : "summary.txt");
+}
+
+/* A codelet's name as the legend shows it. The names come from the trace file, which anyone may
+ * write, and go into a double-quoted gnuplot string, where gnuplot runs `commands` and where a '"'
+ * would end the string and let the rest run as gnuplot code (system("...")); word() splits the list
+ * at blanks besides. So only A-Z, a-z, 0-9 and _.:+- are kept, all that quarkflow's and StarPU's
+ * codelet names use, and anything else becomes '_'. */
+static void legend_name(const char *name, char *out, size_t size)
+{
+    size_t k = 0;
+    for (; name[k] && k + 1 < size; k++) {
+        char c = name[k];
+        int kept = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || strchr("_.:+-", c);
+        out[k] = kept ? c : '_';
+    }
+    out[k] = 0;
+}
+
+/* The trace colour of the codelet whose performance model is model, as ViTE shows it; StarPU's own
+ * tasks (reduction merges) get greys. */
+static unsigned codelet_colour(const char *model, int k)
+{
+    static const unsigned greys[] = {0x000000, 0x555555, 0xaaaaaa};
+    unsigned rgb;
+    return qf_trace_colour(model, &rgb) ? rgb : greys[k % 3];
+}
+
+int qf_app_trace_gantt(const char *dir, double from, double to, const char *picture)
+{
+    char rec[PATH_MAX + 32], dat[PATH_MAX + 32], gp[PATH_MAX + 32];
+    snprintf(rec, sizeof rec, "%s/tasks.rec", dir);
+    snprintf(dat, sizeof dat, "%s/gantt.dat", dir);
+    snprintf(gp, sizeof gp, "%s/gantt.gp", dir);
+    trace_tasks ts;
+    if (tasks_read(rec, &ts)) return QF_ERROR;
+    qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
+    static double win[MAX_WINDOWS][2];
+    int nwin;
+    if (recording_windows(rec, win, &nwin)) {
+        tasks_free(&ts);
+        return QF_ERROR;
+    }
+    double t0 = nwin ? win[0][0] : ts.t[0].start;
+    FILE *f = fopen(dat, "w");
+    if (!f) {
+        tasks_free(&ts);
+        return qf_fail("cannot write %s", dat);
+    }
+    const char *names[64];
+    int nnames = 0, maxw = 0, nbars = 0;
+    for (int i = 0; i < ts.n; i++) { /* the codelets in the window, in order of first appearance */
+        double s = ts.t[i].start - t0, e = ts.t[i].end - t0;
+        if (e <= from || s >= to) continue;
+        if (!ts.t[i].model[0]) snprintf(ts.t[i].model, sizeof ts.t[i].model, "%s", ts.t[i].name);
+        int k = 0;
+        while (k < nnames && strcmp(names[k], ts.t[i].model)) k++;
+        if (k == nnames && nnames < 64) names[nnames++] = ts.t[i].model;
+        if (ts.t[i].worker > maxw) maxw = ts.t[i].worker;
+    }
+    for (int k = 0; k < nnames; k++) {
+        fprintf(f, "# %s\n", names[k]);
+        for (int i = 0; i < ts.n; i++) {
+            double s = ts.t[i].start - t0, e = ts.t[i].end - t0;
+            if (e <= from || s >= to || strcmp(ts.t[i].model, names[k])) continue;
+            fprintf(f, "%d %.6f %.6f\n", ts.t[i].worker, s < from ? from : s, e > to ? to : e);
+            nbars++;
+        }
+        fprintf(f, "\n\n");
+    }
+    fclose(f);
+    int rc = QF_SUCCESS;
+    if (!nbars) rc = qf_fail("no task of %s runs between %g and %g ms: choose --from / --to inside the trace", rec, from, to);
+    char picture_string[2 * PATH_MAX + 80], dat_string[2 * PATH_MAX + 80];
+    if (!rc) rc = qf_app_gnuplot_string(picture, picture_string, sizeof picture_string);
+    if (!rc) rc = qf_app_gnuplot_string(dat, dat_string, sizeof dat_string);
+    FILE *g = rc ? NULL : fopen(gp, "w");
+    if (!rc && !g) rc = qf_fail("cannot write %s", gp);
+    if (g) {
+        fprintf(g, "set terminal svg size 1400,%d dynamic noenhanced font 'sans,11'\nset output %s\n",
+                160 + 28 * (maxw + 1), picture_string);
+        fprintf(g, "set title 'tasks per worker, %g to %g ms after the %s'\n", from, to,
+                nwin ? "start of the recorded window" : "first task");
+        fprintf(g, "set xlabel 'ms'\nset ylabel 'worker'\nset yrange [-0.6:%d.6]\nset ytics 1\nset xrange [%g:%g]\n", maxw,
+                from, to);
+        fprintf(g, "set style fill solid 1.0 noborder\nset key outside right top\nnames = \"");
+        for (int k = 0; k < nnames; k++) {
+            char legend[sizeof ts.t[0].model];
+            legend_name(names[k], legend, sizeof legend);
+            fprintf(g, "%s%s", k ? " " : "", legend);
+        }
+        fprintf(g, "\"\ncolours = \"");
+        for (int k = 0; k < nnames; k++) fprintf(g, "%s#%06x", k ? " " : "", codelet_colour(names[k], k));
+        fprintf(g, "\"\nplot for [k=0:%d] %s index k using (($2+$3)/2):1:(($3-$2)/2):(0.4) with boxxyerror "
+                   "lc rgb word(colours, k+1) title word(names, k+1)\n",
+                nnames - 1, dat_string);
+        fclose(g);
+        rc = qf_app_gnuplot(gp, picture);
+    }
+    tasks_free(&ts);
+    if (!rc) printf("gantt         %s: %d tasks of %d codelets on %d workers (data %s, script %s)\n", picture, nbars, nnames,
+                    maxw + 1, dat, gp);
+    return rc;
+}

@@ -1,0 +1,70 @@
+/* One block's CPU Wilson kernels called one at a time without the runtime (qf_direct.h), for bench
+ * kernels: the arguments of one of Mhat's hops as the plan of direct.c gives them, on a one-block
+ * lattice, so that the kernels timed alone are the ones, with the arguments, that a whole operator
+ * runs. */
+#include "direct_plan.h"
+
+_Static_assert(QF_DIRECT_NFACES == QF_WILSON_NFACES, "qf_direct_block_fields holds the faces the kernels write");
+
+#include <stdlib.h>
+#include <string.h>
+
+struct qf_direct_block {
+    qf_direct_hop_args hop;
+    int64_t volume;
+    size_t real_size;
+};
+
+int qf_direct_block_create(qf_direct_block **out, const int block[QF_NDIM], const qf_dirac_params *p, qf_schur_form form,
+                           int hop)
+{
+    *out = NULL;
+    /* a one-block lattice: the block is its own neighbour, and every face hop crosses the boundary */
+    static const int one[QF_NDIM] = {1, 1, 1, 1};
+    qf_lattice lat;
+    if (qf_lattice_init(&lat, block, NULL, one, 0, 1, 2)) return QF_ERROR;
+    qf_direct_plan plan;
+    memset(&plan, 0, sizeof plan);
+    qf_direct_plan_hops(&plan, &lat, p, form);
+    if (hop < 0 || hop >= plan.nhops) return qf_fail("Mhat has %d hops: there is no hop %d", plan.nhops, hop);
+    qf_direct_block *kb = calloc(1, sizeof *kb);
+    if (!kb) return qf_fail("out of host memory");
+    kb->hop = plan.hop[hop];
+    kb->volume = qf_volume(block);
+    kb->real_size = qf_real_size(p->prec);
+    *out = kb;
+    return QF_SUCCESS;
+}
+
+void qf_direct_block_destroy(qf_direct_block *kb) { free(kb); }
+
+const qf_dirac_hop *qf_direct_block_hop(const qf_direct_block *kb) { return &kb->hop.hop; }
+
+void qf_direct_block_sizes(const qf_direct_block *kb, qf_direct_block_bytes *z)
+{
+    z->spinor = (size_t)kb->volume * QF_SPINOR_REALS * kb->real_size;
+    z->gauge = (size_t)kb->volume * QF_LINKS_REALS * kb->real_size;
+    z->clover = (size_t)kb->volume * QF_CLOVER_REALS * kb->real_size;
+    for (int k = 0; k < QF_WILSON_NFACES; k++)
+        z->face[k] = (size_t)qf_parity_face_sites(kb->hop.g.ext, k / 2, kb->hop.g.parity) * QF_HALF_SPINOR_REALS *
+                     kb->real_size;
+}
+
+void qf_direct_block_call(const qf_direct_block *kb, qf_direct_kernel k, const qf_direct_block_fields *f)
+{
+    const qf_direct_hop_args *h = &kb->hop;
+    if (k == QF_DIRECT_GATHER) {
+        qf_wilson_gather_run(&h->g, f->in, f->gauge, f->face);
+    } else if (k == QF_DIRECT_INTERIOR) {
+        qf_wilson_interior_run(&h->a, f->out, f->in, f->gauge, f->x, f->clover);
+    } else {
+        /* exterior slot 2 mu takes the -mu neighbour's side-1 face, slot 2 mu + 1 the +mu neighbour's
+         * side-0 face (as the plan wires them); on a one-block lattice both neighbours are the block */
+        const void *nbr[QF_WILSON_NFACES];
+        for (int mu = 0; mu < QF_NDIM; mu++) {
+            nbr[2 * mu] = f->face[2 * mu + 1];
+            nbr[2 * mu + 1] = f->face[2 * mu];
+        }
+        qf_wilson_exterior_run(&h->a, f->out, f->gauge, f->x, f->clover, nbr);
+    }
+}

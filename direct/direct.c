@@ -1,0 +1,415 @@
+/* The direct kernels of one even-odd Mhat application (qf_direct.h): the plan (the library's hops
+ * with the kernels' arguments tasks/dirac.c gives them, on per-block buffers that hold the task
+ * graph's own data, exported from its fields), its run on CPU threads, and its check against the
+ * task graph. The GPU runs the same plan in direct_cuda.cu. */
+#include "direct_plan.h"
+
+#include "quarkflow/qf_clover.h" /* qf_clover_build: the clover field and its inverse, as qf_dirac_create builds them */
+#include "quarkflow/qf_observables.h" /* qf_gauge_field_strength */
+#include "quarkflow/qf_runtime.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct qf_direct {
+    qf_direct_plan plan;
+    qf_lattice lat;
+    int gpu, device;      /* the GPU path on CUDA device `device`, or CPU threads */
+    int nthreads;         /* CPU: one a StarPU CPU worker, bound to its core */
+    void **faces;         /* CPU: [block * QF_WILSON_NFACES + k] */
+    double bytes;         /* moved by one application, by QUDA's rule */
+};
+
+/* ---- per-block buffers in the fields' layout ---- */
+
+static int64_t global_index(const qf_lattice *lat, const int origin[QF_NDIM], int64_t s)
+{
+    int x[QF_NDIM];
+    qf_block_site_coords(s, lat->block, x);
+    for (int mu = 0; mu < QF_NDIM; mu++) x[mu] += origin[mu];
+    return qf_lex_index(x, lat->global);
+}
+
+/* global lexicographic doubles <-> per-block buffers of `reals` numbers a site in precision prec */
+static void pack(const qf_direct_plan *p, const qf_lattice *lat, const double *global, int reals, void **blocks, int to_blocks)
+{
+    for (int b = 0; b < p->nblocks; b++)
+        for (int64_t s = 0; s < lat->block_volume; s++) {
+            double *g = (double *)global + global_index(lat, p->block_origin[b], s) * reals;
+            for (int k = 0; k < reals; k++) {
+                size_t i = (size_t)s * (size_t)reals + (size_t)k;
+                if (p->prec == QF_DOUBLE) {
+                    if (to_blocks) ((double *)blocks[b])[i] = g[k];
+                    else g[k] = ((double *)blocks[b])[i];
+                } else {
+                    if (to_blocks) ((float *)blocks[b])[i] = (float)g[k];
+                    else g[k] = ((float *)blocks[b])[i];
+                }
+            }
+        }
+}
+
+static void **alloc_blocks(int n, size_t bytes)
+{
+    void **v = calloc((size_t)n, sizeof *v);
+    if (!v) return NULL;
+    for (int b = 0; b < n; b++)
+        if (posix_memalign(&v[b], 64, bytes ? bytes : 64)) {
+            for (int k = 0; k < b; k++) free(v[k]);
+            free(v);
+            return NULL;
+        } else {
+            memset(v[b], 0, bytes);
+        }
+    return v;
+}
+
+static void free_blocks(void **v, int n)
+{
+    if (!v) return;
+    for (int b = 0; b < n; b++) free(v[b]);
+    free(v);
+}
+
+static void plan_free(qf_direct_plan *p)
+{
+    for (int k = 0; k < QF_DIRECT_NSPINORS; k++) free_blocks(p->spinor[k], p->nblocks);
+    free_blocks(p->gauge, p->nblocks);
+    for (int k = 0; k < 2; k++) free_blocks(p->clover[k], p->nblocks);
+    free(p->block_origin);
+    free(p->neighbour);
+    memset(p, 0, sizeof *p);
+}
+
+void qf_direct_plan_hops(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form)
+{
+    qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
+    qf_dirac_schur_hops(dp, form, h, &p->nhops);
+    for (int k = 0; k < p->nhops; k++) {
+        qf_direct_hop_args *hp = &p->hop[k];
+        memset(hp, 0, sizeof *hp);
+        hp->hop = h[k];
+        hp->src = h[k].src, hp->dst = h[k].dst, hp->x = h[k].x;
+        hp->clover = h[k].clover_on == QF_CLOVER_NONE ? -1 : h[k].clover_inverse;
+        hp->g.parity = 1 - h[k].parity;
+        hp->g.dagger = 0;
+        hp->g.prec = dp->prec;
+        memcpy(hp->g.ext, lat->block, sizeof hp->g.ext);
+        qf_wilson_args *a = &hp->a;
+        *a = (qf_wilson_args){.parity = h[k].parity, .dagger = 0, .a = h[k].a, .b = h[k].b,
+                              .has_x = h[k].x != QF_HOP_NONE, .clover_on = h[k].clover_on, .prec = dp->prec};
+        memcpy(a->ext, lat->block, sizeof a->ext);
+        memcpy(a->global, lat->global, sizeof a->global);
+        memcpy(a->phase, dp->phase, sizeof a->phase);
+    }
+}
+
+double qf_direct_hop_reals(const qf_dirac_hop *h)
+{
+    return 8.0 * (18 + 24) + (h->clover_on != QF_CLOVER_NONE ? 72.0 : 0.0) + (h->x != QF_HOP_NONE ? 24.0 : 0.0) + 24.0;
+}
+
+static double plan_bytes(const qf_direct_plan *p, const qf_lattice *lat)
+{
+    double reals = 0.0;
+    for (int h = 0; h < p->nhops; h++) reals += qf_direct_hop_reals(&p->hop[h].hop) * (double)lat->global_volume / 2;
+    return reals * (double)qf_real_size(p->prec);
+}
+
+static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form,
+                       const qf_field *gauge, const qf_field *in)
+{
+    memset(p, 0, sizeof *p);
+    p->nblocks = lat->nblocks;
+    memcpy(p->blocks, lat->blocks, sizeof p->blocks);
+    p->prec = dp->prec;
+    qf_direct_plan_hops(p, lat, dp, form);
+    int nb = p->nblocks;
+    p->block_origin = calloc((size_t)nb, sizeof *p->block_origin);
+    p->neighbour = calloc((size_t)nb, sizeof *p->neighbour);
+    if (!p->block_origin || !p->neighbour) return qf_fail("out of host memory for the benchmark's plan");
+    for (int b = 0; b < nb; b++) {
+        qf_lattice_block_origin(lat, b, p->block_origin[b]);
+        for (int mu = 0; mu < QF_NDIM; mu++) {
+            /* exterior slot 2 mu: the -mu neighbour's side-1 face; 2 mu + 1: the +mu neighbour's side 0 */
+            p->neighbour[b][2 * mu] = qf_block_neighbour(b, lat->blocks, mu, -1) * QF_WILSON_NFACES + 2 * mu + 1;
+            p->neighbour[b][2 * mu + 1] = qf_block_neighbour(b, lat->blocks, mu, +1) * QF_WILSON_NFACES + 2 * mu;
+        }
+    }
+    size_t rs = qf_real_size(p->prec);
+    p->spinor_bytes = (size_t)lat->block_volume * 24 * rs;
+    p->gauge_bytes = (size_t)lat->block_volume * 72 * rs;
+    p->clover_bytes = (size_t)lat->block_volume * 72 * rs;
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        p->face_bytes[mu] = (size_t)qf_parity_face_sites(lat->block, mu, 0) * QF_HALF_SPINOR_REALS * rs;
+    for (int k = 0; k < QF_DIRECT_NSPINORS; k++)
+        if (!(p->spinor[k] = alloc_blocks(nb, p->spinor_bytes))) return qf_fail("out of host memory for the direct buffers");
+    if (!(p->gauge = alloc_blocks(nb, p->gauge_bytes))) return qf_fail("out of host memory for the direct buffers");
+
+    /* the task graph's data, exported: the gauge field in the operator's precision (as qf_dirac_create
+     * converts it), the clover field and its inverse (built as qf_dirac_create builds them), the source */
+    int64_t vol = lat->global_volume;
+    double *g = malloc((size_t)vol * 72 * sizeof *g);
+    qf_field *gp = NULL, *fmunu = NULL, *cl[2] = {NULL, NULL};
+    int rc = !g ? qf_fail("out of host memory exporting the gauge field") : QF_SUCCESS;
+    rc = rc || qf_field_create(&gp, lat, QF_FIELD_GAUGE, p->prec, 1) || qf_field_convert(gp, gauge) ||
+         qf_field_export(gp, g);
+    if (!rc) pack(p, lat, g, 72, p->gauge, 1);
+    if (!rc && dp->csw != 0.0) {
+        for (int k = 0; k < 2 && !rc; k++)
+            if (!(p->clover[k] = alloc_blocks(nb, p->clover_bytes))) rc = qf_fail("out of host memory for the clover buffers");
+        rc = rc || qf_field_create(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE, 0) ||
+             qf_field_create(&cl[0], lat, QF_FIELD_CLOVER, p->prec, 0) ||
+             qf_field_create(&cl[1], lat, QF_FIELD_CLOVER, p->prec, 0) || qf_gauge_field_strength(gauge, fmunu) ||
+             qf_clover_build(fmunu, dp->kappa * dp->csw, cl[0], cl[1]);
+        for (int k = 0; k < 2 && !rc; k++) {
+            rc = qf_field_export(cl[k], g);
+            if (!rc) pack(p, lat, g, 72, p->clover[k], 1);
+        }
+    }
+    rc = rc || qf_field_export(in, g);
+    if (!rc) pack(p, lat, g, 24, p->spinor[QF_DIRECT_IN], 1);
+    if (gp) qf_field_destroy(gp);
+    if (fmunu) qf_field_destroy(fmunu);
+    for (int k = 0; k < 2; k++)
+        if (cl[k]) qf_field_destroy(cl[k]);
+    free(g);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+/* ---- the direct kernels on CPUs ---- */
+
+void qf_direct_bind_to_worker_core(int tid)
+{
+    qf_runtime_bind_thread(qf_runtime_cpu_worker_core(tid), "quarkflow bench thread");
+}
+
+typedef struct {
+    qf_direct_plan *p;
+    void **face;          /* [block * 8 + k] */
+    int nthreads;
+    long iters;
+    pthread_barrier_t barrier;
+    double seconds;
+} cpu_direct;
+
+/* buffer of spinor `id` of block b in application number `it` (input and output swap each time) */
+static void *spinor_of(const qf_direct_plan *p, int id, int b, long it)
+{
+    if ((it & 1) && id != QF_DIRECT_TMP) id = id == QF_DIRECT_IN ? QF_DIRECT_OUT : QF_DIRECT_IN;
+    return p->spinor[id][b];
+}
+
+static void *cpu_direct_thread(void *arg_)
+{
+    qf_direct_thread_arg *arg = arg_;
+    cpu_direct *c = arg->c;
+    qf_direct_plan *p = c->p;
+    int tid = arg->tid, nt = c->nthreads;
+    qf_direct_bind_to_worker_core(tid);
+    pthread_barrier_wait(&c->barrier);
+    double t0 = qf_timing_now();
+    for (long it = 0; it < c->iters; it++)
+        for (int h = 0; h < p->nhops; h++) {
+            const qf_direct_hop_args *hp = &p->hop[h];
+            qf_wilson_args a = hp->a;
+            for (int b = tid; b < p->nblocks; b += nt) {
+                const void *src = spinor_of(p, hp->src, b, it);
+                const void *x = hp->x >= 0 ? spinor_of(p, hp->x, b, it) : NULL;
+                const void *cl = hp->clover >= 0 ? p->clover[hp->clover][b] : NULL;
+                qf_wilson_gather_run(&hp->g, src, p->gauge[b], c->face + (size_t)b * QF_WILSON_NFACES);
+                memcpy(a.origin, p->block_origin[b], sizeof a.origin);
+                qf_wilson_interior_run(&a, spinor_of(p, hp->dst, b, it), src, p->gauge[b], x, cl);
+            }
+            pthread_barrier_wait(&c->barrier);
+            for (int b = tid; b < p->nblocks; b += nt) {
+                const void *nbr[QF_WILSON_NFACES];
+                for (int k = 0; k < QF_WILSON_NFACES; k++) nbr[k] = c->face[p->neighbour[b][k]];
+                const void *x = hp->x >= 0 ? spinor_of(p, hp->x, b, it) : NULL;
+                const void *cl = hp->clover >= 0 ? p->clover[hp->clover][b] : NULL;
+                memcpy(a.origin, p->block_origin[b], sizeof a.origin);
+                qf_wilson_exterior_run(&a, spinor_of(p, hp->dst, b, it), p->gauge[b], x, cl, nbr);
+            }
+            pthread_barrier_wait(&c->barrier);
+        }
+    if (tid == 0) c->seconds = qf_timing_now() - t0;
+    return NULL;
+}
+
+int qf_direct_threads(int n, void *(*fn)(void *), void *c)
+{
+    pthread_t *th = calloc((size_t)n, sizeof *th);
+    qf_direct_thread_arg *args = calloc((size_t)n, sizeof *args);
+    if (!th || !args) {
+        free(th);
+        free(args);
+        return qf_fail("out of host memory starting %d threads", n);
+    }
+    int started = 0, rc = QF_SUCCESS;
+    for (int k = 0; k < n; k++) {
+        args[k].c = c;
+        args[k].tid = k;
+        if (pthread_create(&th[k], NULL, fn, &args[k])) {
+            rc = qf_fail("could not start thread %d of %d", k + 1, n);
+            break;
+        }
+        started++;
+    }
+    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    free(th);
+    free(args);
+    return rc;
+}
+
+static int cpu_direct_run(void *c_, long iters, double *seconds)
+{
+    cpu_direct *c = c_;
+    c->iters = iters;
+    if (pthread_barrier_init(&c->barrier, NULL, (unsigned)c->nthreads)) return qf_fail("pthread_barrier_init failed");
+    int rc = qf_direct_threads(c->nthreads, cpu_direct_thread, c);
+    pthread_barrier_destroy(&c->barrier);
+    *seconds = c->seconds;
+    return rc;
+}
+
+/* ---- the direct kernels of one Mhat application ---- */
+
+static double rel_diff(const double *a, const double *ref, int64_t n)
+{
+    double d = 0.0, r = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double e = a[i] - ref[i];
+        d += e * e;
+        r += ref[i] * ref[i];
+    }
+    return r > 0 ? sqrt(d / r) : sqrt(d);
+}
+
+int qf_direct_path(int *gpu, int *device)
+{
+    *gpu = 0;
+    *device = 0;
+#if QF_HAVE_CUDA
+    if (qf_runtime_ncuda_workers() > 0) {
+        *device = qf_runtime_cuda_device();
+        if (*device < 0) *device = 0;
+        *gpu = qf_direct_cuda_devices() > 0;
+    }
+#endif
+    if (!*gpu && qf_runtime_ncpu_workers() < 1)
+        return qf_fail("no CPU worker and no usable CUDA worker: give --ncpu N (or a GPU with --ncuda 1)");
+    return QF_SUCCESS;
+}
+
+static int direct_fill(qf_direct *dk, const qf_lattice *lat, const qf_dirac_params *p, qf_schur_form form,
+                       const qf_field *gauge, const qf_field *in, int gpu, int device)
+{
+    dk->lat = *lat;
+    dk->gpu = gpu;
+    dk->device = device;
+    dk->nthreads = qf_runtime_ncpu_workers();
+    if (plan_create(&dk->plan, lat, p, form, gauge, in)) return QF_ERROR;
+    dk->bytes = plan_bytes(&dk->plan, lat);
+    if (gpu) return QF_SUCCESS;
+    int nf = dk->plan.nblocks * QF_WILSON_NFACES;
+    if (!(dk->faces = calloc((size_t)nf, sizeof *dk->faces))) return qf_fail("out of host memory for the face buffers");
+    for (int k = 0; k < nf; k++) {
+        size_t fb = dk->plan.face_bytes[(k % QF_WILSON_NFACES) / 2];
+        if (posix_memalign(&dk->faces[k], 64, fb ? fb : 64)) {
+            dk->faces[k] = NULL;
+            return qf_fail("out of host memory for the face buffers");
+        }
+        memset(dk->faces[k], 0, fb);
+    }
+    return QF_SUCCESS;
+}
+
+int qf_direct_create(qf_direct **out, const qf_lattice *lat, const qf_dirac_params *p, qf_schur_form form,
+                     const qf_field *gauge, const qf_field *in, int gpu, int device)
+{
+    *out = NULL;
+    qf_direct *dk = calloc(1, sizeof *dk);
+    if (!dk) return qf_fail("out of host memory for the direct kernels' plan");
+    if (direct_fill(dk, lat, p, form, gauge, in, gpu, device)) {
+        qf_direct_destroy(dk);
+        return QF_ERROR;
+    }
+    *out = dk;
+    return QF_SUCCESS;
+}
+
+void qf_direct_destroy(qf_direct *dk)
+{
+    if (!dk) return;
+    if (dk->faces)
+        for (int k = 0; k < dk->plan.nblocks * QF_WILSON_NFACES; k++) free(dk->faces[k]);
+    free(dk->faces);
+    plan_free(&dk->plan);
+    free(dk);
+}
+
+const qf_dirac_hop *qf_direct_hop(const qf_direct *dk, int k)
+{
+    return k >= 0 && k < dk->plan.nhops ? &dk->plan.hop[k].hop : NULL;
+}
+
+double qf_direct_bytes(const qf_direct *dk) { return dk->bytes; }
+
+/* The direct kernels run with the runtime paused: idle StarPU workers poll on the cores (CPU), and
+ * the GPU should run nothing else. `warmup` untimed applications, then n (n <= 0: about target_s
+ * seconds); on the GPU the first application is also checked back into the plan's output buffers. */
+static int direct_run(qf_direct *dk, int warmup, long n, double target_s, qf_timing *t)
+{
+    int rc = QF_SUCCESS;
+    qf_runtime_wait_all();
+    qf_runtime_pause();
+    if (!dk->gpu) {
+        cpu_direct cd = {.p = &dk->plan, .face = dk->faces, .nthreads = dk->nthreads};
+        rc = qf_timing_run(cpu_direct_run, &cd, warmup, n, target_s, t);
+    }
+#if QF_HAVE_CUDA
+    else {
+        char err[512] = "";
+        t->n = n > 0 ? n : 0;
+        t->rounds = 1;
+        if (qf_direct_cuda_run(&dk->plan, dk->device, warmup, target_s, &t->n, &t->seconds, err, sizeof err))
+            rc = qf_fail("direct CUDA kernels: %s", err);
+        else
+            t->best = t->seconds / (double)t->n;
+    }
+#endif
+    qf_runtime_resume();
+    return rc;
+}
+
+int qf_direct_check(qf_direct *dk, const double *ref, double *diff)
+{
+    qf_timing one;
+    const qf_lattice *lat = &dk->lat;
+    int64_t n = lat->global_volume * 24;
+    double *dir = calloc((size_t)n, sizeof *dir);
+    if (!dir) return qf_fail("out of host memory for a colour-spinor field");
+    int rc = direct_run(dk, 0, 1, 0.0, &one);
+    double tol = qf_direct_check_tolerance(dk->plan.prec), refn = 0.0;
+    if (!rc) {
+        pack(&dk->plan, lat, dir, 24, dk->plan.spinor[QF_DIRECT_OUT], 0);
+        *diff = rel_diff(dir, ref, n);
+        for (int64_t i = 0; i < n; i++) refn += ref[i] * ref[i];
+        if (!(refn > 0.0) || !isfinite(refn))
+            rc = qf_fail("the task graph's Mhat of the random source has |x|^2 = %g: nothing to compare", refn);
+        else if (!(*diff <= tol))
+            rc = qf_fail("the direct kernels and the task graph disagree: relative difference %.3e > %.0e. The benchmark "
+                         "would time wrong results; this is a bug (in the benchmark's copy of the hop sequence, or in "
+                         "the operator), please report it with this command line",
+                         *diff, tol);
+    }
+    free(dir);
+    return rc;
+}
+
+int qf_direct_time(qf_direct *dk, int warmup, long n, double target_s, qf_timing *t)
+{
+    return direct_run(dk, warmup, n, target_s, t);
+}
