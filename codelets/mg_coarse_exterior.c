@@ -1,32 +1,43 @@
 /* Codelet mg_coarse_exterior: the coarse operator's hops through the neighbours' faces, finishing the
  * sites that have one (kernels/mg.h). Buffers: RW out, R links, R faces (8), [R x], [R X^-1]. */
 #include "codelets.h"
+#include "cpu_versions.h"
 #include "kernels/mg.h"
 
 #if QF_HAVE_CUDA
 void qf_mg_coarse_exterior_cuda(void *buffers[], void *cl_arg);
 #endif
 
-static inline void exterior_block(const qf_coarse_args *a, void *out, const void *links, const void *const *faces,
-                                  const void *x, const void *xinv)
+/* The block's face sites one at a time, all rows at once (kernels/mg.h), in a->prec made a constant. */
+static inline QF_HD_INLINE void exterior_block(const qf_coarse_args *a, void *out, const void *links,
+                                               const void *const *faces, const void *x, const void *xinv)
 {
-    qf_complex h[2 * QF_MG_MAX_NVEC];
-    int n2 = 2 * a->nvec, xs[QF_NDIM];
+    double h[4 * QF_MG_MAX_NVEC], v[4 * QF_MG_MAX_NVEC];
+    int len = 4 * a->nvec, xs[QF_NDIM];
     for (int64_t i = 0, ns = qf_parity_nsites(a->ext, a->parity); i < ns; i++) {
         int64_t s = qf_parity_site(a->ext, a->parity, i);
         qf_block_site_coords(s, a->ext, xs);
         if (!qf_on_face(xs, a->ext)) continue;
-        size_t o = qf_coarse_site_offset(s, a->nvec);
-        for (int r = 0; r < n2; r++)
-            h[r] = qf_cadd(qf_cmake(qf_real_get(out, a->prec, o + 2 * r), qf_real_get(out, a->prec, o + 2 * r + 1)),
-                           qf_coarse_hops_row(a, NULL, links, faces, xs, s, r));
-        for (int r = 0; r < n2; r++) {
-            qf_complex v = qf_coarse_finish_row(a, h, links, x, xinv, s, r);
-            qf_real_set(out, a->prec, o + 2 * r, v.re);
-            qf_real_set(out, a->prec, o + 2 * r + 1, v.im);
-        }
+        size_t so = qf_coarse_site_offset(s, a->nvec);
+        for (int k = 0; k < len; k++) h[k] = qf_real_get(out, a->prec, so + (size_t)k);
+        qf_coarse_hops_site(a, NULL, links, faces, xs, s, h);
+        qf_coarse_finish_site(a, h, links, x, xinv, s, v);
+        for (int k = 0; k < len; k++) qf_real_set(out, a->prec, so + (size_t)k, v[k]);
     }
 }
+
+static inline QF_HD_INLINE void exterior_run(const qf_coarse_args *a, void *out, const void *links,
+                                             const void *const *faces, const void *x, const void *xinv)
+{
+    QF_WITH_PRECISION(a->prec, P, {
+        qf_coarse_args b = *a;
+        b.prec = P;
+        exterior_block(&b, out, links, faces, x, xinv);
+    });
+}
+QF_CPU_VERSIONS(exterior_run, exterior_run, (const qf_coarse_args *a, void *out, const void *links,
+                                             const void *const *faces, const void *x, const void *xinv),
+                (a, out, links, faces, x, xinv))
 
 static void mg_coarse_exterior_cpu(void *buffers[], void *cl_arg)
 {
@@ -37,12 +48,8 @@ static void mg_coarse_exterior_cpu(void *buffers[], void *cl_arg)
     int k = 2 + QF_NDIRS;
     const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
     const void *xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
-    QF_WITH_PRECISION(a->prec, P, {
-        qf_coarse_args b = *a;
-        b.prec = P;
-        exterior_block(&b, (void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                       faces, x, xinv);
-    });
+    QF_CPU_CALL(exterior_run, (a, (void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                               faces, x, xinv));
 }
 
 static struct starpu_perfmodel mg_coarse_exterior_model = {.type = STARPU_HISTORY_BASED,

@@ -2,6 +2,7 @@
  * without a face hop are finished, the others keep their partial hop sum for mg_coarse_exterior.
  * Buffers: R in, R links, W|RW out, [R x], [R X^-1]. */
 #include "codelets.h"
+#include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
 #include <string.h>
@@ -10,33 +11,44 @@
 void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg);
 #endif
 
-static inline void interior_block(const qf_coarse_args *a, const void *in, const void *links, void *out,
-                                  const void *x, const void *xinv)
+/* The block's sites one at a time, all rows at once (kernels/mg.h: qf_coarse_hops_site), in a->prec,
+ * which the caller has made a constant (QF_WITH_PRECISION). */
+static inline QF_HD_INLINE void interior_block(const qf_coarse_args *a, const void *in, const void *links, void *out,
+                                               const void *x, const void *xinv)
 {
-    qf_complex h[2 * QF_MG_MAX_NVEC];
-    int n2 = 2 * a->nvec, xs[QF_NDIM];
+    double h[4 * QF_MG_MAX_NVEC], v[4 * QF_MG_MAX_NVEC];
+    int len = 4 * a->nvec, xs[QF_NDIM];
     for (int64_t i = 0, ns = qf_parity_nsites(a->ext, a->parity); i < ns; i++) {
         int64_t s = qf_parity_site(a->ext, a->parity, i);
         qf_block_site_coords(s, a->ext, xs);
-        for (int r = 0; r < n2; r++) h[r] = a->b != 0.0 ? qf_coarse_hops_row(a, in, links, NULL, xs, s, r) : qf_cmake(0.0, 0.0);
-        int partial = qf_coarse_partial(a, xs);
-        size_t o = qf_coarse_site_offset(s, a->nvec);
-        for (int r = 0; r < n2; r++) {
-            qf_complex v = partial ? h[r] : qf_coarse_finish_row(a, h, links, x, xinv, s, r);
-            qf_real_set(out, a->prec, o + 2 * r, v.re);
-            qf_real_set(out, a->prec, o + 2 * r + 1, v.im);
+        for (int k = 0; k < len; k++) h[k] = 0.0;
+        if (a->b != 0.0) qf_coarse_hops_site(a, in, links, NULL, xs, s, h);
+        const double *o = h;
+        if (!qf_coarse_partial(a, xs)) {
+            qf_coarse_finish_site(a, h, links, x, xinv, s, v);
+            o = v;
         }
+        size_t so = qf_coarse_site_offset(s, a->nvec);
+        for (int k = 0; k < len; k++) qf_real_set(out, a->prec, so + (size_t)k, o[k]);
     }
 }
 
-void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
-                                const void *xinv)
+static inline QF_HD_INLINE void interior_run(const qf_coarse_args *a, const void *in, const void *links, void *out,
+                                             const void *x, const void *xinv)
 {
     QF_WITH_PRECISION(a->prec, P, {
         qf_coarse_args b = *a;
         b.prec = P;
         interior_block(&b, in, links, out, x, xinv);
     });
+}
+QF_CPU_VERSIONS(interior_run, interior_run, (const qf_coarse_args *a, const void *in, const void *links, void *out,
+                                             const void *x, const void *xinv), (a, in, links, out, x, xinv))
+
+void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
+                                const void *xinv)
+{
+    QF_CPU_CALL(interior_run, (a, in, links, out, x, xinv));
 }
 
 static void mg_coarse_interior_cpu(void *buffers[], void *cl_arg)

@@ -1,13 +1,40 @@
 /* Codelet mg_restrict: R = P^dagger of the multigrid transfer, one coarse block from the fine blocks it
  * holds and their near-null vectors (kernels/mg.h; on the CPU a coarse site's rows together). Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
 #include "codelets.h"
+#include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if QF_HAVE_CUDA
 void qf_mg_restrict_cuda(void *buffers[], void *cl_arg);
 #endif
+
+/* The coarse block's sites one at a time in a->g.prec made a constant (QF_WITH_PRECISION). */
+static inline QF_HD_INLINE void restrict_block(const qf_mg_restrict_args *a, const void *const *fine,
+                                               const void *const *v, void *coarse, double *work)
+{
+    double out[4 * QF_MG_MAX_NVEC];
+    for (int64_t s = 0, ns = qf_volume(a->cext); s < ns; s++) {
+        qf_mg_restrict_site(a, fine, v, s, work, out);
+        size_t o = qf_coarse_site_offset(s, a->g.nvec);
+        for (int k = 0; k < 4 * a->g.nvec; k++) qf_real_set(coarse, a->g.prec, o + (size_t)k, out[k]);
+    }
+}
+
+static inline QF_HD_INLINE void restrict_run(const qf_mg_restrict_args *a, const void *const *fine,
+                                             const void *const *v, void *coarse, double *work)
+{
+    QF_WITH_PRECISION(a->g.prec, P, {
+        qf_mg_restrict_args b = *a;
+        b.g.prec = P;
+        restrict_block(&b, fine, v, coarse, work);
+    });
+}
+QF_CPU_VERSIONS(restrict_run, restrict_run, (const qf_mg_restrict_args *a, const void *const *fine,
+                                             const void *const *v, void *coarse, double *work),
+                (a, fine, v, coarse, work))
 
 static void mg_restrict_cpu(void *buffers[], void *cl_arg)
 {
@@ -17,21 +44,11 @@ static void mg_restrict_cpu(void *buffers[], void *cl_arg)
         fine[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[j]);
         v[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[a->nfine + j]);
     }
-    void *coarse = (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]);
-    int n2 = 2 * a->g.nvec;
-    qf_complex acc[2 * QF_MG_MAX_NVEC];
-    QF_WITH_PRECISION(a->g.prec, P, {
-        qf_mg_restrict_args b = *a;
-        b.g.prec = P;
-        for (int64_t s = 0, ns = qf_volume(b.cext); s < ns; s++) {
-            qf_mg_restrict_site(&b, fine, v, s, acc);
-            size_t o = qf_coarse_site_offset(s, b.g.nvec);
-            for (int r = 0; r < n2; r++) {
-                qf_real_set(coarse, P, o + 2 * (size_t)r, acc[r].re);
-                qf_real_set(coarse, P, o + 2 * (size_t)r + 1, acc[r].im);
-            }
-        }
-    });
+    /* the lane sums of one coarse site (kernels/mg.h); a few kB to 256 kB, so not on the stack */
+    double *work = malloc(sizeof(double) * 4 * (size_t)a->g.nvec * a->g.nsite);
+    STARPU_ASSERT_MSG(work, "mg_restrict: out of host memory");
+    QF_CPU_CALL(restrict_run, (a, fine, v, (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]), work));
+    free(work);
 }
 
 static struct starpu_perfmodel mg_restrict_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_restrict"};

@@ -202,28 +202,50 @@ static inline QF_HD qf_complex qf_mg_restrict_entry(const qf_mg_restrict_args *a
     return acc;
 }
 
-/* All 2 N entries of (R psi)(s) into acc: qf_mg_restrict_entry's sums with each fine site's index and
- * components read once for every row (the CPU's mapping; the GPU takes an entry a thread). */
-static inline QF_HD void qf_mg_restrict_site(const qf_mg_restrict_args *a, const void *const *fine,
-                                             const void *const *v, int64_t s, qf_complex *acc)
+/* All 2 N entries of (R psi)(s) into out (4N doubles, re and im interleaved): qf_mg_restrict_entry's
+ * sums in the CPU's schedule (the GPU takes an entry a thread). Each fine site's components are loaded
+ * once as (re, im) and (im, -re) interleaved, so that conj(V_k) psi becomes two products of contiguous
+ * reals, summed lane by lane over the aggregate into work (4 N nsite doubles) and across the lanes of a
+ * chirality at the end: vectorisable without reassociation. */
+static inline QF_HD_INLINE void qf_mg_restrict_site(const qf_mg_restrict_args *a, const void *const *fine,
+                                                    const void *const *v, int64_t s, double *work, double *out)
 {
     const qf_mg_geom *g = &a->g;
-    int j, x[QF_NDIM], n = g->nvec, h = g->nsite / 2;
+    int j, x[QF_NDIM], n = g->nvec, len = 2 * g->nsite;
     int64_t ai = qf_mg_coarse_site_source(g, a->cext, a->ratio, s, &j);
-    for (int r = 0; r < 2 * n; r++) acc[r] = qf_cmake(0.0, 0.0);
+    double *wr = work, *wi = work + (size_t)n * len, xa[4 * QF_MG_MAX_NVEC], xb[4 * QF_MG_MAX_NVEC];
+    for (int64_t k = 0; k < 2 * (int64_t)n * len; k++) work[k] = 0.0;
     for (int64_t t = 0, nt = qf_volume(g->agg); t < nt; t++) {
         qf_mg_aggregate_site(g, ai, t, x);
         int64_t fs = qf_block_site_index(x, g->fext);
-        for (int i = 0; i < g->nsite; i++) {
-            size_t po = (size_t)2 * ((size_t)fs * g->nsite + i);
-            qf_complex pv = qf_cmake(qf_real_get(fine[j], g->prec, po), qf_real_get(fine[j], g->prec, po + 1));
-            qf_complex *row = acc + (i / h) * n;
-            for (int k = 0; k < n; k++) {
-                size_t vo = qf_mg_v_offset(g, fs, k, i);
-                row[k] = qf_cconjmadd(row[k], qf_cmake(qf_real_get(v[j], g->prec, vo), qf_real_get(v[j], g->prec, vo + 1)), pv);
+        size_t po = (size_t)2 * (size_t)fs * g->nsite;
+        for (int l = 0; l < len; l += 2) {
+            double re = qf_real_get(fine[j], g->prec, po + l), im = qf_real_get(fine[j], g->prec, po + l + 1);
+            xa[l] = re;
+            xa[l + 1] = im;
+            xb[l] = im;
+            xb[l + 1] = -re;
+        }
+        for (int k = 0; k < n; k++) {
+            size_t vo = qf_mg_v_offset(g, fs, k, 0);
+            double *r = wr + (size_t)k * len, *i = wi + (size_t)k * len;
+            for (int l = 0; l < len; l++) {
+                double vv = qf_real_get(v[j], g->prec, vo + l);
+                r[l] += vv * xa[l];
+                i[l] += vv * xb[l];
             }
         }
     }
+    for (int chi = 0; chi < 2; chi++)
+        for (int k = 0; k < n; k++) {
+            double re = 0.0, im = 0.0;
+            for (int l = chi * len / 2; l < (chi + 1) * len / 2; l++) {
+                re += wr[(size_t)k * len + l];
+                im += wi[(size_t)k * len + l];
+            }
+            out[2 * (chi * n + k)] = re;
+            out[2 * (chi * n + k) + 1] = im;
+        }
 }
 
 /* (P e)(fs)[i] for fine site fs of a fine block. */
@@ -572,35 +594,114 @@ static inline QF_HD size_t qf_coarse_matrix_offset(int64_t s, int m, int n)
 }
 static inline QF_HD size_t qf_coarse_site_offset(int64_t s, int n) { return (size_t)4 * n * (size_t)s; }
 
+/* The source of hop d of output site x: in the block (faces NULL) or in the neighbour's face (faces
+ * given); 0 when the hop is not of that kind, else 1 with its field and the site's index in it. */
+static inline QF_HD_INLINE int qf_coarse_hop_source(const qf_coarse_args *a, const void *in, const void *const *faces,
+                                                    const int x[QF_NDIM], int d, const void **src, int64_t *ys)
+{
+    int mu = d / 2, fwd = d & 1, y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
+    y[mu] += fwd ? 1 : -1;
+    int inside = y[mu] >= 0 && y[mu] < a->ext[mu];
+    if (!inside && a->wrap) {
+        y[mu] = fwd ? 0 : a->ext[mu] - 1;
+        inside = 1;
+    }
+    if (inside == (faces != NULL)) return 0;
+    if (inside) {
+        *src = in;
+        *ys = qf_block_site_index(y, a->ext);
+    } else {
+        y[mu] = fwd ? 0 : a->ext[mu] - 1;
+        *src = faces[d];
+        *ys = qf_parity_face_index(y, a->ext, mu, fwd ? 0 : 1, a->parity < 0 ? -1 : 1 - a->parity);
+    }
+    return 1;
+}
+
 /* Row r of the hops of output site x (block storage index s) whose sources lie in the block (faces
- * NULL) or in the neighbours' faces (faces given: those hops only). */
+ * NULL) or in the neighbours' faces (faces given: those hops only): a GPU thread's share. */
 static inline QF_HD qf_complex qf_coarse_hops_row(const qf_coarse_args *a, const void *in, const void *links,
                                                   const void *const *faces, const int x[QF_NDIM], int64_t s, int r)
 {
-    int n = a->nvec, src_parity = a->parity < 0 ? -1 : 1 - a->parity;
+    int n = a->nvec;
     qf_complex acc = qf_cmake(0.0, 0.0);
     for (int d = 0; d < QF_NDIRS; d++) {
-        int mu = d / 2, fwd = d & 1, y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
-        y[mu] += fwd ? 1 : -1;
-        int inside = y[mu] >= 0 && y[mu] < a->ext[mu];
-        if (!inside && a->wrap) {
-            y[mu] = fwd ? 0 : a->ext[mu] - 1;
-            inside = 1;
-        }
-        if (inside == (faces != NULL)) continue;
-        const void *src = in;
+        const void *src;
         int64_t ys;
-        if (inside) {
-            ys = qf_block_site_index(y, a->ext);
-        } else {
-            y[mu] = fwd ? 0 : a->ext[mu] - 1;
-            src = faces[d];
-            ys = qf_parity_face_index(y, a->ext, mu, fwd ? 0 : 1, src_parity);
-        }
-        acc = qf_cadd(acc, qf_coarse_row(links, qf_coarse_matrix_offset(s, d, n), src, qf_coarse_site_offset(ys, n), r,
-                                         n, a->dagger, a->prec));
+        if (qf_coarse_hop_source(a, in, faces, x, d, &src, &ys))
+            acc = qf_cadd(acc, qf_coarse_row(links, qf_coarse_matrix_offset(s, d, n), src, qf_coarse_site_offset(ys, n),
+                                             r, n, a->dagger, a->prec));
     }
     return acc;
+}
+
+/* A CPU core's schedule of the same sums: all 2N rows of a site at once. The source site is loaded once
+ * a direction into xp = (re, -im) and xs = (im, re) interleaved (with the dagger's sign on the
+ * other-chirality half folded in: row r then takes -(M x') for r >= N), so that each row is two
+ * contiguous dot products over its 4N reals; QF_COARSE_LANES accumulators a product keep the sums
+ * vectorisable without reassociation. h[r] (re, im interleaved, 4N doubles) gets the hops added. */
+#define QF_COARSE_LANES 8
+static inline QF_HD_INLINE double qf_coarse_dot_lanes(const void *m, qf_precision prec, size_t mo, const double *v,
+                                                      int len)
+{
+    double acc[QF_COARSE_LANES] = {0.0};
+    int k = 0;
+    for (; k + QF_COARSE_LANES <= len; k += QF_COARSE_LANES)
+        for (int l = 0; l < QF_COARSE_LANES; l++) acc[l] += qf_real_get(m, prec, mo + (size_t)(k + l)) * v[k + l];
+    for (; k < len; k++) acc[0] += qf_real_get(m, prec, mo + (size_t)k) * v[k];
+    double sum = 0.0;
+    for (int l = 0; l < QF_COARSE_LANES; l++) sum += acc[l];
+    return sum;
+}
+
+/* The source vector v (4N reals, re and im interleaved) split for qf_coarse_matvec_rows. */
+static inline QF_HD_INLINE void qf_coarse_split(const double *v, int n, int dagger, double *xp, double *xs)
+{
+    for (int c = 0; c < 2 * n; c++) {
+        double sign = dagger && c >= n ? -1.0 : 1.0, re = sign * v[2 * c], im = sign * v[2 * c + 1];
+        xp[2 * c] = re;
+        xp[2 * c + 1] = -im;
+        xs[2 * c] = im;
+        xs[2 * c + 1] = re;
+    }
+}
+
+/* h += M x over all rows, M the matrix at reals offset mo of base, x split by qf_coarse_split. */
+static inline QF_HD_INLINE void qf_coarse_matvec_rows(const void *base, size_t mo, const double *xp, const double *xs,
+                                                      int n, int dagger, qf_precision prec, double *h)
+{
+    int len = 4 * n;
+    for (int r = 0; r < 2 * n; r++) {
+        size_t ro = mo + (size_t)r * len;
+        double sign = dagger && r >= n ? -1.0 : 1.0;
+        h[2 * r] += sign * qf_coarse_dot_lanes(base, prec, ro, xp, len);
+        h[2 * r + 1] += sign * qf_coarse_dot_lanes(base, prec, ro, xs, len);
+    }
+}
+
+/* h += M v: v the coarse site at reals offset vo of src. */
+static inline QF_HD_INLINE void qf_coarse_matvec_site(const void *base, size_t mo, const void *src, size_t vo, int n,
+                                                      int dagger, qf_precision prec, double *h)
+{
+    double v[4 * QF_MG_MAX_NVEC], xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
+    for (int k = 0; k < 4 * n; k++) v[k] = qf_real_get(src, prec, vo + (size_t)k);
+    qf_coarse_split(v, n, dagger, xp, xs);
+    qf_coarse_matvec_rows(base, mo, xp, xs, n, dagger, prec, h);
+}
+
+/* The hops of output site x (storage index s), in the block or through the faces as for
+ * qf_coarse_hops_row, added into h for all rows. */
+static inline QF_HD_INLINE void qf_coarse_hops_site(const qf_coarse_args *a, const void *in, const void *links,
+                                                    const void *const *faces, const int x[QF_NDIM], int64_t s, double *h)
+{
+    int n = a->nvec;
+    for (int d = 0; d < QF_NDIRS; d++) {
+        const void *src;
+        int64_t ys;
+        if (qf_coarse_hop_source(a, in, faces, x, d, &src, &ys))
+            qf_coarse_matvec_site(links, qf_coarse_matrix_offset(s, d, n), src, qf_coarse_site_offset(ys, n), n,
+                                  a->dagger, a->prec, h);
+    }
 }
 
 /* Whether site x of the block waits for face hops (the exterior finishes it). */
@@ -633,6 +734,32 @@ static inline QF_HD qf_complex qf_coarse_finish_row(const qf_coarse_args *a, con
         acc = qf_cadd(acc, qf_cscale(a->a, qf_cmake(qf_real_get(x, a->prec, xo + 2 * r), qf_real_get(x, a->prec, xo + 2 * r + 1))));
     if ((lx || a->local_on == QF_CLOVER_NONE) && a->b != 0.0) acc = qf_cadd(acc, qf_cscale(a->b, h[r]));
     return acc;
+}
+
+/* All rows of qf_coarse_finish_row at once (the CPU's schedule): out (4N doubles) from the hop sum h. */
+static inline QF_HD_INLINE void qf_coarse_finish_site(const qf_coarse_args *a, const double *h, const void *links,
+                                                      const void *x, const void *xinv, int64_t s, double *out)
+{
+    int n = a->nvec, len = 4 * n;
+    size_t xo = qf_coarse_site_offset(s, n);
+    int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, la = a->local_on == QF_CLOVER_ALL;
+    for (int k = 0; k < len; k++) out[k] = 0.0;
+    if (lx || lh || la) {
+        double v[4 * QF_MG_MAX_NVEC], xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
+        for (int k = 0; k < len; k++) {
+            v[k] = a->has_x && !lh ? a->a * qf_real_get(x, a->prec, xo + (size_t)k) : 0.0;
+            if (!lx && a->b != 0.0) v[k] += a->b * h[k];
+        }
+        qf_coarse_split(v, n, a->dagger, xp, xs);
+        if (a->local_inverse)
+            qf_coarse_matvec_rows(xinv, (size_t)2 * (size_t)s * (2 * n) * (2 * n), xp, xs, n, a->dagger, a->prec, out);
+        else
+            qf_coarse_matvec_rows(links, qf_coarse_matrix_offset(s, QF_MG_LOCAL, n), xp, xs, n, a->dagger, a->prec, out);
+    }
+    if (a->has_x && (lh || a->local_on == QF_CLOVER_NONE))
+        for (int k = 0; k < len; k++) out[k] += a->a * qf_real_get(x, a->prec, xo + (size_t)k);
+    if ((lx || a->local_on == QF_CLOVER_NONE) && a->b != 0.0)
+        for (int k = 0; k < len; k++) out[k] += a->b * h[k];
 }
 
 /* Gather: entry t of all eight faces, whole coarse sites of the gathered parity. */
