@@ -61,7 +61,7 @@ int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[
     return QF_SUCCESS;
 }
 
-int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM])
+int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM], int one_block)
 {
     int global[QF_NDIM], blocks[QF_NDIM];
     for (int mu = 0; mu < QF_NDIM; mu++) {
@@ -76,7 +76,7 @@ int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg
                            axis[mu], local, fine->local[mu], agg[mu], axis[mu]);
         global[mu] = fine->global[mu] / agg[mu];
         blocks[mu] = 1;
-        for (int d = fine->local_blocks[mu]; d >= 1; d--)
+        for (int d = one_block ? 1 : fine->local_blocks[mu]; d >= 1; d--)
             if (fine->local_blocks[mu] % d == 0 && (local / d) % 2 == 0 && local % d == 0) {
                 blocks[mu] = d;
                 break;

@@ -74,6 +74,10 @@ static int check_params(const qf_mg_params *p)
         return qf_fail("multigrid coarse solves to tolerance %g in %d iterations: the tolerance is between 0 and 1 "
                        "(e.g. 0.25), the iterations at least 1",
                        p->coarse_tol, p->coarse_max_iter);
+    if (p->coarse_one_task < 0 || p->coarse_one_task > 2)
+        return qf_fail("multigrid coarse_one_task = %d: give 1 (one task a coarsest solve where its lattice is one "
+                       "block), 2 (make it one block) or 0 (task graphs)",
+                       p->coarse_one_task);
     if (qf_precision_check(p->prec, "multigrid")) return QF_ERROR;
     for (int l = 0; l < p->levels; l++) {
         char what[64];
@@ -264,7 +268,8 @@ static int setup_level(qf_mg *mg, int l)
     double t0 = qf_wtime();
     qf_task_scope *outer = qf_task_scope_enter(&mg->scope[l]);
     /* the transfer first: it checks the aggregates before the setup's solves */
-    int rc = qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec) ||
+    int merge = mg->p.coarse_one_task == 2 && l == mg->p.levels - 2; /* the coarsest lattice one block */
+    int rc = qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec, merge) ||
              near_null_vectors(mg, l, v);
     double t1 = qf_wtime();
     rc = rc || qf_transfer_set_vectors(mg->T[l], v) || qf_linop_coarsen(A, mg->T[l], &mg->op[l + 1]);

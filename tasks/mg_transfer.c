@@ -10,7 +10,7 @@
 #include "mg_tasks.h"
 
 int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field_shape *fine_shape,
-                       const int agg[QF_NDIM], int nvec, qf_precision prec)
+                       const int agg[QF_NDIM], int nvec, qf_precision prec, int one_block)
 {
     *out = NULL;
     if (fine_shape->kind != QF_FIELD_WILSON && fine_shape->kind != QF_FIELD_COARSE)
@@ -25,7 +25,7 @@ int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field
     T->prec = prec;
     memcpy(T->agg, agg, sizeof T->agg);
     qf_field_shape vshape;
-    int rc = qf_lattice_coarsen(&T->coarse, fine, agg) || qf_field_shape_coarse(&T->coarse_shape, nvec) ||
+    int rc = qf_lattice_coarsen(&T->coarse, fine, agg, one_block) || qf_field_shape_coarse(&T->coarse_shape, nvec) ||
              qf_field_shape_transfer(&vshape, fine_shape->site_reals, nvec) ||
              qf_field_create_shaped(&T->v, fine, &vshape, prec, QF_FIELD_SCRATCH) ||
              qf_blas_axpby(0.0, NULL, 0.0, T->v, -1);

@@ -248,7 +248,7 @@ static int make_transfer(qf_transfer **T, const qf_lattice *lat, const qf_field_
                          qf_precision prec)
 {
     qf_field *v[16];
-    int rc = qf_transfer_create(T, lat, s, agg, nvec, prec);
+    int rc = qf_transfer_create(T, lat, s, agg, nvec, prec, 0);
     for (int k = 0; k < nvec && !rc; k++)
         rc = qf_field_create_shaped(&v[k], lat, s, prec, 0) || qf_field_gaussian(v[k], 5, k);
     rc = rc || qf_transfer_set_vectors(*T, v);

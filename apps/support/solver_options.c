@@ -99,8 +99,10 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
         return qf_app_usage_error(command, "--mg-coarse-nkrylov %d: give 1 to %d", *value, QF_COARSE_ONE_TASK_MAX_NKRYLOV);
     if (!rc && value == &mg->levels && (*value < 2 || *value > QF_MG_MAX_LEVELS))
         return qf_app_usage_error(command, "--mg-levels %d: give 2 to %d", *value, QF_MG_MAX_LEVELS);
-    if (!rc && value == &mg->coarse_one_task && *value != 0 && *value != 1)
-        return qf_app_usage_error(command, "--mg-coarse-one-task %d: give 1 (one task a coarsest solve) or 0 (task graphs)",
+    if (!rc && value == &mg->coarse_one_task && (*value < 0 || *value > 2))
+        return qf_app_usage_error(command,
+                                  "--mg-coarse-one-task %d: give 1 (one task a coarsest solve where its lattice is one "
+                                  "block), 2 (make it one block) or 0 (task graphs)",
                                   *value);
     int least = value == &mg->smoother_steps || value == &mg->coarse_one_task ? 0 : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);

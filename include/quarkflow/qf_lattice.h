@@ -57,9 +57,10 @@ int qf_lattice_same(const qf_lattice *a, const qf_lattice *b);
 /* The coarse lattice of a multigrid level: one site for each aggregate of agg[0] x .. x agg[3] fine sites,
  * on the fine lattice's processes, with a block grid such that every coarse block is the union of the
  * aggregates of whole fine blocks (its local block grid divides the fine one; the largest such grid whose
- * coarse block extents are even). Fails, naming the direction, when an aggregate does not tile the fine
- * blocks or the coarse local extent is odd (the even-odd layout needs even extents). */
-int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM]);
+ * coarse block extents are even), or with one_block one block a process (fewer, larger tasks; the
+ * coarsest level's one-task solve needs it). Fails, naming the direction, when an aggregate does not
+ * tile the fine blocks or the coarse local extent is odd (the even-odd layout needs even extents). */
+int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM], int one_block);
 /* How many fine blocks a coarse block of qf_lattice_coarsen holds in each direction, and the fine blocks
  * of coarse block c in lexicographic order of that grid (fine_blocks: ratio[0] x .. x ratio[3] entries). */
 void qf_lattice_coarse_ratio(const qf_lattice *coarse, const qf_lattice *fine, int ratio[QF_NDIM]);

@@ -21,9 +21,10 @@ extern "C" {
 
 /* A transfer from fine fields of shape fine_shape (Wilson, or coarse of an earlier level) on lattice
  * fine (which must outlive it) with nvec vectors and aggregates agg, in precision prec. Its coarse
- * lattice is qf_lattice_coarsen's. The vectors start at zero: set them with qf_transfer_set_vectors. */
+ * lattice is qf_lattice_coarsen's (one_block: one block a process). The vectors start at zero: set them
+ * with qf_transfer_set_vectors. */
 int qf_transfer_create(qf_transfer **T, const qf_lattice *fine, const qf_field_shape *fine_shape, const int agg[QF_NDIM],
-                       int nvec, qf_precision prec);
+                       int nvec, qf_precision prec, int one_block);
 void qf_transfer_destroy(qf_transfer *T);
 /* Takes the nvec fields v[k] (the fine shape, lattice and precision) as the near-null vectors and
  * orthonormalises them on every aggregate and chirality (block Gram-Schmidt, as tasks); fails when a
@@ -78,7 +79,9 @@ typedef struct {
     int coarse_nkrylov;                   /* its search directions between restarts (1 to
                                            * QF_COARSE_ONE_TASK_MAX_NKRYLOV) */
     int coarse_one_task;                  /* 1: the coarsest level's solves in one task each where its
-                                           * lattice allows (qf_coarse_solve_one_task), 0: as task graphs */
+                                           * lattice allows (qf_coarse_solve_one_task), 0: as task graphs,
+                                           * 2: the coarsest lattice made one block a process so that
+                                           * they are one task (CPUs near the critical mass) */
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
                                               * outer solve), level l >= 1's coarse solves, each level's
