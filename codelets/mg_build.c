@@ -4,6 +4,7 @@
  * entries of M_m P_chi' V_l(y) once, then their products with conj(V_k(x)) into the target matrix.
  * Buffers: R V, R links, [R clover], R V faces (8), [R gauge faces (4)], W partial. */
 #include "codelets.h"
+#include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
 #include <stdlib.h>
@@ -31,17 +32,18 @@ static void buffers_of(void *buffers[], const qf_mg_build_args *a, build_buffers
     b->partial = (void *)STARPU_VECTOR_GET_PTR(buffers[k]);
 }
 
-static inline void build_block(const qf_mg_build_args *a, build_buffers b)
+/* Site by site: each fine site's terms applied to the vectors once (e), then added into the
+ * aggregate's matrices row by row. A row of e is kept as the two real vectors E1 = (re, im) and
+ * E2 = (-im, re) over the 2N columns, so that conj(V_k(x)[i]) times the row is two contiguous
+ * multiply-adds a real of the partial matrix row (vectorised, per CPU version). */
+static inline QF_HD_INLINE void build_block(const qf_mg_build_args *a, build_buffers b, double *e1, double *e2,
+                                            qf_complex *vx)
 {
     const qf_mg_geom *g = &a->g;
-    int n = g->nvec, n2 = 2 * n, ns = g->nsite, h = ns / 2, apb[QF_NDIM], x[QF_NDIM];
+    int n = g->nvec, len = 4 * n, ns = g->nsite, h = ns / 2, apb[QF_NDIM], x[QF_NDIM];
     qf_mg_apb(g, apb);
     double *partial = b.partial;
     memset(partial, 0, qf_mg_partial_offset(n, qf_volume(apb), 0, 0, 0) * sizeof(double));
-    /* e[(chi' ns + i) n + l] = (M_m P_chi' V_l(y))[i] */
-    qf_complex *e = malloc((size_t)2 * ns * n * sizeof *e);
-    qf_complex *vx = malloc((size_t)ns * n * sizeof *vx);
-    STARPU_ASSERT_MSG(e && vx, "mg_build: out of host memory");
     for (int64_t fs = 0, nf = qf_volume(g->fext); fs < nf; fs++) {
         qf_block_site_coords(fs, g->fext, x);
         int64_t ai = qf_mg_aggregate_of(g, x);
@@ -54,42 +56,59 @@ static inline void build_block(const qf_mg_build_args *a, build_buffers b)
             const void *src;
             int64_t ys = qf_mg_source_site(g, x, m, b.v, b.vface, &src);
             qf_mg_term term = qf_mg_term_at(a, x, m, b.links, b.gface);
+            /* row i, column (cs, l): (M_m P_cs V_l(y))[i] */
             for (int cs = 0; cs < 2; cs++)
                 for (int i = 0; i < ns; i++)
-                    for (int l = 0; l < n; l++)
-                        e[(cs * ns + i) * n + l] =
-                            qf_mg_term_entry(a, &term, fs, m, b.links, b.clover, i, cs, src, qf_mg_v_offset(g, ys, l, 0));
+                    for (int l = 0; l < n; l++) {
+                        qf_complex t = qf_mg_term_entry(a, &term, fs, m, b.links, b.clover, i, cs, src,
+                                                        qf_mg_v_offset(g, ys, l, 0));
+                        size_t o = (size_t)i * len + 2 * (size_t)(cs * n + l);
+                        e1[o] = t.re;
+                        e1[o + 1] = t.im;
+                        e2[o] = -t.im;
+                        e2[o + 1] = t.re;
+                    }
             int target = qf_mg_source_in_aggregate(g, x, m) ? QF_MG_LOCAL : m;
             for (int chi = 0; chi < 2; chi++)
                 for (int k = 0; k < n; k++) {
                     double *row = partial + qf_mg_partial_offset(n, ai, target, chi * n + k, 0);
                     for (int i = chi * h; i < chi * h + h; i++) {
-                        qf_complex c = vx[i * n + k];
-                        for (int col = 0; col < n2; col++) {
-                            qf_complex p = e[((col / n) * ns + i) * n + col % n];
-                            row[2 * col] += c.re * p.re - c.im * p.im;
-                            row[2 * col + 1] += c.re * p.im + c.im * p.re;
-                        }
+                        double cr = vx[i * n + k].re, ci = vx[i * n + k].im;
+                        const double *r1 = e1 + (size_t)i * len, *r2 = e2 + (size_t)i * len;
+                        for (int c = 0; c < len; c++) row[c] += cr * r1[c] + ci * r2[c];
                     }
                 }
         }
     }
-    free(e);
-    free(vx);
 }
+
+/* the fields' and the links' precisions as constants, so that the loads specialise */
+static inline QF_HD_INLINE void build_run(const qf_mg_build_args *a, build_buffers b, double *e1, double *e2,
+                                          qf_complex *vx)
+{
+    QF_WITH_PRECISION(a->g.prec, P, QF_WITH_PRECISION(a->link_prec, L, {
+        qf_mg_build_args c = *a;
+        c.g.prec = P;
+        c.link_prec = L;
+        build_block(&c, b, e1, e2, vx);
+    }));
+}
+QF_CPU_VERSIONS(build_run, build_run,
+                (const qf_mg_build_args *a, build_buffers b, double *e1, double *e2, qf_complex *vx),
+                (a, b, e1, e2, vx))
 
 static void mg_build_cpu(void *buffers[], void *cl_arg)
 {
     const qf_mg_build_args *a = cl_arg;
     build_buffers b;
     buffers_of(buffers, a, &b);
-    /* the fields' and the links' precisions as constants, so that the loads specialise */
-    QF_WITH_PRECISION(a->g.prec, P, QF_WITH_PRECISION(a->link_prec, L, {
-        qf_mg_build_args c = *a;
-        c.g.prec = P;
-        c.link_prec = L;
-        build_block(&c, b);
-    }));
+    size_t row = (size_t)a->g.nsite * 4 * a->g.nvec;
+    double *e1 = malloc(2 * row * sizeof *e1);
+    qf_complex *vx = malloc((size_t)a->g.nsite * a->g.nvec * sizeof *vx);
+    STARPU_ASSERT_MSG(e1 && vx, "mg_build: out of host memory");
+    QF_CPU_CALL(build_run, (a, b, e1, e1 + row, vx));
+    free(e1);
+    free(vx);
 }
 
 static struct starpu_perfmodel mg_build_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_build"};
