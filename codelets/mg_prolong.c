@@ -1,6 +1,7 @@
 /* Codelet mg_prolong: P of the multigrid transfer, one fine block from its coarse block and its
  * near-null vectors, out = P e or out += P e (kernels/mg.h). Buffers: R coarse, R V, W|RW fine. */
 #include "codelets.h"
+#include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
 #include <string.h>
@@ -9,24 +10,34 @@
 void qf_mg_prolong_cuda(void *buffers[], void *cl_arg);
 #endif
 
-static void mg_prolong_cpu(void *buffers[], void *cl_arg)
+/* The fine block's sites one at a time in a->g.prec made a constant (QF_WITH_PRECISION). */
+static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out)
 {
-    const qf_mg_prolong_args *a = cl_arg;
-    const void *coarse = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    const void *v = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
+    double e[4 * QF_MG_MAX_NVEC];
+    int len = 2 * a->g.nsite;
+    for (int64_t fs = 0, ns = qf_volume(a->g.fext); fs < ns; fs++) {
+        qf_mg_prolong_site(a, coarse, v, fs, e);
+        size_t o = (size_t)fs * len;
+        for (int l = 0; l < len; l++)
+            qf_real_set(out, a->g.prec, o + l, a->add ? e[l] + qf_real_get(out, a->g.prec, o + l) : e[l]);
+    }
+}
+
+static inline QF_HD_INLINE void prolong_run(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out)
+{
     QF_WITH_PRECISION(a->g.prec, P, {
         qf_mg_prolong_args b = *a;
         b.g.prec = P;
-        for (int64_t fs = 0, ns = qf_volume(b.g.fext); fs < ns; fs++)
-            for (int i = 0; i < b.g.nsite; i++) {
-                qf_complex e = qf_mg_prolong_entry(&b, coarse, v, fs, i);
-                size_t o = (size_t)2 * ((size_t)fs * b.g.nsite + i);
-                if (b.add) e = qf_cadd(e, qf_cmake(qf_real_get(out, P, o), qf_real_get(out, P, o + 1)));
-                qf_real_set(out, P, o, e.re);
-                qf_real_set(out, P, o + 1, e.im);
-            }
+        prolong_block(&b, coarse, v, out);
     });
+}
+QF_CPU_VERSIONS(prolong_run, prolong_run, (const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out),
+                (a, coarse, v, out))
+
+static void mg_prolong_cpu(void *buffers[], void *cl_arg)
+{
+    QF_CPU_CALL(prolong_run, ((const qf_mg_prolong_args *)cl_arg, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                              (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), (void *)STARPU_VECTOR_GET_PTR(buffers[2])));
 }
 
 static struct starpu_perfmodel mg_prolong_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_prolong"};
