@@ -216,6 +216,17 @@ int qf_app_start(int *argc, char ***argv)
     if (qf_runtime_rank() != 0 && !freopen("/dev/null", "w", stdout))
         return qf_fail("cannot silence the standard output of rank %d", qf_runtime_rank());
     if (qf_app.verbose && qf_runtime_rank() == 0) qf_runtime_print_machine(stdout);
+    /* on a mixed node, a fresh machine's first runs are the calibration's (issue 20): say so */
+    int total = 0, missing;
+    char names[512];
+    if (qf_runtime_rank() == 0 && qf_runtime_ncuda_workers() > 0 && qf_runtime_ncpu_workers() > 0 &&
+        !strncmp(qf_runtime_sched_name(), "dm", 2) && (missing = qf_runtime_models_missing(&total, names, sizeof names)) > 0)
+        fprintf(stderr,
+                "quarkflow: note: %d of %d codelets have no calibrated performance model on this machine yet (%s): "
+                "the scheduler calibrates them in the first runs by timing tasks on every worker type, CPU cores "
+                "included, which makes those runs slower; run a short job of the same size first, or use the GPU "
+                "alone (--ncpu 0)\n",
+                missing, total, names);
     return QF_SUCCESS;
 }
 

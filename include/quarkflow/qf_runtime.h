@@ -55,6 +55,12 @@ const char *qf_runtime_sched_name(void);
  * started runtime. */
 int qf_runtime_check_sched(const char *policy);
 
+/* How many codelets' history-based performance models have no calibration on this machine yet (no
+ * file in StarPU's sampling directory, STARPU_HOME), of *total with a model; their names, comma-
+ * separated, into names (size bytes, truncated). A model-based scheduler calibrates them during the
+ * first runs by placing tasks on every worker type. */
+int qf_runtime_models_missing(int *total, char *names, size_t size);
+
 /* Prints workers, memory nodes and the hwloc topology as StarPU sees them. */
 void qf_runtime_print_machine(FILE *out);
 /* Prints the build configuration: version, StarPU, CUDA, MPI, FxT. */
