@@ -248,26 +248,27 @@ static site_box box_of(const qf_lattice *lat, int part)
     return box;
 }
 
-/* Index in the box's array of site s of block b. */
-static int64_t box_site(const qf_lattice *lat, const site_box *box, int b, int64_t s)
-{
-    int o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
-    qf_lattice_block_origin(lat, b, o);
-    qf_block_site_coords(s, lat->block, x);
-    for (int mu = 0; mu < QF_NDIM; mu++) g[mu] = o[mu] + x[mu] - box->origin[mu];
-    return qf_lex_index(g, box->ext);
-}
-
+/* Block b of f and its sites' places in the box's array, one way or the other: the block's origin in
+ * the box found once, the precision a constant of the loop (QF_WITH_PRECISION), since whole gauge
+ * files pass through here. */
 static void copy_block(const qf_field *f, int b, const site_box *box, double *array, void *data, int to_field)
 {
-    int n = f->shape.site_reals;
-    for (int64_t s = 0; s < f->lat->block_volume; s++) {
-        double *g = array + box_site(f->lat, box, b, s) * n;
-        for (int i = 0; i < n; i++) {
-            if (to_field) qf_real_set(data, f->prec, (size_t)(s * n + i), g[i]);
-            else g[i] = qf_real_get(data, f->prec, (size_t)(s * n + i));
+    const qf_lattice *lat = f->lat;
+    int n = f->shape.site_reals, o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
+    qf_lattice_block_origin(lat, b, o);
+    for (int mu = 0; mu < QF_NDIM; mu++) o[mu] -= box->origin[mu];
+    QF_WITH_PRECISION(f->prec, P, {
+        for (int64_t s = 0; s < lat->block_volume; s++) {
+            qf_block_site_coords(s, lat->block, x);
+            for (int mu = 0; mu < QF_NDIM; mu++) g[mu] = o[mu] + x[mu];
+            double *a = array + qf_lex_index(g, box->ext) * n;
+            size_t d = (size_t)(s * n);
+            if (to_field)
+                for (int i = 0; i < n; i++) qf_real_set(data, P, d + i, a[i]);
+            else
+                for (int i = 0; i < n; i++) a[i] = qf_real_get(data, P, d + i);
         }
-    }
+    });
 }
 
 static int copy_blocks(const qf_field *f, const site_box *box, double *array, int to_field)

@@ -116,14 +116,16 @@ static qf_blas_range range_of(const qf_field *f, int parity, const char *fn)
                            .name = fn + strlen("qf_blas_")};
 }
 
-/* One task a block of lat: insert(range, the operands of block b, ctx), then the reductions' ends. */
+/* One task a block of lat: insert(range, the operands of block b, ctx), then the reductions' ends; at
+ * most MAX_OPERANDS operands (bicgstab_update's). */
+enum { MAX_OPERANDS = 8 };
 typedef int (*block_insert)(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx);
 
 static int submit_blocks(const qf_lattice *lat, const qf_blas_range *range, operand *ops, int n, block_insert insert,
                          const void *ctx)
 {
     for (int b = 0; b < lat->nblocks; b++) {
-        struct starpu_data_descr d[8];
+        struct starpu_data_descr d[MAX_OPERANDS];
         int mine = 0;
         for (int k = 0; k < n; k++) {
             d[k] = operand_at(&ops[k], b);
@@ -139,14 +141,17 @@ static int submit_blocks(const qf_lattice *lat, const qf_blas_range *range, oper
 
 /* ---- reductions ---- */
 
+enum { REDUCE_NORM2, REDUCE_DOT, REDUCE_DOT_NORM2 };
+
 static int insert_reduce(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
 {
-    qf_blas_reduce_operands o = {d[0], d[1], d[2], d[3]};
-    int (*const *insert)(const qf_blas_range *, const qf_blas_reduce_operands *) = ctx;
-    return (*insert)(r, &o);
+    qf_blas_reduce_operands o = {.x = d[0], .y = d[1], .r = d[2], .r2 = d[3]};
+    switch (*(const int *)ctx) {
+    case REDUCE_NORM2: return qf_insert_blas_norm2(r, &o);
+    case REDUCE_DOT: return qf_insert_blas_dot(r, &o);
+    default: return qf_insert_blas_dot_norm2(r, &o);
+    }
 }
-
-enum { REDUCE_NORM2, REDUCE_DOT, REDUCE_DOT_NORM2 };
 
 static int reduce(const char *fn, int op, qf_scalar *r, qf_scalar *r2, const qf_field *x, const qf_field *y,
                   int parity)
@@ -160,14 +165,12 @@ static int reduce(const char *fn, int op, qf_scalar *r, qf_scalar *r2, const qf_
         return QF_ERROR;
     if (r == r2) return qf_fail("%s: dot and norm are one scalar: give two", fn);
     if (op == REDUCE_DOT && x == y) op = REDUCE_NORM2; /* <x, x> = |x|^2, with x read once and im exactly 0 */
-    static int (*const inserts[])(const qf_blas_range *, const qf_blas_reduce_operands *) = {
-        [REDUCE_NORM2] = qf_insert_blas_norm2, [REDUCE_DOT] = qf_insert_blas_dot, [REDUCE_DOT_NORM2] = qf_insert_blas_dot_norm2};
     qf_blas_range range = range_of(x, parity, fn);
     operand ops[4] = {field_operand(x, STARPU_R), op != REDUCE_NORM2 ? field_operand(y, STARPU_R) : (operand){0}};
     if (result_operand(&ops[2], &range, r, x->lat) ||
         (op == REDUCE_DOT_NORM2 && result_operand(&ops[3], &range, r2, x->lat)))
         return QF_ERROR;
-    return submit_blocks(x->lat, &range, ops, 4, insert_reduce, &inserts[op]);
+    return submit_blocks(x->lat, &range, ops, 4, insert_reduce, &op);
 }
 
 int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity)
