@@ -261,8 +261,10 @@ static int submit_builds(const qf_transfer *T, const qf_coarse_source *src, star
     if (qf_tasks_copy_faces(T->v, 0) || qf_tasks_copy_faces(T->v, 1) ||
         (src->wilson && qf_tasks_copy_faces(src->links, 1)))
         return QF_ERROR;
+    /* near, not local: the build reads its neighbours' faces, and StarPU-MPI sends a face only where the
+     * owner of the face inserts the task too (runtime/mpi_data.h) */
     for (int b = 0; b < fl->nblocks; b++)
-        if (qf_lattice_block_is_local(fl, b) && qf_insert_mg_build(T->v, b, T->agg, T->nvec, src, partial[b]))
+        if (qf_lattice_block_is_near(fl, b) && qf_insert_mg_build(T->v, b, T->agg, T->nvec, src, partial[b]))
             return QF_ERROR;
     return QF_SUCCESS;
 }
