@@ -163,7 +163,9 @@ typedef struct {
     int64_t first, n;
     qf_precision prec;
     int assign;
-    const char *name; /* the task name in traces */
+    const char *name;       /* the task name in traces */
+    const qf_lattice *lat;  /* the lattice of the fields' block `block`, whose home GPU runs the task */
+    int block;              /* (runtime/mpi_data.h, QF_TASK_INSERT_BLOCK); lat NULL: tasks on scalars */
 } qf_blas_range;
 extern struct starpu_codelet qf_cl_blas_update;
 extern struct starpu_codelet qf_cl_blas_reduce;

@@ -36,6 +36,6 @@ int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream)
     memcpy(a.ext, lat->block, sizeof a.ext);
     memcpy(a.global, lat->global, sizeof a.global);
     qf_lattice_block_origin(lat, b, a.origin);
-    int ret = QF_TASK_INSERT(&qf_cl_field_gaussian, STARPU_W, qf_field_block(f, b), QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(f->lat, b, &qf_cl_field_gaussian, STARPU_W, qf_field_block(f, b), QF_ARGS(a), 0);
     return qf_task_check(ret, "field_gaussian");
 }

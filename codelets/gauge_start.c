@@ -35,6 +35,6 @@ int qf_insert_gauge_start(qf_field *u, int b, qf_gauge_start_kind kind, uint64_t
     memcpy(a.ext, lat->block, sizeof a.ext);
     memcpy(a.global, lat->global, sizeof a.global);
     qf_lattice_block_origin(lat, b, a.origin);
-    int ret = QF_TASK_INSERT(&qf_cl_gauge_start, STARPU_W, qf_field_block(u, b), QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_gauge_start, STARPU_W, qf_field_block(u, b), QF_ARGS(a), 0);
     return qf_task_check(ret, "gauge_start");
 }

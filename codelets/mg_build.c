@@ -157,6 +157,6 @@ int qf_insert_mg_build(const qf_field *v, int b, const int agg[QF_NDIM], int nve
         d[n++] = (struct starpu_data_descr){qf_field_face(src->links, qf_block_neighbour(b, fl->blocks, mu, -1), mu, 1),
                                             STARPU_R};
     d[n++] = (struct starpu_data_descr){partial, STARPU_W};
-    int ret = QF_TASK_INSERT(&qf_cl_mg_build, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(v->lat, b, &qf_cl_mg_build, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_build");
 }

@@ -50,6 +50,6 @@ int qf_insert_mg_pack(qf_field *v, int b, const int agg[QF_NDIM], int nvec, qf_f
     struct starpu_data_descr d[QF_COARSE_MAX_COLOURS + 1]; /* v's shape holds at most that many vectors */
     for (int k = 0; k < nvec; k++) d[k] = (struct starpu_data_descr){qf_field_block(vec[k], b), STARPU_R};
     d[nvec] = (struct starpu_data_descr){qf_field_block(v, b), STARPU_W};
-    int ret = QF_TASK_INSERT(&qf_cl_mg_pack, STARPU_DATA_MODE_ARRAY, d, nvec + 1, QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(v->lat, b, &qf_cl_mg_pack, STARPU_DATA_MODE_ARRAY, d, nvec + 1, QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_pack");
 }

@@ -7,6 +7,7 @@
 #define QF_MPI_DATA_H
 
 #include "quarkflow/qf_config.h"
+#include "quarkflow/qf_lattice.h"
 #include "quarkflow/qf_runtime.h"
 
 #include <starpu.h>
@@ -81,6 +82,15 @@ void qf_task_scope_count(void *scope);
                                    qf_task_scope_count, STARPU_CALLBACK_ARG_NFREE, (void *)qf_task_scope_current(), \
                                    __VA_ARGS__)                                                                \
          : QF_TASK_INSERT_UNSCOPED(cl, __VA_ARGS__))
+
+/* ... and, when the process drives several GPUs, kept on block b's home GPU or the CPU workers
+ * (runtime/task_scope.c): the insert of every task that belongs to one block of lat. */
+void qf_block_homes_start(void);
+void qf_block_homes_stop(void);
+unsigned qf_block_home_words(const qf_lattice *lat, int b);
+uint32_t *qf_block_home_mask(const qf_lattice *lat, int b);
+#define QF_TASK_INSERT_BLOCK(lat, b, cl, ...)                                                                  \
+    QF_TASK_INSERT(cl, STARPU_TASK_WORKERIDS, qf_block_home_words(lat, b), qf_block_home_mask(lat, b), __VA_ARGS__)
 
 #ifdef __cplusplus
 }

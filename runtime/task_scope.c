@@ -7,6 +7,7 @@
 #include "mpi_data.h"
 
 #include <starpu.h>
+#include <stdlib.h>
 #include <string.h>
 
 static _Thread_local qf_task_scope *current;
@@ -63,4 +64,65 @@ void qf_task_scope_count(void *arg)
     qf_task_scope *s = arg;
     int kind = starpu_worker_get_type(starpu_worker_get_id()) == STARPU_CUDA_WORKER ? QF_WORKER_CUDA : QF_WORKER_CPU;
     __atomic_fetch_add(&s->ran[kind], 1, __ATOMIC_RELAXED);
+}
+
+/* Home GPUs. A process that drives several GPUs keeps each block's tasks on one of them (the local
+ * blocks split in contiguous runs, t slowest) or on its CPU workers: left to itself, dmdas put both
+ * blocks of a 32^3 x 64 solve on the first of two H100s and sent BLAS tasks to the second, moving
+ * blocks across the bus every iteration (15.7 s against 1.07 s on one GPU; bench/RESULTS.md). The
+ * mask is StarPU's starpu_task::workerids: bit w lets worker w run the task. */
+static struct {
+    int ndevices;
+    unsigned words;
+    uint32_t *mask; /* ndevices masks of `words` words */
+} homes;
+
+void qf_block_homes_start(void)
+{
+    qf_block_homes_stop();
+    int cuda[STARPU_NMAXWORKERS], cpu[STARPU_NMAXWORKERS];
+    int ncuda = starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, cuda, STARPU_NMAXWORKERS);
+    int ncpu = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, cpu, STARPU_NMAXWORKERS);
+    if (ncuda < 2) return;
+    unsigned words = (starpu_worker_get_count() + 31) / 32;
+    uint32_t *mask = calloc((size_t)ncuda * words, sizeof *mask);
+    if (!mask) return; /* no homes: the scheduler places every task */
+    for (int k = 0; k < ncuda; k++) {
+        uint32_t *m = mask + (size_t)k * words;
+        m[cuda[k] / 32] |= 1u << (cuda[k] % 32);
+        for (int c = 0; c < ncpu; c++) m[cpu[c] / 32] |= 1u << (cpu[c] % 32);
+    }
+    homes.ndevices = ncuda;
+    homes.words = words;
+    homes.mask = mask;
+}
+
+void qf_block_homes_stop(void)
+{
+    free(homes.mask);
+    memset(&homes, 0, sizeof homes);
+}
+
+/* The position of block b among its process's blocks, lexicographic with x fastest. */
+static int local_index(const qf_lattice *lat, int b)
+{
+    int index = 0, stride = 1;
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        index += (b % lat->blocks[mu]) % lat->local_blocks[mu] * stride;
+        stride *= lat->local_blocks[mu];
+        b /= lat->blocks[mu];
+    }
+    return index;
+}
+
+unsigned qf_block_home_words(const qf_lattice *lat, int b)
+{
+    return homes.ndevices > 1 && lat->nlocal_blocks > 1 && qf_lattice_block_is_local(lat, b) ? homes.words : 0;
+}
+
+uint32_t *qf_block_home_mask(const qf_lattice *lat, int b)
+{
+    if (!qf_block_home_words(lat, b)) return NULL;
+    int k = (int)((long)local_index(lat, b) * homes.ndevices / lat->nlocal_blocks);
+    return homes.mask + (size_t)k * homes.words;
 }

@@ -113,7 +113,8 @@ static qf_blas_range range_of(const qf_field *f, int parity, const char *fn)
     return (qf_blas_range){.first = parity < 0 ? 0 : parity * (v / 2) * per_site,
                            .n = (parity < 0 ? v : v / 2) * per_site,
                            .prec = f->prec,
-                           .name = fn + strlen("qf_blas_")};
+                           .name = fn + strlen("qf_blas_"),
+                           .lat = f->lat};
 }
 
 /* One task a block of lat: insert(range, the operands of block b, ctx), then the reductions' ends; at
@@ -132,7 +133,9 @@ static int submit_blocks(const qf_lattice *lat, const qf_blas_range *range, oper
             mine |= d[k].handle && qf_data_is_mine(d[k].handle);
         }
         if (!mine) continue; /* pruned: its blocks and partial sums are never cached elsewhere (runtime/mpi_data.h) */
-        if (insert(range, d, ctx)) return QF_ERROR;
+        qf_blas_range on_block = *range;
+        on_block.block = b;
+        if (insert(&on_block, d, ctx)) return QF_ERROR;
     }
     for (int k = 0; k < n; k++)
         if (ops[k].is_sum && qf_block_sum_end(&ops[k].sum)) return QF_ERROR;
