@@ -34,7 +34,9 @@ static const char help[] =
     "a random source: the task graph (qf_dirac_apply), the same kernels called directly without\n"
     "StarPU, and the memory-bandwidth ceiling of the machine measured in the same run (STREAM triad\n"
     "on CPUs, device-to-device copy on the GPU), with the ratios. With CUDA workers the GPU path is\n"
-    "benchmarked (pass --ncpu 0 --ncuda 1 for a GPU-only task graph), the CPU path otherwise.\n"
+    "benchmarked (pass --ncpu 0 --ncuda 1 for a GPU-only task graph), the CPU path otherwise. With\n"
+    "several GPUs (--ncuda N, one block each) or several processes (mpirun, one GPU or core slice each)\n"
+    "the graph is compared with the ceiling of all of them; several processes run no direct kernels.\n"
     "\n"
     "Options:\n"
     "  --dim X Y Z T       lattice extents (default 16 16 16 16)\n"
@@ -107,10 +109,12 @@ int qf_bench_ceiling(int gpu, int device, int ncpu, double *gbps)
 /* ---- bench dslash ---- */
 
 /* The clover field the fused finish of hop k reads: 0 A, 1 A^-1, -1 none. */
-static int hop_clover(const qf_direct *dk, int k)
+static int hop_clover(const qf_dirac_params *p, qf_schur_form form, int k)
 {
-    const qf_dirac_hop *h = qf_direct_hop(dk, k);
-    return !h || h->clover_on == QF_CLOVER_NONE ? -1 : h->clover_inverse;
+    qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
+    int n = 0;
+    qf_dirac_schur_hops(p, form, h, &n);
+    return k >= n || h[k].clover_on == QF_CLOVER_NONE ? -1 : h[k].clover_inverse;
 }
 
 static void print_rate(const char *label, const qf_timing *t, double flops, double bytes)
@@ -139,15 +143,27 @@ static int dslash(const bench_opts *o)
            dims[1], dims[2], dims[3], qf_precision_name(o->p.prec), lat.blocks[0], lat.blocks[1], lat.blocks[2],
            lat.blocks[3], lat.block[0], lat.block[1], lat.block[2], lat.block[3]);
     qf_app_print_operator(&o->p, o->form);
-    if (gpu)
-        printf("path          GPU: task graph on %d CUDA + %d CPU workers (scheduler %s)%s; direct kernels on CUDA "
-               "device %d, one stream\n",
-               ncuda, ncpu, qf_runtime_sched_name(), ncpu ? " -- pass --ncpu 0 --ncuda 1 for a GPU-only graph" : "",
-               device);
+    /* Several processes: each has its part of the graph, and the direct kernels (one process's blocks
+     * with the neighbours' faces they would need missing) are not run; the ceiling is one device's or
+     * one process's, times their number (the processes measure theirs at the same time). */
+    int nprocs = qf_runtime_nprocs(), one_proc = nprocs == 1;
+    int ndevices = nprocs * (gpu ? ncuda : 1);
+    char direct_where[96];
+    if (!one_proc)
+        snprintf(direct_where, sizeof direct_where, "direct kernels not run (%d processes)", nprocs);
+    else if (gpu)
+        snprintf(direct_where, sizeof direct_where, "direct kernels on CUDA device %d, one stream%s", device,
+                 ncuda > 1 ? ", every block" : "");
     else
-        printf("path          CPU: task graph on %d CPU workers (scheduler %s)%s; direct kernels on %d threads, one "
-               "per CPU worker\n",
-               ncpu, qf_runtime_sched_name(), ncuda ? " (CUDA workers present but no GPU usable)" : "", ncpu);
+        snprintf(direct_where, sizeof direct_where, "direct kernels on %d threads, one per CPU worker", ncpu);
+    char each[48] = "";
+    if (!one_proc) snprintf(each, sizeof each, " in each of %d processes", nprocs);
+    if (gpu)
+        printf("path          GPU: task graph on %d CUDA + %d CPU workers%s (scheduler %s)%s; %s\n", ncuda, ncpu, each,
+               qf_runtime_sched_name(), ncpu ? " -- pass --ncpu 0 for a GPU-only graph" : "", direct_where);
+    else
+        printf("path          CPU: task graph on %d CPU workers%s (scheduler %s)%s; %s\n", ncpu, each,
+               qf_runtime_sched_name(), ncuda ? " (CUDA workers present but no GPU usable)" : "", direct_where);
 
     int64_t vol = lat.global_volume;
     qf_field *u = NULL, *f[2] = {NULL, NULL};
@@ -165,11 +181,11 @@ static int dslash(const bench_opts *o)
     }
     /* the reference: one application by the task graph */
     rc = rc || qf_dirac_apply(d, QF_OP_MHAT, f[1], f[0]) || qf_field_export(f[1], ref);
-    rc = rc || qf_direct_create(&dk, &lat, &o->p, o->form, u, f[0], gpu, device);
+    if (one_proc) rc = rc || qf_direct_create(&dk, &lat, &o->p, o->form, u, f[0], gpu, device);
     if (u) qf_field_destroy(u);
     u = NULL;
 
-    double flops = rc ? 0.0 : qf_dirac_flops(d, QF_OP_MHAT), bytes = dk ? qf_direct_bytes(dk) : 0.0;
+    double flops = rc ? 0.0 : qf_dirac_flops(d, QF_OP_MHAT), bytes = qf_direct_mhat_bytes(&o->p, o->form, vol);
     if (!rc) {
         int rs = (int)qf_real_size(o->p.prec);
         printf("counts        %.4g flops an application (qf_dirac_flops: %.0f a site)\n", flops, flops / (double)vol);
@@ -177,37 +193,48 @@ static int dslash(const bench_opts *o)
                "              dslash 8 x (18 gauge + 24 spinor) = 336 reals (%d bytes), + 24 output write, + 72 clover\n"
                "              where the fused finish reads it (hop 1: %s; hop 2: %s), + 24 x read (hop 2); faces and\n"
                "              the interior's partial sums of face sites not counted (QUDA's rule)\n",
-               bytes, rs, 336 * rs, hop_clover(dk, 0) >= 0 ? "A^-1" : "none",
-               hop_clover(dk, 1) == 0 ? "A" : hop_clover(dk, 1) == 1 ? "A^-1" : "none");
+               bytes, rs, 336 * rs, hop_clover(&o->p, o->form, 0) >= 0 ? "A^-1" : "none",
+               hop_clover(&o->p, o->form, 1) == 0 ? "A" : hop_clover(&o->p, o->form, 1) == 1 ? "A^-1" : "none");
     }
 
     double diff = 0.0;
-    rc = rc || qf_direct_check(dk, ref, &diff);
-    if (!rc)
-        printf("check         direct kernels agree with the task graph: relative difference %.2e (tolerance %.0e)\n",
-               diff, qf_direct_check_tolerance(o->p.prec));
+    if (dk) {
+        rc = rc || qf_direct_check(dk, ref, &diff);
+        if (!rc)
+            printf("check         direct kernels agree with the task graph: relative difference %.2e (tolerance %.0e)\n",
+                   diff, qf_direct_check_tolerance(o->p.prec));
+    }
 
     qf_timing graph = {0}, direct = {0};
     double ceiling = 0.0;
     rc = rc || qf_bench_graph_time(d, f, o->warmup, o->iters, target_seconds, &graph);
     if (!rc) print_rate("task graph", &graph, flops, bytes);
     fflush(stdout);
-    rc = rc || qf_direct_time(dk, o->warmup, o->iters, target_seconds, &direct);
-    if (!rc) print_rate("direct", &direct, flops, bytes);
+    if (dk) {
+        rc = rc || qf_direct_time(dk, o->warmup, o->iters, target_seconds, &direct);
+        if (!rc) print_rate(ncuda > 1 && gpu ? "direct 1 GPU" : "direct", &direct, flops, bytes);
+    }
 
     rc = rc || qf_bench_ceiling(gpu, device, ncpu, &ceiling);
+    if (!rc && ndevices > 1)
+        printf("ceiling       x %d %s: %.2f GB/s\n", ndevices, gpu ? "GPUs" : "processes", ceiling * ndevices);
     if (!rc) {
-        /* best against best (qf_timing), the means' ratios after them */
-        double bw_graph = bytes / graph.best * 1e-9, bw_direct = bytes / direct.best * 1e-9;
+        /* best against best (qf_timing), the means' ratios after them; the graph against every device's
+         * ceiling, the direct kernels (one device) against one's */
+        double bw_graph = bytes / graph.best * 1e-9;
         double mean_graph = bytes / (graph.seconds / (double)graph.n) * 1e-9;
-        double mean_direct = bytes / (direct.seconds / (double)direct.n) * 1e-9;
-        printf("ratio         task graph / ceiling  %.3f  (bandwidth, best rounds; means %.3f)\n", bw_graph / ceiling,
-               mean_graph / ceiling);
-        printf("ratio         direct / ceiling      %.3f  (bandwidth, best rounds; means %.3f)\n", bw_direct / ceiling,
-               mean_direct / ceiling);
-        printf("ratio         task graph / direct   %.3f  (time direct / time task graph: what the runtime keeps; means "
-               "%.3f)\n",
-               bw_graph / bw_direct, mean_graph / mean_direct);
+        printf("ratio         task graph / ceiling  %.3f  (bandwidth, best rounds; means %.3f)\n",
+               bw_graph / (ceiling * ndevices), mean_graph / (ceiling * ndevices));
+        if (dk) {
+            double bw_direct = bytes / direct.best * 1e-9;
+            double mean_direct = bytes / (direct.seconds / (double)direct.n) * 1e-9;
+            printf("ratio         direct / ceiling      %.3f  (bandwidth, best rounds; means %.3f)\n", bw_direct / ceiling,
+                   mean_direct / ceiling);
+            printf("ratio         task graph / direct   %.3f  (time direct / time task graph: %s; means %.3f)\n",
+                   bw_graph / bw_direct,
+                   ncuda > 1 && gpu ? "the speed-up of the GPUs' graph over one GPU's kernels" : "what the runtime keeps",
+                   mean_graph / mean_direct);
+        }
     }
 
     qf_direct_destroy(dk);
@@ -276,7 +303,7 @@ int qf_bench_dslash(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
     if (qf_app_start(&argc, &argv)) return qf_app_error();
-    rc = qf_app_single_process("bench dslash") || dslash(&o);
+    rc = dslash(&o);
     qf_app_stop();
     return rc ? qf_app_error() : 0;
 }

@@ -111,10 +111,13 @@ double qf_direct_hop_reals(const qf_dirac_hop *h)
     return 8.0 * (18 + 24) + (h->clover_on != QF_CLOVER_NONE ? 72.0 : 0.0) + (h->x != QF_HOP_NONE ? 24.0 : 0.0) + 24.0;
 }
 
-static double plan_bytes(const qf_direct_plan *p, const qf_lattice *lat)
+double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_t global_volume)
 {
+    qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
+    int n = 0;
+    qf_dirac_schur_hops(p, form, h, &n);
     double reals = 0.0;
-    for (int h = 0; h < p->nhops; h++) reals += qf_direct_hop_reals(&p->hop[h].hop) * (double)lat->global_volume / 2;
+    for (int k = 0; k < n; k++) reals += qf_direct_hop_reals(&h[k]) * (double)global_volume / 2;
     return reals * (double)qf_real_size(p->prec);
 }
 
@@ -311,7 +314,7 @@ static int direct_fill(qf_direct *dk, const qf_lattice *lat, const qf_dirac_para
     dk->device = device;
     dk->nthreads = qf_runtime_ncpu_workers();
     if (plan_create(&dk->plan, lat, p, form, gauge, in)) return QF_ERROR;
-    dk->bytes = plan_bytes(&dk->plan, lat);
+    dk->bytes = qf_direct_mhat_bytes(p, form, lat->global_volume);
     if (gpu) return QF_SUCCESS;
     int nf = dk->plan.nblocks * QF_WILSON_NFACES;
     if (!(dk->faces = calloc((size_t)nf, sizeof *dk->faces))) return qf_fail("out of host memory for the face buffers");

@@ -18,6 +18,7 @@
 #include "qf_dirac.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,6 +63,9 @@ double qf_direct_bytes(const qf_direct *dk);
  * Faces, the partial sums that the interior stores for face sites and the exterior reads back, and
  * write-allocate traffic are not counted. */
 double qf_direct_hop_reals(const qf_dirac_hop *h);
+/* The same count for one Mhat of parameters p and form on global_volume sites, without a plan (what
+ * a run of several processes reports: their direct kernels are not run). */
+double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_t global_volume);
 
 /* One direct application compared with ref, the task graph's Mhat of the same input (a global
  * lexicographic array): fails with a message when the relative difference *diff exceeds
