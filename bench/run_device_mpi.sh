@@ -7,8 +7,9 @@
 #          behind tasks), against the same solve on one process of 14 workers;
 #   procs: the same solve on the node's CPUs as 1, 2, 4 and 8 processes (StarPU's default workers:
 #          each process's core slice less one);
-#   gpus:  the solver's strong scaling on 32^3 x 64 over 1, 2 and 4 GPUs (as many as the machine
-#          has), as one process driving all GPUs and as one process per GPU.
+#   gpus:  strong scaling on 32^3 x 64 (a beta 6 field generated first) over 1, 2, 4 and 8 GPUs (as
+#          many as the machine has), as one process driving all GPUs and as one process per GPU: the
+#          Dslash, mixed BiCGStab and the multigrid solve; then a traced 2-GPU solve.
 set -u
 part=${1:?usage: run_device_mpi.sh trace|procs|gpus [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
@@ -23,7 +24,7 @@ step() { # name, seconds, command...
   local t0=$SECONDS
   timeout "$limit" "$@" > "$out/$name.txt" 2>&1
   echo "== $name (exit $?, $((SECONDS - t0)) s): $*"
-  grep -E "^(solved|communication|critical|StarPU workers|task graph|direct|ratio|quarkflow: error)" "$out/$name.txt" | head -8
+  grep -E "^(solved|communication|critical|StarPU workers|task graph|direct|ratio|multigrid|quarkflow: error|path|  level)|best of" "$out/$name.txt" | head -12
 }
 # .deploy/run.sh sets the library path; under mpirun each rank runs it
 case $part in
@@ -44,21 +45,46 @@ procs)
   done
   ;;
 gpus)
+  # A 32^3 x 64 quenched field at beta 6 (one GPU), then on 1, 2, 4 and 8 GPUs (as many as the machine
+  # has), as one process driving them all and as one process per GPU: the Dslash alone, mixed-precision
+  # BiCGStab (twice: the second with the performance models of the first) and the multigrid solve;
+  # last a BiCGStab solve on 2 GPUs, one process each, traced (trace summary, tasks.rec and paje.trace
+  # in trace_gpus2.tgz for `quarkflow trace gantt` and ViTE where gnuplot is).
   ngpu=$(nvidia-smi -L | wc -l)
-  solve="solve --dim 32 32 32 64 --csw 1 --kappa 0.12 --source random --sloppy single"
+  g=/tmp/g3264.nersc
   cat > "$out/one_gpu_each.sh" <<'WRAP'
 #!/bin/sh
 # one GPU per process: the rank's GPU alone is visible to it
 CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK exec "$@"
 WRAP
   chmod +x "$out/one_gpu_each.sh"
-  step warm 120 "$run" quarkflow --ncpu 0 --ncuda 1 $solve
-  for n in 1 2 4; do
+  step generate 180 "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 64 --beta 6 \
+    --sweeps ${QF_GPUS_SWEEPS:-200} --out $g
+  dslash="bench dslash --dim 32 32 32 64 --prec single"
+  bicg="solve $g --csw 1.769 --kappa ${QF_GPUS_KAPPA:-0.1300} --source random --sloppy single"
+  mg="solve $g --csw 1.769 --kappa ${QF_GPUS_MG_KAPPA:-0.1350} --source random --solver mg"
+  for n in 1 2 4 8; do
     [ "$n" -le "$ngpu" ] || continue
-    step "one_process_${n}gpu" 120 "$run" quarkflow --ncpu 0 --ncuda "$n" $solve
-    [ "$n" -gt 1 ] && step "processes_${n}x1gpu" 150 $mpi -np "$n" -x STARPU_NCPU=0 -x STARPU_NCUDA=1 \
-      "$out/one_gpu_each.sh" "$run" quarkflow $solve
+    one="$run quarkflow --ncpu 0 --ncuda $n"
+    each="$mpi -np $n -x STARPU_NCPU=0 -x STARPU_NCUDA=1 $out/one_gpu_each.sh $run quarkflow"
+    step "dslash_${n}gpu" 60 $one $dslash
+    step "bicgstab_${n}gpu_first" 60 $one $bicg
+    step "bicgstab_${n}gpu" 60 $one $bicg
+    step "mg_${n}gpu" 120 $one $mg
+    [ "$n" -gt 1 ] || continue
+    step "dslash_${n}x1gpu" 90 $each $dslash
+    step "bicgstab_${n}x1gpu_first" 90 $each $bicg
+    step "bicgstab_${n}x1gpu" 90 $each $bicg
+    step "mg_${n}x1gpu" 150 $each $mg
   done
+  if [ "$ngpu" -ge 2 ]; then
+    step bicgstab_2x1gpu_traced 150 $mpi -np 2 -x STARPU_NCPU=0 -x STARPU_NCUDA=1 "$out/one_gpu_each.sh" \
+      "$run" quarkflow --trace "$out/trace_gpus2" $bicg
+    "$run" quarkflow trace summary "$out/trace_gpus2" > "$out/trace_gpus2_summary.txt" 2>&1
+    grep -E "^communication|^critical|idle" "$out/trace_gpus2_summary.txt" | head -8
+    rm -f "$out"/trace_gpus2/prof_file_* "$out"/trace_gpus2/*.data "$out"/trace_gpus2/dag.dot
+    (cd "$out" && tar czf trace_gpus2.tgz trace_gpus2 && rm -rf trace_gpus2)
+  fi
   ;;
 *) echo "run_device_mpi.sh: unknown part $part (trace, procs or gpus)" >&2; exit 2 ;;
 esac
