@@ -5,6 +5,8 @@
  *           orthogonalised against v_0 .. v_{k-1} and normalised
  *     T_l = the transfer of the v_k (block-orthonormalised on aggregates and chiralities)
  *     A_{l+1} = R_l A_l P_l (built directly from A_l's links)
+ *   then setup_refine cycles, level l = 0 .. levels-2 of the built hierarchy:
+ *     v_k = GCR_{refine_iter}(A_l, preconditioned by K_l) v_k, orthonormalised; T_l and A_{l+1} rebuilt
  *
  *   K-cycle, z = K_l r on level l < levels-1:
  *     r_c = R_l r
@@ -39,6 +41,7 @@ struct qf_mg {
     qf_transfer *T[QF_MG_MAX_LEVELS];     /* T[l]: level l to l + 1 */
     qf_precond *smoother[QF_MG_MAX_LEVELS];
     qf_precond *cycle[QF_MG_MAX_LEVELS];  /* K_l, l < levels - 1 */
+    qf_field **vec[QF_MG_MAX_LEVELS];     /* level l's near-null vectors, kept for the refinement cycles */
     level_ref ref[QF_MG_MAX_LEVELS];
     qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
     qf_scalar *one_task;                  /* the coarsest level's one-task solves: iterations, seconds */
@@ -47,7 +50,8 @@ struct qf_mg {
 
 qf_mg_params qf_mg_default_params(void)
 {
-    qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .smoother_steps = 4, .coarse_tol = 0.25,
+    qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
+                      .smoother_steps = 4, .coarse_tol = 0.25,
                       .coarse_max_iter = 100, .coarse_nkrylov = 64, .coarse_one_task = 1, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
@@ -66,6 +70,10 @@ static int check_params(const qf_mg_params *p)
     if (p->setup_iter < 1 || p->setup_krylov < 1)
         return qf_fail("multigrid setup of %d rounds of %d iterations: give at least one of each", p->setup_iter,
                        p->setup_krylov);
+    if (p->setup_refine < 0 || p->refine_iter < 1)
+        return qf_fail("multigrid setup refinement of %d cycles of %d iterations: give 0 or more cycles of at least one "
+                       "iteration",
+                       p->setup_refine, p->refine_iter);
     if (p->smoother_steps < 0) return qf_fail("multigrid smoother of %d steps: give 0 or more", p->smoother_steps);
     if (p->coarse_nkrylov < 1 || p->coarse_nkrylov > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
         return qf_fail("multigrid coarse solves by GCR(%d): give 1 to %d search directions", p->coarse_nkrylov,
@@ -258,35 +266,87 @@ static int near_null_vectors(qf_mg *mg, int l, qf_field **v)
     return rc;
 }
 
+static void free_vectors(qf_mg *mg, int l)
+{
+    for (int k = 0; mg->vec[l] && k < mg->p.nvec[l]; k++)
+        if (mg->vec[l][k]) qf_field_destroy(mg->vec[l][k]);
+    free(mg->vec[l]);
+    mg->vec[l] = NULL;
+}
+
+/* T_l from level l's vectors, and from it A_{l+1} with its smoother (replacing those of an earlier
+ * build: the refinement cycles rebuild them). */
+static int build_coarse(qf_mg *mg, int l)
+{
+    int c = l + 1;
+    qf_precond_destroy(mg->smoother[c]);
+    mg->smoother[c] = NULL;
+    qf_linop_destroy(mg->op[c]);
+    mg->op[c] = NULL;
+    int rc = qf_transfer_set_vectors(mg->T[l], mg->vec[l]) || qf_linop_coarsen(mg->op[l], mg->T[l], &mg->op[c]);
+    if (!rc && c < mg->p.levels - 1 && mg->p.smoother_steps > 0)
+        rc = smoother_create(&mg->smoother[c], mg->op[c], mg->p.smoother_steps);
+    return rc;
+}
+
+static void report_level(const qf_mg *mg, int l, const char *what, double vectors_s, double build_s)
+{
+    if (!mg->p.verbose || qf_runtime_rank() != 0) return;
+    const qf_lattice *c = qf_transfer_coarse_lattice(mg->T[l]);
+    printf("  multigrid level %d: %d vectors %s in %.2f s, coarse lattice %d %d %d %d (blocks %d %d %d %d) built in "
+           "%.2f s\n",
+           l + 1, mg->p.nvec[l], what, vectors_s, c->global[0], c->global[1], c->global[2], c->global[3], c->blocks[0],
+           c->blocks[1], c->blocks[2], c->blocks[3], build_s);
+    fflush(stdout);
+}
+
 static int setup_level(qf_mg *mg, int l)
 {
-    qf_linop *A = mg->op[l];
-    const qf_linop_domain *dom = qf_linop_get_domain(A);
+    const qf_linop_domain *dom = qf_linop_get_domain(mg->op[l]);
     int nvec = mg->p.nvec[l];
-    qf_field **v = calloc((size_t)nvec, sizeof *v);
-    if (!v) return qf_fail("out of host memory for %d near-null vectors", nvec);
+    if (!(mg->vec[l] = calloc((size_t)nvec, sizeof *mg->vec[l])))
+        return qf_fail("out of host memory for %d near-null vectors", nvec);
     double t0 = qf_wtime();
     qf_task_scope *outer = qf_task_scope_enter(&mg->scope[l]);
     /* the transfer first: it checks the aggregates before the setup's solves */
     int merge = mg->p.coarse_one_task == 2 && l == mg->p.levels - 2; /* the coarsest lattice one block */
     int rc = qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec, merge) ||
-             near_null_vectors(mg, l, v);
+             near_null_vectors(mg, l, mg->vec[l]);
     double t1 = qf_wtime();
-    rc = rc || qf_transfer_set_vectors(mg->T[l], v) || qf_linop_coarsen(A, mg->T[l], &mg->op[l + 1]);
+    rc = rc || build_coarse(mg, l);
     qf_task_scope_leave(outer);
-    for (int k = 0; k < nvec; k++)
-        if (v[k]) qf_field_destroy(v[k]);
-    free(v);
-    if (!rc && mg->p.verbose && qf_runtime_rank() == 0) {
-        const qf_lattice *c = qf_transfer_coarse_lattice(mg->T[l]);
-        printf("  multigrid level %d: %d vectors in %.2f s, coarse lattice %d %d %d %d (blocks %d %d %d %d) built in "
-               "%.2f s\n",
-               l + 1, nvec, t1 - t0, c->global[0], c->global[1], c->global[2], c->global[3], c->blocks[0],
-               c->blocks[1], c->blocks[2], c->blocks[3], qf_wtime() - t1);
-        fflush(stdout);
+    if (!rc) report_level(mg, l, "found", t1 - t0, qf_wtime() - t1);
+    return rc;
+}
+
+/* One refinement cycle of level l: each vector one approximate solve by GCR preconditioned by K_l
+ * (which runs on the hierarchy below as built so far), then T_l and A_{l+1} again. */
+static int refine_level(qf_mg *mg, int l)
+{
+    qf_linop *A = mg->op[l];
+    qf_solver_params sp = qf_solver_default_params();
+    sp.kind = QF_SOLVER_GCR;
+    sp.tol = qf_solver_min_tol(mg->p.prec);
+    sp.max_iter = mg->p.refine_iter;
+    sp.check_every = mg->p.refine_iter;
+    sp.gcr_nkrylov = mg->p.refine_iter;
+    sp.sloppy = mg->p.prec;
+    sp.precond = mg->cycle[l];
+    sp.accept_max_iter = 1;
+    double t0 = qf_wtime();
+    qf_task_scope *outer = qf_task_scope_enter(&mg->scope[l]);
+    qf_field *x = NULL;
+    int rc = qf_linop_field_take(A, &x);
+    for (int k = 0; k < mg->p.nvec[l] && !rc; k++) {
+        qf_solver_result res;
+        rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(A, x, mg->vec[l][k], &sp, &res) ||
+             qf_blas_copy(mg->vec[l][k], x, -1) || orthonormalise(mg->vec[l], k);
     }
-    if (!rc && l + 1 < mg->p.levels - 1 && mg->p.smoother_steps > 0)
-        rc = smoother_create(&mg->smoother[l + 1], mg->op[l + 1], mg->p.smoother_steps);
+    qf_linop_field_give_back(A, x);
+    double t1 = qf_wtime();
+    rc = rc || build_coarse(mg, l);
+    qf_task_scope_leave(outer);
+    if (!rc) report_level(mg, l, "refined", t1 - t0, qf_wtime() - t1);
     return rc;
 }
 
@@ -311,10 +371,14 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
         mg->ref[l] = (level_ref){mg, l};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
     }
+    for (int r = 0; r < p->setup_refine && !rc; r++)
+        for (int l = 0; l < p->levels - 1 && !rc; l++) rc = refine_level(mg, l);
+    for (int l = 0; l < p->levels - 1; l++) free_vectors(mg, l);
     if (rc) {
         qf_mg_destroy(mg);
         return QF_ERROR;
     }
+    qf_mg_reset_stats(mg); /* the figures of the solves: the setup's K-cycles (refinement) not counted */
     mg->stats.levels = p->levels;
     mg->stats.setup_seconds = qf_wtime() - t0;
     *out = mg;

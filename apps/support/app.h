@@ -166,6 +166,9 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-block X Y Z T  aggregate of fine sites a coarse site stands for (default 4 4 4 4; 2^4 below)\n"    \
     "  --mg-setup-iter N   inverse-iteration rounds per vector in the setup (default 3)\n"                    \
     "  --mg-setup-krylov N BiCGStab iterations of each round (default 24)\n"                                   \
+    "  --mg-setup-refine N refinement cycles through the built hierarchy: each vector improved by GCR\n"     \
+    "                      preconditioned by its level's K-cycle, then the level rebuilt (default 0)\n"     \
+    "  --mg-refine-iter N  GCR iterations per vector and refinement cycle (default 4)\n"                   \
     "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 4)\n" \
     "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
     "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"                   \

@@ -88,6 +88,8 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
     int *value = !strcmp(a, "--mg-levels") ? &mg->levels
                  : !strcmp(a, "--mg-setup-iter") ? &mg->setup_iter
                  : !strcmp(a, "--mg-setup-krylov") ? &mg->setup_krylov
+                 : !strcmp(a, "--mg-setup-refine") ? &mg->setup_refine
+                 : !strcmp(a, "--mg-refine-iter") ? &mg->refine_iter
                  : !strcmp(a, "--mg-smoother-steps") ? &mg->smoother_steps
                  : !strcmp(a, "--mg-coarse-max-iter") ? &mg->coarse_max_iter
                  : !strcmp(a, "--mg-coarse-one-task") ? &mg->coarse_one_task
@@ -104,7 +106,7 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                                   "--mg-coarse-one-task %d: give 1 (one task a coarsest solve where its lattice is one "
                                   "block), 2 (make it one block) or 0 (task graphs)",
                                   *value);
-    int least = value == &mg->smoother_steps || value == &mg->coarse_one_task ? 0 : 1;
+    int least = value == &mg->smoother_steps || value == &mg->coarse_one_task || value == &mg->setup_refine ? 0 : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
     return rc;
 }

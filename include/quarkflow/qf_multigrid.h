@@ -73,6 +73,8 @@ typedef struct {
     int block[QF_MG_MAX_LEVELS][QF_NDIM]; /* aggregate of level l's sites */
     int setup_iter;                       /* inverse-iteration rounds per vector */
     int setup_krylov;                     /* BiCGStab iterations of each round */
+    int setup_refine;                     /* refinement cycles through the hierarchy after it is built */
+    int refine_iter;                      /* iterations of hierarchy-preconditioned GCR per vector and cycle */
     int smoother_steps;                   /* MR post-smoothing steps on each level but the coarsest */
     double coarse_tol;                    /* relative tolerance of the coarse-grid solves */
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
@@ -90,7 +92,8 @@ typedef struct {
     int verbose;                          /* 1: report the setup's steps */
 } qf_mg_params;
 
-/* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, 4 even-odd MR smoothing steps, coarse
+/* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, no refinement cycle (4 iterations each
+ * when asked for), 4 even-odd MR smoothing steps, coarse
  * tolerance 0.25 in at most 100 iterations of GCR(64) (the coarsest in one task a solve where possible), single
  * precision, the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
@@ -99,7 +102,10 @@ typedef struct qf_mg qf_mg;
 
 /* Builds the hierarchy for the full-lattice operator A (which must outlive it): near-null vectors by
  * inverse iteration from Gaussian random vectors, the transfers and the coarse operators, level by
- * level, all as task graphs. */
+ * level, all as task graphs. Then setup_refine cycles through the built hierarchy: on each level
+ * from the finest, every vector is replaced by refine_iter iterations of GCR on A_l preconditioned
+ * by the level's own K-cycle (inverse iteration with the hierarchy as solver, as DDalphaAMG's
+ * setup iterations), and the level's transfer and the coarse operator below are rebuilt. */
 int qf_mg_setup(qf_mg **mg, qf_linop *A, const qf_mg_params *p);
 void qf_mg_destroy(qf_mg *mg);
 /* The K-cycle as a preconditioner of A in the hierarchy's precision (owned by mg). */
