@@ -52,7 +52,7 @@ qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
                       .smoother_steps = 4, .coarse_tol = 0.25,
-                      .coarse_max_iter = 100, .coarse_nkrylov = 64, .coarse_one_task = 1, .prec = QF_SINGLE, .seed = 1};
+                      .coarse_max_iter = 100, .coarse_nkrylov = 64, .coarse_one_task = 2, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
         for (int mu = 0; mu < QF_NDIM; mu++) p.block[l][mu] = l == 0 ? 4 : 2;

@@ -311,6 +311,7 @@ static int mg_solve(const int blocks[4], double *solution, int *iterations)
     dp.csw = 1.0;
     qf_mg_params mp = qf_mg_default_params();
     mp.nvec[0] = 8;
+    mp.coarse_one_task = 1; /* coarse task graphs on the grids whose coarsest lattice has several blocks */
     qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
     int rc = qf_lattice_init(&lat, L, NULL, blocks, 0, 1, 2) ||
              qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, 3, 0.3) ||

@@ -173,9 +173,9 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
     "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"                   \
     "  --mg-coarse-nkrylov N  GCR search directions of the coarse-grid solves (default 64, at most 64)\n"   \
-    "  --mg-coarse-one-task 1|2|0  the coarsest level's solves in one task each where its lattice is one\n"  \
-    "                      block a process (default 1); 2: make it one block, for one-task solves on CPUs\n" \
-    "                      near the critical mass; 0: as task graphs\n"                                      \
+    "  --mg-coarse-one-task 2|1|0  2 (default): the coarsest lattice made one block a process, its solves\n" \
+    "                      one task each; 1: one task only where the lattice is one block anyway; 0: the\n"  \
+    "                      coarsest solves as task graphs over blocks\n"                                    \
     "  --mg-location P[,P..]  where each level's tasks run, from the finest: cpu, gpu or auto (default auto:\n" \
     "                      the scheduler decides; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"
 

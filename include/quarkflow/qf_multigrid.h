@@ -80,10 +80,9 @@ typedef struct {
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
     int coarse_nkrylov;                   /* its search directions between restarts (1 to
                                            * QF_COARSE_ONE_TASK_MAX_NKRYLOV) */
-    int coarse_one_task;                  /* 1: the coarsest level's solves in one task each where its
-                                           * lattice allows (qf_coarse_solve_one_task), 0: as task graphs,
-                                           * 2: the coarsest lattice made one block a process so that
-                                           * they are one task (CPUs near the critical mass) */
+    int coarse_one_task;                  /* 2: the coarsest lattice made one block a process so that its
+                                           * solves are one task each (qf_coarse_solve_one_task), 1: one
+                                           * task where the lattice is one block anyway, 0: task graphs */
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
                                               * outer solve), level l >= 1's coarse solves, each level's
@@ -94,7 +93,7 @@ typedef struct {
 
 /* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, no refinement cycle (4 iterations each
  * when asked for), 4 even-odd MR smoothing steps, coarse
- * tolerance 0.25 in at most 100 iterations of GCR(64) (the coarsest in one task a solve where possible), single
+ * tolerance 0.25 in at most 100 iterations of GCR(64) (the coarsest lattice one block a process, one task a solve), single
  * precision, the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
 
