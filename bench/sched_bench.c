@@ -1,4 +1,5 @@
-/* quarkflow bench sched: one workload (a solve, a propagator's 12 solves, or applications of Mhat)
+/* quarkflow bench sched: one workload (a solve, a propagator's 12 solves, applications of Mhat, or a
+ * multigrid solve with its setup)
  * under a list of StarPU scheduling policies, StarPU restarted for each (a policy is chosen at
  * start-up). Each policy's runtime first runs the workload to calibrate StarPU's history-based
  * performance models (the dm* policies plan with them) and says whether they are calibrated; then
@@ -28,7 +29,9 @@ static const char help[] =
     "  --dim X Y Z T       lattice (default 16 16 16 16)\n"
     "  --blocks BX BY BZ BT  block grid (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 8192 sites)\n"
     "  --workload W        solve (default: one solve of a random source), propagator (the 12 solves of\n"
-    "                      a point source) or dslash (--applications N of Mhat, default 100)\n"
+    "                      a point source), dslash (--applications N of Mhat, default 100) or mg (the\n"
+    "                      solve by multigrid, as --solver mg: each policy builds its hierarchy first,\n"
+    "                      which the warm-up runs and the measured one reuse; the --mg-* options apply)\n"
     "  --warmup-solves N   calibrating runs of the workload before the measured one (default 2)\n"
     "  --seed S            seed of the gauge field and the source (default 1)\n"
     "  --csv FILE, --md FILE  also write the table as CSV / Markdown\n"
@@ -42,8 +45,9 @@ static const char help[] =
 
 #define MAX_POLICIES 16
 
-typedef enum { WORKLOAD_SOLVE = 0, WORKLOAD_PROPAGATOR, WORKLOAD_DSLASH } workload_kind;
-static const char *const workload_names[] = {"solve", "propagator", "dslash"};
+typedef enum { WORKLOAD_SOLVE = 0, WORKLOAD_PROPAGATOR, WORKLOAD_DSLASH, WORKLOAD_MG } workload_kind;
+static const char *const workload_names[] = {"solve", "propagator", "dslash", "mg"};
+#define NWORKLOADS 4
 
 typedef struct {
     char list[256];
@@ -60,6 +64,7 @@ typedef struct {
 typedef struct {
     const char *policy;
     int ok;               /* the policy started and the solve converged */
+    double setup_seconds; /* the multigrid hierarchy's, where the solver is mg */
     char error[320];
     qf_solver_result r;   /* r.iterations and r.seconds: of the whole measured workload */
     long tasks_cpu, tasks_cuda;
@@ -96,8 +101,8 @@ static int parse(int argc, char **argv, sched_opts *o)
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
         } else if (!strcmp(a, "--workload")) {
             int k = 0;
-            while (k < 3 && (i + 1 >= argc || strcmp(argv[i + 1], workload_names[k]))) k++;
-            if (k == 3) return qf_app_usage_error(cmd, "--workload needs solve, propagator or dslash");
+            while (k < NWORKLOADS && (i + 1 >= argc || strcmp(argv[i + 1], workload_names[k]))) k++;
+            if (k == NWORKLOADS) return qf_app_usage_error(cmd, "--workload needs solve, propagator, dslash or mg");
             o->workload = (workload_kind)k;
             i++;
         } else if (!strcmp(a, "--applications")) {
@@ -123,6 +128,10 @@ static int parse(int argc, char **argv, sched_opts *o)
         o->policy[o->npolicy++] = tok;
     }
     if (!o->npolicy) return qf_app_usage_error(cmd, "--policies: give at least one policy");
+    if (o->workload == WORKLOAD_MG) {
+        o->workload = WORKLOAD_SOLVE; /* a solve whose solver is multigrid */
+        o->sp.kind = QF_SOLVER_MG;
+    }
     int rc = qf_app_solver_check(cmd, &o->sp, o->p.prec);
     if (rc) return rc;
     if (qf_app.runtime.trace_dir)
@@ -134,8 +143,8 @@ static int parse(int argc, char **argv, sched_opts *o)
 /* The workload once: a solve of the random source; the 12 point-source solves of a propagator
  * (spin-colour at the origin); or `applications` chained applications of Mhat. iterations and |x|^2
  * (summed over the propagator's solves) are what the policies must agree on. */
-static int workload(const sched_opts *o, qf_dirac *d, qf_linop *M, qf_field *b, qf_field *x, double *src, int64_t vol,
-                    qf_scalar *x2, int *iterations, double *norm)
+static int workload(const sched_opts *o, qf_solver_params *sp, qf_dirac *d, qf_linop *M, qf_field *b, qf_field *x,
+                    double *src, int64_t vol, qf_scalar *x2, int *iterations, double *norm)
 {
     double re, im;
     qf_solver_result r;
@@ -154,7 +163,7 @@ static int workload(const sched_opts *o, qf_dirac *d, qf_linop *M, qf_field *b, 
             src[2 * s] = 1.0;
             if (qf_field_import(b, src)) return QF_ERROR;
         }
-        if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, &o->sp, &r) || qf_blas_norm2(x2, x, -1) ||
+        if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, sp, &r) || qf_blas_norm2(x2, x, -1) ||
             qf_scalar_get(x2, &re, &im))
             return QF_ERROR;
         *iterations += r.iterations;
@@ -163,7 +172,8 @@ static int workload(const sched_opts *o, qf_dirac *d, qf_linop *M, qf_field *b, 
     return QF_SUCCESS;
 }
 
-/* One policy: StarPU started with it, the warm-up runs, the measured run, StarPU stopped. */
+/* One policy: StarPU started with it, the multigrid setup where the solver is mg, the warm-up runs,
+ * the measured run, StarPU stopped. */
 static void run_policy(const sched_opts *o, sched_row *row)
 {
     qf_runtime_options ro = qf_app.runtime;
@@ -188,13 +198,20 @@ static void run_policy(const sched_opts *o, sched_row *row)
          qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2);
     if (!rc) qf_app_random_spinor(src, vol, o->seed);
     rc = rc || qf_field_import(b, src);
+    qf_solver_params sp = o->sp;
+    if (!rc && sp.kind == QF_SOLVER_MG) {
+        double t0 = qf_wtime();
+        rc = qf_app_mg_prepare(M, &sp);
+        row->setup_seconds = qf_wtime() - t0;
+    }
     int iterations;
     double norm;
-    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, d, M, b, x, src, vol, x2, &iterations, &norm);
+    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, &sp, d, M, b, x, src, vol, x2, &iterations, &norm);
+    if (sp.mg) qf_mg_reset_stats(sp.mg); /* the per-level report below: the measured run's */
     if (o->workload != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
     rc = rc || qf_runtime_stats_begin();
     if (!rc) {
-        rc = workload(o, d, M, b, x, src, vol, x2, &row->r.iterations, &row->x2);
+        rc = workload(o, &sp, d, M, b, x, src, vol, x2, &row->r.iterations, &row->x2);
         rc = qf_runtime_stats_end(&stats) || rc;
     }
     if (!rc) {
@@ -210,6 +227,8 @@ static void run_policy(const sched_opts *o, sched_row *row)
         snprintf(row->error, sizeof row->error, "%s", qf_last_error());
     }
     qf_runtime_stats_free(stats);
+    if (!rc) qf_app_mg_report(&sp); /* where each level's tasks ran under this policy */
+    qf_app_mg_release(&sp);
     if (x2) qf_scalar_destroy(x2);
     qf_linop_destroy(M);
     if (d) qf_dirac_destroy(d);
@@ -310,7 +329,10 @@ int qf_bench_sched(int argc, char **argv)
         printf("progress      %d/%d: %s ...\n", k + 1, o.npolicy, o.policy[k]);
         fflush(stdout);
         run_policy(&o, &rows[k]);
-        if (rows[k].ok)
+        if (rows[k].ok && o.sp.kind == QF_SOLVER_MG)
+            printf("progress      %d/%d: %s: setup %.3f s, %d iterations, %.3f s\n", k + 1, o.npolicy, o.policy[k],
+                   rows[k].setup_seconds, rows[k].r.iterations, rows[k].r.seconds);
+        else if (rows[k].ok)
             printf("progress      %d/%d: %s: %d iterations, %.3f s\n", k + 1, o.npolicy, o.policy[k], rows[k].r.iterations,
                    rows[k].r.seconds);
         else
