@@ -8,9 +8,12 @@
 #   prop:  the propagator (12 solves) under the model-based policies on CPU + GPU workers and on the
 #          GPU alone, models calibrated first (greedy policies are left out on the mixed node: they
 #          hand the GPU-sized block to a CPU core, 17x slower, RESULTS);
-#   blocks: the CPU operator on 16 cores over block grids, and the mixed-node propagator again.
+#   blocks: the CPU operator on 16 cores over block grids, and the mixed-node propagator again;
+#   guard: the regression guard of issue 20: quarkflow's default on every worker of the node against
+#          the GPU alone, for the solve, propagator, Dslash and multigrid workloads, in one run
+#          (fails when the default is more than 5% slower).
 set -u
-part=${1:?usage: run_device_sched.sh check|prop|blocks [OUTDIR]}
+part=${1:?usage: run_device_sched.sh check|prop|blocks|guard [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -55,5 +58,10 @@ blocks)
   step prop_mixed_scalar_gpu 200 bench sched $dims --workload propagator --policies dmdas --warmup-solves 1 \
     --md "$out/prop_mixed2.md" --csv "$out/prop_mixed2.csv"
   ;;
-*) echo "run_device_sched.sh: unknown part $part (check, prop or blocks)" >&2; exit 2 ;;
+guard)
+  step guard 560 bench sched $dims --sloppy single --policies default --workload solve,propagator,dslash,mg \
+    --warmup-solves 1 --versus-ncpu 0 --max-ratio 1.05 --md "$out/guard.md" --csv "$out/guard.csv"
+  grep -E "^guard|time / reference" "$out/guard.txt"
+  ;;
+*) echo "run_device_sched.sh: unknown part $part (check, prop, blocks or guard)" >&2; exit 2 ;;
 esac

@@ -25,13 +25,19 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  --policies LIST     comma-separated StarPU policies (default eager,prio,random,ws,lws,dm,dmda,\n"
-    "                      dmdar,dmdas,heteroprio; heteroprio runs on CPU workers only)\n"
+    "                      dmdar,dmdas,heteroprio; heteroprio runs on CPU workers only); 'default' is\n"
+    "                      the policy quarkflow picks when none is given (dmdas with CUDA workers)\n"
     "  --dim X Y Z T       lattice (default 16 16 16 16)\n"
     "  --blocks BX BY BZ BT  block grid (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 8192 sites)\n"
-    "  --workload W        solve (default: one solve of a random source), propagator (the 12 solves of\n"
+    "  --workload W[,W..]  solve (default: one solve of a random source), propagator (the 12 solves of\n"
     "                      a point source), dslash (--applications N of Mhat, default 100) or mg (the\n"
     "                      solve by multigrid, as --solver mg: each policy builds its hierarchy first,\n"
-    "                      which the warm-up runs and the measured one reuse; the --mg-* options apply)\n"
+    "                      which the warm-up runs and the measured one reuse; the --mg-* options apply);\n"
+    "                      a list runs each in turn, a table each\n"
+    "  --versus-ncpu N     also run each policy and workload with N CPU workers (0: the GPUs alone) and\n"
+    "                      print the time against that reference: the regression guard of a mixed node,\n"
+    "                      whose default must not be slower than its GPUs alone (bench/RESULTS.md)\n"
+    "  --max-ratio R       with --versus-ncpu: fail (exit 1) when a time exceeds R times the reference's\n"
     "  --warmup-solves N   calibrating runs of the workload before the measured one (default 2)\n"
     "  --seed S            seed of the gauge field and the source (default 1)\n"
     "  --csv FILE, --md FILE  also write the table as CSV / Markdown\n"
@@ -53,7 +59,9 @@ typedef struct {
     char list[256];
     const char *policy[MAX_POLICIES];
     int npolicy, dims[4], blocks[4], warmup, applications;
-    workload_kind workload;
+    workload_kind workload[NWORKLOADS];
+    int nworkload, versus_ncpu; /* versus_ncpu < 0: no reference run */
+    double max_ratio;           /* 0: none */
     uint64_t seed;
     const char *csv, *md, *plot;
     qf_dirac_params p;
@@ -67,6 +75,7 @@ typedef struct {
     double setup_seconds; /* the multigrid hierarchy's, where the solver is mg */
     char error[320];
     qf_solver_result r;   /* r.iterations and r.seconds: of the whole measured workload */
+    double reference_seconds; /* the same with --versus-ncpu's workers (< 0: not run or failed) */
     long tasks_cpu, tasks_cuda;
     double idle_cpu, idle_cuda, gbytes, x2;
     int uncalibrated;     /* model entries StarPU was still calibrating in the measured run */
@@ -78,6 +87,7 @@ static int parse(int argc, char **argv, sched_opts *o)
     o->dims[0] = o->dims[1] = o->dims[2] = o->dims[3] = 16;
     o->warmup = 2;
     o->applications = 100;
+    o->versus_ncpu = -1;
     o->seed = 1;
     o->p = qf_dirac_default_params(0.125);
     o->p.csw = 1.0;
@@ -100,11 +110,24 @@ static int parse(int argc, char **argv, sched_opts *o)
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
         } else if (!strcmp(a, "--workload")) {
-            int k = 0;
-            while (k < NWORKLOADS && (i + 1 >= argc || strcmp(argv[i + 1], workload_names[k]))) k++;
-            if (k == NWORKLOADS) return qf_app_usage_error(cmd, "--workload needs solve, propagator, dslash or mg");
-            o->workload = (workload_kind)k;
-            i++;
+            if (i + 1 >= argc) return qf_app_usage_error(cmd, "--workload needs solve, propagator, dslash or mg");
+            char list[128];
+            snprintf(list, sizeof list, "%s", argv[++i]);
+            o->nworkload = 0;
+            for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+                int k = 0;
+                while (k < NWORKLOADS && strcmp(tok, workload_names[k])) k++;
+                if (k == NWORKLOADS || o->nworkload == NWORKLOADS)
+                    return qf_app_usage_error(cmd, "--workload '%s': give up to %d of solve, propagator, dslash or mg",
+                                              argv[i], NWORKLOADS);
+                o->workload[o->nworkload++] = (workload_kind)k;
+            }
+        } else if (!strcmp(a, "--versus-ncpu")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->versus_ncpu);
+            if (!rc && o->versus_ncpu < 0) return qf_app_usage_error(cmd, "--versus-ncpu %d: 0 or more", o->versus_ncpu);
+        } else if (!strcmp(a, "--max-ratio")) {
+            rc = qf_app_double(cmd, argc, argv, &i, &o->max_ratio);
+            if (!rc && !(o->max_ratio > 0.0)) return qf_app_usage_error(cmd, "--max-ratio %g: give a positive ratio", o->max_ratio);
         } else if (!strcmp(a, "--applications")) {
             rc = qf_app_int(cmd, argc, argv, &i, &o->applications);
             if (!rc && o->applications < 1) return qf_app_usage_error(cmd, "--applications %d: at least 1", o->applications);
@@ -124,14 +147,13 @@ static int parse(int argc, char **argv, sched_opts *o)
     }
     for (char *tok = strtok(o->list, ","); tok; tok = strtok(NULL, ",")) {
         if (o->npolicy == MAX_POLICIES) return qf_app_usage_error(cmd, "--policies: at most %d policies", MAX_POLICIES);
-        if (qf_runtime_check_sched(tok)) return qf_app_usage_error(cmd, "--policies: %s", qf_last_error());
+        if (strcmp(tok, "default") && qf_runtime_check_sched(tok))
+            return qf_app_usage_error(cmd, "--policies: %s", qf_last_error());
         o->policy[o->npolicy++] = tok;
     }
     if (!o->npolicy) return qf_app_usage_error(cmd, "--policies: give at least one policy");
-    if (o->workload == WORKLOAD_MG) {
-        o->workload = WORKLOAD_SOLVE; /* a solve whose solver is multigrid */
-        o->sp.kind = QF_SOLVER_MG;
-    }
+    if (!o->nworkload) o->workload[o->nworkload++] = WORKLOAD_SOLVE;
+    if (o->max_ratio > 0.0 && o->versus_ncpu < 0) return qf_app_usage_error(cmd, "--max-ratio needs --versus-ncpu");
     int rc = qf_app_solver_check(cmd, &o->sp, o->p.prec);
     if (rc) return rc;
     if (qf_app.runtime.trace_dir)
@@ -143,22 +165,22 @@ static int parse(int argc, char **argv, sched_opts *o)
 /* The workload once: a solve of the random source; the 12 point-source solves of a propagator
  * (spin-colour at the origin); or `applications` chained applications of Mhat. iterations and |x|^2
  * (summed over the propagator's solves) are what the policies must agree on. */
-static int workload(const sched_opts *o, qf_solver_params *sp, qf_dirac *d, qf_linop *M, qf_field *b, qf_field *x,
-                    double *src, int64_t vol, qf_scalar *x2, int *iterations, double *norm)
+static int workload(const sched_opts *o, workload_kind w, qf_solver_params *sp, qf_dirac *d, qf_linop *M, qf_field *b,
+                    qf_field *x, double *src, int64_t vol, qf_scalar *x2, int *iterations, double *norm)
 {
     double re, im;
     qf_solver_result r;
     *iterations = 0;
     *norm = 0.0;
-    if (o->workload == WORKLOAD_DSLASH) {
+    if (w == WORKLOAD_DSLASH) {
         int rc = QF_SUCCESS;
         for (int k = 0; k < o->applications && !rc; k++) rc = qf_dirac_apply(d, QF_OP_MHAT, x, b);
         *iterations = o->applications;
         return rc || qf_blas_norm2(x2, x, 0) || qf_scalar_get(x2, norm, &im) ? QF_ERROR : QF_SUCCESS;
     }
-    int nsolves = o->workload == WORKLOAD_PROPAGATOR ? 12 : 1;
+    int nsolves = w == WORKLOAD_PROPAGATOR ? 12 : 1;
     for (int s = 0; s < nsolves; s++) {
-        if (o->workload == WORKLOAD_PROPAGATOR) {
+        if (w == WORKLOAD_PROPAGATOR) {
             memset(src, 0, (size_t)vol * 24 * sizeof *src);
             src[2 * s] = 1.0;
             if (qf_field_import(b, src)) return QF_ERROR;
@@ -172,12 +194,13 @@ static int workload(const sched_opts *o, qf_solver_params *sp, qf_dirac *d, qf_l
     return QF_SUCCESS;
 }
 
-/* One policy: StarPU started with it, the multigrid setup where the solver is mg, the warm-up runs,
- * the measured run, StarPU stopped. */
-static void run_policy(const sched_opts *o, sched_row *row)
+/* One policy and workload: StarPU started with it (ncpu >= 0: that many CPU workers), the multigrid
+ * setup where the solver is mg, the warm-up runs, the measured run, StarPU stopped. */
+static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row *row)
 {
     qf_runtime_options ro = qf_app.runtime;
-    ro.sched = row->policy;
+    ro.sched = strcmp(row->policy, "default") ? row->policy : NULL;
+    if (ncpu >= 0) ro.ncpu = ncpu;
     if (qf_runtime_init(&ro, NULL, NULL) || qf_app_single_process("bench sched")) {
         snprintf(row->error, sizeof row->error, "%s", qf_last_error());
         qf_runtime_shutdown();
@@ -199,6 +222,7 @@ static void run_policy(const sched_opts *o, sched_row *row)
     if (!rc) qf_app_random_spinor(src, vol, o->seed);
     rc = rc || qf_field_import(b, src);
     qf_solver_params sp = o->sp;
+    if (w == WORKLOAD_MG) sp.kind = QF_SOLVER_MG;
     if (!rc && sp.kind == QF_SOLVER_MG) {
         double t0 = qf_wtime();
         rc = qf_app_mg_prepare(M, &sp);
@@ -206,12 +230,12 @@ static void run_policy(const sched_opts *o, sched_row *row)
     }
     int iterations;
     double norm;
-    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, &sp, d, M, b, x, src, vol, x2, &iterations, &norm);
+    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, w, &sp, d, M, b, x, src, vol, x2, &iterations, &norm);
     if (sp.mg) qf_mg_reset_stats(sp.mg); /* the per-level report below: the measured run's */
-    if (o->workload != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
+    if (w != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
     rc = rc || qf_runtime_stats_begin();
     if (!rc) {
-        rc = workload(o, &sp, d, M, b, x, src, vol, x2, &row->r.iterations, &row->x2);
+        rc = workload(o, w, &sp, d, M, b, x, src, vol, x2, &row->r.iterations, &row->x2);
         rc = qf_runtime_stats_end(&stats) || rc;
     }
     if (!rc) {
@@ -245,21 +269,32 @@ static void print_share(FILE *f, double v, int csv)
     else fprintf(f, csv ? ",%.1f" : " | %.1f%%", 100.0 * v);
 }
 
-/* The table, as Markdown (csv 0) or CSV (csv 1). */
-static void table(FILE *f, const sched_row *rows, int n, int csv)
+/* The reference column of a row: its time against the same run with --versus-ncpu's workers. */
+static void print_reference(FILE *f, const sched_row *r, int csv)
 {
+    if (r->reference_seconds > 0.0)
+        fprintf(f, csv ? ",%.4f,%.3f" : " | %.3f | %.2f", r->reference_seconds, r->r.seconds / r->reference_seconds);
+    else fprintf(f, csv ? ",," : " | failed | -");
+}
+
+/* The table, as Markdown (csv 0) or CSV (csv 1); versus_ncpu >= 0 adds the reference's columns. */
+static void table(FILE *f, const sched_row *rows, int n, int csv, int versus_ncpu)
+{
+    int versus = versus_ncpu >= 0;
     fprintf(f, csv ? "policy,seconds,iterations,tasks_cpu,tasks_cuda,idle_cpu_percent,idle_cuda_percent,gbytes_moved,"
-                     "models,x2,x2_rel_diff_to_first\n"
+                     "models,x2,x2_rel_diff_to_first%s\n"
                    : "| policy | time s | iterations | tasks CPU | tasks CUDA | CPU idle | CUDA idle | GB moved | models | "
-                     "|x|^2 vs first |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                     "|x|^2 vs first |%s\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |%s\n",
+            !versus ? "" : csv ? ",reference_seconds,ratio_to_reference" : " reference s | time / reference |",
+            !versus || csv ? "" : " --- | --- |");
     const sched_row *ref = NULL;
     for (int k = 0; k < n && !ref; k++)
         if (rows[k].ok) ref = &rows[k];
     for (int k = 0; k < n; k++) {
         const sched_row *r = &rows[k];
         if (!r->ok) {
-            if (csv) fprintf(f, "%s,,,,,,,,,,\"failed: %s\"\n", r->policy, r->error);
-            else fprintf(f, "| %s | failed: %s | | | | | | | | |\n", r->policy, r->error);
+            if (csv) fprintf(f, "%s,,,,,,,,,,\"failed: %s\"%s\n", r->policy, r->error, versus ? ",," : "");
+            else fprintf(f, "| %s | failed: %s | | | | | | | | |%s\n", r->policy, r->error, versus ? " | |" : "");
             continue;
         }
         double diff = fabs(r->x2 - ref->x2) / ref->x2;
@@ -270,8 +305,10 @@ static void table(FILE *f, const sched_row *rows, int n, int csv)
         char models[48];
         if (r->uncalibrated) snprintf(models, sizeof models, "%d sizes calibrating", r->uncalibrated);
         else snprintf(models, sizeof models, "calibrated");
-        if (csv) fprintf(f, ",%.3f,%s,%.15e,%.1e\n", r->gbytes, models, r->x2, diff);
-        else fprintf(f, " | %.3f | %s | %s (%.0e) |\n", r->gbytes, models, diff <= 1e-9 ? "same" : "DIFFERS", diff);
+        if (csv) fprintf(f, ",%.3f,%s,%.15e,%.1e", r->gbytes, models, r->x2, diff);
+        else fprintf(f, " | %.3f | %s | %s (%.0e)", r->gbytes, models, diff <= 1e-9 ? "same" : "DIFFERS", diff);
+        if (versus) print_reference(f, r, csv);
+        fprintf(f, csv ? "\n" : " |\n");
     }
 }
 
@@ -297,12 +334,71 @@ static int plot_rows(const char *picture, const sched_row *rows, int n)
                               "unset multiplot\n");
 }
 
-static int write_table(const char *path, const sched_row *rows, int n, int csv)
+/* Appends (first: creates) the table of one workload to path, after a line naming the workload when
+ * there are several (a heading in Markdown, "workload,NAME" in CSV). */
+static int write_table(const char *path, const char *name, int first, int several, const sched_row *rows, int n,
+                       int csv, int versus_ncpu)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, first ? "w" : "a");
     if (!f) return qf_fail("cannot write %s: check the directory exists and is writable", path);
-    table(f, rows, n, csv);
+    if (several) fprintf(f, csv ? "workload,%s\n" : "%s### %s\n\n", csv ? name : first ? "" : "\n", name);
+    table(f, rows, n, csv, versus_ncpu);
     return fclose(f) ? qf_fail("writing %s failed", path) : QF_SUCCESS;
+}
+
+/* One workload under every policy (and each against its reference), its table printed and written. */
+static int run_workload(const sched_opts *o, int wi, sched_row *rows)
+{
+    workload_kind w = o->workload[wi];
+    memset(rows, 0, MAX_POLICIES * sizeof *rows);
+    char what[96];
+    if (w == WORKLOAD_DSLASH) snprintf(what, sizeof what, "%d applications of Mhat", o->applications);
+    else snprintf(what, sizeof what, "%s %s", w == WORKLOAD_PROPAGATOR ? "a propagator: 12" : "one",
+                  qf_solver_name(w == WORKLOAD_MG ? QF_SOLVER_MG : o->sp.kind));
+    printf("%sbench sched   %s on %d %d %d %d, even-odd Wilson-clover (kappa %g, c_sw %g), %d warm-up run%s then one "
+           "measured, under %d policies\n",
+           wi ? "\n" : "", what, o->dims[0], o->dims[1], o->dims[2], o->dims[3], o->p.kappa, o->p.csw, o->warmup,
+           o->warmup == 1 ? "" : "s", o->npolicy);
+    for (int k = 0; k < o->npolicy; k++) {
+        sched_row *r = &rows[k];
+        r->policy = o->policy[k];
+        printf("progress      %d/%d: %s ...\n", k + 1, o->npolicy, o->policy[k]);
+        fflush(stdout);
+        run_policy(o, w, -1, r);
+        if (r->ok && w == WORKLOAD_MG)
+            printf("progress      %d/%d: %s: setup %.3f s, %d iterations, %.3f s\n", k + 1, o->npolicy, o->policy[k],
+                   r->setup_seconds, r->r.iterations, r->r.seconds);
+        else if (r->ok)
+            printf("progress      %d/%d: %s: %d iterations, %.3f s\n", k + 1, o->npolicy, o->policy[k], r->r.iterations,
+                   r->r.seconds);
+        else
+            printf("progress      %d/%d: %s failed: %s\n", k + 1, o->npolicy, o->policy[k], r->error);
+        if (!r->ok || o->versus_ncpu < 0) continue;
+        sched_row ref = {.policy = r->policy};
+        printf("progress      %d/%d: %s with %d CPU workers (the reference) ...\n", k + 1, o->npolicy, o->policy[k],
+               o->versus_ncpu);
+        fflush(stdout);
+        run_policy(o, w, o->versus_ncpu, &ref);
+        r->reference_seconds = ref.ok ? ref.r.seconds : -1.0;
+        if (ref.ok)
+            printf("progress      %d/%d: %s with %d CPU workers: %d iterations, %.3f s (|x|^2 %s)\n", k + 1, o->npolicy,
+                   o->policy[k], o->versus_ncpu, ref.r.iterations, ref.r.seconds,
+                   fabs(ref.x2 - r->x2) <= 1e-9 * fabs(r->x2) ? "the same" : "DIFFERS");
+        else
+            printf("progress      %d/%d: %s with %d CPU workers failed: %s\n", k + 1, o->npolicy, o->policy[k],
+                   o->versus_ncpu, ref.error);
+    }
+    printf("\n");
+    table(stdout, rows, o->npolicy, 0, o->versus_ncpu);
+    const char *name = workload_names[w];
+    int several = o->nworkload > 1, first = wi == 0;
+    int rc = (o->csv && write_table(o->csv, name, first, several, rows, o->npolicy, 1, o->versus_ncpu)) ||
+             (o->md && write_table(o->md, name, first, several, rows, o->npolicy, 0, o->versus_ncpu)) ||
+             (o->plot && plot_rows(o->plot, rows, o->npolicy));
+    int failed = 0;
+    for (int k = 0; k < o->npolicy; k++) failed += !rows[k].ok;
+    if (!rc && failed == o->npolicy) rc = qf_fail("every policy failed on the %s workload: see the table", name);
+    return rc;
 }
 
 int qf_bench_sched(int argc, char **argv)
@@ -311,47 +407,36 @@ int qf_bench_sched(int argc, char **argv)
     sched_opts o;
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
+    if (o.plot && o.nworkload > 1) return qf_app_usage_error("bench sched", "--plot draws one workload: give one to --workload");
     if ((o.csv && qf_app_check_output("--csv", o.csv)) || (o.md && qf_app_check_output("--md", o.md)) ||
         (o.plot && qf_app_check_output("--plot", o.plot)))
         return qf_app_error();
     sched_row rows[MAX_POLICIES];
-    memset(rows, 0, sizeof rows);
-    char what[96];
-    if (o.workload == WORKLOAD_DSLASH) snprintf(what, sizeof what, "%d applications of Mhat", o.applications);
-    else snprintf(what, sizeof what, "%s %s", o.workload == WORKLOAD_PROPAGATOR ? "a propagator: 12" : "one",
-                  qf_solver_name(o.sp.kind));
-    printf("bench sched   %s on %d %d %d %d, even-odd Wilson-clover (kappa %g, c_sw %g), %d warm-up run%s then one "
-           "measured, under %d policies\n",
-           what, o.dims[0], o.dims[1], o.dims[2], o.dims[3], o.p.kappa, o.p.csw, o.warmup, o.warmup == 1 ? "" : "s",
-           o.npolicy);
-    for (int k = 0; k < o.npolicy; k++) {
-        rows[k].policy = o.policy[k];
-        printf("progress      %d/%d: %s ...\n", k + 1, o.npolicy, o.policy[k]);
-        fflush(stdout);
-        run_policy(&o, &rows[k]);
-        if (rows[k].ok && o.sp.kind == QF_SOLVER_MG)
-            printf("progress      %d/%d: %s: setup %.3f s, %d iterations, %.3f s\n", k + 1, o.npolicy, o.policy[k],
-                   rows[k].setup_seconds, rows[k].r.iterations, rows[k].r.seconds);
-        else if (rows[k].ok)
-            printf("progress      %d/%d: %s: %d iterations, %.3f s\n", k + 1, o.npolicy, o.policy[k], rows[k].r.iterations,
-                   rows[k].r.seconds);
-        else
-            printf("progress      %d/%d: %s failed: %s\n", k + 1, o.npolicy, o.policy[k], rows[k].error);
+    int over = 0; /* rows slower than --max-ratio times their reference */
+    for (int wi = 0; wi < o.nworkload && !rc; wi++) {
+        rc = run_workload(&o, wi, rows);
+        for (int k = 0; k < o.npolicy && o.max_ratio > 0.0; k++)
+            if (rows[k].ok && (rows[k].reference_seconds <= 0.0 ||
+                               rows[k].r.seconds > o.max_ratio * rows[k].reference_seconds)) {
+                printf("guard         %s, %s: %.3f s against %.3f s with %d CPU workers: above %.2f times\n",
+                       workload_names[o.workload[wi]], rows[k].policy, rows[k].r.seconds, rows[k].reference_seconds,
+                       o.versus_ncpu, o.max_ratio);
+                over++;
+            }
     }
-    printf("\n");
-    table(stdout, rows, o.npolicy, 0);
     printf("\nmodels: 'N sizes calibrating' where StarPU was still calibrating N kernel sizes (codelet, size, kind\n"
            "of worker) during the measured run, so the dm* policies planned some tasks without a model:\n"
            "raise --warmup-solves.\n"
            "idle: the share of the measured run the workers of a type spent not running tasks.\n"
            "GB moved: StarPU's transfers between memory nodes in the measured run.\n");
-    rc = (o.csv && write_table(o.csv, rows, o.npolicy, 1)) || (o.md && write_table(o.md, rows, o.npolicy, 0)) ||
-         (o.plot && plot_rows(o.plot, rows, o.npolicy));
+    if (o.versus_ncpu >= 0)
+        printf("reference: the same policy and workload with %d CPU workers%s; time / reference above 1: slower.\n",
+               o.versus_ncpu, o.versus_ncpu == 0 ? " (the GPUs alone)" : "");
     if (!rc && (o.csv || o.md || o.plot))
         printf("wrote         %s%s%s%s%s\n", o.csv ? o.csv : "", o.csv && o.md ? ", " : "", o.md ? o.md : "",
                o.plot && (o.csv || o.md) ? ", " : "", o.plot ? o.plot : "");
-    int failed = 0;
-    for (int k = 0; k < o.npolicy; k++) failed += !rows[k].ok;
-    if (!rc && failed == o.npolicy) rc = qf_fail("every policy failed: see the table");
+    if (!rc && over)
+        rc = qf_fail("%d run%s slower than %.2f times the reference with %d CPU workers (the lines 'guard' above)", over,
+                     over == 1 ? " is" : "s are", o.max_ratio, o.versus_ncpu);
     return rc ? qf_app_error() : 0;
 }
