@@ -329,7 +329,7 @@ static int refine_level(qf_mg *mg, int l)
     sp.tol = qf_solver_min_tol(mg->p.prec);
     sp.max_iter = mg->p.refine_iter;
     sp.check_every = mg->p.refine_iter;
-    sp.gcr_nkrylov = mg->p.refine_iter;
+    if (mg->p.refine_iter < sp.gcr_nkrylov) sp.gcr_nkrylov = mg->p.refine_iter; /* longer: restarted as usual */
     sp.sloppy = mg->p.prec;
     sp.precond = mg->cycle[l];
     sp.accept_max_iter = 1;
