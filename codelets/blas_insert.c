@@ -22,8 +22,7 @@ int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_
         else d[j].mode = (enum starpu_data_access_mode)(d[j].mode | ops[k].mode); /* R and W give RW */
         args->buf[k] = j;
     }
-    unsigned home_words = r->lat ? qf_block_home_words(r->lat, r->block) : 0;
-    int ret = QF_TASK_INSERT(cl, STARPU_TASK_WORKERIDS, home_words, home_words ? qf_block_home_mask(r->lat, r->block) : NULL,
-                             STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, r->name, QF_ARGS(*args), 0);
+    int ret = QF_TASK_INSERT_BLOCK(r->lat, r->block, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, r->name,
+                                   QF_ARGS(*args), 0);
     return qf_task_check(ret, cl->name);
 }

@@ -63,8 +63,8 @@ int qf_insert_clover_apply(qf_field *out, double a, const qf_field *x, double b,
 {
     qf_clover_apply_args args = {.parity = parity, .a = a, .b = b, .prec = clover->prec};
     memcpy(args.ext, clover->lat->block, sizeof args.ext);
-    int ret = QF_TASK_INSERT_BLOCK(clover->lat, blk, &qf_cl_clover_apply, STARPU_R, qf_field_block(clover, blk), STARPU_R,
-                             qf_field_block(x, blk), STARPU_R, qf_field_block(y, blk), STARPU_RW,
-                             qf_field_block(out, blk), QF_ARGS(args), 0);
+    int ret = QF_TASK_INSERT_BLOCK(clover->lat, blk, &qf_cl_clover_apply, STARPU_R, qf_field_block(clover, blk),
+                                   STARPU_R, qf_field_block(x, blk), STARPU_R, qf_field_block(y, blk), STARPU_RW,
+                                   qf_field_block(out, blk), QF_ARGS(args), 0);
     return qf_task_check(ret, "clover_apply");
 }

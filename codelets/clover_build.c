@@ -40,7 +40,8 @@ int qf_insert_clover_build(const qf_field *fmunu, qf_field *a, qf_field *ainv, i
 {
     qf_clover_build_args args = {.kappa_csw = kappa_csw, .f_prec = fmunu->prec, .prec = a->prec};
     memcpy(args.ext, fmunu->lat->block, sizeof args.ext);
-    int ret = QF_TASK_INSERT_BLOCK(a->lat, b, &qf_cl_clover_build, STARPU_R, qf_field_block(fmunu, b), STARPU_W, qf_field_block(a, b),
-                             STARPU_W, qf_field_block(ainv, b), failed.mode, failed.handle, QF_ARGS(args), 0);
+    int ret = QF_TASK_INSERT_BLOCK(a->lat, b, &qf_cl_clover_build, STARPU_R, qf_field_block(fmunu, b), STARPU_W,
+                                   qf_field_block(a, b), STARPU_W, qf_field_block(ainv, b), failed.mode, failed.handle,
+                                   QF_ARGS(args), 0);
     return qf_task_check(ret, "clover_build");
 }

@@ -32,7 +32,7 @@ int qf_insert_convert(qf_field *dst, const qf_field *src, int b)
 {
     qf_convert_args a = {.nreals = dst->lat->block_volume * dst->shape.site_reals, .src_prec = src->prec,
                          .dst_prec = dst->prec};
-    int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W, qf_field_block(dst, b),
-                             QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W,
+                                   qf_field_block(dst, b), QF_ARGS(a), 0);
     return qf_task_check(ret, "convert");
 }

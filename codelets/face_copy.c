@@ -35,7 +35,7 @@ int qf_insert_face_copy(const qf_field *f, int b, int mu, int side)
     qf_face_copy_args a = {.mu = mu, .side = side, .depth = f->shape.face_depth, .site_reals = f->shape.site_reals,
                            .prec = f->prec};
     memcpy(a.ext, f->lat->block, sizeof a.ext);
-    int ret = QF_TASK_INSERT_BLOCK(f->lat, b, &qf_cl_face_copy, STARPU_R, qf_field_block(f, b), STARPU_W, qf_field_face(f, b, mu, side),
-                             QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(f->lat, b, &qf_cl_face_copy, STARPU_R, qf_field_block(f, b), STARPU_W,
+                                   qf_field_face(f, b, mu, side), QF_ARGS(a), 0);
     return qf_task_check(ret, "face_copy");
 }

@@ -46,8 +46,8 @@ int qf_insert_gauge_update(qf_field *u, int b, const qf_face_set *lower, const q
         fwd[nu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, nu, +1), nu, 0);
         if (nu != st->mu) low[k++] = qf_face_set_handle(lower, qf_block_neighbour(b, lat->blocks, nu, -1), nu, 1);
     }
-    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_gauge_update, STARPU_RW, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R, fwd[1],
-                             STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_R, low[0], STARPU_R, low[1], STARPU_R, low[2],
-                             QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_gauge_update, STARPU_RW, qf_field_block(u, b), STARPU_R, fwd[0],
+                                   STARPU_R, fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], STARPU_R, low[0], STARPU_R,
+                                   low[1], STARPU_R, low[2], QF_ARGS(a), 0);
     return qf_task_check(ret, "gauge_update");
 }

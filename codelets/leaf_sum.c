@@ -46,7 +46,8 @@ int qf_insert_leaf_sum(const qf_field *u, int b, int pass, starpu_data_handle_t 
         int rho = a.face_dir[k];
         in[k] = qf_face_set_handle(t, qf_block_neighbour(b, lat->blocks, rho, -1), rho, 1);
     }
-    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_leaf_sum, STARPU_R, qf_field_block(u, b), STARPU_R, m, STARPU_R, in[0], STARPU_R,
-                             in[1], STARPU_R, in[2], STARPU_W, fmunu ? qf_field_block(fmunu, b) : out, QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_leaf_sum, STARPU_R, qf_field_block(u, b), STARPU_R, m, STARPU_R,
+                                   in[0], STARPU_R, in[1], STARPU_R, in[2], STARPU_W,
+                                   fmunu ? qf_field_block(fmunu, b) : out, QF_ARGS(a), 0);
     return qf_task_check(ret, "leaf_sum");
 }

@@ -37,8 +37,9 @@ struct starpu_codelet qf_cl_leaf_transport = {
 int qf_insert_leaf_transport(const qf_field *u, int b, int pass, starpu_data_handle_t m, const qf_face_set *t)
 {
     qf_leaf_args a = qf_leaf_args_make(u->lat->block, pass, u->prec, QF_DOUBLE);
-    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_leaf_transport, STARPU_R, qf_field_block(u, b), STARPU_R, m, STARPU_W,
-                             qf_face_set_handle(t, b, a.face_dir[0], 1), STARPU_W, qf_face_set_handle(t, b, a.face_dir[1], 1),
-                             STARPU_W, qf_face_set_handle(t, b, a.face_dir[2], 1), QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_leaf_transport, STARPU_R, qf_field_block(u, b), STARPU_R, m,
+                                   STARPU_W, qf_face_set_handle(t, b, a.face_dir[0], 1), STARPU_W,
+                                   qf_face_set_handle(t, b, a.face_dir[1], 1), STARPU_W,
+                                   qf_face_set_handle(t, b, a.face_dir[2], 1), QF_ARGS(a), 0);
     return qf_task_check(ret, "leaf_transport");
 }

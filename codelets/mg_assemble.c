@@ -70,6 +70,7 @@ int qf_insert_mg_assemble(qf_field *links, qf_field *xinv, int c, const qf_latti
     d[a.nfine + 1] = (struct starpu_data_descr){qf_field_block(xinv, c), STARPU_W};
     d[a.nfine + 2] = (struct starpu_data_descr){scratch, STARPU_SCRATCH};
     d[a.nfine + 3] = singular;
-    int ret = QF_TASK_INSERT_BLOCK(links->lat, c, &qf_cl_mg_assemble, STARPU_DATA_MODE_ARRAY, d, a.nfine + 4, QF_ARGS(a), 0);
+    int ret =
+        QF_TASK_INSERT_BLOCK(links->lat, c, &qf_cl_mg_assemble, STARPU_DATA_MODE_ARRAY, d, a.nfine + 4, QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_assemble");
 }

@@ -42,7 +42,7 @@ int qf_insert_mg_orthonormalize(qf_field *v, int b, const int agg[QF_NDIM], int 
                                 struct starpu_data_descr vanished)
 {
     qf_mg_orth_args a = {.g = qf_mg_transfer_geom(v, agg, nvec)};
-    int ret = QF_TASK_INSERT_BLOCK(v->lat, b, &qf_cl_mg_orthonormalize, STARPU_RW, qf_field_block(v, b), vanished.mode, vanished.handle,
-                             QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(v->lat, b, &qf_cl_mg_orthonormalize, STARPU_RW, qf_field_block(v, b), vanished.mode,
+                                   vanished.handle, QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_orthonormalize");
 }

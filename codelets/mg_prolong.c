@@ -59,7 +59,8 @@ int qf_insert_mg_prolong(qf_field *fine, int b, const qf_field *coarse, const qf
     qf_mg_prolong_args a = {.g = qf_mg_transfer_geom(v, agg, nvec), .add = add != 0};
     memcpy(a.cext, coarse->lat->block, sizeof a.cext);
     int c = qf_lattice_coarse_block_of(coarse->lat, v->lat, b, a.pos);
-    int ret = QF_TASK_INSERT_BLOCK(fine->lat, b, &qf_cl_mg_prolong, STARPU_R, qf_field_block(coarse, c), STARPU_R, qf_field_block(v, b),
-                             add ? STARPU_RW : STARPU_W, qf_field_block(fine, b), STARPU_NAME, "prolong", QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(fine->lat, b, &qf_cl_mg_prolong, STARPU_R, qf_field_block(coarse, c), STARPU_R,
+                                   qf_field_block(v, b), add ? STARPU_RW : STARPU_W, qf_field_block(fine, b),
+                                   STARPU_NAME, "prolong", QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_prolong");
 }

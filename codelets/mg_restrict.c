@@ -80,7 +80,7 @@ int qf_insert_mg_restrict(qf_field *coarse, int c, const qf_field *fine, const q
         d[a.nfine + j] = (struct starpu_data_descr){qf_field_block(v, members[j]), STARPU_R};
     }
     d[2 * a.nfine] = (struct starpu_data_descr){qf_field_block(coarse, c), STARPU_W};
-    int ret = QF_TASK_INSERT_BLOCK(coarse->lat, c, &qf_cl_mg_restrict, STARPU_DATA_MODE_ARRAY, d, 2 * a.nfine + 1, STARPU_NAME, "restrict",
-                             QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(coarse->lat, c, &qf_cl_mg_restrict, STARPU_DATA_MODE_ARRAY, d, 2 * a.nfine + 1,
+                                   STARPU_NAME, "restrict", QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_restrict");
 }

@@ -41,7 +41,8 @@ int qf_insert_plaquette(const qf_field *u, int b, struct starpu_data_descr sum)
     memcpy(a.ext, lat->block, sizeof a.ext);
     starpu_data_handle_t fwd[QF_NDIM];
     for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);
-    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_plaquette, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R, fwd[1],
-                             STARPU_R, fwd[2], STARPU_R, fwd[3], sum.mode, sum.handle, QF_ARGS(a), 0);
+    int ret =
+        QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_plaquette, STARPU_R, qf_field_block(u, b), STARPU_R, fwd[0], STARPU_R,
+                             fwd[1], STARPU_R, fwd[2], STARPU_R, fwd[3], sum.mode, sum.handle, QF_ARGS(a), 0);
     return qf_task_check(ret, "plaquette");
 }

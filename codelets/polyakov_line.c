@@ -36,6 +36,7 @@ int qf_insert_polyakov_line(const qf_field *u, int b, starpu_data_handle_t line)
 {
     qf_polyakov_args a = {.prec = u->prec};
     memcpy(a.ext, u->lat->block, sizeof a.ext);
-    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_polyakov_line, STARPU_R, qf_field_block(u, b), STARPU_W, line, QF_ARGS(a), 0);
+    int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_polyakov_line, STARPU_R, qf_field_block(u, b), STARPU_W, line,
+                                   QF_ARGS(a), 0);
     return qf_task_check(ret, "polyakov_line");
 }

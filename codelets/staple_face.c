@@ -49,7 +49,7 @@ int qf_insert_staple_face(const qf_field *u, int b, const qf_face_set *lower, co
     for (int k = 0, nu = 0; nu < QF_NDIM; nu++)
         if (nu != st->mu) out[k++] = qf_face_set_handle(lower, b, nu, 1);
     int ret = QF_TASK_INSERT_BLOCK(u->lat, b, &qf_cl_staple_face, STARPU_R, qf_field_block(u, b), STARPU_R,
-                             qf_field_face(u, qf_block_neighbour(b, lat->blocks, st->mu, +1), st->mu, 0), STARPU_W,
-                             out[0], STARPU_W, out[1], STARPU_W, out[2], QF_ARGS(a), 0);
+                                   qf_field_face(u, qf_block_neighbour(b, lat->blocks, st->mu, +1), st->mu, 0),
+                                   STARPU_W, out[0], STARPU_W, out[1], STARPU_W, out[2], QF_ARGS(a), 0);
     return qf_task_check(ret, "staple_face");
 }

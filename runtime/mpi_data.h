@@ -84,7 +84,7 @@ void qf_task_scope_count(void *scope);
          : QF_TASK_INSERT_UNSCOPED(cl, __VA_ARGS__))
 
 /* ... and, when the process drives several GPUs, kept on block b's home GPU or the CPU workers
- * (runtime/task_scope.c): the insert of every task that belongs to one block of lat. */
+ * (runtime/task_scope.c): the insert of every task that belongs to one block of lat (lat NULL: none). */
 void qf_block_homes_start(void);
 void qf_block_homes_stop(void);
 unsigned qf_block_home_words(const qf_lattice *lat, int b);

@@ -115,14 +115,18 @@ static int local_index(const qf_lattice *lat, int b)
     return index;
 }
 
+/* No homes (0 words): one GPU or none, one block a process, another process's block, or no block
+ * (lat NULL: tasks on scalars). StarPU reads the mask only where the words are not 0. */
+static int has_home(const qf_lattice *lat) { return homes.ndevices > 1 && lat && lat->nlocal_blocks > 1; }
+
 unsigned qf_block_home_words(const qf_lattice *lat, int b)
 {
-    return homes.ndevices > 1 && lat->nlocal_blocks > 1 && qf_lattice_block_is_local(lat, b) ? homes.words : 0;
+    return has_home(lat) && qf_lattice_block_is_local(lat, b) ? homes.words : 0;
 }
 
 uint32_t *qf_block_home_mask(const qf_lattice *lat, int b)
 {
-    if (!qf_block_home_words(lat, b)) return NULL;
+    if (!has_home(lat)) return NULL;
     int k = (int)((long)local_index(lat, b) * homes.ndevices / lat->nlocal_blocks);
     return homes.mask + (size_t)k * homes.words;
 }

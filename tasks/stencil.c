@@ -27,8 +27,9 @@ static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffer
     for (int k = 0; k < QF_STENCIL_MAX_EXTRA && st != &s->stage[QF_STENCIL_GATHER]; k++)
         if (s->extra[k]) add(t, qf_field_block(s->extra[k], b), STARPU_R);
     if (st->origin_offset >= 0) qf_lattice_block_origin(s->in->lat, b, (int *)((char *)st->args + st->origin_offset));
-    int ret = QF_TASK_INSERT_BLOCK(s->in->lat, b, st->cl, STARPU_DATA_MODE_ARRAY, t->d, t->n, STARPU_PRIORITY, priority, STARPU_NAME,
-                             st->name, STARPU_CL_ARGS, qf_task_args_copy(st->args, st->args_size), st->args_size, 0);
+    int ret = QF_TASK_INSERT_BLOCK(s->in->lat, b, st->cl, STARPU_DATA_MODE_ARRAY, t->d, t->n, STARPU_PRIORITY, priority,
+                                   STARPU_NAME, st->name, STARPU_CL_ARGS, qf_task_args_copy(st->args, st->args_size),
+                                   st->args_size, 0);
     return qf_task_check(ret, st->cl->name);
 }
 
