@@ -109,11 +109,8 @@ int qf_bench_ceiling(int gpu, int device, int ncpu, double *gbps)
 /* ---- bench dslash ---- */
 
 /* The clover field the fused finish of hop k reads: 0 A, 1 A^-1, -1 none. */
-static int hop_clover(const qf_dirac_params *p, qf_schur_form form, int k)
+static int hop_clover(const qf_dirac_hop *h, int n, int k)
 {
-    qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
-    int n = 0;
-    qf_dirac_schur_hops(p, form, h, &n);
     return k >= n || h[k].clover_on == QF_CLOVER_NONE ? -1 : h[k].clover_inverse;
 }
 
@@ -187,14 +184,16 @@ static int dslash(const bench_opts *o)
 
     double flops = rc ? 0.0 : qf_dirac_flops(d, QF_OP_MHAT), bytes = qf_direct_mhat_bytes(&o->p, o->form, vol);
     if (!rc) {
-        int rs = (int)qf_real_size(o->p.prec);
+        int rs = (int)qf_real_size(o->p.prec), nh = 0;
+        qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
+        qf_dirac_schur_hops(&o->p, o->form, h, &nh);
         printf("counts        %.4g flops an application (qf_dirac_flops: %.0f a site)\n", flops, flops / (double)vol);
         printf("              %.4g bytes an application, %d-byte reals, per output site of each of the 2 half-lattice hops:\n"
                "              dslash 8 x (18 gauge + 24 spinor) = 336 reals (%d bytes), + 24 output write, + 72 clover\n"
                "              where the fused finish reads it (hop 1: %s; hop 2: %s), + 24 x read (hop 2); faces and\n"
                "              the interior's partial sums of face sites not counted (QUDA's rule)\n",
-               bytes, rs, 336 * rs, hop_clover(&o->p, o->form, 0) >= 0 ? "A^-1" : "none",
-               hop_clover(&o->p, o->form, 1) == 0 ? "A" : hop_clover(&o->p, o->form, 1) == 1 ? "A^-1" : "none");
+               bytes, rs, 336 * rs, hop_clover(h, nh, 0) >= 0 ? "A^-1" : "none",
+               hop_clover(h, nh, 1) == 0 ? "A" : hop_clover(h, nh, 1) == 1 ? "A^-1" : "none");
     }
 
     double diff = 0.0;

@@ -53,7 +53,7 @@ static const char help[] =
 
 typedef enum { WORKLOAD_SOLVE = 0, WORKLOAD_PROPAGATOR, WORKLOAD_DSLASH, WORKLOAD_MG } workload_kind;
 static const char *const workload_names[] = {"solve", "propagator", "dslash", "mg"};
-#define NWORKLOADS 4
+#define NWORKLOADS ((int)(sizeof workload_names / sizeof *workload_names))
 
 typedef struct {
     char list[256];

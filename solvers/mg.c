@@ -51,8 +51,8 @@ struct qf_mg {
 qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
-                      .smoother_steps = 4, .coarse_tol = 0.25,
-                      .coarse_max_iter = 100, .coarse_nkrylov = 64, .coarse_one_task = 2, .prec = QF_SINGLE, .seed = 1};
+                      .smoother_steps = 4, .coarse_tol = 0.25, .coarse_max_iter = 100, .coarse_nkrylov = 64,
+                      .coarse_one_task = 2, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
         for (int mu = 0; mu < QF_NDIM; mu++) p.block[l][mu] = l == 0 ? 4 : 2;
@@ -364,7 +364,10 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     double t0 = qf_wtime();
     int rc = qf_linop_in_precision(A, p->prec, &mg->op[0]);
     if (!rc && p->smoother_steps > 0) rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps);
-    for (int l = 0; l < p->levels - 1 && !rc; l++) rc = setup_level(mg, l);
+    for (int l = 0; l < p->levels - 1 && !rc; l++) {
+        rc = setup_level(mg, l);
+        if (!p->setup_refine) free_vectors(mg, l); /* only the refinement cycles read them again */
+    }
     if (!rc && p->coarse_one_task && qf_coarse_one_task_possible(mg->op[p->levels - 1]))
         rc = qf_scalar_create(&mg->one_task);
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
