@@ -741,13 +741,23 @@ static inline QF_HD int qf_coarse_partial(const qf_coarse_args *a, const int x[Q
     return a->b != 0.0 && !a->wrap && qf_on_face(x, a->ext);
 }
 
+/* The local matrix the finish multiplies by at site s: X^-1 (xinv) or the local term of links; its reals
+ * offset into *mo. */
+static inline QF_HD const void *qf_coarse_local_matrix(const qf_coarse_args *a, const void *links, const void *xinv,
+                                                       int64_t s, size_t *mo)
+{
+    int n2 = 2 * a->nvec;
+    *mo = a->local_inverse ? (size_t)2 * (size_t)s * n2 * n2 : qf_coarse_matrix_offset(s, QF_MG_LOCAL, a->nvec);
+    return a->local_inverse ? xinv : links;
+}
+
 /* Row r of the finished output at site s from the hop sum h (the site's 2N entries, in double). */
 static inline QF_HD qf_complex qf_coarse_finish_row(const qf_coarse_args *a, const qf_complex *h, const void *links,
                                                     const void *x, const void *xinv, int64_t s, int r)
 {
     int n = a->nvec, n2 = 2 * n;
-    const void *lbase = a->local_inverse ? xinv : links;
-    size_t lo = a->local_inverse ? (size_t)2 * (size_t)s * n2 * n2 : qf_coarse_matrix_offset(s, QF_MG_LOCAL, n);
+    size_t lo;
+    const void *lbase = qf_coarse_local_matrix(a, links, xinv, s, &lo);
     size_t xo = qf_coarse_site_offset(s, n);
     int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, la = a->local_on == QF_CLOVER_ALL;
     qf_complex acc = qf_cmake(0.0, 0.0);
@@ -782,10 +792,9 @@ static inline QF_HD_INLINE void qf_coarse_finish_site(const qf_coarse_args *a, c
             if (!lx && a->b != 0.0) v[k] += a->b * h[k];
         }
         qf_coarse_split(v, n, a->dagger, xp, xs);
-        if (a->local_inverse)
-            qf_coarse_matvec_rows(xinv, (size_t)2 * (size_t)s * (2 * n) * (2 * n), xp, xs, n, a->dagger, a->prec, out);
-        else
-            qf_coarse_matvec_rows(links, qf_coarse_matrix_offset(s, QF_MG_LOCAL, n), xp, xs, n, a->dagger, a->prec, out);
+        size_t mo;
+        const void *m = qf_coarse_local_matrix(a, links, xinv, s, &mo);
+        qf_coarse_matvec_rows(m, mo, xp, xs, n, a->dagger, a->prec, out);
     }
     if (a->has_x && (lh || a->local_on == QF_CLOVER_NONE))
         for (int k = 0; k < len; k++) out[k] += a->a * qf_real_get(x, a->prec, xo + (size_t)k);
