@@ -23,7 +23,8 @@ int qf_runtime_models_missing(int *total, char *names, size_t size)
         starpu_perfmodel_get_model_path(cl->model->symbol, path, sizeof path);
         if (access(path, R_OK) == 0) continue;
         missing++;
-        if (used + strlen(cl->name) + 3 < size) used += (size_t)snprintf(names + used, size - used, "%s%s", used ? ", " : "", cl->name);
+        if (used + strlen(cl->name) + 3 < size)
+            used += (size_t)snprintf(names + used, size - used, "%s%s", used ? ", " : "", cl->name);
     }
     return missing;
 }

@@ -220,7 +220,8 @@ int qf_app_start(int *argc, char ***argv)
     int total = 0, missing;
     char names[512];
     if (qf_runtime_rank() == 0 && qf_runtime_ncuda_workers() > 0 && qf_runtime_ncpu_workers() > 0 &&
-        !strncmp(qf_runtime_sched_name(), "dm", 2) && (missing = qf_runtime_models_missing(&total, names, sizeof names)) > 0)
+        !strncmp(qf_runtime_sched_name(), "dm", 2) &&
+        (missing = qf_runtime_models_missing(&total, names, sizeof names)) > 0)
         fprintf(stderr,
                 "quarkflow: note: %d of %d codelets have no calibrated performance model on this machine yet (%s): "
                 "the scheduler calibrates them in the first runs by timing tasks on every worker type, CPU cores "
