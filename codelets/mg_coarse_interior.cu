@@ -1,19 +1,26 @@
-/* CUDA implementation of mg_coarse_interior: a thread block holds a few output sites, one thread per
- * row r of a site (threadIdx.x = r < 2 N, threadIdx.y = the site): each thread sums its row of the
- * in-block hops into shared memory, then, once the site's hop sum is complete, stores its finished row
- * (or its partial row, for a site with a face hop). */
+/* CUDA implementation of mg_coarse_interior, in one of two schedules by N (the launcher chooses):
+ * - N >= QF_COARSE_WARP_MIN_NVEC: a thread block an output site, one warp a hop direction
+ *   (kernels/mg_coarse_warp.cuh), so that the site's 8 in-block hops are summed side by side; the lanes
+ *   stride over a matrix's columns so that the loads of each row are coalesced;
+ * - smaller N: a thread block holds a few output sites, one thread per row r of a site (threadIdx.x =
+ *   r < 2 N, threadIdx.y = the site): each thread sums its row of the in-block hops into shared memory,
+ *   then, once the site's hop sum is complete, stores its row.
+ * Either stores the finished site (or its partial hop sum, for a site with a face hop). */
 #include "codelets.h"
 #include "cuda_launch.h"
-#include "kernels/mg.h"
+#include "kernels/mg_coarse_warp.cuh"
 #include "mg_coarse_run.h"
 
-/* the rows of a thread block: 2 N rows a site, as many whole sites as fit */
+/* thread per row: the rows of a thread block, 2 N rows a site, as many whole sites as fit */
 #define COARSE_BLOCK_ROWS (2 * QF_MG_MAX_NVEC)
+/* warps: 4 blocks (32 warps) an SM, which caps a thread at 64 registers */
+#define COARSE_INTERIOR_WARPS QF_NDIRS
+#define COARSE_INTERIOR_MIN_BLOCKS 4
 
 template <int P>
 static __global__ void __launch_bounds__(COARSE_BLOCK_ROWS)
-mg_coarse_interior_kernel(const void *in, const void *links, void *out, const void *x, const void *xinv, int64_t ns,
-                          qf_coarse_args a)
+mg_coarse_interior_rows_kernel(const void *in, const void *links, void *out, const void *x, const void *xinv,
+                               int64_t ns, qf_coarse_args a)
 {
     __shared__ qf_complex hs[COARSE_BLOCK_ROWS];
     a.prec = (qf_precision)P;
@@ -35,15 +42,35 @@ mg_coarse_interior_kernel(const void *in, const void *links, void *out, const vo
     qf_real_set(out, a.prec, o + 1, v.im);
 }
 
+template <int P>
+static __global__ void __launch_bounds__(COARSE_INTERIOR_WARPS * QF_COARSE_WARP_LANES, COARSE_INTERIOR_MIN_BLOCKS)
+mg_coarse_interior_warp_kernel(const void *in, const void *links, void *out, const void *x, const void *xinv,
+                               const __grid_constant__ qf_coarse_args a)
+{
+    int xs[QF_NDIM];
+    int64_t s = qf_parity_site(a.ext, a.parity, blockIdx.x);
+    qf_block_site_coords(s, a.ext, xs);
+    qf_coarse_warp_site<P, COARSE_INTERIOR_WARPS>(&a, in, links, NULL, x, xinv, NULL, !qf_coarse_partial(&a, xs), xs,
+                                                  s, out);
+}
+
 extern "C" void qf_coarse_interior_run_cuda(const qf_coarse_args *a, const void *in, const void *links, void *out,
                                            const void *x, const void *xinv, cudaStream_t stream)
 {
     int64_t ns = qf_parity_nsites(a->ext, a->parity);
     if (ns <= 0) return;
-    int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;
-    dim3 threads(n2, spb);
-    unsigned blocks = (unsigned)((ns + spb - 1) / spb);
-    QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_kernel<P><<<blocks, threads, 0, stream>>>(in, links, out, x, xinv, ns, *a));
+    /* H100, 8^4 single (tools/bench_coarse): warps 408 us vs rows 807 at N = 24, 1906 vs 5124 at 64, 125 vs 92 at 8 */
+    if (a->nvec >= QF_COARSE_WARP_MIN_NVEC) {
+        dim3 threads(QF_COARSE_WARP_LANES, COARSE_INTERIOR_WARPS);
+        QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_warp_kernel<P><<<(unsigned)ns, threads, 0, stream>>>(
+                                          in, links, out, x, xinv, *a));
+    } else {
+        int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;
+        dim3 threads(n2, spb);
+        unsigned blocks = (unsigned)((ns + spb - 1) / spb);
+        QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_rows_kernel<P><<<blocks, threads, 0, stream>>>(
+                                          in, links, out, x, xinv, ns, *a));
+    }
     QF_CUDA_CHECK_LAUNCH();
 }
 

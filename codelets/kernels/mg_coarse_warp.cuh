@@ -1,0 +1,201 @@
+/* The warp schedule of the coarse operator's hops on CUDA, which mg_coarse_interior.cu and
+ * mg_coarse_exterior.cu launch for N >= QF_COARSE_WARP_MIN_NVEC (their thread-per-row kernels below
+ * that), seed 003's mapping (QUDA's coarse operator): parallel over sites, rows AND hop directions. A
+ * thread block computes one output site with W warps, warp w the hops of its QF_NDIRS / W directions,
+ * each into its own slice of shared memory: with a whole site in one warp its 8 matrix-vector products
+ * ran one after another, and the 4096 warps of an 8^4 lattice could not keep enough loads in flight. A
+ * coarse matrix is row-major, so the lanes stride over a row's columns (lane j holds columns j, j + 32,
+ * ..): lanes read consecutive complex entries of a row (coalesced), and a row's dot product is a warp
+ * sum. After __syncthreads the block's threads sum the slices entry by entry, and the local matrix's
+ * rows are spread over the warps as well. The precision P is a template parameter down to the loads,
+ * and the argument block is read where the launch put it (a __grid_constant__ parameter, never copied
+ * to the stack), so that the loads are specialised. */
+#ifndef QF_MG_COARSE_WARP_CUH
+#define QF_MG_COARSE_WARP_CUH
+
+#include "mg.h"
+
+#define QF_COARSE_WARP_LANES 32
+/* the smallest N the warp schedule takes: from N = 16 a site's 2 N columns fill a warp's lanes; below,
+ * most lanes idle and thread-per-row measured faster (tools/bench_coarse, see the launchers) */
+#define QF_COARSE_WARP_MIN_NVEC 16
+/* columns a lane holds: 2 QF_MG_MAX_NVEC over the warp */
+#define QF_COARSE_WARP_COLS (2 * QF_MG_MAX_NVEC / QF_COARSE_WARP_LANES)
+/* rows a warp sums at once (a power of two up to 16): their 2 ROWS reals share one transposing
+ * reduction, and their loads are in flight together; 4 rows fit the kernels' 64 (interior) and 80
+ * (exterior) registers a thread (ptxas, sm_90: no spills but 8 bytes in the double exterior), where 8
+ * take about 120, and so a third fewer warps an SM */
+#define QF_COARSE_WARP_ROWS 4
+/* reals of a site's shared slice: 2 N complex entries, in double */
+#define QF_COARSE_WARP_SLICE (4 * QF_MG_MAX_NVEC)
+
+static_assert(2 * QF_MG_MAX_NVEC % QF_COARSE_WARP_LANES == 0, "a site's columns fill whole warps");
+
+/* The warp's sum of each of the V values v (V a power of two up to 32), lane l getting that of value
+ * l / (32 / V). Each step hands half of the values still held to the lane across one bit of the lane
+ * index and keeps the other half, so the V sums take V - 1 + log2(32 / V) shuffles, where V separate
+ * reductions would take 5 V. A step a template instance, so that every index is a constant and the
+ * values stay in registers. */
+template <int V, int BIT = QF_COARSE_WARP_LANES / 2>
+static __device__ __forceinline__ double qf_coarse_warp_transpose_sum(const double (&v)[V], int lane)
+{
+    if constexpr (BIT == 0) {
+        return v[0];
+    } else if constexpr (V == 1) {
+        const double w[1] = {v[0] + __shfl_xor_sync(0xffffffffu, v[0], BIT)};
+        return qf_coarse_warp_transpose_sum<1, BIT / 2>(w, lane);
+    } else {
+        double w[V / 2];
+        int upper = lane & BIT;
+        QF_UNROLL
+        for (int k = 0; k < V / 2; k++)
+            w[k] = (upper ? v[k + V / 2] : v[k]) + __shfl_xor_sync(0xffffffffu, upper ? v[k] : v[k + V / 2], BIT);
+        return qf_coarse_warp_transpose_sum<V / 2, BIT / 2>(w, lane);
+    }
+}
+
+/* Complex entry i of an array the kernel only reads (8 or 16 bytes a lane): indexed by complex entry,
+ * so that the compiler sees the reals offset even and keeps only qf_reals_load's paired load. */
+template <int P>
+static __device__ __forceinline__ qf_complex qf_coarse_warp_load(const void *base, size_t i)
+{
+    double v[2];
+    qf_reals_load(base, (qf_precision)P, 2 * i, v, 2);
+    return qf_cmake(v[0], v[1]);
+}
+
+/* The dagger's sign of entry (r, c), qf_coarse_sign, is s(r) s(c) with s(i) = -1 on the second
+ * chirality: s(c) is folded into the source vector, s(r) into the row's sum. */
+static __device__ __forceinline__ double qf_coarse_warp_chiral_sign(int dagger, int i, int n)
+{
+    return qf_coarse_sign(dagger, i, 0, n);
+}
+
+/* After qf_coarse_warp_rows, lane l holds real l / QF_COARSE_WARP_SPREAD of the row group's 2 ROWS
+ * reals (re, im a row); the first lane of each such run stores it. */
+#define QF_COARSE_WARP_SPREAD (QF_COARSE_WARP_LANES / (2 * QF_COARSE_WARP_ROWS))
+
+/* Rows r0 .. r0 + ROWS - 1 of M v, M the matrix at complex offset mc of base and v the lane's columns
+ * of the source (signs s(c) folded in): the warp's sums, spread over the lanes as above. */
+template <int P>
+static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, size_t mc,
+                                                             const qf_complex (&v)[QF_COARSE_WARP_COLS], int n2, int r0,
+                                                             int lane)
+{
+    double p[2 * QF_COARSE_WARP_ROWS];
+    QF_UNROLL
+    for (int q = 0; q < QF_COARSE_WARP_ROWS; q++) {
+        int r = r0 + q;
+        qf_complex acc = qf_cmake(0.0, 0.0);
+        QF_UNROLL
+        for (int k = 0; k < QF_COARSE_WARP_COLS; k++) {
+            int c = lane + k * QF_COARSE_WARP_LANES;
+            if (r < n2 && c < n2) acc = qf_cmadd(acc, qf_coarse_warp_load<P>(base, mc + (size_t)r * n2 + c), v[k]);
+        }
+        p[2 * q] = acc.re;
+        p[2 * q + 1] = acc.im;
+    }
+    return qf_coarse_warp_transpose_sum(p, lane);
+}
+
+/* Warp w's share of the hops of output site x (block storage index s) whose sources lie in the block
+ * (faces NULL) or in the neighbours' faces (faces given), as qf_coarse_hops_row's: the directions
+ * w D .. w D + D - 1, D = QF_NDIRS / W, summed into the warp's slice h. Each real of h is written only
+ * by the lane that stores its row's sum, so the warp needs no fence of its own. */
+template <int P, int W>
+static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args *a, const void *in, const void *links,
+                                                           const void *const *faces, const int x[QF_NDIM], int64_t s,
+                                                           int w, int lane, double *h)
+{
+    const int dirs = QF_NDIRS / W;
+    int n = a->nvec, n2 = 2 * n, e = lane / QF_COARSE_WARP_SPREAD, store = lane % QF_COARSE_WARP_SPREAD == 0;
+    for (int r0 = 0; r0 < n2; r0 += QF_COARSE_WARP_ROWS)
+        if (store && r0 + e / 2 < n2) h[2 * r0 + e] = 0.0;
+    for (int d = w * dirs; d < (w + 1) * dirs; d++) {
+        const void *src;
+        int64_t ys;
+        if (!qf_coarse_hop_source(a, in, faces, x, d, &src, &ys)) continue;
+        size_t vc = qf_coarse_site_offset(ys, n) / 2, mc = qf_coarse_matrix_offset(s, d, n) / 2;
+        qf_complex v[QF_COARSE_WARP_COLS];
+        QF_UNROLL
+        for (int k = 0; k < QF_COARSE_WARP_COLS; k++) {
+            int c = lane + k * QF_COARSE_WARP_LANES;
+            v[k] = c < n2 ? qf_cscale(qf_coarse_warp_chiral_sign(a->dagger, c, n), qf_coarse_warp_load<P>(src, vc + c))
+                          : qf_cmake(0.0, 0.0);
+        }
+        for (int r0 = 0; r0 < n2; r0 += QF_COARSE_WARP_ROWS) {
+            double sum = qf_coarse_warp_rows<P>(links, mc, v, n2, r0, lane);
+            int r = r0 + e / 2;
+            if (store && r < n2) h[2 * r0 + e] += qf_coarse_warp_chiral_sign(a->dagger, r, n) * sum;
+        }
+    }
+}
+
+/* Output site x (storage index s) with thread block dimensions (32, W): its hops (those of
+ * qf_coarse_warp_hops, when b != 0) added to the partial sum prior (the site in that field, or NULL
+ * for none), then finished as qf_coarse_finish_row does for one row, or stored as they are (finish 0:
+ * a site that waits for its face hops). The block's threads first take the site's entries one a
+ * thread: the hop sum, and from it the local matrix's source v (signs s(c) folded in) and the terms
+ * outside the local matrix, kept in slices 0 and 1 (only the thread of an entry reads that entry's
+ * slices, so they are reused without a barrier); the local matrix's row groups then go to the warps in
+ * turn. */
+template <int P, int W>
+static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args *a, const void *in, const void *links,
+                                                           const void *const *faces, const void *x, const void *xinv,
+                                                           const void *prior, int finish, const int xs[QF_NDIM],
+                                                           int64_t s, void *out)
+{
+    static_assert(W >= 2 && QF_NDIRS % W == 0, "whole directions a warp, and two slices for the finish");
+    __shared__ double hs[W][QF_COARSE_WARP_SLICE];
+    const qf_precision prec = (qf_precision)P;
+    int w = threadIdx.y, lane = threadIdx.x, n = a->nvec, n2 = 2 * n, hops = a->b != 0.0;
+    if (hops) qf_coarse_warp_hops<P, W>(a, in, links, faces, xs, s, w, lane, hs[w]);
+    __syncthreads(); /* every slice, before an entry's slices are summed */
+
+    int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, la = a->local_on == QF_CLOVER_ALL;
+    int none = a->local_on == QF_CLOVER_NONE, local = finish && (lx || lh || la);
+    size_t so = qf_coarse_site_offset(s, n);
+    for (int e = w * QF_COARSE_WARP_LANES + lane; e < 2 * n2; e += W * QF_COARSE_WARP_LANES) {
+        double h = prior ? qf_real_get(prior, prec, so + e) : 0.0;
+        if (hops) {
+            QF_UNROLL
+            for (int k = 0; k < W; k++) h += hs[k][e];
+        }
+        if (!finish) {
+            qf_real_set(out, prec, so + e, h);
+            continue;
+        }
+        double xe = a->has_x ? qf_real_get(x, prec, so + e) : 0.0, v = 0.0, own = 0.0;
+        if (a->has_x && !lh) v = a->a * xe;
+        if (!lx && hops) v += a->b * h;
+        if (a->has_x && (lh || none)) own = a->a * xe;
+        if ((lx || none) && hops) own += a->b * h;
+        if (!local) {
+            qf_real_set(out, prec, so + e, own);
+            continue;
+        }
+        hs[0][e] = qf_coarse_warp_chiral_sign(a->dagger, e / 2, n) * v;
+        hs[1][e] = own;
+    }
+    if (!local) return;
+    __syncthreads(); /* the whole source v, before a warp takes its columns */
+
+    size_t lo;
+    const void *lbase = qf_coarse_local_matrix(a, links, xinv, s, &lo);
+    qf_complex v[QF_COARSE_WARP_COLS];
+    QF_UNROLL
+    for (int k = 0; k < QF_COARSE_WARP_COLS; k++) {
+        int c = lane + k * QF_COARSE_WARP_LANES;
+        v[k] = c < n2 ? qf_cmake(hs[0][2 * c], hs[0][2 * c + 1]) : qf_cmake(0.0, 0.0);
+    }
+    int e = lane / QF_COARSE_WARP_SPREAD;
+    for (int r0 = w * QF_COARSE_WARP_ROWS; r0 < n2; r0 += W * QF_COARSE_WARP_ROWS) {
+        double sum = qf_coarse_warp_rows<P>(lbase, lo / 2, v, n2, r0, lane);
+        int r = r0 + e / 2;
+        if (lane % QF_COARSE_WARP_SPREAD == 0 && r < n2)
+            qf_real_set(out, prec, so + 2 * r0 + e,
+                        hs[1][2 * r0 + e] + qf_coarse_warp_chiral_sign(a->dagger, r, n) * sum);
+    }
+}
+
+#endif
