@@ -2,7 +2,7 @@
 # The GPU-node runs behind bench/RESULTS.md's "Multigrid" section. Run here `tools/pack-device.sh`,
 # then on the GPU machine (with .deploy carried): bench/run_device_mg.sh PART [OUTDIR]; logs go to
 # OUTDIR (default $OUT or /tmp), the tables are printed.
-#   check: the multigrid test on CUDA workers alone (dmda) and on CUDA + CPU workers (dmdas);
+#   check: the multigrid and Schwarz tests on CUDA workers alone (dmda) and on CUDA + CPU workers (dmdas);
 #   ddalpha: bench mg on the DDalphaAMG 8^4 field, GPU alone, m0 from -0.20 to -0.33;
 #   h100: a 32^4 quenched field at beta 6.0 generated here (200 sweeps), bench mg over kappa up to
 #         near the critical value on the GPU alone (QF_MG_KAPPAS, QF_MG_ARGS);
@@ -31,6 +31,8 @@ case $part in
 check)
   step test_mg_gpu 200 $gpu QF_TEST_REQUIRE_CUDA=1 "$run" test_mg
   step test_mg_gpu_cpu 200 STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 "$run" test_mg
+  step test_sap_gpu 200 $gpu QF_TEST_REQUIRE_CUDA=1 "$run" test_sap
+  step test_sap_gpu_cpu 200 STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 "$run" test_sap
   ;;
 ddalpha)
   step ddalpha_gpu 300 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg "$data/8x8x8x8b6.0000id3n1" --csw 1.769 \

@@ -1,13 +1,18 @@
 # The Wilson-clover Dirac operator as task graphs (tasks/dirac.c): the gather, interior and exterior
-# codelets of the hopping term and their CUDA implementations. Paths relative to the repository root;
-# included by the top CMakeLists.txt.
+# codelets of the hopping term and their CUDA implementations, and its Schwarz domain solves
+# (tasks/schwarz.c). Paths relative to the repository root; included by the top CMakeLists.txt.
 set(QF_DIRAC_C_SOURCES
   codelets/wilson_gather.c
   codelets/wilson_interior.c
   codelets/wilson_exterior.c
+  codelets/domain_layout.c
+  codelets/wilson_sap.c
   tasks/dirac.c
+  tasks/schwarz.c
   tasks/dirac_linop.c)
 set(QF_DIRAC_CUDA_SOURCES
   codelets/wilson_gather.cu
   codelets/wilson_interior.cu
-  codelets/wilson_exterior.cu)
+  codelets/wilson_exterior.cu
+  codelets/domain_layout.cu
+  codelets/wilson_sap.cu)

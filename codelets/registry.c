@@ -52,6 +52,8 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_mg_coarse_exterior, "c_exter", COLOUR_EXTERIOR},
     {&qf_cl_mg_coarse_solve, "c_solve", COLOUR_COARSE_SOLVE},
     {&qf_cl_field_gaussian, "gauss", COLOUR_RANDOM},
+    {&qf_cl_domain_layout, "dom_lay", COLOUR_CONVERT},
+    {&qf_cl_wilson_sap, "sap", COLOUR_INTERIOR},
 };
 /* At load time, before any task exists: the codelets are static structures that every entry point
  * (the command line, a host code through the C API) shares. */

@@ -52,7 +52,8 @@ qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
                       .smoother_steps = 4, .coarse_tol = 0.25, .coarse_max_iter = 100, .coarse_nkrylov = 64,
-                      .coarse_one_task = 2, .prec = QF_SINGLE, .seed = 1};
+                      .coarse_one_task = 2, .smoother = QF_MG_SMOOTHER_MR, .sap_block = {4, 4, 4, 4},
+                      .sap_cycles = 4, .sap_mr = 4, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
         for (int mu = 0; mu < QF_NDIM; mu++) p.block[l][mu] = l == 0 ? 4 : 2;
@@ -75,6 +76,11 @@ static int check_params(const qf_mg_params *p)
                        "iteration",
                        p->setup_refine, p->refine_iter);
     if (p->smoother_steps < 0) return qf_fail("multigrid smoother of %d steps: give 0 or more", p->smoother_steps);
+    if (p->smoother != QF_MG_SMOOTHER_MR && p->smoother != QF_MG_SMOOTHER_SAP)
+        return qf_fail("multigrid smoother %d: give QF_MG_SMOOTHER_MR or QF_MG_SMOOTHER_SAP", p->smoother);
+    if (p->smoother == QF_MG_SMOOTHER_SAP && (p->sap_cycles < 1 || p->sap_mr < 1))
+        return qf_fail("multigrid Schwarz smoother of %d cycles of %d MR steps: give at least one of each",
+                       p->sap_cycles, p->sap_mr);
     if (p->coarse_nkrylov < 1 || p->coarse_nkrylov > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
         return qf_fail("multigrid coarse solves by GCR(%d): give 1 to %d search directions", p->coarse_nkrylov,
                        QF_COARSE_ONE_TASK_MAX_NKRYLOV);
@@ -145,7 +151,7 @@ static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
     qf_transfer_restrict(mg->T[l], rc, r);
     coarse_solve(mg, l, ec, rc);
     qf_transfer_prolong(mg->T[l], z, ec, 0);
-    if (mg->p.smoother_steps > 0) {
+    if (mg->smoother[l]) {
         *flops += qf_linop_flops(A, 0);
         qf_linop_apply(A, t, z);
         qf_blas_axpby(1.0, r, -1.0, t, -1);
@@ -363,7 +369,10 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     for (int l = 0; l < p->levels; l++) mg->scope[l].where = p->location[l];
     double t0 = qf_wtime();
     int rc = qf_linop_in_precision(A, p->prec, &mg->op[0]);
-    if (!rc && p->smoother_steps > 0) rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps);
+    if (!rc && p->smoother == QF_MG_SMOOTHER_SAP)
+        rc = qf_precond_sap(&mg->smoother[0], mg->op[0], p->sap_block, p->sap_cycles, p->sap_mr);
+    else if (!rc && p->smoother_steps > 0)
+        rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps);
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
         rc = setup_level(mg, l);
         if (!p->setup_refine) free_vectors(mg, l); /* only the refinement cycles read them again */

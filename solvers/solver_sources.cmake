@@ -7,5 +7,6 @@ set(QF_SOLVER_C_SOURCES
   solvers/bicgstab.c
   solvers/gcr.c
   solvers/mr.c
+  solvers/sap.c
   solvers/precond.c
   solvers/mg.c)

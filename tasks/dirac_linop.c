@@ -83,6 +83,11 @@ static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
     return qf_coarse_op_build(T, &src, coarse);
 }
 
+static int full_domains(void *ctx, const int dom[QF_NDIM], int mr_steps, qf_domains **D)
+{
+    return qf_dirac_domains(((const dirac_linop *)ctx)->d, dom, mr_steps, D);
+}
+
 static const qf_linop_ops full_ops = {.name = "M",
                                       .apply = wilson_apply,
                                       .flops = wilson_flops,
@@ -91,6 +96,7 @@ static const qf_linop_ops full_ops = {.name = "M",
                                       .prepare = full_prepare,
                                       .reconstruct = full_reconstruct,
                                       .coarsen = full_coarsen,
+                                      .domains = full_domains,
                                       .destroy = wilson_destroy};
 
 int qf_dirac_linop(qf_dirac *d, qf_linop **A)

@@ -257,3 +257,45 @@ int qf_linop_coarsen(qf_linop *A, const qf_transfer *T, qf_linop **Ac)
                        qf_field_kind_name(fs.kind));
     return A->ops->coarsen(A->ctx, T, Ac);
 }
+
+/* ---- Schwarz domains ---- */
+
+struct qf_domains {
+    const qf_domains_ops *ops;
+    void *ctx;
+};
+
+int qf_domains_create(qf_domains **D, const qf_domains_ops *ops, void *ctx)
+{
+    *D = NULL;
+    if (!ops || !ops->solve) return qf_fail("qf_domains_create: domain solves need their solve function");
+    if (!(*D = malloc(sizeof **D))) return qf_fail("out of host memory creating Schwarz domains");
+    **D = (qf_domains){.ops = ops, .ctx = ctx};
+    return QF_SUCCESS;
+}
+
+void qf_domains_destroy(qf_domains *D)
+{
+    if (!D) return;
+    if (D->ops->destroy) D->ops->destroy(D->ctx);
+    free(D);
+}
+
+int qf_linop_domains(qf_linop *A, const int dom[QF_NDIM], int mr_steps, qf_domains **D)
+{
+    *D = NULL;
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (!A->ops->domains || A->origin || A->dom.parity != -1)
+        return qf_fail("operator %s has no Schwarz domain solves: the Schwarz smoother needs the full-lattice "
+                       "Wilson-clover operator (use MR smoothing on coarse levels)",
+                       qf_linop_name(A));
+    if (mr_steps < 1) return qf_fail("Schwarz domain solves of %d MR steps: give at least 1", mr_steps);
+    return A->ops->domains(A->ctx, dom, mr_steps, D);
+}
+
+int qf_domains_solve(qf_domains *D, int colour, qf_field *x, const qf_field *r)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (!x || !r || x == r) return qf_fail("Schwarz domain solves need two distinct fields");
+    return D->ops->solve(D->ctx, colour & 1, x, r);
+}

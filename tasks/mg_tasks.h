@@ -19,8 +19,12 @@ struct qf_transfer {
     qf_field *v; /* QF_FIELD_TRANSFER: the vectors at each fine site */
 };
 
-/* The Wilson-clover operator's links and clover term A (NULL without clover), for its coarsening. */
+/* The Wilson-clover operator's links and clover term A (NULL without clover), for its coarsening and
+ * its Schwarz domains. */
 void qf_dirac_fields(const qf_dirac *d, const qf_field **gauge, const qf_field **clover);
+
+/* The Wilson-clover operator's domain solves (tasks/schwarz.c; qf_linop_domains). */
+int qf_dirac_domains(qf_dirac *d, const int dom[QF_NDIM], int mr_steps, qf_domains **D);
 
 /* *Ac = R D P for the fine operator described by src (codelets.h), in the transfer's precision. */
 int qf_coarse_op_build(const qf_transfer *T, const qf_coarse_source *src, qf_linop **Ac);

@@ -170,6 +170,11 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      preconditioned by its level's K-cycle, then the level rebuilt (default 0)\n"     \
     "  --mg-refine-iter N  GCR iterations per vector and refinement cycle (default 4)\n"                   \
     "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 4)\n" \
+    "  --mg-smoother mr|sap  the finest level's smoother: even-odd MR steps (default) or the Schwarz\n"     \
+    "                      alternating procedure (MR on domains with Dirichlet boundaries, no messages)\n" \
+    "  --mg-sap-block X Y Z T  Schwarz domains (default 4 4 4 4; even, dividing the blocks, at most 256 sites)\n" \
+    "  --mg-sap-cycles N   Schwarz cycles, each both colours of domains (default 4)\n"                       \
+    "  --mg-sap-mr N       MR steps on each domain a cycle (default 4)\n"                                   \
     "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
     "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"                   \
     "  --mg-coarse-nkrylov N  GCR search directions of the coarse-grid solves (default 64, at most 64)\n"   \

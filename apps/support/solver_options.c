@@ -78,6 +78,20 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
         *i += 4;
         return 0;
     }
+    if (!strcmp(a, "--mg-sap-block")) {
+        if (qf_parse_dims(argv + *i + 1, argc - *i - 1, mg->sap_block, "--mg-sap-block"))
+            return qf_app_usage_error(command, "%s", qf_last_error());
+        *i += 4;
+        return 0;
+    }
+    if (!strcmp(a, "--mg-smoother")) {
+        const char *v = *i + 1 < argc ? argv[*i + 1] : "";
+        if (strcmp(v, "mr") && strcmp(v, "sap"))
+            return qf_app_usage_error(command, "--mg-smoother needs mr (even-odd MR steps) or sap (Schwarz cycles)");
+        mg->smoother = strcmp(v, "sap") ? QF_MG_SMOOTHER_MR : QF_MG_SMOOTHER_SAP;
+        *i += 1;
+        return 0;
+    }
     if (!strcmp(a, "--mg-coarse-tol")) {
         rc = qf_app_double(command, argc, argv, i, &mg->coarse_tol);
         if (!rc && !(mg->coarse_tol > 0.0 && mg->coarse_tol < 1.0))
@@ -91,6 +105,8 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                  : !strcmp(a, "--mg-setup-refine") ? &mg->setup_refine
                  : !strcmp(a, "--mg-refine-iter") ? &mg->refine_iter
                  : !strcmp(a, "--mg-smoother-steps") ? &mg->smoother_steps
+                 : !strcmp(a, "--mg-sap-cycles") ? &mg->sap_cycles
+                 : !strcmp(a, "--mg-sap-mr") ? &mg->sap_mr
                  : !strcmp(a, "--mg-coarse-max-iter") ? &mg->coarse_max_iter
                  : !strcmp(a, "--mg-coarse-one-task") ? &mg->coarse_one_task
                  : !strcmp(a, "--mg-coarse-nkrylov") ? &mg->coarse_nkrylov
@@ -191,9 +207,12 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
         const qf_mg_params *mg = mg_params();
         printf("(%d) with a %d-level K-cycle (vectors", sp->gcr_nkrylov, mg->levels);
         for (int l = 0; l < mg->levels - 1; l++) printf("%s%d", l ? "," : " ", mg->nvec[l]);
-        printf(", aggregates %d %d %d %d, then 2^4; %d even-odd MR smoothing steps, coarse GCR(%d) to %g), full lattice, %s",
-               mg->block[0][0], mg->block[0][1], mg->block[0][2], mg->block[0][3], mg->smoother_steps, mg->coarse_nkrylov,
-               mg->coarse_tol,
+        printf(", aggregates %d %d %d %d, then 2^4; ", mg->block[0][0], mg->block[0][1], mg->block[0][2], mg->block[0][3]);
+        if (mg->smoother == QF_MG_SMOOTHER_SAP)
+            printf("Schwarz smoothing, %d cycles on %d %d %d %d domains of %d MR steps, coarser levels ", mg->sap_cycles,
+                   mg->sap_block[0], mg->sap_block[1], mg->sap_block[2], mg->sap_block[3], mg->sap_mr);
+        printf("%d even-odd MR smoothing steps, coarse GCR(%d) to %g), full lattice, %s", mg->smoother_steps,
+               mg->coarse_nkrylov, mg->coarse_tol,
                op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
         printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
                sp->check_every);

@@ -47,6 +47,8 @@ typedef struct {
     double a, b;           /* out = a x + b hops, with the clover field where clover_on says */
     int has_x;             /* an x buffer is passed (a != 0) */
     int clover_on;         /* QF_CLOVER_* */
+    int dirichlet;         /* the interior kernel on a Schwarz domain (kernels/sap.h): hops that leave the
+                            * block are dropped, and every site is finished */
     qf_precision prec;
 } qf_wilson_args;
 

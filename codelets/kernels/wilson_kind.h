@@ -119,7 +119,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
         }
     }
     QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
-    QF_K(qf_mask) face = QF_K(qf_sites_on_face)(q, a->ext), inner = QF_K(qf_mask_not)(face);
+    QF_K(qf_mask) face = a->dirichlet ? 0 : QF_K(qf_sites_on_face)(q, a->ext), inner = QF_K(qf_mask_not)(face);
     if (!QF_K(qf_mask_any)(inner)) {
         QF_K(qf_spinor_store)(out, a->prec, q->s, &acc, QF_K(qf_sites_valid)(q));
         return;

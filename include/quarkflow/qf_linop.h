@@ -10,7 +10,8 @@
  * operator built from task graphs, through qf_linop_ops.
  *
  * A qf_precond K maps a residual r to an approximate solution z of A z = r (flexible GCR's
- * preconditioner): n MR steps (qf_precond_mr), and any K given through qf_precond_ops. */
+ * preconditioner): n MR steps (qf_precond_mr), Schwarz cycles (qf_precond_sap), and any K given
+ * through qf_precond_ops. */
 #ifndef QF_LINOP_H
 #define QF_LINOP_H
 
@@ -22,6 +23,7 @@ extern "C" {
 
 typedef struct qf_linop qf_linop;
 typedef struct qf_transfer qf_transfer; /* qf_multigrid.h */
+typedef struct qf_domains qf_domains;
 
 /* The fields an operator acts on: their lattice (which must outlive the operator), shape and
  * precision, and the sites it reads and writes (-1 all, 0 even, 1 odd; the other parity of its
@@ -52,6 +54,9 @@ typedef struct {
     /* Optional: the Galerkin coarse operator R A P for the transfer T (qf_multigrid.h), a new operator
      * that the caller owns. NULL: A cannot be coarsened. */
     int (*coarsen)(void *ctx, const qf_transfer *T, qf_linop **coarse);
+    /* Optional: the domain solves of Schwarz methods on the domains of extents dom (qf_linop_domains), a
+     * new object that the caller owns. NULL: A has none. */
+    int (*domains)(void *ctx, const int dom[QF_NDIM], int mr_steps, qf_domains **D);
     /* Optional: frees ctx when the operator is destroyed. */
     void (*destroy)(void *ctx);
 } qf_linop_ops;
@@ -85,6 +90,23 @@ int qf_linop_schur(qf_linop *A, qf_linop **schur);
 int qf_linop_prepare(qf_linop *A, qf_field *bhat, const qf_field *b);
 int qf_linop_reconstruct(qf_linop *A, qf_field *x, const qf_field *x_even, const qf_field *b);
 
+/* Domain solves for Schwarz methods (solvers/sap.c). Domains of extents dom tile every block of A's
+ * lattice and are coloured like a chessboard (neighbouring domains differ in colour: the lattice holds
+ * an even number of domains in every direction). qf_domains_solve adds to x, on the domains of one
+ * colour, the result of mr_steps minimal-residual steps from zero on A restricted to each domain with
+ * Dirichlet boundaries (hops that leave the domain dropped) for the right-hand side r there: one task
+ * a block, no communication. qf_linop_domains fails with a message when A has no domain solves or dom
+ * does not suit its lattice. */
+int qf_linop_domains(qf_linop *A, const int dom[QF_NDIM], int mr_steps, qf_domains **D);
+int qf_domains_solve(qf_domains *D, int colour, qf_field *x, const qf_field *r);
+void qf_domains_destroy(qf_domains *D);
+/* For implementations: a qf_domains from its solve and destroy functions (ops must outlive it). */
+typedef struct {
+    int (*solve)(void *ctx, int colour, qf_field *x, const qf_field *r);
+    void (*destroy)(void *ctx);
+} qf_domains_ops;
+int qf_domains_create(qf_domains **D, const qf_domains_ops *ops, void *ctx);
+
 /* The hermitian normal operator A^dagger A on A's domain (built on the first request, owned by A). */
 int qf_linop_normal(qf_linop *A, qf_linop **normal);
 
@@ -114,6 +136,11 @@ int qf_precond_apply(qf_precond *K, qf_field *z, const qf_field *r, double *flop
 /* K = n minimal-residual steps on A z = r from z = 0 (the cheap smoother of GCR-DD and multigrid);
  * A must outlive K. */
 int qf_precond_mr(qf_precond **K, qf_linop *A, int steps);
+/* K = cycles of the Schwarz alternating procedure on the full-lattice operator A (solvers/sap.c): on
+ * domains of extents dom of colour 0, then 1, mr_steps MR steps on A with Dirichlet boundaries, the
+ * residual updated on the whole lattice between the two (qf_linop_domains says which A and dom
+ * suit); A must outlive K. */
+int qf_precond_sap(qf_precond **K, qf_linop *A, const int dom[QF_NDIM], int cycles, int mr_steps);
 
 #ifdef __cplusplus
 }

@@ -67,6 +67,8 @@ int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, doubl
 #define QF_MG_MAX_LEVELS 4
 /* The most near-null vectors a level takes (the coarse kernels' per-site arrays). */
 #define QF_MG_MAX_NVEC 64
+enum { QF_MG_SMOOTHER_MR = 0, QF_MG_SMOOTHER_SAP };
+
 typedef struct {
     int levels;                           /* 2 or more, up to QF_MG_MAX_LEVELS */
     int nvec[QF_MG_MAX_LEVELS];           /* near-null vectors of level l (the transfer from l to l + 1) */
@@ -76,6 +78,12 @@ typedef struct {
     int setup_refine;                     /* refinement cycles through the hierarchy after it is built */
     int refine_iter;                      /* iterations of hierarchy-preconditioned GCR per vector and cycle */
     int smoother_steps;                   /* MR post-smoothing steps on each level but the coarsest */
+    int smoother;                         /* level 0's smoother: QF_MG_SMOOTHER_MR (smoother_steps even-odd
+                                           * MR steps) or QF_MG_SMOOTHER_SAP (qf_precond_sap: sap_cycles
+                                           * Schwarz cycles on domains sap_block, sap_mr MR steps a domain);
+                                           * coarser levels always MR */
+    int sap_block[QF_NDIM];
+    int sap_cycles, sap_mr;
     double coarse_tol;                    /* relative tolerance of the coarse-grid solves */
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
     int coarse_nkrylov;                   /* its search directions between restarts (1 to
