@@ -47,7 +47,7 @@ qf_solver_params qf_solver_default_params(void)
 {
     qf_solver_params p = {.kind = QF_SOLVER_BICGSTAB, .tol = 1e-10, .max_iter = QF_SOLVER_DEFAULT_MAX_ITER,
                           .check_every = 10, .even_odd = 1, .verbose = 0, .sloppy = QF_DOUBLE, .delta = 0.1,
-                          .gcr_nkrylov = 16, .gcr_inner_mr = 0};
+                          .gcr_nkrylov = 16, .gcr_inner_mr = 0, .gcr_sap_block = {4, 4, 4, 4}, .gcr_sap_mr = 4};
     return p;
 }
 
@@ -86,6 +86,10 @@ static int check_params(const qf_solver_params *p, qf_precision op_prec)
     if ((p->kind == QF_SOLVER_GCR || p->kind == QF_SOLVER_MG) && (p->gcr_nkrylov < 1 || p->gcr_nkrylov > QF_GCR_MAX_NKRYLOV))
         return qf_fail("GCR with %d search directions: keep between 1 and %d", p->gcr_nkrylov, QF_GCR_MAX_NKRYLOV);
     if (p->gcr_inner_mr < 0) return qf_fail("GCR preconditioner with %d MR steps: give 0 or more", p->gcr_inner_mr);
+    if (p->gcr_sap_cycles < 0) return qf_fail("GCR preconditioner of %d Schwarz cycles: give 0 or more", p->gcr_sap_cycles);
+    if (p->gcr_sap_cycles > 0 && p->kind == QF_SOLVER_GCR && p->even_odd)
+        return qf_fail("the Schwarz preconditioner acts on the full lattice, not on the even-odd Schur system: solve "
+                       "the full system (even_odd 0, --full)");
     return QF_SUCCESS;
 }
 
@@ -153,7 +157,11 @@ static int preconditioner(qf_krylov *k, qf_precond **own)
         k->K = p->precond;
         return QF_SUCCESS;
     }
-    if (p->gcr_inner_mr > 0 && qf_precond_mr(own, k->As, p->gcr_inner_mr)) return QF_ERROR;
+    if (p->gcr_sap_cycles > 0) {
+        if (qf_precond_sap(own, k->As, p->gcr_sap_block, p->gcr_sap_cycles, p->gcr_sap_mr)) return QF_ERROR;
+    } else if (p->gcr_inner_mr > 0 && qf_precond_mr(own, k->As, p->gcr_inner_mr)) {
+        return QF_ERROR;
+    }
     k->K = *own;
     return QF_SUCCESS;
 }

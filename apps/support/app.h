@@ -161,6 +161,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --delta D           the residual's fall that triggers a high-precision update (default 0.1)\n"            \
     "  --nkrylov N         GCR: search directions between restarts (default 16)\n"                                \
     "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"                               \
+    "  --sap N             GCR: N Schwarz cycles as the preconditioner (GCR-SAP; with --full), default 0\n"      \
+    "  --sap-block X Y Z T GCR-SAP's domains (default 4 4 4 4)    --sap-mr N  its MR steps a domain (default 4)\n" \
     "  --mg-levels N       multigrid levels, 2 (default) to 4\n"                                               \
     "  --mg-nvec N[,N..]   near-null vectors of each level but the coarsest (default 24; the last repeats)\n"  \
     "  --mg-block X Y Z T  aggregate of fine sites a coarse site stands for (default 4 4 4 4; 2^4 below)\n"    \

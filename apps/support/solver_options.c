@@ -152,14 +152,22 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
                                       sp->delta);
         return rc;
     }
+    if (!strcmp(a, "--sap-block")) {
+        if (qf_parse_dims(argv + *i + 1, argc - *i - 1, sp->gcr_sap_block, "--sap-block"))
+            return qf_app_usage_error(command, "%s", qf_last_error());
+        *i += 4;
+        return 0;
+    }
     int *value = !strcmp(a, "--max-iter") ? &sp->max_iter
                  : !strcmp(a, "--check-every") ? &sp->check_every
                  : !strcmp(a, "--nkrylov") ? &sp->gcr_nkrylov
                  : !strcmp(a, "--inner-mr") ? &sp->gcr_inner_mr
+                 : !strcmp(a, "--sap") ? &sp->gcr_sap_cycles
+                 : !strcmp(a, "--sap-mr") ? &sp->gcr_sap_mr
                                              : NULL;
     if (!value) return mg_option(command, argc, argv, i, mg_params());
     rc = qf_app_int(command, argc, argv, i, value);
-    int least = value == &sp->gcr_inner_mr ? 0 : 1;
+    int least = value == &sp->gcr_inner_mr || value == &sp->gcr_sap_cycles ? 0 : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
     if (!rc && value == &sp->gcr_nkrylov && *value > 128)
         return qf_app_usage_error(command, "--nkrylov %d: keep at most 128 search directions", *value);
@@ -220,7 +228,12 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
     }
     if (sp->kind == QF_SOLVER_GCR) {
         printf("(%d)", sp->gcr_nkrylov);
-        if (sp->gcr_inner_mr) printf(" with %d MR steps as preconditioner", sp->gcr_inner_mr);
+        if (sp->gcr_sap_cycles)
+            printf(" with %d Schwarz cycles as preconditioner (domains %d %d %d %d, %d MR steps a domain)",
+                   sp->gcr_sap_cycles, sp->gcr_sap_block[0], sp->gcr_sap_block[1], sp->gcr_sap_block[2],
+                   sp->gcr_sap_block[3], sp->gcr_sap_mr);
+        else if (sp->gcr_inner_mr)
+            printf(" with %d MR steps as preconditioner", sp->gcr_inner_mr);
     }
     printf(", %s, %s", sp->even_odd ? "even-odd Schur system" : "full lattice", qf_app_solver_precision(sp, op_prec));
     if (sp->sloppy == QF_SINGLE && op_prec == QF_DOUBLE)

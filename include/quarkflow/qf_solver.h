@@ -8,7 +8,8 @@
  *   CGNE      conjugate gradients on M M^dagger y = b, x = M^dagger y;
  *   BiCGStab  stabilised bi-conjugate gradients on M itself;
  *   GCR       generalised conjugate residuals with gcr_nkrylov vectors between restarts, optionally
- *             preconditioned (flexible GCR): by precond, or by gcr_inner_mr minimal-residual steps;
+ *             preconditioned (flexible GCR): by precond, by gcr_sap_cycles Schwarz cycles (GCR-SAP,
+ *             on the full lattice), or by gcr_inner_mr minimal-residual steps;
  *   MR        minimal residual iteration (converges when the hermitian part of M is definite);
  *   MG        flexible GCR on the full lattice preconditioned by a multigrid K-cycle (mg, from
  *             qf_mg_setup on M), the iterations in the hierarchy's precision (qf_multigrid.h).
@@ -48,8 +49,13 @@ typedef struct {
     double delta;        /* reliable-update / high-precision restart threshold, in (0, 1) */
     int gcr_nkrylov;     /* GCR: search directions kept between restarts */
     int gcr_inner_mr;    /* GCR: MR steps of the preconditioner, 0 for none (when precond is NULL) */
+    int gcr_sap_cycles;  /* GCR: Schwarz cycles of the preconditioner (qf_precond_sap on the full lattice,
+                          * even_odd 0: GCR-SAP), 0 for none (when precond is NULL) */
+    int gcr_sap_block[QF_NDIM]; /* its domains */
+    int gcr_sap_mr;      /* its MR steps on each domain a cycle */
     qf_precond *precond; /* GCR: the preconditioner, acting on the system's sites in the iterations'
-                          * precision (the Schur system with even_odd); NULL: gcr_inner_mr's */
+                          * precision (the Schur system with even_odd); NULL: gcr_sap_cycles' or
+                          * gcr_inner_mr's */
     qf_mg *mg;           /* MG: the hierarchy built for M (qf_mg_setup) */
     int accept_max_iter; /* 1: reaching max_iter ends the solve without an error (the inner solves of a
                           * preconditioner); the result says whether tol was met */
