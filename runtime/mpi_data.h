@@ -75,13 +75,18 @@ void qf_task_scope_count(void *scope);
 #else
 #define QF_TASK_INSERT_UNSCOPED(cl, ...) starpu_task_insert(cl, __VA_ARGS__)
 #endif
+/* The exploration guard (runtime/task_scope.c): large tasks are not sent to CPU workers only to
+ * calibrate their models there. */
+void qf_explore_guard_start(void);
+void qf_explore_guard_stop(void);
+void qf_task_explore_guard(void *unused);
 /* ... placed and counted by the inserting thread's placement scope, when it has one. */
 #define QF_TASK_INSERT(cl, ...)                                                                                \
     (qf_task_scope_current()                                                                                   \
          ? QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_scope_where(cl), STARPU_CALLBACK,         \
                                    qf_task_scope_count, STARPU_CALLBACK_ARG_NFREE, (void *)qf_task_scope_current(), \
-                                   __VA_ARGS__)                                                                \
-         : QF_TASK_INSERT_UNSCOPED(cl, __VA_ARGS__))
+                                   STARPU_PROLOGUE_CALLBACK, qf_task_explore_guard, __VA_ARGS__)               \
+         : QF_TASK_INSERT_UNSCOPED(cl, STARPU_PROLOGUE_CALLBACK, qf_task_explore_guard, __VA_ARGS__))
 
 /* ... and, when the process drives several GPUs, kept on block b's home GPU or the CPU workers
  * (runtime/task_scope.c): the insert of every task that belongs to one block of lat (lat NULL: none). */

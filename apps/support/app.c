@@ -224,9 +224,9 @@ int qf_app_start(int *argc, char ***argv)
         (missing = qf_runtime_models_missing(&total, names, sizeof names)) > 0)
         fprintf(stderr,
                 "quarkflow: note: %d of %d codelets have no calibrated performance model on this machine yet (%s): "
-                "the scheduler calibrates them in the first runs by timing tasks on every worker type, CPU cores "
-                "included, which makes those runs slower; run a short job of the same size first, or use the GPU "
-                "alone (--ncpu 0)\n",
+                "the scheduler calibrates them in the first runs by timing tasks on every worker type (on the CPU "
+                "cores only tasks of up to 4 MiB; larger ones stay on the GPUs), which may make those runs a little "
+                "slower; run a short job of the same size first, or use the GPU alone (--ncpu 0)\n",
                 missing, total, names);
     return QF_SUCCESS;
 }
