@@ -41,7 +41,7 @@ done | sort -u | while read -r name path; do
 done
 strip --strip-unneeded "$deploy"/lib/*.so* "$deploy"/bin/* 2>/dev/null || true
 cp "$top"/../shared/data/* "$deploy/data/" 2>/dev/null || true
-cp "$top/tests/solve_invariance.sh" "$deploy/"
+cp "$top/tests/solve_invariance.sh" "$top/tests/explore_guard.sh" "$deploy/"
 
 cat > "$deploy/run.sh" <<'EOF'
 #!/usr/bin/env bash
@@ -71,6 +71,8 @@ if [ "$prog" = ctest-gpu ]; then
       "--dim 8 8 8 8 --csw 1 --kappa 0.12 --source random --tol 1e-11 --check-every 1 --solver $solver" \
       "--ncuda 0 --sched eager" "--ncpu 0 --ncuda 1" "--ncuda 1 --sched dmdas --blocks 2 1 1 2"
   done
+  echo "== a fresh node's first solve with CPU + CUDA workers: no GPU-sized task timed on a CPU core"
+  sh "$here/explore_guard.sh" "$here/bin/quarkflow"
   exit 0
 fi
 [ -x "$here/bin/$prog" ] && prog="$here/bin/$prog"
