@@ -305,8 +305,8 @@ typedef struct {
     int dom[QF_NDIM];
     int mr_steps;
     double kappa;
-    const qf_field *links, *clover; /* in the domain layout; clover NULL for plain Wilson */
-    qf_field *work[3];              /* Wilson fields of the operator's precision */
+    qf_field *links, *clover; /* in the domain layout; clover NULL for plain Wilson */
+    qf_field *work[3];        /* Wilson fields of the operator's precision */
 } qf_wilson_sap_spec;
 int qf_insert_domain_layout(qf_field *dst, int b, const qf_field *src, const int dom[QF_NDIM]);
 int qf_insert_wilson_sap(const qf_wilson_sap_spec *sp, int b, int colour, qf_field *x, const qf_field *r);

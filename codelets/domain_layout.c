@@ -7,7 +7,8 @@
 void qf_domain_layout_cuda(void *buffers[], void *cl_arg);
 #endif
 
-static void domain_layout_cpu(void *buffers[], void *cl_arg) {
+static void domain_layout_cpu(void *buffers[], void *cl_arg)
+{
     const qf_domain_layout_args *a = cl_arg;
     const void *block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     void *dom = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
@@ -31,7 +32,8 @@ struct starpu_codelet qf_cl_domain_layout = {
     .model = &domain_layout_model,
 };
 
-int qf_insert_domain_layout(qf_field *dst, int b, const qf_field *src, const int dom[QF_NDIM]) {
+int qf_insert_domain_layout(qf_field *dst, int b, const qf_field *src, const int dom[QF_NDIM])
+{
     const qf_lattice *lat = src->lat;
     qf_domain_layout_args a = {.rec = src->shape.site_reals, .prec = src->prec};
     memcpy(a.g.ext, lat->block, sizeof a.g.ext);

@@ -13,7 +13,8 @@ void qf_wilson_sap_cuda(void *buffers[], void *cl_arg);
 /* The domains one at a time, each in the cache while its MR steps run; the domain operator is the
  * interior kernel's best CPU version. */
 static void sap_block(const qf_sap_args *a, const void *links, const void *clover, const void *r, void *x, void *rho,
-                      void *q, void *e) {
+                      void *q, void *e)
+{
     int64_t vd = qf_volume(a->g.dom), nd = qf_domain_count(&a->g);
     QF_WITH_PRECISION(a->op.prec, P, {
         for (int64_t j = 0; j < nd; j++) {
@@ -23,22 +24,20 @@ static void sap_block(const qf_sap_args *a, const void *links, const void *clove
             void *ej = (void *)qf_domain_records(e, j, vd, QF_SPINOR_REALS, P);
             const void *uj = qf_domain_records(links, j, vd, QF_LINKS_REALS, P);
             const void *cj = clover ? qf_domain_records(clover, j, vd, QF_CLOVER_REALS, P) : NULL;
-            for (int64_t s = 0; s < vd; s++) {
-                qf_sap_site_move(rj, s, r, qf_domain_block_site(&a->g, j, s), P, 0);
-                for (int i = 0; i < QF_SPINOR_REALS; i++) qf_real_set(ej, P, (size_t)(s * QF_SPINOR_REALS + i), 0.0);
-            }
+            for (int64_t s = 0; s < vd; s++) qf_sap_site_begin(rj, ej, s, r, qf_domain_block_site(&a->g, j, s), P);
             for (int k = 0; k < a->mr_steps; k++) {
                 qf_wilson_interior_run(&a->op, qj, rj, uj, rj, cj);
                 double d[3] = {0.0, 0.0, 0.0};
                 for (int64_t s = 0; s < vd; s++) qf_sap_site_dots(qj, rj, s, P, d);
                 for (int64_t s = 0; s < vd; s++) qf_sap_site_update(ej, rj, qj, s, P, d);
             }
-            for (int64_t s = 0; s < vd; s++) qf_sap_site_move(x, qf_domain_block_site(&a->g, j, s), ej, s, P, 1);
+            for (int64_t s = 0; s < vd; s++) qf_sap_site_add(x, qf_domain_block_site(&a->g, j, s), ej, s, P);
         }
     });
 }
 
-static void wilson_sap_cpu(void *buffers[], void *cl_arg) {
+static void wilson_sap_cpu(void *buffers[], void *cl_arg)
+{
     const qf_sap_args *a = cl_arg;
     sap_block(a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
               a->op.clover_on != QF_CLOVER_NONE ? (const void *)STARPU_VECTOR_GET_PTR(buffers[6]) : NULL,
@@ -60,7 +59,8 @@ struct starpu_codelet qf_cl_wilson_sap = {
     .model = &wilson_sap_model,
 };
 
-int qf_insert_wilson_sap(const qf_wilson_sap_spec *sp, int b, int colour, qf_field *x, const qf_field *r) {
+int qf_insert_wilson_sap(const qf_wilson_sap_spec *sp, int b, int colour, qf_field *x, const qf_field *r)
+{
     const qf_lattice *lat = x->lat;
     qf_sap_args a = {.colour = colour, .mr_steps = sp->mr_steps};
     memcpy(a.g.ext, lat->block, sizeof a.g.ext);
@@ -74,7 +74,6 @@ int qf_insert_wilson_sap(const qf_wilson_sap_spec *sp, int b, int colour, qf_fie
                             .prec = x->prec,
                             .clover_on = sp->clover ? QF_CLOVER_X : QF_CLOVER_NONE};
     memcpy(a.op.ext, sp->dom, sizeof a.op.ext);
-    memcpy(a.op.global, lat->global, sizeof a.op.global);
     struct starpu_data_descr d[7] = {
         {qf_field_block(sp->links, b), STARPU_R},   {qf_field_block(r, b), STARPU_R},
         {qf_field_block(x, b), STARPU_RW},          {qf_field_block(sp->work[0], b), STARPU_W},

@@ -8,7 +8,8 @@
 #define WARPS (QF_SAP_MAX_DOMAIN_SITES / 32)
 
 /* d summed over the thread block, in every thread. */
-static __device__ void block_sum3(double d[3], double (*part)[WARPS]) {
+static __device__ void block_sum3(double d[3], double (*part)[WARPS])
+{
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = (blockDim.x + 31) >> 5;
     for (int i = 0; i < 3; i++) {
         for (int o = 16; o > 0; o >>= 1) d[i] += __shfl_down_sync(0xffffffffu, d[i], o);
@@ -24,7 +25,8 @@ static __device__ void block_sum3(double d[3], double (*part)[WARPS]) {
 template <int P>
 static __global__ void __launch_bounds__(QF_SAP_MAX_DOMAIN_SITES)
     wilson_sap_kernel(const void *links, const void *clover, const void *r, void *x, void *rho, void *q, void *e,
-                      qf_sap_args a) {
+                      qf_sap_args a)
+{
     __shared__ double part[3][WARPS];
     a.op.prec = (qf_precision)P;
     int64_t j = blockIdx.x, vd = qf_volume(a.g.dom), s = threadIdx.x;
@@ -36,11 +38,7 @@ static __global__ void __launch_bounds__(QF_SAP_MAX_DOMAIN_SITES)
     const void *uj = qf_domain_records(links, j, vd, QF_LINKS_REALS, (qf_precision)P);
     const void *cj = clover ? qf_domain_records(clover, j, vd, QF_CLOVER_REALS, (qf_precision)P) : NULL;
     int64_t bs = site ? qf_domain_block_site(&a.g, j, s) : 0;
-    if (site) {
-        qf_sap_site_move(rj, s, r, bs, (qf_precision)P, 0);
-        for (int i = 0; i < QF_SPINOR_REALS; i++)
-            qf_real_set(ej, (qf_precision)P, (size_t)(s * QF_SPINOR_REALS + i), 0.0);
-    }
+    if (site) qf_sap_site_begin(rj, ej, s, r, bs, (qf_precision)P);
     for (int k = 0; k < a.mr_steps; k++) {
         __syncthreads(); /* rho complete before the domain operator reads neighbours */
         double d[3] = {0.0, 0.0, 0.0};
@@ -51,10 +49,11 @@ static __global__ void __launch_bounds__(QF_SAP_MAX_DOMAIN_SITES)
         block_sum3(d, part); /* its barrier also ends every read of rho before the update writes it */
         if (site) qf_sap_site_update(ej, rj, qj, s, (qf_precision)P, d);
     }
-    if (site) qf_sap_site_move(x, bs, ej, s, (qf_precision)P, 1);
+    if (site) qf_sap_site_add(x, bs, ej, s, (qf_precision)P);
 }
 
-extern "C" void qf_wilson_sap_cuda(void *buffers[], void *cl_arg) {
+extern "C" void qf_wilson_sap_cuda(void *buffers[], void *cl_arg)
+{
     const qf_sap_args *a = (const qf_sap_args *)cl_arg;
     const void *clover = a->op.clover_on != QF_CLOVER_NONE ? (const void *)STARPU_VECTOR_GET_PTR(buffers[6]) : NULL;
     unsigned threads = (unsigned)((qf_volume(a->g.dom) + 31) / 32 * 32);

@@ -79,9 +79,6 @@ static int check_params(const qf_mg_params *p)
     if (p->smoother_steps < 0) return qf_fail("multigrid smoother of %d steps: give 0 or more", p->smoother_steps);
     if (p->smoother != QF_MG_SMOOTHER_MR && p->smoother != QF_MG_SMOOTHER_SAP)
         return qf_fail("multigrid smoother %d: give QF_MG_SMOOTHER_MR or QF_MG_SMOOTHER_SAP", p->smoother);
-    if (p->smoother == QF_MG_SMOOTHER_SAP && (p->sap_cycles < 1 || p->sap_mr < 1))
-        return qf_fail("multigrid Schwarz smoother of %d cycles of %d MR steps: give at least one of each",
-                       p->sap_cycles, p->sap_mr);
     if (p->coarse_nkrylov < 1 || p->coarse_nkrylov > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
         return qf_fail("multigrid coarse solves by GCR(%d): give 1 to %d search directions", p->coarse_nkrylov,
                        QF_COARSE_ONE_TASK_MAX_NKRYLOV);

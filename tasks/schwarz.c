@@ -6,34 +6,31 @@
 
 #include "kernels/sap.h"
 
-typedef struct {
-    const qf_lattice *lat;
-    qf_precision prec;
-    qf_wilson_sap_spec sp;
-    qf_field *links, *clover, *work[3];
-} dirac_domains;
-
-static void domains_free(void *ctx) {
-    dirac_domains *D = ctx;
-    if (D->links) qf_field_destroy(D->links);
-    if (D->clover) qf_field_destroy(D->clover);
+/* The spec (codelets.h) is the whole state: it owns its fields. */
+static void domains_free(void *ctx)
+{
+    qf_wilson_sap_spec *sp = ctx;
+    if (sp->links) qf_field_destroy(sp->links);
+    if (sp->clover) qf_field_destroy(sp->clover);
     for (int k = 0; k < 3; k++)
-        if (D->work[k]) qf_field_destroy(D->work[k]);
-    free(D);
+        if (sp->work[k]) qf_field_destroy(sp->work[k]);
+    free(sp);
 }
 
-static int domains_solve(void *ctx, int colour, qf_field *x, const qf_field *r) {
-    dirac_domains *D = ctx;
+static int domains_solve(void *ctx, int colour, qf_field *x, const qf_field *r)
+{
+    const qf_wilson_sap_spec *sp = ctx;
+    const qf_lattice *lat = sp->links->lat;
     for (int k = 0; k < 2; k++) {
         const qf_field *f = k ? r : x;
-        if (f->shape.kind != QF_FIELD_WILSON || f->prec != D->prec || !qf_lattice_same(f->lat, D->lat))
+        if (f->shape.kind != QF_FIELD_WILSON || f->prec != sp->links->prec || !qf_lattice_same(f->lat, lat))
             return qf_fail("Schwarz domain solves: the %s field is a %s field in %s precision; the operator's are "
                            "Wilson fields in %s precision on its lattice",
                            k ? "right-hand side" : "solution", qf_field_kind_name(f->shape.kind),
-                           qf_precision_name(f->prec), qf_precision_name(D->prec));
+                           qf_precision_name(f->prec), qf_precision_name(sp->links->prec));
     }
-    for (int b = 0; b < D->lat->nblocks; b++)
-        if (qf_lattice_block_is_local(D->lat, b) && qf_insert_wilson_sap(&D->sp, b, colour, x, r)) return QF_ERROR;
+    for (int b = 0; b < lat->nblocks; b++)
+        if (qf_lattice_block_is_local(lat, b) && qf_insert_wilson_sap(sp, b, colour, x, r)) return QF_ERROR;
     return QF_SUCCESS;
 }
 
@@ -41,7 +38,8 @@ static const qf_domains_ops dirac_domains_ops = {.solve = domains_solve, .destro
 
 /* Domains that tile every block, with an even number of them along every direction of the lattice
  * (the chessboard colouring), small enough for one GPU thread block. */
-static int check_domains(const qf_lattice *lat, const int dom[QF_NDIM]) {
+static int check_domains(const qf_lattice *lat, const int dom[QF_NDIM])
+{
     int ok = qf_volume(dom) <= QF_SAP_MAX_DOMAIN_SITES;
     for (int mu = 0; mu < QF_NDIM; mu++)
         ok = ok && dom[mu] >= 2 && dom[mu] % 2 == 0 && lat->block[mu] % dom[mu] == 0 &&
@@ -54,32 +52,29 @@ static int check_domains(const qf_lattice *lat, const int dom[QF_NDIM]) {
                    lat->global[0], lat->global[1], lat->global[2], lat->global[3], QF_SAP_MAX_DOMAIN_SITES);
 }
 
-int qf_dirac_domains(qf_dirac *d, const int dom[QF_NDIM], int mr_steps, qf_domains **out) {
+int qf_dirac_domains(qf_dirac *d, const int dom[QF_NDIM], int mr_steps, qf_domains **out)
+{
     *out = NULL;
     const qf_lattice *lat = qf_dirac_lattice(d);
     if (check_domains(lat, dom)) return QF_ERROR;
-    dirac_domains *D = calloc(1, sizeof *D);
-    if (!D) return qf_fail("out of host memory creating Schwarz domains");
+    qf_wilson_sap_spec *sp = calloc(1, sizeof *sp);
+    if (!sp) return qf_fail("out of host memory creating Schwarz domains");
     const qf_field *links, *clover;
     qf_dirac_fields(d, &links, &clover);
-    D->lat = lat;
-    D->prec = qf_dirac_get_params(d)->prec;
-    int rc = qf_field_create_shaped(&D->links, lat, &links->shape, D->prec, QF_FIELD_SCRATCH);
-    if (!rc && clover) rc = qf_field_create_shaped(&D->clover, lat, &clover->shape, D->prec, QF_FIELD_SCRATCH);
-    for (int k = 0; k < 3 && !rc; k++) rc = qf_field_create_scratch(&D->work[k], lat, QF_FIELD_WILSON, D->prec);
+    qf_precision prec = qf_dirac_get_params(d)->prec;
+    sp->mr_steps = mr_steps;
+    sp->kappa = qf_dirac_get_params(d)->kappa;
+    memcpy(sp->dom, dom, sizeof sp->dom);
+    int rc = qf_field_create_shaped(&sp->links, lat, &links->shape, prec, QF_FIELD_SCRATCH);
+    if (!rc && clover) rc = qf_field_create_shaped(&sp->clover, lat, &clover->shape, prec, QF_FIELD_SCRATCH);
+    for (int k = 0; k < 3 && !rc; k++) rc = qf_field_create_scratch(&sp->work[k], lat, QF_FIELD_WILSON, prec);
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_local(lat, b)) continue;
-        rc = qf_insert_domain_layout(D->links, b, links, dom) ||
-             (clover && qf_insert_domain_layout(D->clover, b, clover, dom));
+        rc = qf_insert_domain_layout(sp->links, b, links, dom) ||
+             (clover && qf_insert_domain_layout(sp->clover, b, clover, dom));
     }
-    D->sp = (qf_wilson_sap_spec){.mr_steps = mr_steps,
-                                 .kappa = qf_dirac_get_params(d)->kappa,
-                                 .links = D->links,
-                                 .clover = D->clover,
-                                 .work = {D->work[0], D->work[1], D->work[2]}};
-    memcpy(D->sp.dom, dom, sizeof D->sp.dom);
-    if (rc || qf_domains_create(out, &dirac_domains_ops, D)) {
-        domains_free(D);
+    if (rc || qf_domains_create(out, &dirac_domains_ops, sp)) {
+        domains_free(sp);
         return QF_ERROR;
     }
     return QF_SUCCESS;

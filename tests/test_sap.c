@@ -27,7 +27,8 @@ typedef struct {
 } sap_case;
 
 /* The domain of global site s (lexicographic on the global grid of domains) and its colour. */
-static int64_t domain_of(const int L[4], const int dom[4], int64_t s, int *colour) {
+static int64_t domain_of(const int L[4], const int dom[4], int64_t s, int *colour)
+{
     int x[4];
     ref_coords(s, L, x);
     int64_t j = 0, stride = 1;
@@ -42,7 +43,8 @@ static int64_t domain_of(const int L[4], const int dom[4], int64_t s, int *colou
 }
 
 /* x += the colour's domain solves of r: mr steps of MR on each domain from zero. */
-static void ref_domain_solves(const ref_dirac *rd, const int dom[4], int colour, int mr, double *x, const double *r) {
+static void ref_domain_solves(const ref_dirac *rd, const int dom[4], int colour, int mr, double *x, const double *r)
+{
     const int *L = rd->L;
     int64_t V = rd->V, nd = V / ((int64_t)dom[0] * dom[1] * dom[2] * dom[3]);
     size_t n = (size_t)V * REF_SPINOR_REALS;
@@ -88,7 +90,8 @@ static void ref_domain_solves(const ref_dirac *rd, const int dom[4], int colour,
 }
 
 /* z = SAP(cycles, mr) r */
-static void ref_sap(const ref_dirac *rd, const int dom[4], int cycles, int mr, double *z, const double *r) {
+static void ref_sap(const ref_dirac *rd, const int dom[4], int cycles, int mr, double *z, const double *r)
+{
     size_t n = (size_t)rd->V * REF_SPINOR_REALS;
     double *s = malloc(n * sizeof *s);
     memset(z, 0, n * sizeof *z);
@@ -102,7 +105,8 @@ static void ref_sap(const ref_dirac *rd, const int dom[4], int cycles, int mr, d
     free(s);
 }
 
-static double rel(const double *a, const double *b, size_t n) {
+static double rel(const double *a, const double *b, size_t n)
+{
     double d = 0.0, nb = 0.0;
     for (size_t i = 0; i < n; i++) d += (a[i] - b[i]) * (a[i] - b[i]), nb += b[i] * b[i];
     return sqrt(d / nb);
@@ -117,7 +121,8 @@ typedef struct {
     double *links;
 } setup;
 
-static int setup_init(setup *st, const sap_case *c, const int blocks[4], qf_precision prec, uint64_t seed) {
+static int setup_init(setup *st, const sap_case *c, const int blocks[4], qf_precision prec, uint64_t seed)
+{
     memset(st, 0, sizeof *st);
     ref_rng g = {seed};
     int64_t V = ref_volume(c->L);
@@ -133,7 +138,8 @@ static int setup_init(setup *st, const sap_case *c, const int blocks[4], qf_prec
            qf_dirac_create(&st->d, st->u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(st->d, &st->M);
 }
 
-static void setup_free(setup *st) {
+static void setup_free(setup *st)
+{
     qf_linop_destroy(st->M);
     qf_dirac_destroy(st->d);
     if (st->u) qf_field_destroy(st->u);
@@ -141,14 +147,16 @@ static void setup_free(setup *st) {
     free(st->links);
 }
 
-static qf_field *field_from(const qf_lattice *lat, qf_precision prec, const double *a) {
+static qf_field *field_from(const qf_lattice *lat, qf_precision prec, const double *a)
+{
     qf_field *f = NULL;
     if (qf_field_create(&f, lat, QF_FIELD_WILSON, prec, 0) || qf_field_import(f, a))
         printf("field: %s\n", qf_last_error());
     return f;
 }
 
-static void check_case(const sap_case *c, const int blocks[4], qf_precision prec) {
+static void check_case(const sap_case *c, const int blocks[4], qf_precision prec)
+{
     char cfg[160];
     snprintf(cfg, sizeof cfg, "L %d%d%d%d blocks %d%d%d%d domains %d%d%d%d csw %g %s t %s", c->L[0], c->L[1], c->L[2],
              c->L[3], blocks[0], blocks[1], blocks[2], blocks[3], c->dom[0], c->dom[1], c->dom[2], c->dom[3], c->csw,
@@ -207,7 +215,8 @@ static void check_case(const sap_case *c, const int blocks[4], qf_precision prec
 }
 
 /* GCR preconditioned by SAP against GCR preconditioned by MR steps of the same number. */
-static void check_gcr(void) {
+static void check_gcr(void)
+{
     sap_case c = {.L = {8, 8, 8, 8}, .dom = {4, 4, 4, 4}, .kappa = 0.124, .csw = 1.0, .antiperiodic = 1};
     int blocks[4] = {1, 1, 2, 2};
     setup st;
@@ -254,7 +263,8 @@ static void check_gcr(void) {
     setup_free(&st);
 }
 
-static void check_refusals(void) {
+static void check_refusals(void)
+{
     sap_case c = {.L = {8, 8, 8, 8}, .dom = {4, 4, 4, 4}, .kappa = 0.12, .csw = 0.0, .antiperiodic = 1};
     int blocks[4] = {1, 1, 1, 2};
     setup st;
@@ -280,7 +290,8 @@ static void check_refusals(void) {
     setup_free(&st);
 }
 
-int main(void) {
+int main(void)
+{
     int st = qf_test_start();
     if (st >= 0) return st;
     static const sap_case cases[] = {

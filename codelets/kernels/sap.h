@@ -114,14 +114,22 @@ static inline QF_HD void qf_sap_site_update(void *e, void *rho, const void *q, i
     }
 }
 
-/* Copies one spinor record between layouts, optionally adding: dst[kd] (+)= src[ks]. */
-static inline QF_HD void qf_sap_site_move(void *dst, int64_t kd, const void *src, int64_t ks, qf_precision prec,
-                                          int add)
+/* A domain solve's start at domain site s, block site bs: rho = r there, e = 0. */
+static inline QF_HD void qf_sap_site_begin(void *rho, void *e, int64_t s, const void *r, int64_t bs, qf_precision prec)
 {
     for (int i = 0; i < QF_SPINOR_REALS; i++) {
-        size_t od = (size_t)(kd * QF_SPINOR_REALS + i);
-        double v = qf_real_get(src, prec, (size_t)(ks * QF_SPINOR_REALS + i));
-        qf_real_set(dst, prec, od, add ? qf_real_get(dst, prec, od) + v : v);
+        qf_real_set(rho, prec, (size_t)(s * QF_SPINOR_REALS + i),
+                    qf_real_get(r, prec, (size_t)(bs * QF_SPINOR_REALS + i)));
+        qf_real_set(e, prec, (size_t)(s * QF_SPINOR_REALS + i), 0.0);
+    }
+}
+
+/* Its end: x += e at block site bs from domain site s. */
+static inline QF_HD void qf_sap_site_add(void *x, int64_t bs, const void *e, int64_t s, qf_precision prec)
+{
+    for (int i = 0; i < QF_SPINOR_REALS; i++) {
+        size_t o = (size_t)(bs * QF_SPINOR_REALS + i);
+        qf_real_set(x, prec, o, qf_real_get(x, prec, o) + qf_real_get(e, prec, (size_t)(s * QF_SPINOR_REALS + i)));
     }
 }
 
