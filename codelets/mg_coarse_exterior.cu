@@ -76,7 +76,8 @@ extern "C" void qf_mg_coarse_exterior_cuda(void *buffers[], void *cl_arg)
     int64_t ns = qf_parity_nsites(a->ext, a->parity);
     if (ns <= 0) return;
     cudaStream_t stream = starpu_cuda_get_local_stream();
-    /* H100 8^4 single (tools/bench_coarse): with the interior, warps 559 us vs rows 987 at N = 24; N < 16: see there */
+    /* H100 8^4 single (bench/RESULTS.md; timed on branch wip/coarse-warp-per-site): with the interior,
+     * warps 559 us vs rows 987 at N = 24; N < 16: see there */
     if (a->nvec >= QF_COARSE_WARP_MIN_NVEC) {
         dim3 threads(QF_COARSE_WARP_LANES, COARSE_EXTERIOR_WARPS);
         QF_WITH_PRECISION(a->prec, P, mg_coarse_exterior_warp_kernel<P><<<(unsigned)ns, threads, 0, stream>>>(

@@ -59,7 +59,8 @@ extern "C" void qf_coarse_interior_run_cuda(const qf_coarse_args *a, const void 
 {
     int64_t ns = qf_parity_nsites(a->ext, a->parity);
     if (ns <= 0) return;
-    /* H100, 8^4 single (tools/bench_coarse): warps 408 us vs rows 807 at N = 24, 1906 vs 5124 at 64, 125 vs 92 at 8 */
+    /* H100, 8^4 single (bench/RESULTS.md; timed on branch wip/coarse-warp-per-site): warps 408 us vs
+     * rows 807 at N = 24, 1906 vs 5124 at 64, 125 vs 92 at 8 */
     if (a->nvec >= QF_COARSE_WARP_MIN_NVEC) {
         dim3 threads(QF_COARSE_WARP_LANES, COARSE_INTERIOR_WARPS);
         QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_warp_kernel<P><<<(unsigned)ns, threads, 0, stream>>>(

@@ -751,55 +751,70 @@ static inline QF_HD const void *qf_coarse_local_matrix(const qf_coarse_args *a, 
     return a->local_inverse ? xinv : links;
 }
 
+/* The finish's terms at one real entry of a site, from x's entry xk (0 without x) and the hop sum's
+ * entry hk: *v the local matrix's source (a x unless the matrix multiplies the hops alone, b h unless
+ * it multiplies x alone) and *own what is added outside the matrix. Returns whether a local matrix
+ * applies (local_on not QF_CLOVER_NONE). The one statement of the finish's rule, which the CPU's site
+ * schedule, the GPU's row schedule and its warp schedule (mg_coarse_warp.cuh) share. */
+static inline QF_HD int qf_coarse_finish_terms(const qf_coarse_args *a, double xk, double hk, double *v, double *own)
+{
+    int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, none = a->local_on == QF_CLOVER_NONE;
+    int hops = a->b != 0.0;
+    *v = (a->has_x && !lh ? a->a * xk : 0.0) + (!lx && hops ? a->b * hk : 0.0);
+    *own = (a->has_x && (lh || none) ? a->a * xk : 0.0) + ((lx || none) && hops ? a->b * hk : 0.0);
+    return !none;
+}
+
+/* x's real entry k at site offset xo (stored in prec), or 0 without x. */
+static inline QF_HD double qf_coarse_x_entry(const qf_coarse_args *a, const void *x, qf_precision prec, size_t xo,
+                                             int k)
+{
+    return a->has_x ? qf_real_get(x, prec, xo + (size_t)k) : 0.0;
+}
+
 /* Row r of the finished output at site s from the hop sum h (the site's 2N entries, in double). */
 static inline QF_HD qf_complex qf_coarse_finish_row(const qf_coarse_args *a, const qf_complex *h, const void *links,
                                                     const void *x, const void *xinv, int64_t s, int r)
 {
     int n = a->nvec, n2 = 2 * n;
-    size_t lo;
-    const void *lbase = qf_coarse_local_matrix(a, links, xinv, s, &lo);
     size_t xo = qf_coarse_site_offset(s, n);
-    int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, la = a->local_on == QF_CLOVER_ALL;
+    double vr, vi, own_r, own_i;
     qf_complex acc = qf_cmake(0.0, 0.0);
-    if (lx || lh || la) {
+    if (a->local_on != QF_CLOVER_NONE) {
+        size_t lo;
+        const void *lbase = qf_coarse_local_matrix(a, links, xinv, s, &lo);
         size_t ro = lo + (size_t)2 * r * n2;
         for (int c = 0; c < n2; c++) {
-            qf_complex v = qf_cmake(0.0, 0.0);
-            if (a->has_x && !lh) v = qf_cscale(a->a, qf_cmake(qf_real_get(x, a->prec, xo + 2 * c), qf_real_get(x, a->prec, xo + 2 * c + 1)));
-            if (!lx && a->b != 0.0) v = qf_cadd(v, qf_cscale(a->b, h[c]));
+            qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, a->prec, xo, 2 * c), h[c].re, &vr, &own_r);
+            qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, a->prec, xo, 2 * c + 1), h[c].im, &vi, &own_i);
             qf_complex m = qf_cmake(qf_real_get(lbase, a->prec, ro + 2 * c), qf_real_get(lbase, a->prec, ro + 2 * c + 1));
-            acc = qf_cmadd(acc, qf_cscale(qf_coarse_sign(a->dagger, r, c, n), m), v);
+            acc = qf_cmadd(acc, qf_cscale(qf_coarse_sign(a->dagger, r, c, n), m), qf_cmake(vr, vi));
         }
     }
-    if (a->has_x && (lh || a->local_on == QF_CLOVER_NONE))
-        acc = qf_cadd(acc, qf_cscale(a->a, qf_cmake(qf_real_get(x, a->prec, xo + 2 * r), qf_real_get(x, a->prec, xo + 2 * r + 1))));
-    if ((lx || a->local_on == QF_CLOVER_NONE) && a->b != 0.0) acc = qf_cadd(acc, qf_cscale(a->b, h[r]));
-    return acc;
+    qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, a->prec, xo, 2 * r), h[r].re, &vr, &own_r);
+    qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, a->prec, xo, 2 * r + 1), h[r].im, &vi, &own_i);
+    return qf_cadd(acc, qf_cmake(own_r, own_i));
 }
 
 /* All rows of qf_coarse_finish_row at once (the CPU's schedule): out (4N doubles) from the hop sum h. */
 static inline QF_HD_INLINE void qf_coarse_finish_site(const qf_coarse_args *a, const double *h, const void *links,
                                                       const void *x, const void *xinv, int64_t s, double *out)
 {
-    int n = a->nvec, len = 4 * n;
+    int n = a->nvec, len = 4 * n, local = 0;
     size_t xo = qf_coarse_site_offset(s, n);
-    int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, la = a->local_on == QF_CLOVER_ALL;
-    for (int k = 0; k < len; k++) out[k] = 0.0;
-    if (lx || lh || la) {
-        double v[4 * QF_MG_MAX_NVEC], xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
-        for (int k = 0; k < len; k++) {
-            v[k] = a->has_x && !lh ? a->a * qf_real_get(x, a->prec, xo + (size_t)k) : 0.0;
-            if (!lx && a->b != 0.0) v[k] += a->b * h[k];
-        }
+    double v[4 * QF_MG_MAX_NVEC], own[4 * QF_MG_MAX_NVEC];
+    for (int k = 0; k < len; k++) {
+        local = qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, a->prec, xo, k), h[k], &v[k], &own[k]);
+        out[k] = 0.0;
+    }
+    if (local) {
+        double xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
         qf_coarse_split(v, n, a->dagger, xp, xs);
         size_t mo;
         const void *m = qf_coarse_local_matrix(a, links, xinv, s, &mo);
         qf_coarse_matvec_rows(m, mo, xp, xs, n, a->dagger, a->prec, out);
     }
-    if (a->has_x && (lh || a->local_on == QF_CLOVER_NONE))
-        for (int k = 0; k < len; k++) out[k] += a->a * qf_real_get(x, a->prec, xo + (size_t)k);
-    if ((lx || a->local_on == QF_CLOVER_NONE) && a->b != 0.0)
-        for (int k = 0; k < len; k++) out[k] += a->b * h[k];
+    for (int k = 0; k < len; k++) out[k] += own[k];
 }
 
 /* Gather: entry t of all eight faces, whole coarse sites of the gathered parity. */

@@ -17,7 +17,7 @@
 
 #define QF_COARSE_WARP_LANES 32
 /* the smallest N the warp schedule takes: from N = 16 a site's 2 N columns fill a warp's lanes; below,
- * most lanes idle and thread-per-row measured faster (tools/bench_coarse, see the launchers) */
+ * most lanes idle and thread-per-row measured faster (bench/RESULTS.md, see the launchers) */
 #define QF_COARSE_WARP_MIN_NVEC 16
 /* columns a lane holds: 2 QF_MG_MAX_NVEC over the warp */
 #define QF_COARSE_WARP_COLS (2 * QF_MG_MAX_NVEC / QF_COARSE_WARP_LANES)
@@ -152,8 +152,7 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
     if (hops) qf_coarse_warp_hops<P, W>(a, in, links, faces, xs, s, w, lane, hs[w]);
     __syncthreads(); /* every slice, before an entry's slices are summed */
 
-    int lx = a->local_on == QF_CLOVER_X, lh = a->local_on == QF_CLOVER_HOPS, la = a->local_on == QF_CLOVER_ALL;
-    int none = a->local_on == QF_CLOVER_NONE, local = finish && (lx || lh || la);
+    int local = finish && a->local_on != QF_CLOVER_NONE;
     size_t so = qf_coarse_site_offset(s, n);
     for (int e = w * QF_COARSE_WARP_LANES + lane; e < 2 * n2; e += W * QF_COARSE_WARP_LANES) {
         double h = prior ? qf_real_get(prior, prec, so + e) : 0.0;
@@ -165,11 +164,8 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
             qf_real_set(out, prec, so + e, h);
             continue;
         }
-        double xe = a->has_x ? qf_real_get(x, prec, so + e) : 0.0, v = 0.0, own = 0.0;
-        if (a->has_x && !lh) v = a->a * xe;
-        if (!lx && hops) v += a->b * h;
-        if (a->has_x && (lh || none)) own = a->a * xe;
-        if ((lx || none) && hops) own += a->b * h;
+        double v, own;
+        qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, prec, so, e), h, &v, &own);
         if (!local) {
             qf_real_set(out, prec, so + e, own);
             continue;
