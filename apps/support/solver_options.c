@@ -50,6 +50,18 @@ static int location_item(const char *t, int l, qf_mg_params *mg)
     return 0;
 }
 
+/* Whether argv[*i] is the option name, followed by four extents parsed into dims (*rc: 0, or the usage
+ * error). */
+static int dims_option(const char *command, int argc, char **argv, int *i, const char *name, int dims[QF_NDIM],
+                       int *rc)
+{
+    if (strcmp(argv[*i], name)) return 0;
+    *rc = 0;
+    if (qf_parse_dims(argv + *i + 1, argc - *i - 1, dims, name)) *rc = qf_app_usage_error(command, "%s", qf_last_error());
+    else *i += 4;
+    return 1;
+}
+
 static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_params *mg)
 {
     const char *a = argv[*i];
@@ -72,18 +84,8 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                                       argv[*i], QF_MG_MAX_LEVELS);
         return 0;
     }
-    if (!strcmp(a, "--mg-block")) {
-        if (qf_parse_dims(argv + *i + 1, argc - *i - 1, mg->block[0], "--mg-block"))
-            return qf_app_usage_error(command, "%s", qf_last_error());
-        *i += 4;
-        return 0;
-    }
-    if (!strcmp(a, "--mg-sap-block")) {
-        if (qf_parse_dims(argv + *i + 1, argc - *i - 1, mg->sap_block, "--mg-sap-block"))
-            return qf_app_usage_error(command, "%s", qf_last_error());
-        *i += 4;
-        return 0;
-    }
+    if (dims_option(command, argc, argv, i, "--mg-block", mg->block[0], &rc)) return rc;
+    if (dims_option(command, argc, argv, i, "--mg-sap-block", mg->sap_block, &rc)) return rc;
     if (!strcmp(a, "--mg-smoother")) {
         const char *v = *i + 1 < argc ? argv[*i + 1] : "";
         if (strcmp(v, "mr") && strcmp(v, "sap"))
@@ -152,12 +154,7 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
                                       sp->delta);
         return rc;
     }
-    if (!strcmp(a, "--sap-block")) {
-        if (qf_parse_dims(argv + *i + 1, argc - *i - 1, sp->gcr_sap_block, "--sap-block"))
-            return qf_app_usage_error(command, "%s", qf_last_error());
-        *i += 4;
-        return 0;
-    }
+    if (dims_option(command, argc, argv, i, "--sap-block", sp->gcr_sap_block, &rc)) return rc;
     int *value = !strcmp(a, "--max-iter") ? &sp->max_iter
                  : !strcmp(a, "--check-every") ? &sp->check_every
                  : !strcmp(a, "--nkrylov") ? &sp->gcr_nkrylov
