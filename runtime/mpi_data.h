@@ -77,8 +77,6 @@ void qf_task_scope_count(void *scope);
 #endif
 /* The exploration guard (runtime/task_scope.c): large tasks are not sent to CPU workers only to
  * calibrate their models there. */
-void qf_explore_guard_start(void);
-void qf_explore_guard_stop(void);
 void qf_task_explore_guard(void *unused);
 /* ... placed and counted by the inserting thread's placement scope, when it has one. */
 #define QF_TASK_INSERT(cl, ...)                                                                                \
@@ -90,10 +88,11 @@ void qf_task_explore_guard(void *unused);
 
 /* ... and, when the process drives several GPUs, kept on block b's home GPU or the CPU workers
  * (runtime/task_scope.c): the insert of every task that belongs to one block of lat (lat NULL: none). */
-void qf_block_homes_start(void);
-void qf_block_homes_stop(void);
 unsigned qf_block_home_words(const qf_lattice *lat, int b);
 uint32_t *qf_block_home_mask(const qf_lattice *lat, int b);
+/* Sets up (from the workers started) and clears the home GPUs and the exploration guard. */
+void qf_placement_start(void);
+void qf_placement_stop(void);
 #define QF_TASK_INSERT_BLOCK(lat, b, cl, ...)                                                                  \
     QF_TASK_INSERT(cl, STARPU_TASK_WORKERIDS, qf_block_home_words(lat, b), qf_block_home_mask(lat, b), __VA_ARGS__)
 

@@ -296,8 +296,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                        "nodes");
     }
     trust_system_memory();
-    qf_block_homes_start();
-    qf_explore_guard_start();
+    qf_placement_start();
     qf_watchdog_install();
     return QF_SUCCESS;
 }
@@ -306,8 +305,7 @@ void qf_runtime_shutdown(void)
 {
     if (!started) return;
     starpu_task_wait_for_all();
-    qf_block_homes_stop();
-    qf_explore_guard_stop();
+    qf_placement_stop();
 #if QF_HAVE_MPI
     if (using_starpu_mpi) starpu_mpi_shutdown();
     else starpu_shutdown();

@@ -78,12 +78,8 @@ static struct {
     uint32_t *mask; /* ndevices masks of `words` words */
 } homes;
 
-void qf_block_homes_start(void)
+static void homes_start(const int *cuda, int ncuda, const int *cpu, int ncpu)
 {
-    qf_block_homes_stop();
-    int cuda[STARPU_NMAXWORKERS], cpu[STARPU_NMAXWORKERS];
-    int ncuda = starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, cuda, STARPU_NMAXWORKERS);
-    int ncpu = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, cpu, STARPU_NMAXWORKERS);
     if (ncuda < 2) return;
     unsigned words = (starpu_worker_get_count() + 31) / 32;
     uint32_t *mask = calloc((size_t)ncuda * words, sizeof *mask);
@@ -98,11 +94,6 @@ void qf_block_homes_start(void)
     homes.mask = mask;
 }
 
-void qf_block_homes_stop(void)
-{
-    free(homes.mask);
-    memset(&homes, 0, sizeof homes);
-}
 
 /* The position of block b among its process's blocks, lexicographic with x fastest. */
 static int local_index(const qf_lattice *lat, int b)
@@ -144,15 +135,6 @@ uint32_t *qf_block_home_mask(const qf_lattice *lat, int b)
 
 static struct starpu_perfmodel_arch *explore_cpu_arch; /* NULL: the guard is off */
 
-void qf_explore_guard_start(void)
-{
-    int cuda[STARPU_NMAXWORKERS], cpu[STARPU_NMAXWORKERS];
-    int ncuda = starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, cuda, STARPU_NMAXWORKERS);
-    int ncpu = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, cpu, STARPU_NMAXWORKERS);
-    explore_cpu_arch = ncuda > 0 && ncpu > 0 ? starpu_worker_get_perf_archtype(cpu[0], 0) : NULL;
-}
-
-void qf_explore_guard_stop(void) { explore_cpu_arch = NULL; }
 
 void qf_task_explore_guard(void *arg)
 {
@@ -166,4 +148,22 @@ void qf_task_explore_guard(void *arg)
         bytes += starpu_data_get_size(STARPU_TASK_GET_HANDLE(task, i));
     if (bytes > QF_EXPLORE_MAX_BYTES && isnan(starpu_task_expected_length(task, explore_cpu_arch, 0)))
         task->where = STARPU_CUDA;
+}
+
+/* The home GPUs and the exploration guard, from the workers the runtime started. */
+void qf_placement_start(void)
+{
+    qf_placement_stop();
+    int cuda[STARPU_NMAXWORKERS], cpu[STARPU_NMAXWORKERS];
+    int ncuda = starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, cuda, STARPU_NMAXWORKERS);
+    int ncpu = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, cpu, STARPU_NMAXWORKERS);
+    homes_start(cuda, ncuda, cpu, ncpu);
+    explore_cpu_arch = ncuda > 0 && ncpu > 0 ? starpu_worker_get_perf_archtype(cpu[0], 0) : NULL;
+}
+
+void qf_placement_stop(void)
+{
+    free(homes.mask);
+    memset(&homes, 0, sizeof homes);
+    explore_cpu_arch = NULL;
 }
