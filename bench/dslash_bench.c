@@ -41,6 +41,7 @@ static const char help[] =
     "Options:\n"
     "  --dim X Y Z T       lattice extents (default 16 16 16 16)\n"
     "  --prec double|single  precision of the operator and its fields (default single)\n"
+    "  --recon 18|12|8     reals kept a gauge link (QUDA's reconstruct; default 18: whole links)\n"
     "  --blocks BX BY BZ BT  block grid of the task graph (default: several blocks per worker)\n"
     "  --kappa K           hopping parameter (default 0.12)\n"
     "  --csw C             clover coefficient (default 1.0; 0: plain Wilson)\n"
@@ -189,10 +190,11 @@ static int dslash(const bench_opts *o)
         qf_dirac_schur_hops(&o->p, o->form, h, &nh);
         printf("counts        %.4g flops an application (qf_dirac_flops: %.0f a site)\n", flops, flops / (double)vol);
         printf("              %.4g bytes an application, %d-byte reals, per output site of each of the 2 half-lattice hops:\n"
-               "              dslash 8 x (18 gauge + 24 spinor) = 336 reals (%d bytes), + 24 output write, + 72 clover\n"
-               "              where the fused finish reads it (hop 1: %s; hop 2: %s), + 24 x read (hop 2); faces and\n"
-               "              the interior's partial sums of face sites not counted (QUDA's rule)\n",
-               bytes, rs, 336 * rs, hop_clover(h, nh, 0) >= 0 ? "A^-1" : "none",
+               "              dslash 8 x (%d gauge (reconstruct %s) + 24 spinor) = %d reals (%d bytes), + 24 output\n"
+               "              write, + 72 clover where the fused finish reads it (hop 1: %s; hop 2: %s), + 24 x read\n"
+               "              (hop 2); faces and the interior's partial sums of face sites not counted (QUDA's rule)\n",
+               bytes, rs, qf_recon_link_reals(o->p.recon), qf_recon_name(o->p.recon),
+               8 * (qf_recon_link_reals(o->p.recon) + 24), 8 * (qf_recon_link_reals(o->p.recon) + 24) * rs, hop_clover(h, nh, 0) >= 0 ? "A^-1" : "none",
                hop_clover(h, nh, 1) == 0 ? "A" : hop_clover(h, nh, 1) == 1 ? "A^-1" : "none");
     }
 

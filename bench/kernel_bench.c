@@ -352,7 +352,7 @@ static int kernels(const kernel_opts *o)
     double all = (double)z.total * nsets;
     bench_ctx c = {.kb = kb, .out_sites = qf_volume(o->block) / 2};
     const int64_t sites = c.out_sites;
-    const double hop_reals = qf_direct_hop_reals(qf_direct_block_hop(kb)), bytes = hop_reals * (double)z.real;
+    const double hop_reals = qf_direct_hop_reals(qf_direct_block_hop(kb), QF_RECON_18), bytes = hop_reals * (double)z.real;
 
     printf("bench kernels CPU Wilson hopping kernels by their launchers (codelets/wilson_launch.h), one call at a time "
            "on one thread, no StarPU\n");

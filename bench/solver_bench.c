@@ -46,6 +46,10 @@ static const char help[] =
     "  --kappa K           hopping parameter (default 0.125)\n"
     "  --csw C             clover coefficient (default 1.0)\n"
     "  --prec double|single  precision of the operator and of the solution (default double)\n"
+    "  --recon 18|12|8     reals kept a gauge link: whole links, two rows, or QUDA's 8 (default 18);\n"
+    "                      the kernels rebuild the rest, which needs SU(3) links\n"
+    "  --recon-sloppy R    the same for the operator's copies in a solver's sloppy precision (default:\n"
+    "                      as --recon)\n"
     "  --schur asym|sym    even-odd form (default asym)\n"
     "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
     "  --tol T             true relative residual to reach (default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE)
@@ -151,15 +155,13 @@ static int time_mhat(const bench_opts *o, const qf_lattice *lat, qf_dirac *d, co
     qf_dirac *dp = NULL;
     qf_field *f[2] = {NULL, NULL};
     qf_direct *dk = NULL;
-    qf_dirac_params p = o->p;
-    p.prec = prec;
     int64_t vol = lat->global_volume;
     double *ref = malloc((size_t)vol * 24 * sizeof *ref), diff = 0.0, t_graph = 0.0;
     int rc = !ref ? qf_fail("out of host memory for a colour-spinor field") : QF_SUCCESS;
     rc = rc || qf_dirac_in_precision(d, prec, &dp) || qf_field_create(&f[0], lat, QF_FIELD_WILSON, prec, 0) ||
          qf_field_create(&f[1], lat, QF_FIELD_WILSON, prec, 0) || qf_field_import(f[0], src) ||
          qf_dirac_apply(dp, QF_OP_MHAT, f[1], f[0]) || qf_field_export(f[1], ref) ||
-         qf_direct_create(&dk, lat, &p, o->form, u, f[0], gpu, device) || qf_direct_check(dk, ref, &diff);
+         qf_direct_create(&dk, lat, qf_dirac_get_params(dp), o->form, u, f[0], gpu, device) || qf_direct_check(dk, ref, &diff);
     if (!rc) {
         printf("progress      Mhat %s: the direct kernels agree with the task graph (relative difference %.1e); timing\n",
                qf_precision_name(prec), diff);

@@ -88,6 +88,9 @@ int qf_insert_gauge_update(qf_field *u, int b, const qf_face_set *lower, const q
 /* convert: block b of src into block b of dst in dst's precision (shapes checked by the caller). */
 extern struct starpu_codelet qf_cl_convert;
 int qf_insert_convert(qf_field *dst, const qf_field *src, int b);
+/* gauge_compress: block b of the whole links src into the compressed links dst (kernels/convert.h). */
+extern struct starpu_codelet qf_cl_gauge_compress;
+int qf_insert_gauge_compress(qf_field *dst, const qf_field *src, int b);
 
 /* The Polyakov loop. A line buffer is a vector handle of qf_polyakov_line_site_bytes() per spatial site
  * (block-local lexicographic order).
@@ -148,6 +151,7 @@ typedef struct {
     double a, b;
     int has_x, clover_on;
     qf_precision prec;
+    qf_recon recon;
     double phase[QF_NDIM][2];
 } qf_wilson_hop;
 int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[3], qf_codelet_stage st[3]);

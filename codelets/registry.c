@@ -30,6 +30,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_sum_zero, "zero", COLOUR_REDUX},
     {&qf_cl_sum_add, "add", COLOUR_REDUX},
     {&qf_cl_convert, "convert", COLOUR_CONVERT},
+    {&qf_cl_gauge_compress, "compress", COLOUR_CONVERT},
     {&qf_cl_face_copy, "face", COLOUR_FACE},
     {&qf_cl_plaquette, "plaq", COLOUR_GAUGE_OBS},
     {&qf_cl_gauge_start, "start", COLOUR_GAUGE},

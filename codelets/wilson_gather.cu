@@ -5,11 +5,12 @@
 
 typedef struct { void *p[QF_WILSON_NFACES]; } face_ptrs;
 
-template <int P>
+template <int P, int R>
 static __global__ void wilson_gather_kernel(const void *spinor, const void *gauge, face_ptrs face, int64_t n,
                                             qf_wilson_gather_args a)
 {
     a.prec = (qf_precision)P;
+    a.recon = (qf_recon)R;
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t < n) qf_wilson_gather_site(spinor, gauge, face.p, t, &a);
 }
@@ -20,6 +21,6 @@ extern "C" void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const 
     face_ptrs f;
     for (int k = 0; k < QF_WILSON_NFACES; k++) f.p[k] = face[k];
     int64_t n = qf_wilson_gather_total(a);
-    QF_WITH_PRECISION(a->prec, P, wilson_gather_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(spinor, gauge, f, n, *a));
+    QF_WITH_PRECISION(a->prec, P, QF_WITH_RECON(a->recon, R, wilson_gather_kernel<P, R><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(spinor, gauge, f, n, *a)));
     QF_CUDA_CHECK_LAUNCH();
 }

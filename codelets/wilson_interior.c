@@ -73,10 +73,11 @@ struct starpu_codelet qf_cl_wilson_interior = {
  * exterior shares. */
 int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[3], qf_codelet_stage st[3])
 {
-    qf_wilson_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .dagger = h->dagger, .prec = h->prec};
+    qf_wilson_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .dagger = h->dagger, .prec = h->prec,
+                               .recon = h->recon};
     memcpy(g.ext, lat->block, sizeof g.ext);
     qf_wilson_args a = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->has_x,
-                        .clover_on = h->clover_on, .prec = h->prec};
+                        .clover_on = h->clover_on, .prec = h->prec, .recon = h->recon};
     memcpy(a.ext, lat->block, sizeof a.ext);
     memcpy(a.global, lat->global, sizeof a.global);
     memcpy(a.phase, h->phase, sizeof a.phase);

@@ -20,6 +20,21 @@ void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gaug
 
 #if QF_HAVE_CUDA
 #include <cuda_runtime.h>
+/* Runs the statement with R a constant of the links' reconstruction, so that each CUDA kernel is
+ * compiled for one (as for one precision, QF_WITH_PRECISION). */
+#define QF_WITH_RECON(recon, R, ...)                                                                           \
+    do {                                                                                                       \
+        if ((recon) == QF_RECON_12) {                                                                          \
+            const qf_recon R = QF_RECON_12;                                                                    \
+            __VA_ARGS__;                                                                                       \
+        } else if ((recon) == QF_RECON_8) {                                                                    \
+            const qf_recon R = QF_RECON_8;                                                                     \
+            __VA_ARGS__;                                                                                       \
+        } else {                                                                                               \
+            const qf_recon R = QF_RECON_18;                                                                    \
+            __VA_ARGS__;                                                                                       \
+        }                                                                                                      \
+    } while (0)
 void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
                                void *const face[QF_WILSON_NFACES], cudaStream_t stream);
 void qf_wilson_interior_run_cuda(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,

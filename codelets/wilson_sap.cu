@@ -29,6 +29,7 @@ static __global__ void __launch_bounds__(QF_SAP_MAX_DOMAIN_SITES)
 {
     __shared__ double part[3][WARPS];
     a.op.prec = (qf_precision)P;
+    a.op.recon = QF_RECON_18; /* the domain layout holds whole links (tasks/schwarz.c) */
     int64_t j = blockIdx.x, vd = qf_volume(a.g.dom), s = threadIdx.x;
     if (qf_domain_colour(&a.g, j) != a.colour) return; /* the whole thread block */
     int site = s < vd;

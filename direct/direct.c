@@ -5,6 +5,7 @@
 #include "direct_plan.h"
 
 #include "quarkflow/qf_clover.h" /* qf_clover_build: the clover field and its inverse, as qf_dirac_create builds them */
+#include "quarkflow/qf_gauge.h"  /* qf_gauge_compress */
 #include "quarkflow/qf_observables.h" /* qf_gauge_field_strength */
 #include "quarkflow/qf_runtime.h"
 
@@ -96,19 +97,21 @@ void qf_direct_plan_hops(qf_direct_plan *p, const qf_lattice *lat, const qf_dira
         hp->g.parity = 1 - h[k].parity;
         hp->g.dagger = 0;
         hp->g.prec = dp->prec;
+        hp->g.recon = dp->recon;
         memcpy(hp->g.ext, lat->block, sizeof hp->g.ext);
         qf_wilson_args *a = &hp->a;
         *a = (qf_wilson_args){.parity = h[k].parity, .dagger = 0, .a = h[k].a, .b = h[k].b,
-                              .has_x = h[k].x != QF_HOP_NONE, .clover_on = h[k].clover_on, .prec = dp->prec};
+                              .has_x = h[k].x != QF_HOP_NONE, .clover_on = h[k].clover_on, .prec = dp->prec,
+                              .recon = dp->recon};
         memcpy(a->ext, lat->block, sizeof a->ext);
         memcpy(a->global, lat->global, sizeof a->global);
         memcpy(a->phase, dp->phase, sizeof a->phase);
     }
 }
 
-double qf_direct_hop_reals(const qf_dirac_hop *h)
+double qf_direct_hop_reals(const qf_dirac_hop *h, qf_recon recon)
 {
-    return 8.0 * (18 + 24) + (h->clover_on != QF_CLOVER_NONE ? 72.0 : 0.0) + (h->x != QF_HOP_NONE ? 24.0 : 0.0) + 24.0;
+    return 8.0 * (qf_recon_link_reals(recon) + 24) + (h->clover_on != QF_CLOVER_NONE ? 72.0 : 0.0) + (h->x != QF_HOP_NONE ? 24.0 : 0.0) + 24.0;
 }
 
 double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_t global_volume)
@@ -117,7 +120,7 @@ double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_
     int n = 0;
     qf_dirac_schur_hops(p, form, h, &n);
     double reals = 0.0;
-    for (int k = 0; k < n; k++) reals += qf_direct_hop_reals(&h[k]) * (double)global_volume / 2;
+    for (int k = 0; k < n; k++) reals += qf_direct_hop_reals(&h[k], p->recon) * (double)global_volume / 2;
     return reals * (double)qf_real_size(p->prec);
 }
 
@@ -143,7 +146,8 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     }
     size_t rs = qf_real_size(p->prec);
     p->spinor_bytes = (size_t)lat->block_volume * 24 * rs;
-    p->gauge_bytes = (size_t)lat->block_volume * 72 * rs;
+    int link_site_reals = QF_NDIM * qf_recon_link_reals(dp->recon);
+    p->gauge_bytes = (size_t)lat->block_volume * link_site_reals * rs;
     p->clover_bytes = (size_t)lat->block_volume * 72 * rs;
     for (int mu = 0; mu < QF_NDIM; mu++)
         p->face_bytes[mu] = (size_t)qf_parity_face_sites(lat->block, mu, 0) * QF_HALF_SPINOR_REALS * rs;
@@ -155,11 +159,16 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
      * converts it), the clover field and its inverse (built as qf_dirac_create builds them), the source */
     int64_t vol = lat->global_volume;
     double *g = malloc((size_t)vol * 72 * sizeof *g);
-    qf_field *gp = NULL, *fmunu = NULL, *cl[2] = {NULL, NULL};
+    qf_field *gp = NULL, *gc = NULL, *fmunu = NULL, *cl[2] = {NULL, NULL};
     int rc = !g ? qf_fail("out of host memory exporting the gauge field") : QF_SUCCESS;
-    rc = rc || qf_field_create(&gp, lat, QF_FIELD_GAUGE, p->prec, 1) || qf_field_convert(gp, gauge) ||
-         qf_field_export(gp, g);
-    if (!rc) pack(p, lat, g, 72, p->gauge, 1);
+    rc = rc || qf_field_create(&gp, lat, QF_FIELD_GAUGE, p->prec, 1) || qf_field_convert(gp, gauge);
+    if (dp->recon != QF_RECON_18) { /* the links as qf_dirac_create compresses them */
+        qf_field_shape s;
+        rc = rc || qf_field_shape_compressed_gauge(&s, dp->recon) || qf_field_create_shaped(&gc, lat, &s, p->prec, 0) ||
+             qf_gauge_compress(gc, gp);
+    }
+    rc = rc || qf_field_export(gc ? gc : gp, g);
+    if (!rc) pack(p, lat, g, link_site_reals, p->gauge, 1);
     if (!rc && dp->csw != 0.0) {
         for (int k = 0; k < 2 && !rc; k++)
             if (!(p->clover[k] = alloc_blocks(nb, p->clover_bytes))) rc = qf_fail("out of host memory for the clover buffers");
@@ -175,6 +184,7 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     rc = rc || qf_field_export(in, g);
     if (!rc) pack(p, lat, g, 24, p->spinor[QF_DIRECT_IN], 1);
     if (gp) qf_field_destroy(gp);
+    if (gc) qf_field_destroy(gc);
     if (fmunu) qf_field_destroy(fmunu);
     for (int k = 0; k < 2; k++)
         if (cl[k]) qf_field_destroy(cl[k]);

@@ -66,3 +66,19 @@ int qf_precision_parse(const char *s, qf_precision *p)
     if (!strcmp(s, "single") || !strcmp(s, "float")) { *p = QF_SINGLE; return QF_SUCCESS; }
     return qf_fail("unknown precision '%s': use double or single", s);
 }
+
+const char *qf_recon_name(qf_recon r) { return r == QF_RECON_12 ? "12" : r == QF_RECON_8 ? "8" : "18"; }
+
+int qf_recon_check(qf_recon r, const char *what)
+{
+    if (r == QF_RECON_18 || r == QF_RECON_12 || r == QF_RECON_8) return QF_SUCCESS;
+    return qf_fail("unknown %s link reconstruction %d: use QF_RECON_18, QF_RECON_12 or QF_RECON_8", what, (int)r);
+}
+
+int qf_recon_parse(const char *s, qf_recon *r)
+{
+    if (!strcmp(s, "18")) { *r = QF_RECON_18; return QF_SUCCESS; }
+    if (!strcmp(s, "12")) { *r = QF_RECON_12; return QF_SUCCESS; }
+    if (!strcmp(s, "8")) { *r = QF_RECON_8; return QF_SUCCESS; }
+    return qf_fail("unknown link reconstruction '%s': use 18 (whole links), 12 (two rows) or 8 (QUDA's 8 reals)", s);
+}

@@ -10,14 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover", "coarse", "transfer", "coarse links"};
+static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover", "coarse", "transfer", "coarse links",
+                                           "compressed gauge"};
 /* the named kinds' shapes (a Wilson face site: a spin-projected half spinor); the coarse kind's is made
  * by qf_field_shape_coarse */
 static const qf_field_shape kind_shapes[] = {
     {QF_FIELD_GAUGE, 72, 72, 1},          {QF_FIELD_WILSON, 24, 12, 1},
     {QF_FIELD_STAGGERED, 6, 6, 3},        {QF_FIELD_FIELD_STRENGTH, 108, 0, 0},
     {QF_FIELD_CLOVER, 72, 0, 0},          {QF_FIELD_COARSE, 0, 0, 0},
-    {QF_FIELD_TRANSFER, 0, 0, 0},         {QF_FIELD_COARSE_LINKS, 0, 0, 0}};
+    {QF_FIELD_TRANSFER, 0, 0, 0},         {QF_FIELD_COARSE_LINKS, 0, 0, 0},
+    {QF_FIELD_COMPRESSED_GAUGE, 0, 0, 0}};
 
 const char *qf_field_kind_name(qf_field_kind k) { return (unsigned)k < QF_FIELD_NKINDS ? kind_names[k] : "?"; }
 qf_field_shape qf_field_kind_shape(qf_field_kind k)
@@ -55,6 +57,22 @@ int qf_field_shape_coarse_links(qf_field_shape *s, int ncolour, int nmatrices)
                        nmatrices, ncolour, QF_COARSE_MAX_COLOURS);
     *s = (qf_field_shape){QF_FIELD_COARSE_LINKS, nmatrices * 8 * ncolour * ncolour, 0, 0};
     return QF_SUCCESS;
+}
+
+int qf_field_shape_compressed_gauge(qf_field_shape *s, qf_recon r)
+{
+    if (r != QF_RECON_12 && r != QF_RECON_8)
+        return qf_fail("compressed links of reconstruction %s: compression keeps 12 or 8 reals a link (whole links "
+                       "are a gauge field)",
+                       qf_recon_name(r));
+    *s = (qf_field_shape){QF_FIELD_COMPRESSED_GAUGE, QF_NDIM * qf_recon_link_reals(r), 0, 0};
+    return QF_SUCCESS;
+}
+
+qf_recon qf_field_shape_recon(const qf_field_shape *s)
+{
+    if (s->kind != QF_FIELD_COMPRESSED_GAUGE) return QF_RECON_18;
+    return s->site_reals == QF_NDIM * 12 ? QF_RECON_12 : QF_RECON_8;
 }
 
 int qf_field_shape_same_sites(const qf_field_shape *a, const qf_field_shape *b)

@@ -1,4 +1,5 @@
-/* Precision conversion of a whole field: one convert task per block. */
+/* Conversions of whole fields, a task per block: precision (convert), and gauge links into the
+ * compressed records of a Dirac operator (gauge_compress). */
 #include "tasks.h"
 
 int qf_field_convert(qf_field *dst, const qf_field *src)
@@ -11,5 +12,19 @@ int qf_field_convert(qf_field *dst, const qf_field *src)
                        dst->shape.site_reals);
     for (int b = 0; b < dst->lat->nblocks; b++)
         if (qf_insert_convert(dst, src, b)) return QF_ERROR;
+    return QF_SUCCESS;
+}
+
+int qf_gauge_compress(qf_field *out, const qf_field *gauge)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (gauge->shape.kind != QF_FIELD_GAUGE || out->shape.kind != QF_FIELD_COMPRESSED_GAUGE)
+        return qf_fail("link compression reads a %s field into a %s field, not a %s field into a %s field",
+                       qf_field_kind_name(QF_FIELD_GAUGE), qf_field_kind_name(QF_FIELD_COMPRESSED_GAUGE),
+                       qf_field_kind_name(gauge->shape.kind), qf_field_kind_name(out->shape.kind));
+    if (!qf_lattice_same(out->lat, gauge->lat))
+        return qf_fail("link compression: the compressed field lives on another lattice or blocking than the links");
+    for (int b = 0; b < out->lat->nblocks; b++)
+        if (qf_insert_gauge_compress(out, gauge, b)) return QF_ERROR;
     return QF_SUCCESS;
 }

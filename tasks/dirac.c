@@ -7,6 +7,7 @@
 #include "quarkflow/qf_dirac.h"
 #include "quarkflow/qf_observables.h"
 #include "quarkflow/qf_clover.h"
+#include "quarkflow/qf_gauge.h"
 #include "mg_tasks.h"
 #include "stencil.h"
 
@@ -17,6 +18,7 @@ struct qf_dirac {
     qf_schur_form form;
     const qf_lattice *lat;
     qf_field *gauge;            /* in the operator's precision */
+    qf_field *links;            /* what the hops read: gauge, or gauge compressed (p.recon) */
     qf_field *clover, *clover_inv;  /* NULL for plain Wilson */
     qf_face_set faces_full;     /* full faces for the full-lattice operator */
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
@@ -75,7 +77,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
 {
     const qf_lattice *lat = d->lat;
     qf_wilson_hop h = {.parity = s->parity, .dagger = s->dagger, .a = s->a, .b = s->b, .has_x = s->x != NULL,
-                       .clover_on = s->clover_on, .prec = d->p.prec};
+                       .clover_on = s->clover_on, .prec = d->p.prec, .recon = d->p.recon};
     memcpy(h.phase, d->p.phase, sizeof h.phase);
     const char *const names[3] = {task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec),
                                   task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec),
@@ -84,7 +86,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         .in = in,
         .out = out,
         .all_sites = s->parity < 0,
-        .links = d->gauge,
+        .links = d->links,
         .extra = {s->x, s->clover_on ? s->clover : NULL},
         .nfaces = 1,
         .faces = {s->parity < 0 ? &d->faces_full : &d->faces_half}};
@@ -234,7 +236,9 @@ static int check_params(const qf_dirac_params *p)
     if (!(p->kappa > 0.0) || !isfinite(p->kappa))
         return qf_fail("kappa %g: the hopping parameter must be positive (mass m = 1/(2 kappa) - 4)", p->kappa);
     if (!isfinite(p->csw) || p->csw < 0.0) return qf_fail("c_sw %g: the clover coefficient must be >= 0", p->csw);
-    if (qf_precision_check(p->prec, "operator")) return QF_ERROR;
+    if (qf_precision_check(p->prec, "operator") || qf_recon_check(p->recon, "operator") ||
+        qf_recon_check(p->recon_sloppy, "sloppy operator"))
+        return QF_ERROR;
     for (int mu = 0; mu < QF_NDIM; mu++) {
         double m = hypot(p->phase[mu][0], p->phase[mu][1]);
         if (!(fabs(m - 1.0) < 1e-12))
@@ -259,6 +263,13 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
     d->lat = lat;
     /* the operator's own fields live where its tasks run: no pinned host copies */
     int rc = qf_field_create_scratch(&d->gauge, lat, QF_FIELD_GAUGE, p->prec) || qf_field_convert(d->gauge, gauge);
+    d->links = d->gauge;
+    if (!rc && p->recon != QF_RECON_18) {
+        qf_field_shape s;
+        d->links = NULL;
+        rc = qf_field_shape_compressed_gauge(&s, p->recon) ||
+             qf_field_create_shaped(&d->links, lat, &s, p->prec, QF_FIELD_SCRATCH) || qf_gauge_compress(d->links, d->gauge);
+    }
     /* the temporaries' unused parity is read (RW) by the even-odd steps: give them contents */
     for (int k = 0; k < 3 && !rc; k++)
         rc = qf_field_create_scratch(&d->tmp[k], lat, QF_FIELD_WILSON, p->prec) ||
@@ -305,6 +316,8 @@ int qf_dirac_in_precision(qf_dirac *d, qf_precision prec, qf_dirac **out)
         /* from the operator's own fields: a double twin of a single operator holds its rounded values */
         qf_dirac_params p = d->p;
         p.prec = prec;
+        p.recon = d->p.recon_sloppy;
+        p.recon_sloppy = d->p.recon;
         if (dirac_build(&d->twin, d->gauge, &p, d->form, d)) return QF_ERROR;
     }
     *out = d->twin;
@@ -315,6 +328,7 @@ void qf_dirac_destroy(qf_dirac *d)
 {
     if (!d) return;
     qf_dirac_destroy(d->twin);
+    if (d->links && d->links != d->gauge) qf_field_destroy(d->links);
     if (d->gauge) qf_field_destroy(d->gauge);
     if (d->clover) qf_field_destroy(d->clover);
     if (d->clover_inv) qf_field_destroy(d->clover_inv);

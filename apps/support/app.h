@@ -71,8 +71,8 @@ int qf_app_op_parse(const char *s, qf_dirac_op *op);
 int qf_app_schur(const char *command, int argc, char **argv, int *i, qf_schur_form *form);
 int qf_app_bc(const char *command, int argc, char **argv, int *i, double phase[4][2]);
 void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form);
-/* The operator options of apply, solve, propagator and bench (--kappa, --csw, --prec, --bc, and
- * --schur when form is not NULL) at argv[*i], validated: 0, or a usage error's exit code, or
+/* The operator options of apply, solve, propagator and bench (--kappa, --csw, --prec, --bc, --recon,
+ * --recon-sloppy, and --schur when form is not NULL) at argv[*i], validated: 0, or a usage error's exit code, or
  * QF_APP_NOT_AN_OPERATOR_OPTION when argv[*i] is none of them. */
 #define QF_APP_NOT_AN_OPERATOR_OPTION (-1)
 int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_dirac_params *p, qf_schur_form *form);

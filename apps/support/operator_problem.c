@@ -50,6 +50,22 @@ int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_d
         *i += 1;
         return 0;
     }
+    if (!strcmp(a, "--recon") || !strcmp(a, "--recon-sloppy")) {
+        qf_recon r;
+        if (*i + 1 >= argc || qf_recon_parse(argv[*i + 1], &r))
+            return qf_app_usage_error(command, "%s needs 18, 12 or 8 (reals kept a link)", a);
+        *i += 1;
+        if (!strcmp(a, "--recon-sloppy")) {
+            p->recon_sloppy = r;
+            return 0;
+        }
+        p->recon = r;
+        /* as in QUDA's test programs, the sloppy copies follow --recon unless told otherwise */
+        int sloppy_given = 0;
+        for (int k = 1; k < argc; k++) sloppy_given |= !strcmp(argv[k], "--recon-sloppy");
+        if (!sloppy_given) p->recon_sloppy = r;
+        return 0;
+    }
     if (!strcmp(a, "--bc")) return qf_app_bc(command, argc, argv, i, p->phase);
     if (form && !strcmp(a, "--schur")) return qf_app_schur(command, argc, argv, i, form);
     return QF_APP_NOT_AN_OPERATOR_OPTION;
@@ -96,6 +112,9 @@ void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form)
 {
     printf("operator      Wilson%s, kappa %g (mass %.6g), c_sw %g, even-odd form %s\n", p->csw != 0.0 ? "-clover" : "",
            p->kappa, 0.5 / p->kappa - 4.0, p->csw, form == QF_SCHUR_SYMMETRIC ? "symmetric" : "asymmetric");
+    if (p->recon != QF_RECON_18 || p->recon_sloppy != QF_RECON_18)
+        printf("links         reconstruct %s (%d reals a link), sloppy copies %s\n", qf_recon_name(p->recon),
+               qf_recon_link_reals(p->recon), qf_recon_name(p->recon_sloppy));
     printf("boundary      ");
     static const char dir[4] = {'x', 'y', 'z', 't'};
     for (int mu = 0; mu < 4; mu++) {

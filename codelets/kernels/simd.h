@@ -44,6 +44,27 @@ static inline QF_HD_INLINE qf_real_f8 qf_real_from_f8(double d)
 
 static inline QF_HD_INLINE qf_real_d4 qf_real_from_d4(double d) { return (qf_real_d4){d, d, d, d}; }
 
+/* Lane by lane: what rebuilding reconstruct-8 links takes (su3_kind.h), off the paths of whole and
+ * two-row links. */
+#define QF_LANEWISE(K, T, name, expr)                                                                          \
+    static inline QF_HD_INLINE qf_real_##K name##_##K(qf_real_##K x, qf_precision prec)                       \
+    {                                                                                                          \
+        (void)prec; /* a batch kind's precision is its own */                                                 \
+        qf_real_##K r = x;                                                                                     \
+        for (int l = 0; l < (int)(sizeof r / sizeof(T)); l++) {                                                \
+            T v = x[l];                                                                                        \
+            r[l] = expr;                                                                                       \
+        }                                                                                                      \
+        return r;                                                                                              \
+    }
+QF_LANEWISE(f8, float, qf_real_sqrt_nonneg, sqrtf(v > 0.0f ? v : 0.0f))
+QF_LANEWISE(f8, float, qf_real_cos, cosf(v))
+QF_LANEWISE(f8, float, qf_real_sin, sinf(v))
+QF_LANEWISE(d4, double, qf_real_sqrt_nonneg, sqrt(v > 0.0 ? v : 0.0))
+QF_LANEWISE(d4, double, qf_real_cos, cos(v))
+QF_LANEWISE(d4, double, qf_real_sin, sin(v))
+#undef QF_LANEWISE
+
 /* Records are moved between memory and registers 16 bytes a site at a time (4 floats, 2 doubles): a
  * vector is filled with 16 bytes of site l in its low half and 16 bytes of site l + QF_KW / 2 in
  * its high half (AVX: vinsertf128 from memory; stores vextractf128), and QF_KW / 2 such vectors are
@@ -252,6 +273,7 @@ typedef enum { QF_SITES_HOPS, QF_SITES_FACES, QF_SITES_ENTRIES } qf_sites_kind;
 #define QF_KW 8
 #include "complex_kind.h"
 #include "simd_kind.h"
+#include "su3_kind.h"
 #include "spinor_kind.h"
 #include "clover_kind.h"
 #include "wilson_kind.h"
@@ -263,6 +285,7 @@ typedef enum { QF_SITES_HOPS, QF_SITES_FACES, QF_SITES_ENTRIES } qf_sites_kind;
 #define QF_KW 4
 #include "complex_kind.h"
 #include "simd_kind.h"
+#include "su3_kind.h"
 #include "spinor_kind.h"
 #include "clover_kind.h"
 #include "wilson_kind.h"

@@ -27,12 +27,21 @@ static inline QF_HD_INLINE void QF_K(qf_complex_record_store)(void *base, qf_pre
     QF_K(qf_record_store)(base, prec, i, rec, off, v, 2 * n, m);
 }
 
-/* U_mu(site) of a gauge field: a matrix of the site's record of links. */
-static inline QF_HD_INLINE QF_K(qf_su3) QF_K(qf_link_load)(const void *gauge, qf_precision prec, QF_K(qf_index) site,
-                                                           int mu)
+/* U_mu(site) of a gauge field whose links keep the reals recon says (su3_kind.h rebuilds the rest).
+ * One call a case, so that each load's length is a constant and its loops unroll. */
+static inline QF_HD_INLINE QF_K(qf_su3) QF_K(qf_link_load)(const void *gauge, qf_precision prec, qf_recon recon,
+                                                           QF_K(qf_index) site, int mu)
 {
     QF_K(qf_su3) u;
-    QF_K(qf_complex_record_load)(gauge, prec, site, QF_LINKS_REALS, mu * QF_SU3_REALS, &u.e[0][0], 9);
+    if (recon == QF_RECON_12) {
+        QF_K(qf_complex_record_load)(gauge, prec, site, QF_NDIM * 12, mu * 12, &u.e[0][0], 6);
+        QF_K(qf_su3_complete_row3)(&u);
+    } else if (recon == QF_RECON_8) {
+        QF_K(qf_complex_record_load)(gauge, prec, site, QF_NDIM * 8, mu * 8, &u.e[0][0], 4);
+        QF_K(qf_su3_unpack8)(&u, prec);
+    } else {
+        QF_K(qf_complex_record_load)(gauge, prec, site, QF_LINKS_REALS, mu * QF_SU3_REALS, &u.e[0][0], 9);
+    }
     return u;
 }
 

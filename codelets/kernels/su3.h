@@ -49,6 +49,41 @@ static inline QF_HD void qf_su3_store(void *base, qf_precision prec, size_t matr
     qf_complex_store(base, prec, matrix_index * QF_SU3_REALS, &m->e[0][0], 9);
 }
 
+/* The scalar kind's rebuilding of compressed links (su3_kind.h): qf_su3_complete_row3 (row 2 =
+ * conj(row 0 x row 1)) and qf_su3_unpack8. Its square roots and phases are taken in the storage
+ * precision: in double they were most of a single-precision reconstruct-8 hop on the GPU (H200, 32^4:
+ * 765 us a Mhat against 614 with reconstruct-12), for no accuracy the stored reals have. */
+static inline QF_HD double qf_real_sqrt_nonneg(double x, qf_precision prec)
+{
+    x = x > 0.0 ? x : 0.0;
+    return prec == QF_SINGLE ? (double)sqrtf((float)x) : sqrt(x);
+}
+static inline QF_HD double qf_real_cos(double x, qf_precision prec)
+{
+    return prec == QF_SINGLE ? (double)cosf((float)x) : cos(x);
+}
+static inline QF_HD double qf_real_sin(double x, qf_precision prec)
+{
+    return prec == QF_SINGLE ? (double)sinf((float)x) : sin(x);
+}
+#define QF_K(name) name
+#include "su3_kind.h"
+#undef QF_K
+
+/* The reals a stored link keeps under recon (qf_defs.h), which su3_kind.h rebuilds it from: all 18;
+ * rows 0 and 1 (12); or, in QUDA's reconstruct-8, arg a00, arg a20, then a01, a02 and a10 (8). */
+static inline QF_HD void qf_su3_pack(const qf_su3 *u, qf_recon recon, double *v)
+{
+    if (recon == QF_RECON_8) {
+        const qf_complex z[4] = {qf_cmake(atan2(u->e[0][0].im, u->e[0][0].re), atan2(u->e[2][0].im, u->e[2][0].re)),
+                                 u->e[0][1], u->e[0][2], u->e[1][0]};
+        for (int k = 0; k < 4; k++) v[2 * k] = z[k].re, v[2 * k + 1] = z[k].im;
+        return;
+    }
+    int n = qf_recon_link_reals(recon) / 2;
+    for (int k = 0; k < n; k++) v[2 * k] = u->e[k / 3][k % 3].re, v[2 * k + 1] = u->e[k / 3][k % 3].im;
+}
+
 static inline QF_HD qf_su3 qf_su3_identity(void)
 {
     qf_su3 m;
@@ -131,15 +166,6 @@ static inline QF_HD double qf_plaquette_site(const qf_su3 *u_mu_x, const qf_su3 
 }
 
 /* Third row of an SU(3) matrix from its first two: row3 = conj(row1 x row2). */
-static inline QF_HD void qf_su3_complete_row3(qf_su3 *m)
-{
-    for (int k = 0; k < 3; k++) {
-        int i = (k + 1) % 3, j = (k + 2) % 3;
-        qf_complex c = qf_csub(qf_cmul(m->e[0][i], m->e[1][j]), qf_cmul(m->e[0][j], m->e[1][i]));
-        m->e[2][k] = qf_cconj(c);
-    }
-}
-
 /* Projects a matrix near U(3) back onto SU(3): Gram-Schmidt on the first two rows, third row from
  * them (the standard reunitarisation of MILC and Chroma). */
 static inline QF_HD void qf_su3_reunitarize(qf_su3 *m)

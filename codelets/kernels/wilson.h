@@ -50,6 +50,7 @@ typedef struct {
     int dirichlet;         /* the interior kernel on a Schwarz domain (kernels/sap.h): hops that leave the
                             * block are dropped, and every site is finished */
     qf_precision prec;
+    qf_recon recon;        /* of the links (qf_defs.h) */
 } qf_wilson_args;
 
 /* The gather writes the faces of one block: buffers R spinor, R gauge, W faces (mu, side) in the
@@ -59,6 +60,7 @@ typedef struct {
     int parity;
     int dagger;
     qf_precision prec;
+    qf_recon recon;
 } qf_wilson_gather_args;
 
 #define QF_WILSON_NFACES (2 * QF_NDIM)
@@ -125,9 +127,9 @@ static inline QF_HD qf_mask qf_sites_face_entry(const qf_sites *q, int mu, int d
 /* A batch kind prefetches what its next batch will load (kernels/simd_kind.h); one site on a GPU
  * thread has no next batch. */
 static inline QF_HD void qf_sites_prefetch_hop(const qf_sites *q, int mu, int dir, const void *src, int src_rec,
-                                               const void *gauge, int link_at_src)
+                                               const void *gauge, int link_reals, int link_at_src)
 {
-    (void)q, (void)mu, (void)dir, (void)src, (void)src_rec, (void)gauge, (void)link_at_src;
+    (void)q, (void)mu, (void)dir, (void)src, (void)src_rec, (void)gauge, (void)link_reals, (void)link_at_src;
 }
 
 static inline QF_HD void qf_sites_prefetch_sites(const qf_sites *q, const void *base, int rec) { (void)q, (void)base, (void)rec; }

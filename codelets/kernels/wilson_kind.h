@@ -104,7 +104,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
     for (int mu = 0; mu < QF_NDIM; mu++) {
         QF_UNROLL
         for (int dir = 0; dir < 2; dir++) { /* the hop from x + mu (1 - s g_mu), then from x - mu (1 + s g_mu) */
-            QF_K(qf_sites_prefetch_hop)(q, mu, dir, in, QF_SPINOR_REALS, gauge, dir);
+            QF_K(qf_sites_prefetch_hop)(q, mu, dir, in, QF_SPINOR_REALS, gauge, qf_recon_link_reals(a->recon), dir);
             QF_K(qf_index) nb;
             QF_K(qf_mask) m = QF_K(qf_sites_hop)(q, mu, dir, a->ext, &nb);
             if (!QF_K(qf_mask_any)(m)) continue;
@@ -113,7 +113,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
             QF_K(qf_half_spinor) p = QF_K(qf_spin_project)(&psi, mu, t);
             if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&p, m); /* lanes whose hop is a face's */
             /* U_mu(x) forward, U_mu(x - mu)^dagger backward */
-            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, dir ? nb : q->s, mu);
+            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, a->recon, dir ? nb : q->s, mu);
             QF_K(qf_half_spinor) h = QF_K(qf_half_mul)(&u, &p, dir);
             QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, t);
         }
@@ -144,14 +144,15 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
     QF_K(qf_spinor) acc = QF_K(qf_spinor_load)(out, a->prec, q->s);
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++) {
-        QF_K(qf_sites_prefetch_hop)(q, mu, 0, nbr_face[2 * mu + 1], QF_HALF_SPINOR_REALS, gauge, 0);
-        QF_K(qf_sites_prefetch_hop)(q, mu, 1, nbr_face[2 * mu], QF_HALF_SPINOR_REALS, NULL, 0);
+        QF_K(qf_sites_prefetch_hop)(q, mu, 0, nbr_face[2 * mu + 1], QF_HALF_SPINOR_REALS, gauge,
+                                    qf_recon_link_reals(a->recon), 0);
+        QF_K(qf_sites_prefetch_hop)(q, mu, 1, nbr_face[2 * mu], QF_HALF_SPINOR_REALS, NULL, 0, 0);
         QF_K(qf_index) f;
         QF_K(qf_mask) m = QF_K(qf_sites_face_entry)(q, mu, 0, a->ext, src_parity, &f);
         if (QF_K(qf_mask_any)(m)) {
             QF_K(qf_half_spinor) p = QF_K(qf_half_load)(nbr_face[2 * mu + 1], a->prec, f);
             if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&p, m);
-            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, q->s, mu);
+            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, a->recon, q->s, mu);
             QF_K(qf_half_spinor) h = QF_K(qf_half_mul)(&u, &p, 0);
             if (a->origin[mu] + a->ext[mu] == a->global[mu]) /* the hop crosses the lattice boundary */
                 QF_K(qf_half_scale)(&h, a->phase[mu][0], a->phase[mu][1]);
@@ -182,7 +183,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_gather_at)(const void *spinor, co
     QF_K(qf_spinor) psi = QF_K(qf_spinor_load)(spinor, a->prec, s);
     QF_K(qf_half_spinor) h = QF_K(qf_spin_project)(&psi, mu, side ? qf_backward_sign(a->dagger) : qf_forward_sign(a->dagger));
     if (side) {
-        QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, s, mu);
+        QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, a->recon, s, mu);
         h = QF_K(qf_half_mul)(&u, &h, 1);
     }
     QF_K(qf_half_store)(face, a->prec, f, &h, m);

@@ -43,6 +43,16 @@ typedef enum { QF_DOUBLE = 0, QF_SINGLE = 1 } qf_precision;
 /* Bytes of one real number in precision p. */
 static inline QF_HD size_t qf_real_size(qf_precision p) { return p == QF_DOUBLE ? sizeof(double) : sizeof(float); }
 
+/* Gauge-link compression, QUDA's "reconstruct": a link of an SU(3) field is stored whole (18 reals), as
+ * its first two rows (12; the third is conj(row 0 x row 1)) or as 8 reals (QUDA's Bunk-Sommer
+ * parametrisation: a01, a02, a10 and the phases of a00 and a20), and the Dirac kernels rebuild the rest
+ * as they load it: fewer bytes for the same arithmetic. Only for links in SU(3) (unitary, det 1); the
+ * boundary phases are applied after reconstruction, on the hops that cross the lattice boundary. */
+typedef enum { QF_RECON_18 = 0, QF_RECON_12, QF_RECON_8 } qf_recon;
+
+/* Reals a link keeps under r: 18, 12 or 8. */
+static inline QF_HD int qf_recon_link_reals(qf_recon r) { return r == QF_RECON_12 ? 12 : r == QF_RECON_8 ? 8 : 18; }
+
 /* Every fallible function of the API returns 0 on success and QF_ERROR otherwise, after recording a
  * message (cause and fix) that qf_last_error() returns. The message is per thread. */
 enum { QF_SUCCESS = 0, QF_ERROR = -1 };
@@ -76,6 +86,10 @@ const char *qf_precision_name(qf_precision p);
 int qf_precision_check(qf_precision p, const char *what);
 /* Parses "double" or "single" (also "float"); returns QF_ERROR with a message otherwise. */
 int qf_precision_parse(const char *s, qf_precision *p);
+/* "18", "12" or "8"; qf_recon_check as qf_precision_check; qf_recon_parse reads 18, 12 or 8. */
+const char *qf_recon_name(qf_recon r);
+int qf_recon_check(qf_recon r, const char *what);
+int qf_recon_parse(const char *s, qf_recon *r);
 
 #ifdef __cplusplus
 }

@@ -37,9 +37,11 @@ typedef struct {
     double csw;                        /* 0: plain Wilson (no clover field is built) */
     double phase[QF_NDIM][2];          /* boundary phase (re, im) per direction */
     qf_precision prec;                 /* of the operator's gauge and clover fields and its operands */
+    qf_recon recon;                    /* of the links the hops read (qf_defs.h; SU(3) links only) */
+    qf_recon recon_sloppy;             /* of the copies in other precisions (qf_dirac_in_precision) */
 } qf_dirac_params;
 
-/* kappa, csw 0, periodic in space and antiperiodic in time, double precision. */
+/* kappa, csw 0, periodic in space and antiperiodic in time, double precision, whole links. */
 qf_dirac_params qf_dirac_default_params(double kappa);
 
 typedef enum {
@@ -56,14 +58,15 @@ typedef enum { QF_SCHUR_ASYMMETRIC = 0, QF_SCHUR_SYMMETRIC } qf_schur_form;
 /* Builds the operator on gauge (any precision; converted to prec as tasks): copies the links, and
  * with csw != 0 computes F_munu, the clover term A and its inverse A^-1 on every site, all as
  * tasks. Fails with a clear message when A is not positive definite on some site (kappa c_sw too
- * large for this field: A^-1 is built by Cholesky factorisation). The gauge field may be destroyed
- * afterwards. */
+ * large for this field: A^-1 is built by Cholesky factorisation). With recon 12 or 8 the hops read
+ * compressed links (qf_gauge_compress), which holds only for links in SU(3); the whole links are kept
+ * too, for the multigrid setup and the Schwarz domains. The gauge field may be destroyed afterwards. */
 int qf_dirac_create(qf_dirac **d, const qf_field *gauge, const qf_dirac_params *p, qf_schur_form form);
 void qf_dirac_destroy(qf_dirac *d);
 
 /* The same operator in precision prec, for mixed-precision solvers: d itself when prec is its own,
- * otherwise a copy whose gauge and clover fields are d's converted (as tasks), built on the first
- * request and kept until d is destroyed. */
+ * otherwise a copy whose gauge and clover fields are d's converted (as tasks) and whose links are
+ * compressed as d's recon_sloppy says, built on the first request and kept until d is destroyed. */
 int qf_dirac_in_precision(qf_dirac *d, qf_precision prec, qf_dirac **out);
 
 const qf_dirac_params *qf_dirac_get_params(const qf_dirac *d);

@@ -57,12 +57,13 @@ void qf_direct_destroy(qf_direct *dk);
  * application moves by QUDA's rule (qf_direct_hop_reals over the hops' output sites). */
 const qf_dirac_hop *qf_direct_hop(const qf_direct *dk, int k);
 double qf_direct_bytes(const qf_direct *dk);
-/* QUDA's count of the reals one hop moves per output site: the dslash reads 8 x (18 gauge + 24
- * spinor) reals (no gauge compression; 1344 bytes in single precision), plus the clover field (72)
+/* QUDA's count of the reals one hop moves per output site: the dslash reads 8 x (L gauge + 24
+ * spinor) reals, L the reals a link keeps under recon (18: 1344 bytes in single precision; 12: 1152;
+ * 8: 1024), plus the clover field (72)
  * where the fused finishing step reads it, x (24) where it is read, and the output written (24).
  * Faces, the partial sums that the interior stores for face sites and the exterior reads back, and
  * write-allocate traffic are not counted. */
-double qf_direct_hop_reals(const qf_dirac_hop *h);
+double qf_direct_hop_reals(const qf_dirac_hop *h, qf_recon recon);
 /* The same count for one Mhat of parameters p and form on global_volume sites, without a plan (what
  * a run of several processes reports: their direct kernels are not run). */
 double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_t global_volume);

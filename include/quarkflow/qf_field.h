@@ -21,10 +21,11 @@ typedef enum {
     QF_FIELD_CLOVER,         /* 2 hermitian 6x6 chiral blocks a site (codelets/kernels/clover.h) */
     QF_FIELD_COARSE,         /* multigrid: 2 chiral spins x N colours, N chosen at run time */
     QF_FIELD_TRANSFER,       /* multigrid: N near-null vectors of a finer field at each fine site */
-    QF_FIELD_COARSE_LINKS    /* multigrid: (2N) x (2N) complex matrices at each coarse site */
+    QF_FIELD_COARSE_LINKS,   /* multigrid: (2N) x (2N) complex matrices at each coarse site */
+    QF_FIELD_COMPRESSED_GAUGE /* 4 links a site, each 12 or 8 reals (qf_recon) */
 } qf_field_kind;
 /* The kinds whose shape is made at run time (qf_field_shape_coarse and below) follow the fixed ones. */
-#define QF_FIELD_NKINDS (QF_FIELD_COARSE_LINKS + 1)
+#define QF_FIELD_NKINDS (QF_FIELD_COMPRESSED_GAUGE + 1)
 
 /* What a field holds, as data: the reals of a site, the reals of a face site (what a neighbouring
  * block needs of a site: whole links, a spin-projected half spinor ...; 0 for fields that never have
@@ -55,6 +56,11 @@ int qf_field_shape_transfer(qf_field_shape *s, int fine_site_reals, int nvec);
 /* The coarse operator's storage: nmatrices matrices of (2 ncolour) x (2 ncolour) complex numbers a
  * coarse site, row-major, rows and columns ordered (chirality, colour); no faces. */
 int qf_field_shape_coarse_links(qf_field_shape *s, int ncolour, int nmatrices);
+/* The Dirac operator's compressed links (qf_gauge_compress): QF_NDIM links a site of 12 or 8 reals each
+ * (r QF_RECON_12 or QF_RECON_8, qf_defs.h), no faces; qf_field_shape_recon gives a shape's r back
+ * (QF_RECON_18 for every other shape). */
+int qf_field_shape_compressed_gauge(qf_field_shape *s, qf_recon r);
+qf_recon qf_field_shape_recon(const qf_field_shape *s);
 /* Whether fields of the two shapes hold the same contents a site (kind and reals a site; their faces
  * may differ): what BLAS, conversions and operators require of their operands. */
 int qf_field_shape_same_sites(const qf_field_shape *a, const qf_field_shape *b);

@@ -35,6 +35,10 @@ int qf_gauge_load(qf_field *gauge, const char *path, qf_gauge_format format, qf_
  * records into the same file, which must therefore lie on a file system all processes share. Every
  * process must call it; they all succeed or all fail. */
 int qf_gauge_save(const qf_field *gauge, const char *path, qf_gauge_format format, const qf_gauge_write_options *opt);
+/* The links of gauge (whole, any precision) compressed into out, a field of shape
+ * qf_field_shape_compressed_gauge in its own precision: a task per block. The links must be in SU(3)
+ * (what the Dirac kernels rebuild assumes; qf_gauge_info's max_unitarity_deviation says it of a file). */
+int qf_gauge_compress(qf_field *out, const qf_field *gauge);
 /* Quenched updates with the Wilson gauge action S = beta sum_P (1 - Re Tr U_P / 3). */
 typedef struct {
     double beta;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The GPU-machine runs behind bench/RESULTS.md's operator-throughput figures (compressed links; later
+# half precision): run here `tools/pack-device.sh`, then on the GPU machine (with .deploy carried):
+#   bench/run_device_throughput.sh PARTS [OUTDIR]
+# PARTS, comma-separated: tests (the GPU runs of the tests of compressed links and of the operator),
+# recon (bench dslash for every reconstruction, precision and size), solver (mixed-precision solves
+# with compressed sloppy links). Logs go to OUTDIR/throughput-logs.tgz (OUTDIR: default $OUT or /tmp);
+# summary lines are printed.
+set -u
+parts=${1:-tests,recon,solver}
+dest=${2:-${OUT:-/tmp}}
+out=$dest/throughput-logs
+mkdir -p "$out"
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+run=$top/.deploy/run.sh
+export STARPU_HOME=${STARPU_HOME:-/tmp/quarkflow-throughput-home}
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" 2>&1
+has() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
+bench() { # name, args...
+  local name=$1; shift
+  timeout 300 "$run" quarkflow "$@" > "$out/$name.txt" 2>&1
+  echo "== $name: quarkflow $*"
+  grep -E "^(links|task graph|direct|ceiling|ratio|check|BiCGStab|CGNR|solver) " "$out/$name.txt"
+}
+if has tests; then
+  for t in test_recon test_dirac test_sap; do
+    for env in "STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda" "STARPU_NCUDA=1 STARPU_SCHED=dmdas"; do
+      env $env QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 timeout 300 "$run" "$t" > "$out/$t.txt" 2>&1
+      echo "== $t ($env): exit $?, $(tail -1 "$out/$t.txt")"
+    done
+  done
+fi
+if has recon; then
+  dims=${QF_RECON_DIMS:-32 24 16}
+  for dim in $dims; do
+    for prec in single double; do
+      [ "$dim" != 32 ] && [ "$prec" = double ] && continue
+      for r in 18 12 8; do
+        bench "dslash${dim}_${prec}_r$r" --ncpu 0 --ncuda 1 bench dslash --dim $dim $dim $dim $dim --prec $prec --recon $r
+      done
+    done
+  done
+fi
+if has solver; then # alternated, three rounds: solves vary from run to run
+  for round in 1 2 3; do
+    for r in 18 12 8; do
+      bench "solver32_r${r}_$round" --ncpu 0 --ncuda 1 bench solver --dim 32 32 32 32 --solver bicgstab \
+        --sloppy single --recon 18 --recon-sloppy $r
+    done
+  done
+fi
+tar czf "$dest/throughput-logs.tgz" -C "$dest" throughput-logs && rm -rf "$out"
