@@ -154,7 +154,10 @@ typedef struct {
     qf_recon recon;
     double phase[QF_NDIM][2];
 } qf_wilson_hop;
-int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[3], qf_codelet_stage st[3]);
+extern struct starpu_codelet qf_cl_wilson_block;
+/* The stages of one hop, in the order of tasks/stencil.h: gather, interior, exterior, and the three of a
+ * block fused (wilson_block), each with its task name. */
+int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[4], qf_codelet_stage st[4]);
 
 /* ---- BLAS-1 on fields and scalar arithmetic (tasks/blas.c, tasks/scalar.c); argument blocks, operand
  * tables and site kernels in kernels/blas.h, buffer access in blas_launch.h. Each task's operands are

@@ -69,9 +69,9 @@ struct starpu_codelet qf_cl_wilson_interior = {
     .model = &wilson_interior_model,
 };
 
-/* The three Wilson stages of one hop (codelets.h), bound here beside the interior, whose arguments the
- * exterior shares. */
-int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[3], qf_codelet_stage st[3])
+/* The Wilson stages of one hop (codelets.h), bound here beside the interior, whose arguments the exterior
+ * and the fused block share. */
+int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[4], qf_codelet_stage st[4])
 {
     qf_wilson_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .dagger = h->dagger, .prec = h->prec,
                                .recon = h->recon};
@@ -82,11 +82,14 @@ int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *
     memcpy(a.global, lat->global, sizeof a.global);
     memcpy(a.phase, h->phase, sizeof a.phase);
     int origin = (int)offsetof(qf_wilson_args, origin);
-    memset(st, 0, 3 * sizeof *st); /* a failed bind frees the ones before it */
+    qf_wilson_block_args blk = {.g = g, .a = a};
+    int blk_origin = (int)(offsetof(qf_wilson_block_args, a) + offsetof(qf_wilson_args, origin));
+    memset(st, 0, 4 * sizeof *st); /* a failed bind frees the ones before it */
     if (qf_codelet_stage_bind(&st[0], &qf_cl_wilson_gather, &g, sizeof g, -1, names[0]) ||
         qf_codelet_stage_bind(&st[1], &qf_cl_wilson_interior, &a, sizeof a, origin, names[1]) ||
-        qf_codelet_stage_bind(&st[2], &qf_cl_wilson_exterior, &a, sizeof a, origin, names[2])) {
-        qf_codelet_stages_free(st, 3);
+        qf_codelet_stage_bind(&st[2], &qf_cl_wilson_exterior, &a, sizeof a, origin, names[2]) ||
+        qf_codelet_stage_bind(&st[3], &qf_cl_wilson_block, &blk, sizeof blk, blk_origin, names[3])) {
+        qf_codelet_stages_free(st, 4);
         return QF_ERROR;
     }
     return QF_SUCCESS;

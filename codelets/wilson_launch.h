@@ -43,6 +43,12 @@ void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, const void 
                                  const void *clover, const void *const nbr_face[QF_WILSON_NFACES], cudaStream_t stream);
 #endif
 
+/* The argument block of wilson_block (the three stages of one block, codelets/wilson_block.c). */
+typedef struct {
+    qf_wilson_gather_args g;
+    qf_wilson_args a;
+} qf_wilson_block_args;
+
 /* Buffer positions of the interior and exterior codelets (STARPU_VARIABLE_NBUFFERS): the fixed
  * buffers first, then x when has_x, then the clover field when clover_on != QF_CLOVER_NONE. */
 enum { QF_WILSON_INTERIOR_FIXED = 3, QF_WILSON_EXTERIOR_FIXED = 2 + QF_WILSON_NFACES };

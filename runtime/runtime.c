@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 static int started, rank, nprocs = 1;
+static int fuse_blocks; /* qf_runtime_fuse_blocks */
 static const char *default_policy; /* the policy quarkflow chose because the user named none */
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 static int tracing;      /* a trace folder was given */
@@ -238,6 +239,14 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     if (!opt->sched && env_policy && *env_policy && qf_runtime_check_sched(env_policy))
         return qf_fail_context("STARPU_SCHED in the environment");
     if (check_workers(opt)) return QF_ERROR;
+    const char *fuse = getenv("QF_STENCIL_FUSE");
+    if (fuse && *fuse && strcmp(fuse, "auto") && strcmp(fuse, "always") && strcmp(fuse, "never"))
+        return qf_fail("QF_STENCIL_FUSE=%s in the environment: use auto (fuse the stages of a one-block lattice "
+                       "where CUDA workers run), always or never",
+                       fuse);
+    enum { FUSE_AUTO, FUSE_ALWAYS, FUSE_NEVER } fuse_mode = !fuse || !*fuse || !strcmp(fuse, "auto") ? FUSE_AUTO
+                                                             : !strcmp(fuse, "always")             ? FUSE_ALWAYS
+                                                                                                    : FUSE_NEVER;
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
     tracing = trace_window = 0;
@@ -296,6 +305,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                        "nodes");
     }
     trust_system_memory();
+    fuse_blocks = fuse_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() > 0 : fuse_mode == FUSE_ALWAYS;
     qf_placement_start();
     qf_watchdog_install();
     return QF_SUCCESS;
@@ -340,6 +350,7 @@ void qf_runtime_barrier(void)
 }
 
 int qf_runtime_rank(void) { return rank; }
+int qf_runtime_fuse_blocks(void) { return fuse_blocks; }
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
 int qf_runtime_ncuda_workers(void) { return (int)starpu_cuda_worker_get_count(); }

@@ -52,7 +52,7 @@ static int hop(coarse_op *op, qf_field *out, const qf_field *in, const coarse_ho
                     .faces = {h->parity < 0 ? &op->faces_full : &op->faces_half}};
     if (qf_coarse_stages(op->lat, &c, stage_names[op->prec == QF_SINGLE], s.stage)) return QF_ERROR;
     int rc = qf_stencil_apply(&s);
-    qf_codelet_stages_free(s.stage, 3);
+    qf_codelet_stages_free(s.stage, QF_STENCIL_NSTAGES);
     return rc;
 }
 

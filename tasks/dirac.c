@@ -28,13 +28,14 @@ struct qf_dirac {
 
 /* Task names, which traces show (ViTE, tasks.rec, the summary): the stage, the hopping term it
  * belongs to and the precision, e.g. "interior:D_eo^dag:single" (D_eo maps odd sites to even ones, D
- * is the full lattice's); no blanks, which would split the name in paje.trace. */
-enum { STAGE_GATHER, STAGE_INTERIOR, STAGE_EXTERIOR };
+ * is the full lattice's; "block": the three stages fused); no blanks, which would split the name in
+ * paje.trace. */
+enum { STAGE_GATHER = QF_STENCIL_GATHER, STAGE_INTERIOR, STAGE_EXTERIOR, STAGE_BLOCK };
 #define HOP_NAMES(stage, term)                                                                                  \
     {{stage ":" term ":double", stage ":" term ":single"}, {stage ":" term "^dag:double", stage ":" term "^dag:single"}}
 #define STAGE_NAMES(stage) {HOP_NAMES(stage, "D"), HOP_NAMES(stage, "D_eo"), HOP_NAMES(stage, "D_oe")}
-static const char *const task_names[3][3][2][2] = {STAGE_NAMES("gather"), STAGE_NAMES("interior"),
-                                                   STAGE_NAMES("exterior")};
+static const char *const task_names[QF_STENCIL_NSTAGES][3][2][2] = {
+    STAGE_NAMES("gather"), STAGE_NAMES("interior"), STAGE_NAMES("exterior"), STAGE_NAMES("block")};
 static const char *task_name(int stage, int parity, int dagger, qf_precision prec)
 {
     return task_names[stage][parity + 1][dagger != 0][prec == QF_SINGLE];
@@ -79,9 +80,8 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
     qf_wilson_hop h = {.parity = s->parity, .dagger = s->dagger, .a = s->a, .b = s->b, .has_x = s->x != NULL,
                        .clover_on = s->clover_on, .prec = d->p.prec, .recon = d->p.recon};
     memcpy(h.phase, d->p.phase, sizeof h.phase);
-    const char *const names[3] = {task_name(STAGE_GATHER, s->parity, s->dagger, d->p.prec),
-                                  task_name(STAGE_INTERIOR, s->parity, s->dagger, d->p.prec),
-                                  task_name(STAGE_EXTERIOR, s->parity, s->dagger, d->p.prec)};
+    const char *names[QF_STENCIL_NSTAGES];
+    for (int st = 0; st < QF_STENCIL_NSTAGES; st++) names[st] = task_name(st, s->parity, s->dagger, d->p.prec);
     qf_stencil st = {
         .in = in,
         .out = out,
@@ -92,7 +92,7 @@ static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s
         .faces = {s->parity < 0 ? &d->faces_full : &d->faces_half}};
     if (qf_wilson_stages(lat, &h, names, st.stage)) return QF_ERROR;
     int rc = qf_stencil_apply(&st);
-    qf_codelet_stages_free(st.stage, 3);
+    qf_codelet_stages_free(st.stage, QF_STENCIL_NSTAGES);
     return rc;
 }
 

@@ -33,12 +33,26 @@ static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffer
     return qf_task_check(ret, st->cl->name);
 }
 
+/* The three stages of the one block as one task. */
+static int apply_fused(const qf_stencil *s)
+{
+    buffers t = {.n = 0};
+    add(&t, qf_field_block(s->in, 0), STARPU_R);
+    add_links(&t, s, 0);
+    add(&t, qf_field_block(s->out, 0), s->all_sites ? STARPU_W : STARPU_RW);
+    for (int k = 0; k < s->nfaces; k++)
+        for (int f = 0; f < 2 * QF_NDIM; f++) add(&t, qf_face_set_handle(s->faces[k], 0, f / 2, f % 2), STARPU_W);
+    return insert(s, &s->stage[QF_STENCIL_FUSED], 0, &t, PRIO_INTERIOR);
+}
+
 int qf_stencil_apply(const qf_stencil *s)
 {
     const qf_lattice *lat = s->in->lat;
     if (s->nfaces < 1 || s->nfaces > QF_STENCIL_MAX_FACE_SETS)
         return qf_fail("a %s graph with %d face sets: an operator has 1 to %d", s->stage[QF_STENCIL_INTERIOR].cl->name, s->nfaces,
                        QF_STENCIL_MAX_FACE_SETS);
+    if (s->stage[QF_STENCIL_FUSED].cl && lat->nblocks == 1 && qf_runtime_fuse_blocks())
+        return apply_fused(s);
     int rc = QF_SUCCESS;
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_near(lat, b)) continue;

@@ -11,7 +11,11 @@
  *   interior  R in(b) [R links(b)] W|RW out(b)    R extra[0](b) ...
  *   exterior  RW out(b) [R links(b)]              R faces_k(b - mu, mu, 1), faces_k(b + mu, mu, 0), mu = 0..3
  *                                                 R extra[0](b) ...
- * out is W when the stencil writes all its sites, RW when only one parity (the other keeps its values). */
+ *   fused     R in(b) [R links(b)] W|RW out(b) W faces_k(b, mu, side) as the gather's, R extra[0](b) ...
+ * out is W when the stencil writes all its sites, RW when only one parity (the other keeps its values).
+ * fused, an optional fourth stage, runs the three stages of a block that is its own neighbour in every
+ * direction (the lattice in one block, one process) as one task; the graph uses it there when
+ * qf_runtime_fuse_blocks says so (runtime/mpi_data.h). */
 #ifndef QF_TASKS_STENCIL_H
 #define QF_TASKS_STENCIL_H
 
@@ -20,10 +24,10 @@
 #define QF_STENCIL_MAX_EXTRA 2
 #define QF_STENCIL_MAX_FACE_SETS 2
 
-enum { QF_STENCIL_GATHER, QF_STENCIL_INTERIOR, QF_STENCIL_EXTERIOR };
+enum { QF_STENCIL_GATHER, QF_STENCIL_INTERIOR, QF_STENCIL_EXTERIOR, QF_STENCIL_FUSED, QF_STENCIL_NSTAGES };
 
 typedef struct {
-    qf_codelet_stage stage[3];  /* QF_STENCIL_GATHER, _INTERIOR, _EXTERIOR */
+    qf_codelet_stage stage[QF_STENCIL_NSTAGES];  /* QF_STENCIL_GATHER .. _FUSED (cl NULL: none) */
     const qf_field *in;
     qf_field *out;
     int all_sites;       /* out written on all sites (W), or on one parity (RW) */
