@@ -4,7 +4,8 @@
 #   bench/run_device_throughput.sh PARTS [OUTDIR]
 # PARTS, comma-separated: tests (the GPU runs of the tests of compressed links and of the operator),
 # recon (bench dslash for every reconstruction, precision and size), solver (mixed-precision solves
-# with compressed sloppy links). Logs go to OUTDIR/throughput-logs.tgz (OUTDIR: default $OUT or /tmp);
+# with compressed sloppy links), fuse (bench dslash and bench solver with one task a hop on the
+# one-block lattice, QF_STENCIL_FUSE=auto, against three, never). Logs go to OUTDIR/throughput-logs.tgz (OUTDIR: default $OUT or /tmp);
 # summary lines are printed.
 set -u
 parts=${1:-tests,recon,solver}
@@ -16,14 +17,14 @@ run=$top/.deploy/run.sh
 export STARPU_HOME=${STARPU_HOME:-/tmp/quarkflow-throughput-home}
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader > "$out/gpu.txt" 2>&1
 has() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
-bench() { # name, args...
+bench() { # name, args... (QF_STENCIL_FUSE from the caller's environment)
   local name=$1; shift
   timeout 300 "$run" quarkflow "$@" > "$out/$name.txt" 2>&1
   echo "== $name: quarkflow $*"
   grep -E "^(links|task graph|direct|ceiling|ratio|check|BiCGStab|CGNR|solver) " "$out/$name.txt"
 }
 if has tests; then
-  for t in test_recon test_dirac test_sap; do
+  for t in test_recon test_dirac test_sap test_solver test_mg test_linop; do
     for env in "STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda" "STARPU_NCUDA=1 STARPU_SCHED=dmdas"; do
       env $env QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 timeout 300 "$run" "$t" > "$out/$t.txt" 2>&1
       echo "== $t ($env): exit $?, $(tail -1 "$out/$t.txt")"
@@ -46,6 +47,19 @@ if has solver; then # alternated, three rounds: solves vary from run to run
     for r in 18 12 8; do
       bench "solver32_r${r}_$round" --ncpu 0 --ncuda 1 bench solver --dim 32 32 32 32 --solver bicgstab \
         --sloppy single --recon 18 --recon-sloppy $r
+    done
+  done
+fi
+if has fuse; then
+  for dim in 16 24 32; do
+    for f in never auto; do
+      QF_STENCIL_FUSE=$f bench "fuse${dim}_$f" --ncpu 0 --ncuda 1 bench dslash --dim $dim $dim $dim $dim --prec single
+    done
+  done
+  for f in never auto; do
+    for r in 18 12; do
+      QF_STENCIL_FUSE=$f bench "fuse_solver32_${f}_r$r" --ncpu 0 --ncuda 1 bench solver --dim 32 32 32 32 \
+        --solver bicgstab --sloppy single --recon-sloppy $r
     done
   done
 fi
