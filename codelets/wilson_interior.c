@@ -71,19 +71,43 @@ struct starpu_codelet qf_cl_wilson_interior = {
 
 /* The Wilson stages of one hop (codelets.h), bound here beside the interior, whose arguments the exterior
  * and the fused block share. */
+void qf_wilson_hop_args(const qf_lattice *lat, const qf_wilson_hop *h, qf_wilson_gather_args *g, qf_wilson_args *a)
+{
+    *g = (qf_wilson_gather_args){.parity = h->parity < 0 ? -1 : 1 - h->parity, .dagger = h->dagger, .prec = h->prec,
+                                 .recon = h->recon};
+    memcpy(g->ext, lat->block, sizeof g->ext);
+    *a = (qf_wilson_args){.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->has_x,
+                          .clover_on = h->clover_on, .prec = h->prec, .recon = h->recon};
+    memcpy(a->ext, lat->block, sizeof a->ext);
+    memcpy(a->global, lat->global, sizeof a->global);
+    memcpy(a->phase, h->phase, sizeof a->phase);
+}
+
+qf_wilson_hop qf_wilson_hop_of(const qf_dirac_hop *h, const qf_dirac_params *p, int dagger)
+{
+    qf_wilson_hop w = {.parity = h->parity, .dagger = dagger, .a = h->a, .b = h->b, .has_x = h->x != QF_HOP_NONE,
+                       .clover_on = h->clover_on, .prec = p->prec, .recon = p->recon};
+    memcpy(w.phase, p->phase, sizeof w.phase);
+    return w;
+}
+
 int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[4], qf_codelet_stage st[4])
 {
-    qf_wilson_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .dagger = h->dagger, .prec = h->prec,
-                               .recon = h->recon};
-    memcpy(g.ext, lat->block, sizeof g.ext);
-    qf_wilson_args a = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->has_x,
-                        .clover_on = h->clover_on, .prec = h->prec, .recon = h->recon};
-    memcpy(a.ext, lat->block, sizeof a.ext);
-    memcpy(a.global, lat->global, sizeof a.global);
-    memcpy(a.phase, h->phase, sizeof a.phase);
+    qf_wilson_gather_args g;
+    qf_wilson_args a;
+    qf_wilson_hop_args(lat, h, &g, &a);
     int origin = (int)offsetof(qf_wilson_args, origin);
-    qf_wilson_block_args blk = {.g = g, .a = a};
-    int blk_origin = (int)(offsetof(qf_wilson_block_args, a) + offsetof(qf_wilson_args, origin));
+    /* one hop on the stencil's buffers (tasks/stencil.h): in, links, out, the faces, then x, the clover */
+    int extra = QF_WILSON_BLOCK_FACES + QF_WILSON_NFACES;
+    qf_wilson_block_args blk = {.nhops = 1,
+                                .hop = {{.g = g,
+                                         .a = a,
+                                         .src = 0,
+                                         .dst = 2,
+                                         .x = h->has_x ? extra : -1,
+                                         .clover = h->clover_on != QF_CLOVER_NONE ? extra + (h->has_x != 0) : -1}}};
+    int blk_origin = (int)(offsetof(qf_wilson_block_args, hop) + offsetof(qf_wilson_block_hop, a) +
+                           offsetof(qf_wilson_args, origin));
     memset(st, 0, 4 * sizeof *st); /* a failed bind frees the ones before it */
     if (qf_codelet_stage_bind(&st[0], &qf_cl_wilson_gather, &g, sizeof g, -1, names[0]) ||
         qf_codelet_stage_bind(&st[1], &qf_cl_wilson_interior, &a, sizeof a, origin, names[1]) ||

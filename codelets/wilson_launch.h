@@ -5,6 +5,7 @@
 #ifndef QF_WILSON_LAUNCH_H
 #define QF_WILSON_LAUNCH_H
 
+#include "codelets.h"
 #include "kernels/wilson.h"
 
 #ifdef __cplusplus
@@ -43,10 +44,23 @@ void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, const void 
                                  const void *clover, const void *const nbr_face[QF_WILSON_NFACES], cudaStream_t stream);
 #endif
 
-/* The argument block of wilson_block (the three stages of one block, codelets/wilson_block.c). */
+/* The kernels' arguments of hop h on lat's blocks (the origin left at zero: set per block). */
+void qf_wilson_hop_args(const qf_lattice *lat, const qf_wilson_hop *h, qf_wilson_gather_args *g, qf_wilson_args *a);
+/* Hop h of an operator of parameters p (qf_dirac_schur_hops), with D^dagger when dagger. */
+qf_wilson_hop qf_wilson_hop_of(const qf_dirac_hop *h, const qf_dirac_params *p, int dagger);
+
+/* The argument block of wilson_block (codelets/wilson_block.c): a program of hops on a one-block
+ * lattice, each naming its fields by buffer index (-1: none). Buffers 0 and 2 are the first hop's
+ * input and output, 1 the links, 3 .. 10 the eight faces (the gather's order); the others follow. */
+enum { QF_WILSON_BLOCK_LINKS = 1, QF_WILSON_BLOCK_FACES = 3, QF_WILSON_BLOCK_MAX_HOPS = 2 };
 typedef struct {
     qf_wilson_gather_args g;
     qf_wilson_args a;
+    int src, dst, x, clover;
+} qf_wilson_block_hop;
+typedef struct {
+    int nhops;
+    qf_wilson_block_hop hop[QF_WILSON_BLOCK_MAX_HOPS];
 } qf_wilson_block_args;
 
 /* Buffer positions of the interior and exterior codelets (STARPU_VARIABLE_NBUFFERS): the fixed

@@ -94,18 +94,8 @@ void qf_direct_plan_hops(qf_direct_plan *p, const qf_lattice *lat, const qf_dira
         hp->hop = h[k];
         hp->src = h[k].src, hp->dst = h[k].dst, hp->x = h[k].x;
         hp->clover = h[k].clover_on == QF_CLOVER_NONE ? -1 : h[k].clover_inverse;
-        hp->g.parity = 1 - h[k].parity;
-        hp->g.dagger = 0;
-        hp->g.prec = dp->prec;
-        hp->g.recon = dp->recon;
-        memcpy(hp->g.ext, lat->block, sizeof hp->g.ext);
-        qf_wilson_args *a = &hp->a;
-        *a = (qf_wilson_args){.parity = h[k].parity, .dagger = 0, .a = h[k].a, .b = h[k].b,
-                              .has_x = h[k].x != QF_HOP_NONE, .clover_on = h[k].clover_on, .prec = dp->prec,
-                              .recon = dp->recon};
-        memcpy(a->ext, lat->block, sizeof a->ext);
-        memcpy(a->global, lat->global, sizeof a->global);
-        memcpy(a->phase, dp->phase, sizeof a->phase);
+        qf_wilson_hop w = qf_wilson_hop_of(&h[k], dp, 0);
+        qf_wilson_hop_args(lat, &w, &hp->g, &hp->a);
     }
 }
 

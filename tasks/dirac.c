@@ -10,6 +10,7 @@
 #include "quarkflow/qf_gauge.h"
 #include "mg_tasks.h"
 #include "stencil.h"
+#include "wilson_launch.h"
 
 #include <math.h>
 
@@ -122,9 +123,52 @@ void qf_dirac_schur_hops(const qf_dirac_params *p, qf_schur_form form, qf_dirac_
     *n = 2;
 }
 
+/* The hops h[0 .. n-1] of one application on a one-block lattice as one task (wilson_block). Buffers:
+ * in, the links, out, the eight half faces, the temporary, then the clover fields the hops read. */
+static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
+{
+    static const char *const names[2][2] = {{"block:Mhat:double", "block:Mhat:single"},
+                                            {"block:Mhat^dag:double", "block:Mhat^dag:single"}};
+    enum { IN = 0, OUT = 2, TMP = QF_WILSON_BLOCK_FACES + QF_WILSON_NFACES, FIRST_CLOVER };
+    struct starpu_data_descr buf[FIRST_CLOVER + 2];
+    int nbuf = 0;
+    buf[nbuf++] = (struct starpu_data_descr){qf_field_block(in, 0), STARPU_R};
+    buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->links, 0), STARPU_R};
+    buf[nbuf++] = (struct starpu_data_descr){qf_field_block(out, 0), STARPU_RW};
+    for (int f = 0; f < QF_WILSON_NFACES; f++)
+        buf[nbuf++] = (struct starpu_data_descr){qf_face_set_handle(&d->faces_half, 0, f / 2, f % 2), STARPU_W};
+    buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->tmp[0], 0), STARPU_RW};
+    int clover_at[2] = {-1, -1}; /* buffer of A, of A^-1 */
+    qf_wilson_block_args args = {.nhops = n};
+    const int field_at[3] = {IN, OUT, TMP}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP */
+    for (int k = 0; k < n; k++) {
+        qf_wilson_hop w = qf_wilson_hop_of(&h[k], &d->p, dagger);
+        qf_wilson_block_hop *b = &args.hop[k];
+        qf_wilson_hop_args(d->lat, &w, &b->g, &b->a);
+        b->src = field_at[h[k].src];
+        b->dst = field_at[h[k].dst];
+        b->x = h[k].x == QF_HOP_NONE ? -1 : field_at[h[k].x];
+        b->clover = -1;
+        if (h[k].clover_on != QF_CLOVER_NONE) {
+            int inv = h[k].clover_inverse != 0;
+            if (clover_at[inv] < 0) {
+                clover_at[inv] = nbuf;
+                buf[nbuf++] = (struct starpu_data_descr){qf_field_block(inv ? d->clover_inv : d->clover, 0), STARPU_R};
+            }
+            b->clover = clover_at[inv];
+        }
+    }
+    int ret = QF_TASK_INSERT_BLOCK(d->lat, 0, &qf_cl_wilson_block, STARPU_DATA_MODE_ARRAY, buf, nbuf, STARPU_NAME,
+                                   names[dagger != 0][d->p.prec == QF_SINGLE], STARPU_CL_ARGS,
+                                   qf_task_args_copy(&args, sizeof args), sizeof args, 0);
+    return qf_task_check(ret, "wilson_block");
+}
+
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
 static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
+    if (d->lat->nblocks == 1 && n <= QF_WILSON_BLOCK_MAX_HOPS && qf_runtime_fuse_blocks())
+        return run_hops_fused(d, h, n, dagger, out, in);
     qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */
     for (int k = 0; k < n; k++) {
         const qf_field *src = h[k].src == QF_HOP_IN ? in : fields[h[k].src];
