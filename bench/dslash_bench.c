@@ -37,6 +37,8 @@ static const char help[] =
     "benchmarked (pass --ncpu 0 --ncuda 1 for a GPU-only task graph), the CPU path otherwise. With\n"
     "several GPUs (--ncuda N, one block each) or several processes (mpirun, one GPU or core slice each)\n"
     "the graph is compared with the ceiling of all of them; several processes run no direct kernels.\n"
+    "On one GPU the lattice is one block and Mhat one task; QF_STENCIL_FUSE=never in the environment\n"
+    "times the graph of a gather, an interior and an exterior task a hop instead.\n"
     "\n"
     "Options:\n"
     "  --dim X Y Z T       lattice extents (default 16 16 16 16)\n"
