@@ -47,9 +47,8 @@ static inline QF_HD_INLINE qf_real_d4 qf_real_from_d4(double d) { return (qf_rea
 /* Lane by lane: what rebuilding reconstruct-8 links takes (su3_kind.h), off the paths of whole and
  * two-row links. */
 #define QF_LANEWISE(K, T, name, expr)                                                                          \
-    static inline QF_HD_INLINE qf_real_##K name##_##K(qf_real_##K x, qf_precision prec)                       \
+    static inline QF_HD_INLINE qf_real_##K name##_##K(qf_real_##K x)                                          \
     {                                                                                                          \
-        (void)prec; /* a batch kind's precision is its own */                                                 \
         qf_real_##K r = x;                                                                                     \
         for (int l = 0; l < (int)(sizeof r / sizeof(T)); l++) {                                                \
             T v = x[l];                                                                                        \

@@ -38,7 +38,7 @@ static inline QF_HD_INLINE QF_K(qf_su3) QF_K(qf_link_load)(const void *gauge, qf
         QF_K(qf_su3_complete_row3)(&u);
     } else if (recon == QF_RECON_8) {
         QF_K(qf_complex_record_load)(gauge, prec, site, QF_NDIM * 8, mu * 8, &u.e[0][0], 4);
-        QF_K(qf_su3_unpack8)(&u, prec);
+        QF_K(qf_su3_unpack8_stored)(&u, prec);
     } else {
         QF_K(qf_complex_record_load)(gauge, prec, site, QF_LINKS_REALS, mu * QF_SU3_REALS, &u.e[0][0], 9);
     }

@@ -50,25 +50,47 @@ static inline QF_HD void qf_su3_store(void *base, qf_precision prec, size_t matr
 }
 
 /* The scalar kind's rebuilding of compressed links (su3_kind.h): qf_su3_complete_row3 (row 2 =
- * conj(row 0 x row 1)) and qf_su3_unpack8. Its square roots and phases are taken in the storage
- * precision: in double they were most of a single-precision reconstruct-8 hop on the GPU (H200, 32^4:
- * 765 us a Mhat against 614 with reconstruct-12), for no accuracy the stored reals have. */
-static inline QF_HD double qf_real_sqrt_nonneg(double x, qf_precision prec)
-{
-    x = x > 0.0 ? x : 0.0;
-    return prec == QF_SINGLE ? (double)sqrtf((float)x) : sqrt(x);
-}
-static inline QF_HD double qf_real_cos(double x, qf_precision prec)
-{
-    return prec == QF_SINGLE ? (double)cosf((float)x) : cos(x);
-}
-static inline QF_HD double qf_real_sin(double x, qf_precision prec)
-{
-    return prec == QF_SINGLE ? (double)sinf((float)x) : sin(x);
-}
+ * conj(row 0 x row 1)) and qf_su3_unpack8, in double. */
+static inline QF_HD double qf_real_sqrt_nonneg(double x) { return sqrt(x > 0.0 ? x : 0.0); }
+static inline QF_HD double qf_real_cos(double x) { return cos(x); }
+static inline QF_HD double qf_real_sin(double x) { return sin(x); }
 #define QF_K(name) name
+#define QF_KIND_UNPACK8_STORED
+#include "su3_kind.h"
+#undef QF_KIND_UNPACK8_STORED
+#undef QF_K
+
+/* The same in float (suffix _sf), for links stored in single precision: unpacking reconstruct-8 in the
+ * scalar kind's double arithmetic (two square roots, two sines and cosines and about 60 operations a
+ * link) made a single-precision hop on the GPU slower than with whole links (H200, 32^4: 725-765 us a
+ * Mhat against 698 with 18 and 611 with 12), for no accuracy the stored reals have. */
+typedef float qf_real_sf;
+#define QF_K(name) name##_sf
+#include "complex_kind.h"
+typedef struct { qf_complex_sf e[3][3]; } qf_su3_sf;
+static inline QF_HD float qf_real_sqrt_nonneg_sf(float x) { return sqrtf(x > 0.0f ? x : 0.0f); }
+static inline QF_HD float qf_real_cos_sf(float x) { return cosf(x); }
+static inline QF_HD float qf_real_sin_sf(float x) { return sinf(x); }
 #include "su3_kind.h"
 #undef QF_K
+
+/* The scalar kind's qf_su3_unpack8 of reals stored in prec: in float for single precision. */
+static inline QF_HD_INLINE void qf_su3_unpack8_stored(qf_su3 *m, qf_precision prec)
+{
+    if (prec != QF_SINGLE) {
+        qf_su3_unpack8(m);
+        return;
+    }
+    qf_su3_sf f;
+    static const int stored[4][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 0}};
+    for (int k = 0; k < 4; k++) {
+        const qf_complex z = m->e[stored[k][0]][stored[k][1]];
+        f.e[stored[k][0]][stored[k][1]] = qf_cmake_sf((float)z.re, (float)z.im);
+    }
+    qf_su3_unpack8_sf(&f);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m->e[i][j] = qf_cmake(f.e[i][j].re, f.e[i][j].im);
+}
 
 /* The reals a stored link keeps under recon (qf_defs.h), which su3_kind.h rebuilds it from: all 18;
  * rows 0 and 1 (12); or, in QUDA's reconstruct-8, arg a00, arg a20, then a01, a02 and a10 (8). */
