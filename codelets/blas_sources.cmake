@@ -7,6 +7,7 @@ set(QF_BLAS_C_SOURCES
   codelets/blas_reduce.c
   codelets/blas_cg_update.c
   codelets/blas_bicgstab_update.c
+  codelets/blas_bicgstab_p.c
   codelets/scalar_op.c
   codelets/scalar_trisolve.c
   tasks/blas.c
@@ -16,5 +17,6 @@ set(QF_BLAS_CUDA_SOURCES
   codelets/blas_reduce.cu
   codelets/blas_cg_update.cu
   codelets/blas_bicgstab_update.cu
+  codelets/blas_bicgstab_p.cu
   codelets/scalar_op.cu
   codelets/scalar_trisolve.cu)

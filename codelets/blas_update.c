@@ -1,6 +1,7 @@
 /* Codelet blas_update: the element-wise updates of one block with real or scalar coefficients,
  * y = x (copy), y = a x + b y (axpby), y = y + s c x (caxpy), y = x + s c y (cxpay), c a scalar
- * buffer, and the element-wise products y = w x, y = conj(w) x (mul, conj_mul), over the elements of
+ * buffer, the element-wise products y = w x, y = conj(w) x (mul, conj_mul), and y = x + s c w (xpcw,
+ * w a field), over the elements of
  * one parity or of the whole block (kernels/blas.h). With one parity the other half of y keeps its
  * values. STARPU_VARIABLE_NBUFFERS: each distinct operand once (kernels/blas.h's operand table). */
 #include "codelets.h"
@@ -37,6 +38,7 @@ static void blas_update_cpu(void *buffers[], void *cl_arg)
     case QF_BLAS_CAXPY: update_block(QF_BLAS_CAXPY, a, y, x, w, c); break;
     case QF_BLAS_MUL: update_block(QF_BLAS_MUL, a, y, x, w, c); break;
     case QF_BLAS_CONJ_MUL: update_block(QF_BLAS_CONJ_MUL, a, y, x, w, c); break;
+    case QF_BLAS_XPCW: update_block(QF_BLAS_XPCW, a, y, x, w, c); break;
     default: update_block(QF_BLAS_CXPAY, a, y, x, w, c); break;
     }
 }
@@ -83,4 +85,8 @@ int qf_insert_blas_mul(const qf_blas_range *r, const qf_blas_update_operands *o)
 int qf_insert_blas_conj_mul(const qf_blas_range *r, const qf_blas_update_operands *o)
 {
     return insert(QF_BLAS_CONJ_MUL, r, o, 0, 0, 0);
+}
+int qf_insert_blas_xpcw(const qf_blas_range *r, const qf_blas_update_operands *o, double s)
+{
+    return insert(QF_BLAS_XPCW, r, o, 0, 0, s);
 }

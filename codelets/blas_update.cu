@@ -34,6 +34,7 @@ extern "C" void qf_blas_update_cuda(void *buffers[], void *cl_arg)
     case QF_BLAS_CAXPY: launch<QF_BLAS_CAXPY>(a, y, x, w, sc, stream); break;
     case QF_BLAS_MUL: launch<QF_BLAS_MUL>(a, y, x, w, sc, stream); break;
     case QF_BLAS_CONJ_MUL: launch<QF_BLAS_CONJ_MUL>(a, y, x, w, sc, stream); break;
+    case QF_BLAS_XPCW: launch<QF_BLAS_XPCW>(a, y, x, w, sc, stream); break;
     default: launch<QF_BLAS_CXPAY>(a, y, x, w, sc, stream); break;
     }
     QF_CUDA_CHECK_LAUNCH();

@@ -178,9 +178,11 @@ extern struct starpu_codelet qf_cl_blas_update;
 extern struct starpu_codelet qf_cl_blas_reduce;
 extern struct starpu_codelet qf_cl_blas_cg_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_update;
+extern struct starpu_codelet qf_cl_blas_bicgstab_p;
 extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
-/* blas_update: y = x; y = a x + b y; y = s c x + y; y = x + s c y; y = w x; y = conj(w) x (c a scalar). */
+/* blas_update: y = x; y = a x + b y; y = s c x + y; y = x + s c y; y = w x; y = conj(w) x; y = x + s c w
+ * (c a scalar). */
 typedef struct {
     struct starpu_data_descr y, x, c, w;
 } qf_blas_update_operands;
@@ -190,6 +192,7 @@ int qf_insert_blas_caxpy(const qf_blas_range *r, const qf_blas_update_operands *
 int qf_insert_blas_cxpay(const qf_blas_range *r, const qf_blas_update_operands *o, double s);
 int qf_insert_blas_mul(const qf_blas_range *r, const qf_blas_update_operands *o);
 int qf_insert_blas_conj_mul(const qf_blas_range *r, const qf_blas_update_operands *o);
+int qf_insert_blas_xpcw(const qf_blas_range *r, const qf_blas_update_operands *o, double s);
 /* blas_reduce: r = |x|^2; r = <x, y>; r = <x, y> and r2 = |x|^2. */
 typedef struct {
     struct starpu_data_descr x, y, r, r2;
@@ -207,6 +210,11 @@ typedef struct {
     struct starpu_data_descr x, r, a, p, w, s, t, rr;
 } qf_blas_bicgstab_operands;
 int qf_insert_blas_bicgstab_update(const qf_blas_range *r, const qf_blas_bicgstab_operands *o);
+/* blas_bicgstab_p: p = r + beta (p - omega v), beta = (rho_new / rho) (alpha / omega). */
+typedef struct {
+    struct starpu_data_descr p, r, v, rho_new, rho, alpha, omega;
+} qf_blas_bicgstab_p_operands;
+int qf_insert_blas_bicgstab_p(const qf_blas_range *r, const qf_blas_bicgstab_p_operands *o);
 /* scalar_op: out = (re, im); out = a b; out = a / b; out = s a (handles NULL where unused; out is W,
  * or RW when it is an input too). */
 int qf_insert_scalar_set(starpu_data_handle_t out, double re, double im);

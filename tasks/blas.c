@@ -5,6 +5,7 @@
  *   blas_reduce(b)            R: x(b), y(b)         REDUX: r (and r2)   (after a sum_zero task W: r)
  *   blas_cg_update(b)         R: a, p(b), q(b)      RW: x(b), r(b)              REDUX: rr
  *   blas_bicgstab_update(b)   R: a, p(b), w, s(b), t(b)   RW: x(b)   W or RW: r(b)   REDUX: rr
+ *   blas_bicgstab_p(b)        R: r(b), v(b), rho_new, rho, alpha, omega   RW: p(b)
  *
  * (on a lattice of one block the reduced scalar is W instead, and no sum_zero task precedes)
  *
@@ -193,7 +194,7 @@ int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const 
 
 /* ---- updates ---- */
 
-enum { UPDATE_COPY, UPDATE_AXPBY, UPDATE_CAXPY, UPDATE_CXPAY, UPDATE_MUL, UPDATE_CONJ_MUL };
+enum { UPDATE_COPY, UPDATE_AXPBY, UPDATE_CAXPY, UPDATE_CXPAY, UPDATE_MUL, UPDATE_CONJ_MUL, UPDATE_XPCW };
 
 typedef struct {
     int op;
@@ -210,6 +211,7 @@ static int insert_update(const qf_blas_range *r, const struct starpu_data_descr 
     case UPDATE_CAXPY: return qf_insert_blas_caxpy(r, &o, c->s);
     case UPDATE_CXPAY: return qf_insert_blas_cxpay(r, &o, c->s);
     case UPDATE_MUL: return qf_insert_blas_mul(r, &o);
+    case UPDATE_XPCW: return qf_insert_blas_xpcw(r, &o, c->s);
     default: return qf_insert_blas_conj_mul(r, &o);
     }
 }
@@ -219,10 +221,10 @@ static int insert_update(const qf_blas_range *r, const struct starpu_data_descr 
 static int update(const char *fn, int op, qf_field *y, const qf_field *x, const qf_field *w, double a, double b,
                   const qf_scalar *c, double s, int parity)
 {
-    int uses_w = op == UPDATE_MUL || op == UPDATE_CONJ_MUL;
+    int uses_w = op == UPDATE_MUL || op == UPDATE_CONJ_MUL || op == UPDATE_XPCW;
     const qf_field *f[3] = {y, x, w};
     const char *const fname[3] = {"y", "x", "w"};
-    int uses_scalar = op == UPDATE_CAXPY || op == UPDATE_CXPAY;
+    int uses_scalar = op == UPDATE_CAXPY || op == UPDATE_CXPAY || op == UPDATE_XPCW;
     int reads_x = op != UPDATE_AXPBY || a != 0.0;
     const qf_scalar *sc[1] = {c};
     const char *const sname[1] = {"a"};
@@ -259,6 +261,11 @@ int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, 
 int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity)
 {
     return update("qf_blas_cxpay", UPDATE_CXPAY, y, x, NULL, 0.0, 0.0, a, s, parity);
+}
+
+int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, const qf_field *w, int parity)
+{
+    return update("qf_blas_xpcw", UPDATE_XPCW, y, x, w, 0.0, 0.0, a, s, parity);
 }
 
 int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
@@ -334,4 +341,30 @@ int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const 
                       field_operand(t, STARPU_R)};
     if (result_operand(&ops[7], &range, rr, x->lat)) return QF_ERROR;
     return submit_blocks(x->lat, &range, ops, 8, insert_bicgstab, NULL);
+}
+
+static int insert_bicgstab_p(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
+{
+    (void)ctx;
+    qf_blas_bicgstab_p_operands o = {.p = d[0], .r = d[1], .v = d[2], .rho_new = d[3], .rho = d[4], .alpha = d[5],
+                                     .omega = d[6]};
+    return qf_insert_blas_bicgstab_p(r, &o);
+}
+
+int qf_blas_bicgstab_p(qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
+                       const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *omega, int parity)
+{
+    static const char fn[] = "qf_blas_bicgstab_p";
+    const qf_field *f[3] = {p, r, v};
+    const char *const fname[3] = {"p", "r", "v"};
+    const qf_scalar *sc[4] = {rho_new, rho, alpha, omega};
+    const char *const sname[4] = {"rho_new", "rho", "alpha", "omega"};
+    if (check_fields(fn, 3, f, fname) || check_scalars(fn, 4, sc, sname) || check_parity(fn, parity))
+        return QF_ERROR;
+    qf_blas_range range = range_of(p, parity, fn);
+    operand ops[7] = {field_operand(p, STARPU_RW),       field_operand(r, STARPU_R),
+                      field_operand(v, STARPU_R),        scalar_operand(rho_new, STARPU_R),
+                      scalar_operand(rho, STARPU_R),     scalar_operand(alpha, STARPU_R),
+                      scalar_operand(omega, STARPU_R)};
+    return submit_blocks(p->lat, &range, ops, 7, insert_bicgstab_p, NULL);
 }

@@ -5,8 +5,8 @@
  *
  * On a 4x4x4x8 lattice, for several block grids, Wilson, staggered and coarse (8 colours) fields,
  * double and single precision and parities -1, 0, 1: copy, axpby (also b = 0, which does not read y), caxpy, cxpay,
- * axpby and caxpy with x == y, norm2, dot and dot(x, x), the fused CG and BiCGStab updates (also with
- * aliased inputs); the other parity stays bit for bit what it was; reductions are in double (a single
+ * xpcw, axpby and caxpy with x == y, norm2, dot and dot(x, x), the fused CG and BiCGStab updates (also
+ * with aliased inputs) and BiCGStab's direction update (also with beta 0, which must leave p = r); the other parity stays bit for bit what it was; reductions are in double (a single
  * field's norm is the double-loop norm of its float values to 1e-12) and overwrite their result. A
  * chain of scalar operations and updates ending in a norm is submitted while the runtime is paused,
  * so that a call that waited would never return (a watchdog fails the test), and read with one get;
@@ -74,10 +74,10 @@ static int load(ctx *c, qf_field *f, const double *a)
 
 /* ---- updates ---- */
 
-enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_MUL, T_CONJ_MUL, T_AXPBY_ALIAS, T_CAXPY_ALIAS, T_MUL_ALIAS,
-       T_NUPD };
+enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_MUL, T_CONJ_MUL, T_XPCW, T_AXPBY_ALIAS, T_CAXPY_ALIAS,
+       T_MUL_ALIAS, T_NUPD };
 static const char *const upd_name[T_NUPD] = {"copy", "axpby", "axpby b=0", "caxpy", "cxpay", "mul", "conj_mul",
-                                             "axpby x=y", "caxpy x=y", "mul x=y"};
+                                             "xpcw", "axpby x=y", "caxpy x=y", "mul x=y"};
 
 static void check_update(ctx *c, int t, int parity)
 {
@@ -85,7 +85,7 @@ static void check_update(ctx *c, int t, int parity)
     snprintf(tag, sizeof tag, "%s, %s, parity %d", c->tag, upd_name[t], parity);
     const double a = 0.75, b = -1.25;
     const cplx sc = 0.3 - 0.7 * I;
-    const double s = t == T_CXPAY ? -1.0 : 1.0;
+    const double s = t == T_CXPAY || t == T_XPCW ? -1.0 : 1.0;
     if (load(c, c->x, X0) || load(c, c->y, Y0) || load(c, c->w, W0)) return;
     int rc = qf_scalar_set(c->c, creal(sc), cimag(sc));
     switch (t) {
@@ -96,6 +96,7 @@ static void check_update(ctx *c, int t, int parity)
     case T_CXPAY: rc = rc || qf_blas_cxpay(c->x, c->c, s, c->y, parity); break;
     case T_MUL: rc = rc || qf_blas_mul(c->y, c->w, c->x, parity); break;
     case T_CONJ_MUL: rc = rc || qf_blas_conj_mul(c->y, c->w, c->x, parity); break;
+    case T_XPCW: rc = rc || qf_blas_xpcw(c->y, c->x, c->c, s, c->w, parity); break;
     case T_MUL_ALIAS: rc = rc || qf_blas_mul(c->y, c->w, c->y, parity); break;
     case T_AXPBY_ALIAS: rc = rc || qf_blas_axpby(a, c->y, b, c->y, parity); break;
     default: rc = rc || qf_blas_caxpy(c->c, s, c->y, c->y, parity); break;
@@ -121,6 +122,7 @@ static void check_update(ctx *c, int t, int parity)
             case T_CAXPY: case T_CAXPY_ALIAS: want = y + s * sc * x; break;
             case T_MUL: case T_MUL_ALIAS: want = w * x; break;
             case T_CONJ_MUL: want = conj(w) * x; break;
+            case T_XPCW: want = x + s * sc * w; break;
             default: want = x + s * sc * y; break;
             }
             err = fmax(err, cabs(ld(tmp, e, QF_DOUBLE) - want));
@@ -262,6 +264,49 @@ static void check_fused(ctx *c, int bicg, int alias, int parity)
     CHECK(ex / sx < tol && er / sr < tol, "%s: x and r match the loops (rel err %.2e %.2e)", tag, ex / sx, er / sr);
     CHECK(erd < 1e-12 && cimag(g) == 0.0, "%s: rr = |r|^2 of r as stored (rel err %.2e)", tag, erd);
     CHECK(changed == 0, "%s: the other parity is untouched (%lld reals changed)", tag, (long long)changed);
+}
+
+/* ---- BiCGStab's new direction: p = r + beta (p - omega v), beta = (rho_new / rho) (alpha / omega)
+ * worked out in the task; rho_new = 0 gives beta = 0 exactly (zeros absorb), so p = r ---- */
+
+static void check_bicgstab_p(ctx *c, int parity, int zero_rho_new)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, bicgstab_p%s, parity %d", c->tag, zero_rho_new ? " (rho_new 0)" : "", parity);
+    const cplx rho_new = zero_rho_new ? 0.0 : 0.9 - 0.4 * I, rho = -0.6 + 0.8 * I, alpha = 0.35 + 0.15 * I,
+               omega = 0.7 - 0.25 * I;
+    /* p = Z0, r = X0, v = W0 */
+    if (load(c, c->z, Z0) || load(c, c->x, X0) || load(c, c->w, W0)) return;
+    qf_scalar *s[4] = {NULL, NULL, NULL, NULL};
+    const cplx val[4] = {rho_new, rho, alpha, omega};
+    int rc = 0;
+    for (int k = 0; k < 4; k++) rc = rc || qf_scalar_create(&s[k]) || qf_scalar_set(s[k], creal(val[k]), cimag(val[k]));
+    rc = rc || qf_blas_bicgstab_p(c->z, c->x, c->w, s[0], s[1], s[2], s[3], parity) || qf_field_export(c->z, tmp);
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+    for (int k = 0; k < 4; k++)
+        if (s[k]) qf_scalar_destroy(s[k]);
+    if (rc) return;
+    cplx beta = (rho_new / rho) * (alpha / omega);
+    int half = c->nr / 2;
+    double err = 0, scale = 0;
+    int64_t changed = 0, not_r = 0;
+    for (int64_t i = 0; i < V; i++)
+        for (int k = 0; k < half; k++) {
+            int64_t e = i * half + k;
+            if (!in_parity(i, parity)) {
+                changed += tmp[2 * e] != rounded(Z0[2 * e], c->prec) || tmp[2 * e + 1] != rounded(Z0[2 * e + 1], c->prec);
+                continue;
+            }
+            cplx p = ld(Z0, e, c->prec), r = ld(X0, e, c->prec), v = ld(W0, e, c->prec);
+            cplx want = r + beta * (p - omega * v), got = ld(tmp, e, QF_DOUBLE);
+            err = fmax(err, cabs(got - want));
+            scale = fmax(scale, cabs(want));
+            not_r += got != r;
+        }
+    err /= scale;
+    CHECK(err < (c->prec == QF_DOUBLE ? 1e-15 : 1e-7), "%s: matches the loops (rel err %.2e)", tag, err);
+    CHECK(!zero_rho_new || not_r == 0, "%s: beta 0 leaves p = r exactly (%lld elements differ)", tag, (long long)not_r);
+    CHECK(changed == 0, "%s: the other parity is untouched (%lld elements changed)", tag, (long long)changed);
 }
 
 /* ---- scalars: a chain submitted while the runtime is paused, read with gets at the end ---- */
@@ -533,6 +578,7 @@ static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_pre
         for (int alias = 0; alias < 2; alias++) {
             check_fused(&c, 0, alias, parity);
             check_fused(&c, 1, alias, parity);
+            check_bicgstab_p(&c, parity, alias);
         }
         if (full) check_cg(&c, parity);
     }
@@ -586,6 +632,7 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_blas_cg_update(w, w, s, w2, w2, s2, 0), "distinct", "cg_update with x == r");
     REFUSED(qf_blas_cg_update(w, w2, s, w2, w2, s, 0), "distinct", "cg_update with rr == a");
     REFUSED(qf_blas_bicgstab_update(w, w2, s, w, s2, w, w, s2, 0), "rr and w", "bicgstab_update with rr == w");
+    REFUSED(qf_blas_bicgstab_p(w, w2, w, NULL, s, s, s2, 0), "scalar rho_new is NULL", "bicgstab_p without rho_new");
     REFUSED(qf_scalar_mul(s, NULL, s2), "NULL", "scalar mul of NULL");
     REFUSED(qf_scalar_set(NULL, 1.0, 0.0), "NULL", "setting a NULL scalar");
     REFUSED(qf_scalar_get(NULL, NULL, NULL), "NULL", "getting a NULL scalar");

@@ -1,4 +1,5 @@
-/* Kernels of the BLAS-1 codelets (blas_update, blas_reduce, blas_cg_update, blas_bicgstab_update) and
+/* Kernels of the BLAS-1 codelets (blas_update, blas_reduce, blas_cg_update, blas_bicgstab_update,
+ * blas_bicgstab_p) and
  * of scalar_op, shared by CPU and CUDA code, with their argument blocks.
  *
  * A field block is seen as a run of complex numbers: its sites' reals taken in (re, im) pairs,
@@ -27,12 +28,22 @@ enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A };                        /* b
 enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
 enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR };         /* blas_cg_update */
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
+enum { QF_BP_P = 0, QF_BP_R, QF_BP_V, QF_BP_RHO_NEW, QF_BP_RHO, QF_BP_ALPHA, QF_BP_OMEGA }; /* blas_bicgstab_p */
 enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* scalar_op */
 
 /* blas_update: y = x; y = a x + b y (y not read when b == 0); y = y + s c x; y = x + s c y, c the
- * scalar operand; y = w x and y = conj(w) x element by element, w a field operand. blas_reduce: r += |x|^2, r += <x, y> = sum conj(x) y, or both r += <x, y> and
+ * scalar operand; y = w x and y = conj(w) x element by element, w a field operand; y = x + s c w (y
+ * not read). blas_reduce: r += |x|^2, r += <x, y> = sum conj(x) y, or both r += <x, y> and
  * r2 += |x|^2 in one pass. */
-typedef enum { QF_BLAS_COPY = 0, QF_BLAS_AXPBY, QF_BLAS_CAXPY, QF_BLAS_CXPAY, QF_BLAS_MUL, QF_BLAS_CONJ_MUL } qf_blas_update_op;
+typedef enum {
+    QF_BLAS_COPY = 0,
+    QF_BLAS_AXPBY,
+    QF_BLAS_CAXPY,
+    QF_BLAS_CXPAY,
+    QF_BLAS_MUL,
+    QF_BLAS_CONJ_MUL,
+    QF_BLAS_XPCW
+} qf_blas_update_op;
 typedef enum { QF_BLAS_NORM2 = 0, QF_BLAS_DOT, QF_BLAS_DOT_NORM2 } qf_blas_reduce_op;
 
 typedef struct {
@@ -104,6 +115,8 @@ static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void 
         r = qf_cmul(qf_blas_load(w, prec, i), qf_blas_load(x, prec, i));
     } else if (op == QF_BLAS_CONJ_MUL) {
         r = qf_cconjmul(qf_blas_load(w, prec, i), qf_blas_load(x, prec, i));
+    } else if (op == QF_BLAS_XPCW) {
+        r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(w, prec, i));
     } else {
         r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(y, prec, i));
     }
@@ -145,34 +158,53 @@ static inline QF_HD_INLINE double qf_blas_bicgstab_elem(void *x, void *r, qf_com
     return qf_cnorm2(rv);
 }
 
+/* ---- the scalar arithmetic of scalar_op, also done inside fused updates ----
+ * Exact zeros absorb: 0 b, a 0 and 0 / b are 0 for every a and b (0, Inf and NaN included). A Krylov
+ * method that iterates past convergence until its residual underflows to 0 computes such coefficients,
+ * and 0 keeps its solution where NaN would destroy it. Otherwise a / b = a conj(b) / |b|^2, NaN when
+ * b == 0: a breakdown the solvers detect. */
+static inline QF_HD int qf_scalar_is_zero(qf_complex a) { return a.re == 0.0 && a.im == 0.0; }
+static inline QF_HD qf_complex qf_scalar_mul_value(qf_complex a, qf_complex b)
+{
+    return qf_scalar_is_zero(a) || qf_scalar_is_zero(b) ? qf_cmake(0.0, 0.0) : qf_cmul(a, b);
+}
+static inline QF_HD qf_complex qf_scalar_div_value(qf_complex a, qf_complex b)
+{
+    if (qf_scalar_is_zero(a)) return qf_cmake(0.0, 0.0);
+    double d = qf_cnorm2(b);
+    qf_complex num = qf_cmul(a, qf_cconj(b));
+    return qf_cmake(num.re / d, num.im / d);
+}
+static inline QF_HD qf_complex qf_scalar_at(const double *s) { return qf_cmake(s[0], s[1]); }
+
 /* ---- scalar_op on (re, im) pairs; a and b may be out ---- */
 static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, double *out, const double *a,
                                             const double *b)
 {
     qf_complex r;
-    if (args->op == QF_SCALAR_SET) {
-        r = qf_cmake(args->re, args->im);
-    } else if (args->op == QF_SCALAR_SCALE) {
-        r = qf_cscale(args->s, qf_cmake(a[0], a[1]));
-    } else {
-        qf_complex av = qf_cmake(a[0], a[1]), bv = qf_cmake(b[0], b[1]);
-        int a_zero = av.re == 0.0 && av.im == 0.0, b_zero = bv.re == 0.0 && bv.im == 0.0;
-        if ((args->op == QF_SCALAR_MUL && (a_zero || b_zero)) || (args->op == QF_SCALAR_DIV && a_zero)) {
-            /* exact zeros absorb: 0 b, a 0 and 0 / b are 0 for every a and b (0, Inf and NaN
-             * included). A Krylov method that iterates past convergence until its residual underflows
-             * to 0 computes such coefficients, and 0 keeps its solution where NaN would destroy it. */
-            r = qf_cmake(0.0, 0.0);
-        } else if (args->op == QF_SCALAR_MUL) {
-            r = qf_cmul(av, bv);
-        } else {
-            /* a conj(b) / |b|^2: NaN when b == 0, a breakdown the solvers detect */
-            double d = qf_cnorm2(bv);
-            qf_complex num = qf_cmul(av, qf_cconj(bv));
-            r = qf_cmake(num.re / d, num.im / d);
-        }
-    }
+    if (args->op == QF_SCALAR_SET) r = qf_cmake(args->re, args->im);
+    else if (args->op == QF_SCALAR_SCALE) r = qf_cscale(args->s, qf_scalar_at(a));
+    else if (args->op == QF_SCALAR_MUL) r = qf_scalar_mul_value(qf_scalar_at(a), qf_scalar_at(b));
+    else r = qf_scalar_div_value(qf_scalar_at(a), qf_scalar_at(b));
     out[0] = r.re;
     out[1] = r.im;
+}
+
+/* ---- blas_bicgstab_p: BiCGStab's new direction p = r + beta (p - omega v), beta = (rho_new / rho)
+ * (alpha / omega) worked out in the task from the scalars as scalar_op would (qf_bicgstab_beta), the
+ * two updates of p in one pass and without rounding p in between ---- */
+static inline QF_HD qf_complex qf_bicgstab_beta(const double *rho_new, const double *rho, const double *alpha,
+                                                const double *omega)
+{
+    return qf_scalar_mul_value(qf_scalar_div_value(qf_scalar_at(alpha), qf_scalar_at(omega)),
+                               qf_scalar_div_value(qf_scalar_at(rho_new), qf_scalar_at(rho)));
+}
+
+static inline QF_HD_INLINE void qf_blas_bicgstab_p_elem(void *p, const void *r, const void *v, qf_complex beta,
+                                                        qf_complex omega, int64_t i, qf_precision prec)
+{
+    qf_complex pv = qf_blas_load(p, prec, i), rv = qf_blas_load(r, prec, i), vv = qf_blas_load(v, prec, i);
+    qf_blas_store(p, prec, i, qf_blas_caxpy_value(rv, beta, qf_csub(pv, qf_cmul(omega, vv))));
 }
 
 /* ---- scalar_trisolve: back substitution x_i = c_i - sum_{l > i} u_il x_l, i = m-1 .. 0, x in place of

@@ -51,9 +51,11 @@ int qf_blas_copy(qf_field *y, const qf_field *x, int parity);
 int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity);
 
 /* Updates with scalar coefficients (s = +1 or -1 flips the sign without another scalar task):
- * y = y + s a x (caxpy); y = x + s a y (cxpay). */
+ * y = y + s a x (caxpy); y = x + s a y (cxpay); y = x + s a w (xpcw: y written, not read, which saves
+ * the copy a caxpy into a fresh field needs). */
 int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity);
 int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity);
+int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, const qf_field *w, int parity);
 
 /* Element-wise products of the fields' complex numbers: y = w x and y = conj(w) x (a diagonal
  * operator and its adjoint, phases, masks). */
@@ -66,11 +68,15 @@ int qf_field_gaussian(qf_field *f, uint64_t seed, int stream);
 
 /* Fused forms of the Krylov solvers, one pass over the fields each:
  * CG:       x = x + a p, r = r - a q, rr = |r|^2 (the new residual norm in the same pass);
- * BiCGStab: x = x + a p + w s, r = s - w t, rr = |r|^2. */
+ * BiCGStab: x = x + a p + w s, r = s - w t, rr = |r|^2; and the new direction p = r + beta (p - omega
+ *           v) with beta = (rho_new / rho) (alpha / omega) worked out in the task, with exact zeros
+ *           absorbing as in qf_scalar_mul and qf_scalar_div. */
 int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_field *q,
                       qf_scalar *rr, int parity);
 int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,
                             const qf_field *s, const qf_field *t, qf_scalar *rr, int parity);
+int qf_blas_bicgstab_p(qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
+                       const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *omega, int parity);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,58 @@
+/* Codelet blas_bicgstab_p: BiCGStab's new search direction on one block, p = r + beta (p - omega v)
+ * with beta = (rho_new / rho) (alpha / omega) worked out in the task from the four scalars (as the
+ * scalar tasks it replaces did), over the elements of one parity or of the whole block
+ * (kernels/blas.h): one task and one pass where two updates and three scalar tasks were.
+ * STARPU_VARIABLE_NBUFFERS: p, r, v, rho_new, rho, alpha, omega, each distinct one once. */
+#include "blas_launch.h"
+#include "codelets.h"
+
+#if QF_HAVE_CUDA
+void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg);
+#endif
+
+static inline QF_HD_INLINE void bicgstab_p_loop(qf_precision prec, const qf_blas_args *a, void *p, const void *r,
+                                                const void *v, qf_complex beta, qf_complex omega)
+{
+    for (int64_t i = a->first; i < a->first + a->n; i++) qf_blas_bicgstab_p_elem(p, r, v, beta, omega, i, prec);
+}
+
+static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_blas_args *a = cl_arg;
+    void *p = qf_blas_field_ptr(buffers, a, QF_BP_P);
+    const void *r = qf_blas_field_ptr(buffers, a, QF_BP_R);
+    const void *v = qf_blas_field_ptr(buffers, a, QF_BP_V);
+    const double *omega = qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA);
+    qf_complex beta =
+        qf_bicgstab_beta(qf_blas_scalar_ptr(buffers, a, QF_BP_RHO_NEW), qf_blas_scalar_ptr(buffers, a, QF_BP_RHO),
+                         qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA), omega);
+    QF_WITH_PRECISION(a->prec, P, bicgstab_p_loop(P, a, p, r, v, beta, qf_scalar_at(omega)));
+}
+
+static struct starpu_perfmodel blas_bicgstab_p_model = {
+    .type = STARPU_HISTORY_BASED, .symbol = "qf_blas_bicgstab_p", .footprint = qf_blas_footprint};
+
+struct starpu_codelet qf_cl_blas_bicgstab_p = {
+    .name = "blas_bicgstab_p",
+    .cpu_funcs = {blas_bicgstab_p_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {qf_blas_bicgstab_p_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &blas_bicgstab_p_model,
+};
+
+int qf_insert_blas_bicgstab_p(const qf_blas_range *r, const qf_blas_bicgstab_p_operands *o)
+{
+    qf_blas_args args = {.op = 0};
+    struct starpu_data_descr ops[7];
+    ops[QF_BP_P] = o->p;
+    ops[QF_BP_R] = o->r;
+    ops[QF_BP_V] = o->v;
+    ops[QF_BP_RHO_NEW] = o->rho_new;
+    ops[QF_BP_RHO] = o->rho;
+    ops[QF_BP_ALPHA] = o->alpha;
+    ops[QF_BP_OMEGA] = o->omega;
+    return qf_blas_insert(&qf_cl_blas_bicgstab_p, &args, r, ops, 7);
+}

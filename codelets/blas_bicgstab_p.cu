@@ -1,0 +1,35 @@
+/* CUDA implementation of blas_bicgstab_p: a grid-stride loop over the elements, beta worked out by every
+ * thread from the scalars on the device. */
+#include "blas_launch.h"
+#include "codelets.h"
+
+struct bicgstab_p_ptrs {
+    void *p;
+    const void *r, *v;
+    const double *rho_new, *rho, *alpha, *omega;
+};
+
+template <int P> static __global__ void blas_bicgstab_p_kernel(bicgstab_p_ptrs f, qf_blas_args a)
+{
+    qf_complex beta = qf_bicgstab_beta(f.rho_new, f.rho, f.alpha, f.omega), omega = qf_scalar_at(f.omega);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
+        qf_blas_bicgstab_p_elem(f.p, f.r, f.v, beta, omega, a.first + i, (qf_precision)P);
+}
+
+extern "C" void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg)
+{
+    const qf_blas_args *a = (const qf_blas_args *)cl_arg;
+    if (a->n <= 0) return;
+    bicgstab_p_ptrs f;
+    f.p = qf_blas_field_ptr(buffers, a, QF_BP_P);
+    f.r = qf_blas_field_ptr(buffers, a, QF_BP_R);
+    f.v = qf_blas_field_ptr(buffers, a, QF_BP_V);
+    f.rho_new = qf_blas_scalar_ptr(buffers, a, QF_BP_RHO_NEW);
+    f.rho = qf_blas_scalar_ptr(buffers, a, QF_BP_RHO);
+    f.alpha = qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA);
+    f.omega = qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA);
+    unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_UPDATE_BLOCKS);
+    QF_WITH_PRECISION(a->prec, P,
+                      blas_bicgstab_p_kernel<P><<<blocks, QF_CUDA_THREADS, 0, starpu_cuda_get_local_stream()>>>(f, *a));
+    QF_CUDA_CHECK_LAUNCH();
+}
