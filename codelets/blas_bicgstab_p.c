@@ -3,8 +3,8 @@
  * scalar tasks it replaces did), over the elements of one parity or of the whole block
  * (kernels/blas.h): one task and one pass where two updates and three scalar tasks were.
  * STARPU_VARIABLE_NBUFFERS: p, r, v, rho_new, rho, alpha, omega, each distinct one once. */
-#include "blas_launch.h"
 #include "codelets.h"
+#include "blas_launch.h"
 
 #if QF_HAVE_CUDA
 void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg);

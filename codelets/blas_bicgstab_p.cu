@@ -1,7 +1,7 @@
 /* CUDA implementation of blas_bicgstab_p: a grid-stride loop over the elements, beta worked out by every
  * thread from the scalars on the device. */
-#include "blas_launch.h"
 #include "codelets.h"
+#include "blas_launch.h"
 
 struct bicgstab_p_ptrs {
     void *p;

@@ -5,6 +5,7 @@
 #ifndef QF_BLAS_LAUNCH_H
 #define QF_BLAS_LAUNCH_H
 
+#include "codelets.h" /* qf_blas_range */
 #include "kernels/blas.h"
 
 #include <starpu.h>
