@@ -17,10 +17,10 @@ echo "$out" | awk '
   # a row holds the codelet counts in the header'"'"'s order, aligned at the right end
   function at(name) { return (name in col) ? $(NF - (hn - col[name])) + 0 : 0 }
   $1 == "worker" && $2 == "tasks" { for (i = 1; i <= NF; i++) col[$i] = i; hn = NF; table = 1; next }
-  table && $1 == "CPU" { oncpu += at("gather") + at("interior") + at("exterior") }
-  table && $1 == "all" { total = at("interior") }
+  table && $1 == "CPU" { oncpu += at("gather") + at("interior") + at("exterior") + at("block") }
+  table && $1 == "all" { total = at("interior") + at("block") }
   END {
     if (!table || !total) { print "explore_guard: no workers table with Dirac tasks"; exit 1 }
     if (oncpu) { print "explore_guard: " oncpu " Dirac tasks ran on CPU cores of a fresh node"; exit 1 }
-    print "explore_guard: no Dirac task on a CPU core (" total " interior tasks, all on the GPU)"
+    print "explore_guard: no Dirac task on a CPU core (" total " interior or fused block tasks, all on the GPU)"
   }'
