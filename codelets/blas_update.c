@@ -1,6 +1,6 @@
 /* Codelet blas_update: the element-wise updates of one block with real or scalar coefficients,
  * y = x (copy), y = a x + b y (axpby), y = y + s c x (caxpy), y = x + s c y (cxpay), c a scalar
- * buffer, the element-wise products y = w x, y = conj(w) x (mul, conj_mul), and y = x + s c w (xpcw,
+ * buffer or the ratio of two, the element-wise products y = w x, y = conj(w) x (mul, conj_mul), and y = x + s c w (xpcw,
  * w a field), over the elements of
  * one parity or of the whole block (kernels/blas.h). With one parity the other half of y keeps its
  * values. STARPU_VARIABLE_NBUFFERS: each distinct operand once (kernels/blas.h's operand table). */
@@ -30,8 +30,8 @@ static void blas_update_cpu(void *buffers[], void *cl_arg)
     void *y = qf_blas_field_ptr(buffers, a, QF_UPD_Y);
     const void *x = qf_blas_field_ptr(buffers, a, QF_UPD_X);
     const void *w = qf_blas_field_ptr(buffers, a, QF_UPD_W);
-    const double *sc = qf_blas_scalar_ptr(buffers, a, QF_UPD_A);
-    qf_complex c = sc ? qf_cmake(a->s * sc[0], a->s * sc[1]) : qf_cmake(0.0, 0.0);
+    qf_complex c = qf_blas_update_coefficient(a->s, qf_blas_scalar_ptr(buffers, a, QF_UPD_A),
+                                              qf_blas_scalar_ptr(buffers, a, QF_UPD_D));
     switch (a->op) {
     case QF_BLAS_COPY: update_block(QF_BLAS_COPY, a, y, x, w, c); break;
     case QF_BLAS_AXPBY: update_block(QF_BLAS_AXPBY, a, y, x, w, c); break;
@@ -60,12 +60,13 @@ struct starpu_codelet qf_cl_blas_update = {
 static int insert(int op, const qf_blas_range *r, const qf_blas_update_operands *o, double a, double b, double s)
 {
     qf_blas_args args = {.op = op, .a = a, .b = b, .s = s};
-    struct starpu_data_descr ops[4];
+    struct starpu_data_descr ops[5];
     ops[QF_UPD_Y] = o->y;
     ops[QF_UPD_X] = o->x;
     ops[QF_UPD_A] = o->c;
     ops[QF_UPD_W] = o->w;
-    return qf_blas_insert(&qf_cl_blas_update, &args, r, ops, 4);
+    ops[QF_UPD_D] = o->d;
+    return qf_blas_insert(&qf_cl_blas_update, &args, r, ops, 5);
 }
 
 int qf_insert_blas_copy(const qf_blas_range *r, const qf_blas_update_operands *o) { return insert(QF_BLAS_COPY, r, o, 0, 0, 0); }

@@ -182,9 +182,9 @@ extern struct starpu_codelet qf_cl_blas_bicgstab_p;
 extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
 /* blas_update: y = x; y = a x + b y; y = s c x + y; y = x + s c y; y = w x; y = conj(w) x; y = x + s c w
- * (c a scalar). */
+ * (c a scalar, or c / d with the scalar d given). */
 typedef struct {
-    struct starpu_data_descr y, x, c, w;
+    struct starpu_data_descr y, x, c, w, d;
 } qf_blas_update_operands;
 int qf_insert_blas_copy(const qf_blas_range *r, const qf_blas_update_operands *o);
 int qf_insert_blas_axpby(const qf_blas_range *r, const qf_blas_update_operands *o, double a, double b);

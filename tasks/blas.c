@@ -204,7 +204,7 @@ typedef struct {
 static int insert_update(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
 {
     const update_call *c = ctx;
-    qf_blas_update_operands o = {.y = d[0], .x = d[1], .c = d[2], .w = d[3]};
+    qf_blas_update_operands o = {.y = d[0], .x = d[1], .c = d[2], .w = d[3], .d = d[4]};
     switch (c->op) {
     case UPDATE_COPY: return qf_insert_blas_copy(r, &o);
     case UPDATE_AXPBY: return qf_insert_blas_axpby(r, &o, c->a, c->b);
@@ -216,66 +216,75 @@ static int insert_update(const qf_blas_range *r, const struct starpu_data_descr 
     }
 }
 
-/* y = op(x, y) with real constants a, b, the scalar c times s, or the field w. y is written without
- * being read (W) when the operation does not read it and covers the whole block. */
+/* y = op(x, y) with real constants a, b, the scalar c (or c / d, d given) times s, or the field w. y is
+ * written without being read (W) when the operation does not read it and covers the whole block. */
 static int update(const char *fn, int op, qf_field *y, const qf_field *x, const qf_field *w, double a, double b,
-                  const qf_scalar *c, double s, int parity)
+                  const qf_scalar *c, const qf_scalar *d, double s, int parity)
 {
     int uses_w = op == UPDATE_MUL || op == UPDATE_CONJ_MUL || op == UPDATE_XPCW;
     const qf_field *f[3] = {y, x, w};
     const char *const fname[3] = {"y", "x", "w"};
     int uses_scalar = op == UPDATE_CAXPY || op == UPDATE_CXPAY || op == UPDATE_XPCW;
     int reads_x = op != UPDATE_AXPBY || a != 0.0;
-    const qf_scalar *sc[1] = {c};
-    const char *const sname[1] = {"a"};
-    if (check_fields(fn, uses_w ? 3 : reads_x ? 2 : 1, f, fname) || (uses_scalar && check_scalars(fn, 1, sc, sname)) ||
-        check_parity(fn, parity))
+    const qf_scalar *sc[2] = {c, d};
+    const char *const sname[2] = {"a", "d"};
+    if (check_fields(fn, uses_w ? 3 : reads_x ? 2 : 1, f, fname) ||
+        (uses_scalar && check_scalars(fn, d ? 2 : 1, sc, sname)) || check_parity(fn, parity))
         return QF_ERROR;
     if (op == UPDATE_AXPBY && (check_real(fn, "a", a) || check_real(fn, "b", b))) return QF_ERROR;
     if (uses_scalar && check_real(fn, "s", s)) return QF_ERROR;
     int reads_y = op == UPDATE_CAXPY || op == UPDATE_CXPAY || (op == UPDATE_AXPBY && b != 0.0);
     update_call call = {.op = op, .a = a, .b = b, .s = s};
     qf_blas_range range = range_of(y, parity, fn);
-    operand ops[4] = {field_operand(y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W),
+    operand ops[5] = {field_operand(y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W),
                       reads_x ? field_operand(x, STARPU_R) : (operand){0},
                       uses_scalar ? scalar_operand(c, STARPU_R) : (operand){0},
-                      uses_w ? field_operand(w, STARPU_R) : (operand){0}};
-    return submit_blocks(y->lat, &range, ops, 4, insert_update, &call);
+                      uses_w ? field_operand(w, STARPU_R) : (operand){0},
+                      uses_scalar && d ? scalar_operand(d, STARPU_R) : (operand){0}};
+    return submit_blocks(y->lat, &range, ops, 5, insert_update, &call);
 }
 
 int qf_blas_copy(qf_field *y, const qf_field *x, int parity)
 {
-    return update("qf_blas_copy", UPDATE_COPY, y, x, NULL, 0.0, 0.0, NULL, 0.0, parity);
+    return update("qf_blas_copy", UPDATE_COPY, y, x, NULL, 0.0, 0.0, NULL, NULL, 0.0, parity);
 }
 
 int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity)
 {
-    return update("qf_blas_axpby", UPDATE_AXPBY, y, x, NULL, a, b, NULL, 0.0, parity);
+    return update("qf_blas_axpby", UPDATE_AXPBY, y, x, NULL, a, b, NULL, NULL, 0.0, parity);
 }
 
 int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity)
 {
-    return update("qf_blas_caxpy", UPDATE_CAXPY, y, x, NULL, 0.0, 0.0, a, s, parity);
+    return update("qf_blas_caxpy", UPDATE_CAXPY, y, x, NULL, 0.0, 0.0, a, NULL, s, parity);
 }
 
 int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity)
 {
-    return update("qf_blas_cxpay", UPDATE_CXPAY, y, x, NULL, 0.0, 0.0, a, s, parity);
+    return update("qf_blas_cxpay", UPDATE_CXPAY, y, x, NULL, 0.0, 0.0, a, NULL, s, parity);
+}
+
+int qf_blas_cxpay_ratio(const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, qf_field *y, int parity)
+{
+    const qf_scalar *sc[2] = {a, d};
+    const char *const sname[2] = {"a", "d"};
+    if (qf_sequence_failed() || check_scalars("qf_blas_cxpay_ratio", 2, sc, sname)) return QF_ERROR;
+    return update("qf_blas_cxpay_ratio", UPDATE_CXPAY, y, x, NULL, 0.0, 0.0, a, d, s, parity);
 }
 
 int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, const qf_field *w, int parity)
 {
-    return update("qf_blas_xpcw", UPDATE_XPCW, y, x, w, 0.0, 0.0, a, s, parity);
+    return update("qf_blas_xpcw", UPDATE_XPCW, y, x, w, 0.0, 0.0, a, NULL, s, parity);
 }
 
 int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
 {
-    return update("qf_blas_mul", UPDATE_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
+    return update("qf_blas_mul", UPDATE_MUL, y, x, w, 0.0, 0.0, NULL, NULL, 0.0, parity);
 }
 
 int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
 {
-    return update("qf_blas_conj_mul", UPDATE_CONJ_MUL, y, x, w, 0.0, 0.0, NULL, 0.0, parity);
+    return update("qf_blas_conj_mul", UPDATE_CONJ_MUL, y, x, w, 0.0, 0.0, NULL, NULL, 0.0, parity);
 }
 
 /* ---- fused Krylov updates ---- */

@@ -5,7 +5,7 @@
  *
  * On a 4x4x4x8 lattice, for several block grids, Wilson, staggered and coarse (8 colours) fields,
  * double and single precision and parities -1, 0, 1: copy, axpby (also b = 0, which does not read y), caxpy, cxpay,
- * xpcw, axpby and caxpy with x == y, norm2, dot and dot(x, x), the fused CG and BiCGStab updates (also
+ * xpcw, cxpay with a ratio of scalars, axpby and caxpy with x == y, norm2, dot and dot(x, x), the fused CG and BiCGStab updates (also
  * with aliased inputs) and BiCGStab's direction update (also with beta 0, which must leave p = r); the other parity stays bit for bit what it was; reductions are in double (a single
  * field's norm is the double-loop norm of its float values to 1e-12) and overwrite their result. A
  * chain of scalar operations and updates ending in a norm is submitted while the runtime is paused,
@@ -74,20 +74,20 @@ static int load(ctx *c, qf_field *f, const double *a)
 
 /* ---- updates ---- */
 
-enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_MUL, T_CONJ_MUL, T_XPCW, T_AXPBY_ALIAS, T_CAXPY_ALIAS,
-       T_MUL_ALIAS, T_NUPD };
+enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_MUL, T_CONJ_MUL, T_XPCW, T_CXPAY_RATIO, T_AXPBY_ALIAS,
+       T_CAXPY_ALIAS, T_MUL_ALIAS, T_NUPD };
 static const char *const upd_name[T_NUPD] = {"copy", "axpby", "axpby b=0", "caxpy", "cxpay", "mul", "conj_mul",
-                                             "xpcw", "axpby x=y", "caxpy x=y", "mul x=y"};
+                                             "xpcw", "cxpay_ratio", "axpby x=y", "caxpy x=y", "mul x=y"};
 
 static void check_update(ctx *c, int t, int parity)
 {
     char tag[160];
     snprintf(tag, sizeof tag, "%s, %s, parity %d", c->tag, upd_name[t], parity);
     const double a = 0.75, b = -1.25;
-    const cplx sc = 0.3 - 0.7 * I;
-    const double s = t == T_CXPAY || t == T_XPCW ? -1.0 : 1.0;
+    const cplx sc = 0.3 - 0.7 * I, sd = -1.1 + 0.4 * I; /* sd: cxpay_ratio's denominator */
+    const double s = t == T_CXPAY || t == T_XPCW || t == T_CXPAY_RATIO ? -1.0 : 1.0;
     if (load(c, c->x, X0) || load(c, c->y, Y0) || load(c, c->w, W0)) return;
-    int rc = qf_scalar_set(c->c, creal(sc), cimag(sc));
+    int rc = qf_scalar_set(c->c, creal(sc), cimag(sc)) || qf_scalar_set(c->r2, creal(sd), cimag(sd));
     switch (t) {
     case T_COPY: rc = rc || qf_blas_copy(c->y, c->x, parity); break;
     case T_AXPBY: rc = rc || qf_blas_axpby(a, c->x, b, c->y, parity); break;
@@ -97,6 +97,7 @@ static void check_update(ctx *c, int t, int parity)
     case T_MUL: rc = rc || qf_blas_mul(c->y, c->w, c->x, parity); break;
     case T_CONJ_MUL: rc = rc || qf_blas_conj_mul(c->y, c->w, c->x, parity); break;
     case T_XPCW: rc = rc || qf_blas_xpcw(c->y, c->x, c->c, s, c->w, parity); break;
+    case T_CXPAY_RATIO: rc = rc || qf_blas_cxpay_ratio(c->x, c->c, c->r2, s, c->y, parity); break;
     case T_MUL_ALIAS: rc = rc || qf_blas_mul(c->y, c->w, c->y, parity); break;
     case T_AXPBY_ALIAS: rc = rc || qf_blas_axpby(a, c->y, b, c->y, parity); break;
     default: rc = rc || qf_blas_caxpy(c->c, s, c->y, c->y, parity); break;
@@ -123,6 +124,7 @@ static void check_update(ctx *c, int t, int parity)
             case T_MUL: case T_MUL_ALIAS: want = w * x; break;
             case T_CONJ_MUL: want = conj(w) * x; break;
             case T_XPCW: want = x + s * sc * w; break;
+            case T_CXPAY_RATIO: want = x + s * (sc / sd) * y; break;
             default: want = x + s * sc * y; break;
             }
             err = fmax(err, cabs(ld(tmp, e, QF_DOUBLE) - want));
@@ -633,6 +635,7 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_blas_cg_update(w, w2, s, w2, w2, s, 0), "distinct", "cg_update with rr == a");
     REFUSED(qf_blas_bicgstab_update(w, w2, s, w, s2, w, w, s2, 0), "rr and w", "bicgstab_update with rr == w");
     REFUSED(qf_blas_bicgstab_p(w, w2, w, NULL, s, s, s2, 0), "scalar rho_new is NULL", "bicgstab_p without rho_new");
+    REFUSED(qf_blas_cxpay_ratio(w, s, NULL, 1.0, w2, 0), "scalar d is NULL", "cxpay_ratio without a denominator");
     REFUSED(qf_scalar_mul(s, NULL, s2), "NULL", "scalar mul of NULL");
     REFUSED(qf_scalar_set(NULL, 1.0, 0.0), "NULL", "setting a NULL scalar");
     REFUSED(qf_scalar_get(NULL, NULL, NULL), "NULL", "getting a NULL scalar");

@@ -24,7 +24,7 @@
 /* Operands of the codelets: the task carries each distinct field or scalar once (STARPU_VARIABLE_NBUFFERS)
  * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
 #define QF_BLAS_MAX_OPERANDS 8
-enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A };                        /* blas_update */
+enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A, QF_UPD_D };              /* blas_update */
 enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
 enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR };         /* blas_cg_update */
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
@@ -33,7 +33,8 @@ enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* s
 
 /* blas_update: y = x; y = a x + b y (y not read when b == 0); y = y + s c x; y = x + s c y, c the
  * scalar operand; y = w x and y = conj(w) x element by element, w a field operand; y = x + s c w (y
- * not read). blas_reduce: r += |x|^2, r += <x, y> = sum conj(x) y, or both r += <x, y> and
+ * not read). The scalar coefficient is c = s a, or s (a / d) when the scalar operand d is given (the
+ * division of scalar_op, below). blas_reduce: r += |x|^2, r += <x, y> = sum conj(x) y, or both r += <x, y> and
  * r2 += |x|^2 in one pass. */
 typedef enum {
     QF_BLAS_COPY = 0,
@@ -176,6 +177,13 @@ static inline QF_HD qf_complex qf_scalar_div_value(qf_complex a, qf_complex b)
     return qf_cmake(num.re / d, num.im / d);
 }
 static inline QF_HD qf_complex qf_scalar_at(const double *s) { return qf_cmake(s[0], s[1]); }
+
+/* blas_update's coefficient from its scalar operands a and d (NULL where not given). */
+static inline QF_HD qf_complex qf_blas_update_coefficient(double s, const double *a, const double *d)
+{
+    if (!a) return qf_cmake(0.0, 0.0);
+    return qf_cscale(s, d ? qf_scalar_div_value(qf_scalar_at(a), qf_scalar_at(d)) : qf_scalar_at(a));
+}
 
 /* ---- scalar_op on (re, im) pairs; a and b may be out ---- */
 static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, double *out, const double *a,

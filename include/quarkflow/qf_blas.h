@@ -56,6 +56,9 @@ int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity
 int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity);
 int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, int parity);
 int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, const qf_field *w, int parity);
+/* y = x + s (a / d) y, the ratio worked out in the task as qf_scalar_div would (exact zeros absorb):
+ * CG's p = r + (|r_new|^2 / |r|^2) p without a scalar task of its own. */
+int qf_blas_cxpay_ratio(const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, qf_field *y, int parity);
 
 /* Element-wise products of the fields' complex numbers: y = w x and y = conj(w) x (a diagonal
  * operator and its adjoint, phases, masks). */
