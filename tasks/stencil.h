@@ -39,5 +39,8 @@ typedef struct {
 } qf_stencil;
 
 int qf_stencil_apply(const qf_stencil *s);
+/* Whether graphs on lat run a block's stages fused (one block, and qf_runtime_fuse_blocks): what the
+ * stencil does with a fused stage, and what an operator asks before fusing more than one hop. */
+int qf_stencil_fuses(const qf_lattice *lat);
 
 #endif
