@@ -33,7 +33,7 @@ static const char help[] =
     "                      Schur complement on the even sites; default M)\n"
     "  --schur asym|sym    even-odd form: A_ee - kappa^2 D_eo A_oo^-1 D_oe (asym, default) or\n"
     "                      1 - kappa^2 A_ee^-1 D_eo A_oo^-1 D_oe (sym)\n"
-    "  --prec double|single  precision of the operator and its fields (default double)\n"
+    "  --prec P            precision of the operator and its fields: double (default), single or half\n"
     "  --recon 18|12|8     reals kept a gauge link: whole links, two rows, or QUDA's 8 (default 18);\n"
     "                      the kernels rebuild the rest, which needs SU(3) links\n"
     "  --recon-sloppy R    the same for the operator's copies in a solver's sloppy precision (default:\n"

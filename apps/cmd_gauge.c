@@ -72,7 +72,7 @@ static int parse(int argc, char **argv, gauge_opts *o, int min_files, int max_fi
             rc = qf_app_dims("gauge", argc, argv, &i, o->blocks);
         } else if (!strcmp(a, "--prec") || !strcmp(a, "--out-prec")) {
             qf_precision p;
-            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &p))
+            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &p) || qf_precision_check_full(p, a))
                 return qf_app_usage_error("gauge", "%s needs double or single", a);
             i++;
             if (!strcmp(a, "--prec")) o->prec = p;

@@ -32,7 +32,7 @@ static const char help[] =
     "  --format F          format of GAUGE_FILE (default auto)\n"
     "  --kappa K           hopping parameter (default 0.1330)\n"
     "  --csw C             clover coefficient (default 1.769, non-perturbative at beta 6)\n"
-    "  --prec double|single  precision of the operator (default double)\n"
+    "  --prec double|single  precision of the operator (default double; half is for --sloppy)\n"
     "  --recon 18|12|8     reals kept a gauge link: whole links, two rows, or QUDA's 8 (default 18);\n"
     "                      the kernels rebuild the rest, which needs SU(3) links\n"
     "  --recon-sloppy R    the same for the operator's copies in a solver's sloppy precision (default:\n"

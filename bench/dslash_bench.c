@@ -42,7 +42,7 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  --dim X Y Z T       lattice extents (default 16 16 16 16)\n"
-    "  --prec double|single  precision of the operator and its fields (default single)\n"
+    "  --prec P            precision of the operator and its fields: double, single (default) or half\n"
     "  --recon 18|12|8     reals kept a gauge link (QUDA's reconstruct; default 18: whole links)\n"
     "  --blocks BX BY BZ BT  block grid of the task graph (default: several blocks per worker)\n"
     "  --kappa K           hopping parameter (default 0.12)\n"
@@ -187,16 +187,18 @@ static int dslash(const bench_opts *o)
 
     double flops = rc ? 0.0 : qf_dirac_flops(d, QF_OP_MHAT), bytes = qf_direct_mhat_bytes(&o->p, o->form, vol);
     if (!rc) {
-        int rs = (int)qf_real_size(o->p.prec), nh = 0;
+        int nh = 0;
         qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
         qf_dirac_schur_hops(&o->p, o->form, h, &nh);
+        double link = qf_direct_link_bytes(o->p.recon, o->p.prec), spinor = (double)qf_record_bytes(o->p.prec, 24);
         printf("counts        %.4g flops an application (qf_dirac_flops: %.0f a site)\n", flops, flops / (double)vol);
-        printf("              %.4g bytes an application, %d-byte reals, per output site of each of the 2 half-lattice hops:\n"
-               "              dslash 8 x (%d gauge (reconstruct %s) + 24 spinor) = %d reals (%d bytes), + 24 output\n"
-               "              write, + 72 clover where the fused finish reads it (hop 1: %s; hop 2: %s), + 24 x read\n"
-               "              (hop 2); faces and the interior's partial sums of face sites not counted (QUDA's rule)\n",
-               bytes, rs, qf_recon_link_reals(o->p.recon), qf_recon_name(o->p.recon),
-               8 * (qf_recon_link_reals(o->p.recon) + 24), 8 * (qf_recon_link_reals(o->p.recon) + 24) * rs, hop_clover(h, nh, 0) >= 0 ? "A^-1" : "none",
+        printf("              %.4g bytes an application (%s precision), per output site of each of the 2 half-lattice\n"
+               "              hops: dslash 8 x (%g a link (%d reals, reconstruct %s) + %g a spinor) = %g bytes, + the\n"
+               "              output written, + the clover site (%zu bytes) where the fused finish reads it (hop 1: %s;\n"
+               "              hop 2: %s), + x read (hop 2); faces and the interior's partial sums of face sites not\n"
+               "              counted (QUDA's rule)\n",
+               bytes, qf_precision_name(o->p.prec), link, qf_recon_link_reals(o->p.recon), qf_recon_name(o->p.recon), spinor,
+               8 * (link + spinor), qf_record_bytes(o->p.prec, 72), hop_clover(h, nh, 0) >= 0 ? "A^-1" : "none",
                hop_clover(h, nh, 1) == 0 ? "A" : hop_clover(h, nh, 1) == 1 ? "A^-1" : "none");
     }
 

@@ -352,7 +352,7 @@ static int kernels(const kernel_opts *o)
     double all = (double)z.total * nsets;
     bench_ctx c = {.kb = kb, .out_sites = qf_volume(o->block) / 2};
     const int64_t sites = c.out_sites;
-    const double hop_reals = qf_direct_hop_reals(qf_direct_block_hop(kb), QF_RECON_18), bytes = hop_reals * (double)z.real;
+    const double bytes = qf_direct_hop_bytes(qf_direct_block_hop(kb), QF_RECON_18, o->prec);
 
     printf("bench kernels CPU Wilson hopping kernels by their launchers (codelets/wilson_launch.h), one call at a time "
            "on one thread, no StarPU\n");
@@ -378,7 +378,7 @@ static int kernels(const kernel_opts *o)
            "GB/s of the interior and the hop by QUDA's rule as bench dslash counts a hop: 8 x (18 gauge + 24 spinor) "
            "+ 24 x + 72 clover + 24 output = %.0f reals (%.0f bytes) an output site; none for the gather and the "
            "exterior alone, which touch face sites only\n",
-           (long long)sites, hop_reals, bytes);
+           (long long)sites, bytes / (double)z.real, bytes);
     fflush(stdout);
 
     field_set *sets = calloc((size_t)nsets, sizeof *sets);
@@ -480,8 +480,8 @@ static int parse(int argc, char **argv, kernel_opts *o)
                                               o->block[0], o->block[1], o->block[2], o->block[3], v);
             }
         } else if (!strcmp(a, "--prec")) {
-            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &o->prec))
-                return qf_app_usage_error(cmd, "--prec needs single or double");
+            if (i + 1 >= argc || qf_precision_parse(argv[i + 1], &o->prec) || qf_precision_check_full(o->prec, "--prec"))
+                return qf_app_usage_error(cmd, "--prec needs single or double (the batch kernels' precisions)");
             i++;
         } else if (!strcmp(a, "--sets")) {
             rc = qf_app_int(cmd, argc, argv, &i, &o->sets);

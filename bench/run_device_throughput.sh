@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The GPU-machine runs behind bench/RESULTS.md's operator-throughput figures (compressed links; later
-# half precision): run here `tools/pack-device.sh`, then on the GPU machine (with .deploy carried):
+# The GPU-machine runs behind bench/RESULTS.md's operator-throughput figures (compressed links, half
+# precision): run here `tools/pack-device.sh`, then on the GPU machine (with .deploy carried):
 #   bench/run_device_throughput.sh PARTS [OUTDIR]
 # PARTS, comma-separated: tests (the GPU runs of the tests of compressed links and of the operator),
 # recon (bench dslash for every reconstruction, precision and size), solver (mixed-precision solves
 # with compressed sloppy links), fuse (bench dslash and bench solver with one task a hop on the
-# one-block lattice, QF_STENCIL_FUSE=auto, against three, never). Logs go to OUTDIR/throughput-logs.tgz (OUTDIR: default $OUT or /tmp);
+# one-block lattice, QF_STENCIL_FUSE=auto, against three, never), half (bench dslash in half with whole
+# and two-row links against single, and mixed double/half solves against double/single, alternated).
+# Logs go to OUTDIR/throughput-logs.tgz (OUTDIR: default $OUT or /tmp);
 # summary lines are printed.
 set -u
 parts=${1:-tests,recon,solver}
@@ -24,7 +26,7 @@ bench() { # name, args... (QF_STENCIL_FUSE from the caller's environment)
   grep -E "^(links|task graph|direct|ceiling|ratio|check|BiCGStab|CGNR|solver) " "$out/$name.txt"
 }
 if has tests; then
-  for t in test_recon test_dirac test_sap test_solver test_mg test_linop; do
+  for t in test_half test_recon test_dirac test_sap test_solver test_mg test_linop; do
     for env in "STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda" "STARPU_NCUDA=1 STARPU_SCHED=dmdas"; do
       env $env QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 timeout 300 "$run" "$t" > "$out/$t.txt" 2>&1
       echo "== $t ($env): exit $?, $(tail -1 "$out/$t.txt")"
@@ -60,6 +62,20 @@ if has fuse; then
     for r in 18 12; do
       QF_STENCIL_FUSE=$f bench "fuse_solver32_${f}_r$r" --ncpu 0 --ncuda 1 bench solver --dim 32 32 32 32 \
         --solver bicgstab --sloppy single --recon-sloppy $r
+    done
+  done
+fi
+if has half; then
+  dims=${QF_RECON_DIMS:-32 24 16}
+  for dim in $dims; do
+    for pr in single_18 half_18 half_12; do
+      bench "dslash${dim}_$pr" --ncpu 0 --ncuda 1 bench dslash --dim $dim $dim $dim $dim --prec ${pr%_*} --recon ${pr#*_}
+    done
+  done
+  for round in 1 2 3; do
+    for s in single half; do
+      bench "solver32_${s}_$round" --ncpu 0 --ncuda 1 bench solver --dim 32 32 32 32 --solver bicgstab,cgnr \
+        --sloppy $s --recon-sloppy 12
     done
   done
 fi

@@ -13,7 +13,8 @@ void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg);
 static inline QF_HD_INLINE void bicgstab_p_loop(qf_precision prec, const qf_blas_args *a, void *p, const void *r,
                                                 const void *v, qf_complex beta, qf_complex omega)
 {
-    for (int64_t i = a->first; i < a->first + a->n; i++) qf_blas_bicgstab_p_elem(p, r, v, beta, omega, i, prec);
+    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
+        qf_blas_bicgstab_p_unit(p, r, v, beta, omega, u, prec, a->rec);
 }
 
 static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
@@ -26,7 +27,7 @@ static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
     qf_complex beta =
         qf_bicgstab_beta(qf_blas_scalar_ptr(buffers, a, QF_BP_RHO_NEW), qf_blas_scalar_ptr(buffers, a, QF_BP_RHO),
                          qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA), omega);
-    QF_WITH_PRECISION(a->prec, P, bicgstab_p_loop(P, a, p, r, v, beta, qf_scalar_at(omega)));
+    QF_WITH_ANY_PRECISION(a->prec, P, bicgstab_p_loop(P, a, p, r, v, beta, qf_scalar_at(omega)));
 }
 
 static struct starpu_perfmodel blas_bicgstab_p_model = {

@@ -12,8 +12,10 @@ struct bicgstab_p_ptrs {
 template <int P> static __global__ void blas_bicgstab_p_kernel(bicgstab_p_ptrs f, qf_blas_args a)
 {
     qf_complex beta = qf_bicgstab_beta(f.rho_new, f.rho, f.alpha, f.omega), omega = qf_scalar_at(f.omega);
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_bicgstab_p_elem(f.p, f.r, f.v, beta, omega, a.first + i, (qf_precision)P);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
+                 n = qf_blas_nunits(&a, (qf_precision)P);
+         i < n; i += (int64_t)gridDim.x * blockDim.x)
+        qf_blas_bicgstab_p_unit(f.p, f.r, f.v, beta, omega, u0 + i, (qf_precision)P, a.rec);
 }
 
 extern "C" void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg)
@@ -29,7 +31,7 @@ extern "C" void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg)
     f.alpha = qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA);
     f.omega = qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_UPDATE_BLOCKS);
-    QF_WITH_PRECISION(a->prec, P,
+    QF_WITH_ANY_PRECISION(a->prec, P,
                       blas_bicgstab_p_kernel<P><<<blocks, QF_CUDA_THREADS, 0, starpu_cuda_get_local_stream()>>>(f, *a));
     QF_CUDA_CHECK_LAUNCH();
 }

@@ -14,7 +14,8 @@ static inline QF_HD_INLINE double bicgstab_loop(qf_precision prec, const qf_blas
                                                 const void *t)
 {
     double sum = 0.0;
-    for (int64_t i = a->first; i < a->first + a->n; i++) sum += qf_blas_bicgstab_elem(x, r, c, p, w, s, t, i, prec);
+    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
+        sum += qf_blas_bicgstab_unit(x, r, c, p, w, s, t, u, prec, a->rec);
     return sum;
 }
 
@@ -31,7 +32,7 @@ static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
     qf_complex c = qf_cmake(sa[0], sa[1]), w = qf_cmake(sw[0], sw[1]);
     double norm;
-    QF_WITH_PRECISION(a->prec, P, norm = bicgstab_loop(P, a, x, r, c, p, w, s, t));
+    QF_WITH_ANY_PRECISION(a->prec, P, norm = bicgstab_loop(P, a, x, r, c, p, w, s, t));
     qf_blas_result(a, rr, norm, 0.0);
 }
 

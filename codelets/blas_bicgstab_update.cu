@@ -15,8 +15,10 @@ static __global__ void blas_bicgstab_update_kernel(bicgstab_ptrs f, qf_blas_args
 {
     qf_complex c = qf_cmake(f.a[0], f.a[1]), w = qf_cmake(f.w[0], f.w[1]);
     double sum[1] = {0.0};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
-        sum[0] += qf_blas_bicgstab_elem(f.x, f.r, c, f.p, w, f.s, f.t, a.first + i, (qf_precision)P);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
+                 n = qf_blas_nunits(&a, (qf_precision)P);
+         i < n; i += (int64_t)gridDim.x * blockDim.x)
+        sum[0] += qf_blas_bicgstab_unit(f.x, f.r, c, f.p, w, f.s, f.t, u0 + i, (qf_precision)P, a.rec);
     qf_blas_block_add<1>(sum, rr);
 }
 
@@ -36,6 +38,6 @@ extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
     f.a = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
     f.w = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    QF_WITH_PRECISION(a->prec, P, blas_bicgstab_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr));
+    QF_WITH_ANY_PRECISION(a->prec, P, blas_bicgstab_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr));
     QF_CUDA_CHECK_LAUNCH();
 }

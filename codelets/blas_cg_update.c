@@ -13,7 +13,8 @@ static inline QF_HD_INLINE double cg_loop(qf_precision prec, const qf_blas_args 
                                           const void *p, const void *q)
 {
     double sum = 0.0;
-    for (int64_t i = a->first; i < a->first + a->n; i++) sum += qf_blas_cg_elem(x, r, c, p, q, i, prec);
+    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
+        sum += qf_blas_cg_unit(x, r, c, p, q, u, prec, a->rec);
     return sum;
 }
 
@@ -28,7 +29,7 @@ static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
     qf_complex c = qf_cmake(sa[0], sa[1]);
     double norm;
-    QF_WITH_PRECISION(a->prec, P, norm = cg_loop(P, a, x, r, c, p, q));
+    QF_WITH_ANY_PRECISION(a->prec, P, norm = cg_loop(P, a, x, r, c, p, q));
     qf_blas_result(a, rr, norm, 0.0);
 }
 

@@ -10,8 +10,10 @@ static __global__ void blas_cg_update_kernel(void *x, void *r, const double *sa,
 {
     qf_complex c = qf_cmake(sa[0], sa[1]);
     double sum[1] = {0.0};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
-        sum[0] += qf_blas_cg_elem(x, r, c, p, q, a.first + i, (qf_precision)P);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
+                 n = qf_blas_nunits(&a, (qf_precision)P);
+         i < n; i += (int64_t)gridDim.x * blockDim.x)
+        sum[0] += qf_blas_cg_unit(x, r, c, p, q, u0 + i, (qf_precision)P, a.rec);
     qf_blas_block_add<1>(sum, rr);
 }
 
@@ -28,6 +30,6 @@ extern "C" void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg)
     const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
     const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    QF_WITH_PRECISION(a->prec, P, blas_cg_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr));
+    QF_WITH_ANY_PRECISION(a->prec, P, blas_cg_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr));
     QF_CUDA_CHECK_LAUNCH();
 }

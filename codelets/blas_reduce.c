@@ -13,12 +13,8 @@ void qf_blas_reduce_cuda(void *buffers[], void *cl_arg);
 static inline void reduce_loop(int op, qf_precision prec, const qf_blas_args *a, const void *x, const void *y,
                                double dot[2], double *norm)
 {
-    for (int64_t i = a->first; i < a->first + a->n; i++) {
-        qf_complex v = qf_blas_reduce_elem(op == QF_BLAS_NORM2 ? QF_BLAS_NORM2 : QF_BLAS_DOT, x, y, i, prec);
-        dot[0] += v.re;
-        dot[1] += v.im;
-        if (op == QF_BLAS_DOT_NORM2) *norm += qf_blas_reduce_elem(QF_BLAS_NORM2, x, x, i, prec).re;
-    }
+    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
+        qf_blas_reduce_unit(op, x, y, u, prec, a->rec, dot, norm);
 }
 
 static void blas_reduce_cpu(void *buffers[], void *cl_arg)
@@ -28,7 +24,7 @@ static void blas_reduce_cpu(void *buffers[], void *cl_arg)
     const void *y = qf_blas_field_ptr(buffers, a, QF_RED_Y);
     double dot[2] = {0.0, 0.0}, norm = 0.0;
     if (!y) y = x;
-    QF_WITH_PRECISION(a->prec, P, reduce_loop(a->op, P, a, x, y, dot, &norm));
+    QF_WITH_ANY_PRECISION(a->prec, P, reduce_loop(a->op, P, a, x, y, dot, &norm));
     qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R), dot[0], dot[1]);
     if (a->op == QF_BLAS_DOT_NORM2) qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R2), norm, 0.0);
 }

@@ -8,13 +8,10 @@ template <int OP, int P>
 static __global__ void blas_reduce_kernel(const void *x, const void *y, qf_blas_args a, double *r, double *r2)
 {
     double sum[2] = {0.0, 0.0}, norm[1] = {0.0};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x) {
-        qf_complex v = qf_blas_reduce_elem(OP == QF_BLAS_NORM2 ? QF_BLAS_NORM2 : QF_BLAS_DOT, x, y, a.first + i,
-                                           (qf_precision)P);
-        sum[0] += v.re;
-        sum[1] += v.im;
-        if (OP == QF_BLAS_DOT_NORM2) norm[0] += qf_blas_reduce_elem(QF_BLAS_NORM2, x, x, a.first + i, (qf_precision)P).re;
-    }
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
+                 n = qf_blas_nunits(&a, (qf_precision)P);
+         i < n; i += (int64_t)gridDim.x * blockDim.x)
+        qf_blas_reduce_unit(OP, x, y, u0 + i, (qf_precision)P, a.rec, sum, norm);
     qf_blas_block_add<2>(sum, r);
     if (OP == QF_BLAS_DOT_NORM2) qf_blas_block_add<1>(norm, r2);
 }
@@ -23,7 +20,7 @@ template <int OP>
 static void launch(const void *x, const void *y, const qf_blas_args *a, double *r, double *r2, cudaStream_t stream)
 {
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    QF_WITH_PRECISION(a->prec, P, blas_reduce_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2));
+    QF_WITH_ANY_PRECISION(a->prec, P, blas_reduce_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2));
 }
 
 extern "C" void qf_blas_reduce_cuda(void *buffers[], void *cl_arg)

@@ -15,13 +15,14 @@ void qf_blas_update_cuda(void *buffers[], void *cl_arg);
 static inline QF_HD_INLINE void update_loop(int op, qf_precision prec, const qf_blas_args *a, void *y, const void *x,
                                             const void *w, qf_complex c)
 {
-    for (int64_t i = a->first; i < a->first + a->n; i++) qf_blas_update_elem(op, y, x, w, a->a, a->b, c, i, prec);
+    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
+        qf_blas_update_unit(op, y, x, w, a->a, a->b, c, u, prec, a->rec);
 }
 
 static inline QF_HD_INLINE void update_block(int op, const qf_blas_args *a, void *y, const void *x, const void *w,
                                              qf_complex c)
 {
-    QF_WITH_PRECISION(a->prec, P, update_loop(op, P, a, y, x, w, c));
+    QF_WITH_ANY_PRECISION(a->prec, P, update_loop(op, P, a, y, x, w, c));
 }
 
 static void blas_update_cpu(void *buffers[], void *cl_arg)

@@ -1,5 +1,5 @@
-/* CUDA implementation of blas_update: a grid-stride loop over the complex elements of the parity (or
- * of the block), the kernel specialised on the operation and the precision; the scalar coefficient is
+/* CUDA implementation of blas_update: a grid-stride loop over the units (complex elements, or sites in half
+ * precision) of the parity (or of the block), the kernel specialised on the operation and the precision; the scalar coefficient is
  * read (or divided out of two) on the device from its buffers. */
 #include "codelets.h"
 #include "blas_launch.h"
@@ -9,8 +9,10 @@ static __global__ void blas_update_kernel(void *y, const void *x, const void *w,
                                           qf_blas_args a)
 {
     qf_complex c = qf_blas_update_coefficient(a.s, sc, sd);
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_update_elem(OP, y, x, w, a.a, a.b, c, a.first + i, (qf_precision)P);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
+                 n = qf_blas_nunits(&a, (qf_precision)P);
+         i < n; i += (int64_t)gridDim.x * blockDim.x)
+        qf_blas_update_unit(OP, y, x, w, a.a, a.b, c, u0 + i, (qf_precision)P, a.rec);
 }
 
 template <int OP>
@@ -18,7 +20,7 @@ static void launch(const qf_blas_args *a, void *y, const void *x, const void *w,
                    cudaStream_t stream)
 {
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_UPDATE_BLOCKS);
-    QF_WITH_PRECISION(a->prec, P, blas_update_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, w, sc, sd, *a));
+    QF_WITH_ANY_PRECISION(a->prec, P, blas_update_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(y, x, w, sc, sd, *a));
 }
 
 extern "C" void qf_blas_update_cuda(void *buffers[], void *cl_arg)

@@ -21,6 +21,6 @@ extern "C" void qf_clover_apply_cuda(void *buffers[], void *cl_arg)
     void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[3]);
     int64_t n = qf_clover_nsites(a->ext, a->parity);
     cudaStream_t stream = starpu_cuda_get_local_stream();
-    QF_WITH_PRECISION(a->prec, P, clover_apply_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(clover, x, y, out, n, *a));
+    QF_WITH_ANY_PRECISION(a->prec, P, clover_apply_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(clover, x, y, out, n, *a));
     QF_CUDA_CHECK_LAUNCH();
 }

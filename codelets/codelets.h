@@ -169,6 +169,7 @@ int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *
 typedef struct {
     int64_t first, n;
     qf_precision prec;
+    int site_reals;         /* of the fields: half precision is visited a site at a time */
     int assign;
     const char *name;       /* the task name in traces */
     const qf_lattice *lat;  /* the lattice of the fields' block `block`, whose home GPU runs the task */

@@ -1,4 +1,4 @@
-/* Codelet convert: copies a block into a field of another precision. */
+/* Codelet convert: copies a block into a field of another precision (kernels/convert.h). */
 #include "codelets.h"
 #include "kernels/convert.h"
 
@@ -11,7 +11,7 @@ static void convert_cpu(void *buffers[], void *cl_arg)
     const qf_convert_args *a = cl_arg;
     const void *src = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     void *dst = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    for (int64_t i = 0; i < a->nreals; i++) qf_convert_real(src, a->src_prec, dst, a->dst_prec, i);
+    for (int64_t i = 0, n = qf_convert_count(a); i < n; i++) qf_convert_item(src, dst, a, i);
 }
 
 static struct starpu_perfmodel convert_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_convert"};
@@ -30,8 +30,8 @@ struct starpu_codelet qf_cl_convert = {
 
 int qf_insert_convert(qf_field *dst, const qf_field *src, int b)
 {
-    qf_convert_args a = {.nreals = dst->lat->block_volume * dst->shape.site_reals, .src_prec = src->prec,
-                         .dst_prec = dst->prec};
+    qf_convert_args a = {
+        .nsites = dst->lat->block_volume, .rec = dst->shape.site_reals, .src_prec = src->prec, .dst_prec = dst->prec};
     int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W,
                                    qf_field_block(dst, b), QF_ARGS(a), 0);
     return qf_task_check(ret, "convert");

@@ -12,7 +12,7 @@ static void gauge_compress_cpu(void *buffers[], void *cl_arg)
     const qf_gauge_compress_args *a = cl_arg;
     const void *src = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     void *dst = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    for (int64_t i = 0; i < a->nsites * QF_NDIM; i++) qf_gauge_compress_link(src, dst, a, i);
+    for (int64_t s = 0; s < a->nsites; s++) qf_gauge_compress_site(src, dst, a, s);
 }
 
 static struct starpu_perfmodel gauge_compress_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_gauge_compress"};

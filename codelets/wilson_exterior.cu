@@ -23,6 +23,6 @@ extern "C" void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, 
     face_ptrs f;
     for (int k = 0; k < QF_WILSON_NFACES; k++) f.p[k] = nbr_face[k];
     int64_t n = qf_parity_nsites(a->ext, a->parity);
-    QF_WITH_PRECISION(a->prec, P, QF_WITH_RECON(a->recon, R, wilson_exterior_kernel<P, R><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, gauge, x, clover, f, n, *a)));
+    QF_WITH_ANY_PRECISION(a->prec, P, QF_WITH_RECON(a->recon, R, wilson_exterior_kernel<P, R><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, gauge, x, clover, f, n, *a)));
     QF_CUDA_CHECK_LAUNCH();
 }

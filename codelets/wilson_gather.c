@@ -32,7 +32,8 @@ QF_CPU_VERSIONS(gather_run, gather_scalar, (const qf_wilson_gather_args *a, cons
 void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
                           void *const face[QF_WILSON_NFACES])
 {
-    QF_CPU_CALL(gather_run, (a, spinor, gauge, face));
+    if (a->prec == QF_HALF) gather_scalar(a, spinor, gauge, face); /* half: the scalar kind (the batch kinds load single and double) */
+    else QF_CPU_CALL(gather_run, (a, spinor, gauge, face));
 }
 
 static void wilson_gather_cpu(void *buffers[], void *cl_arg)

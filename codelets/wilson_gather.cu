@@ -21,6 +21,6 @@ extern "C" void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const 
     face_ptrs f;
     for (int k = 0; k < QF_WILSON_NFACES; k++) f.p[k] = face[k];
     int64_t n = qf_wilson_gather_total(a);
-    QF_WITH_PRECISION(a->prec, P, QF_WITH_RECON(a->recon, R, wilson_gather_kernel<P, R><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(spinor, gauge, f, n, *a)));
+    QF_WITH_ANY_PRECISION(a->prec, P, QF_WITH_RECON(a->recon, R, wilson_gather_kernel<P, R><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(spinor, gauge, f, n, *a)));
     QF_CUDA_CHECK_LAUNCH();
 }

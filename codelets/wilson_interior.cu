@@ -17,6 +17,6 @@ extern "C" void qf_wilson_interior_run_cuda(const qf_wilson_args *a, void *out, 
                                             const void *x, const void *clover, cudaStream_t stream)
 {
     int64_t n = qf_parity_nsites(a->ext, a->parity);
-    QF_WITH_PRECISION(a->prec, P, QF_WITH_RECON(a->recon, R, wilson_interior_kernel<P, R><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, in, gauge, x, clover, n, *a)));
+    QF_WITH_ANY_PRECISION(a->prec, P, QF_WITH_RECON(a->recon, R, wilson_interior_kernel<P, R><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(out, in, gauge, x, clover, n, *a)));
     QF_CUDA_CHECK_LAUNCH();
 }

@@ -12,7 +12,7 @@ _Static_assert(QF_DIRECT_NFACES == QF_WILSON_NFACES, "qf_direct_block_fields hol
 struct qf_direct_block {
     qf_direct_hop_args hop;
     int64_t volume;
-    size_t real_size;
+    qf_precision prec;
 };
 
 int qf_direct_block_create(qf_direct_block **out, const int block[QF_NDIM], const qf_dirac_params *p, qf_schur_form form,
@@ -31,7 +31,7 @@ int qf_direct_block_create(qf_direct_block **out, const int block[QF_NDIM], cons
     if (!kb) return qf_fail("out of host memory");
     kb->hop = plan.hop[hop];
     kb->volume = qf_volume(block);
-    kb->real_size = qf_real_size(p->prec);
+    kb->prec = p->prec;
     *out = kb;
     return QF_SUCCESS;
 }
@@ -42,12 +42,12 @@ const qf_dirac_hop *qf_direct_block_hop(const qf_direct_block *kb) { return &kb-
 
 void qf_direct_block_sizes(const qf_direct_block *kb, qf_direct_block_bytes *z)
 {
-    z->spinor = (size_t)kb->volume * QF_SPINOR_REALS * kb->real_size;
-    z->gauge = (size_t)kb->volume * QF_LINKS_REALS * kb->real_size;
-    z->clover = (size_t)kb->volume * QF_CLOVER_REALS * kb->real_size;
+    z->spinor = (size_t)kb->volume * qf_record_bytes(kb->prec, QF_SPINOR_REALS);
+    z->gauge = (size_t)kb->volume * qf_record_bytes(kb->prec, QF_LINKS_REALS);
+    z->clover = (size_t)kb->volume * qf_record_bytes(kb->prec, QF_CLOVER_REALS);
     for (int k = 0; k < QF_WILSON_NFACES; k++)
-        z->face[k] = (size_t)qf_parity_face_sites(kb->hop.g.ext, k / 2, kb->hop.g.parity) * QF_HALF_SPINOR_REALS *
-                     kb->real_size;
+        z->face[k] = (size_t)qf_parity_face_sites(kb->hop.g.ext, k / 2, kb->hop.g.parity) *
+                     qf_record_bytes(kb->prec, QF_HALF_SPINOR_REALS);
 }
 
 void qf_direct_block_call(const qf_direct_block *kb, qf_direct_kernel k, const qf_direct_block_fields *f)

@@ -33,22 +33,14 @@ static int64_t global_index(const qf_lattice *lat, const int origin[QF_NDIM], in
     return qf_lex_index(x, lat->global);
 }
 
-/* global lexicographic doubles <-> per-block buffers of `reals` numbers a site in precision prec */
+/* global lexicographic doubles <-> per-block buffers of records of `reals` numbers a site in precision prec */
 static void pack(const qf_direct_plan *p, const qf_lattice *lat, const double *global, int reals, void **blocks, int to_blocks)
 {
     for (int b = 0; b < p->nblocks; b++)
         for (int64_t s = 0; s < lat->block_volume; s++) {
             double *g = (double *)global + global_index(lat, p->block_origin[b], s) * reals;
-            for (int k = 0; k < reals; k++) {
-                size_t i = (size_t)s * (size_t)reals + (size_t)k;
-                if (p->prec == QF_DOUBLE) {
-                    if (to_blocks) ((double *)blocks[b])[i] = g[k];
-                    else g[k] = ((double *)blocks[b])[i];
-                } else {
-                    if (to_blocks) ((float *)blocks[b])[i] = (float)g[k];
-                    else g[k] = ((float *)blocks[b])[i];
-                }
-            }
+            if (to_blocks) qf_record_reals_store(blocks[b], p->prec, (size_t)s, reals, 0, g, reals);
+            else qf_record_reals_load(blocks[b], p->prec, (size_t)s, reals, 0, g, reals);
         }
 }
 
@@ -99,9 +91,17 @@ void qf_direct_plan_hops(qf_direct_plan *p, const qf_lattice *lat, const qf_dira
     }
 }
 
-double qf_direct_hop_reals(const qf_dirac_hop *h, qf_recon recon)
+double qf_direct_link_bytes(qf_recon recon, qf_precision prec)
 {
-    return 8.0 * (qf_recon_link_reals(recon) + 24) + (h->clover_on != QF_CLOVER_NONE ? 72.0 : 0.0) + (h->x != QF_HOP_NONE ? 24.0 : 0.0) + 24.0;
+    return (double)qf_record_bytes(prec, QF_NDIM * qf_recon_link_reals(recon)) / QF_NDIM;
+}
+
+double qf_direct_hop_bytes(const qf_dirac_hop *h, qf_recon recon, qf_precision prec)
+{
+    double spinor = (double)qf_record_bytes(prec, QF_SPINOR_REALS);
+    return 8.0 * (qf_direct_link_bytes(recon, prec) + spinor) +
+           (h->clover_on != QF_CLOVER_NONE ? (double)qf_record_bytes(prec, QF_CLOVER_REALS) : 0.0) +
+           (h->x != QF_HOP_NONE ? spinor : 0.0) + spinor;
 }
 
 double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_t global_volume)
@@ -109,9 +109,9 @@ double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_
     qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
     int n = 0;
     qf_dirac_schur_hops(p, form, h, &n);
-    double reals = 0.0;
-    for (int k = 0; k < n; k++) reals += qf_direct_hop_reals(&h[k], p->recon) * (double)global_volume / 2;
-    return reals * (double)qf_real_size(p->prec);
+    double bytes = 0.0;
+    for (int k = 0; k < n; k++) bytes += qf_direct_hop_bytes(&h[k], p->recon, p->prec) * (double)global_volume / 2;
+    return bytes;
 }
 
 static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_params *dp, qf_schur_form form,
@@ -134,13 +134,12 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
             p->neighbour[b][2 * mu + 1] = qf_block_neighbour(b, lat->blocks, mu, +1) * QF_WILSON_NFACES + 2 * mu;
         }
     }
-    size_t rs = qf_real_size(p->prec);
-    p->spinor_bytes = (size_t)lat->block_volume * 24 * rs;
+    p->spinor_bytes = (size_t)lat->block_volume * qf_record_bytes(p->prec, QF_SPINOR_REALS);
     int link_site_reals = QF_NDIM * qf_recon_link_reals(dp->recon);
-    p->gauge_bytes = (size_t)lat->block_volume * link_site_reals * rs;
-    p->clover_bytes = (size_t)lat->block_volume * 72 * rs;
+    p->gauge_bytes = (size_t)lat->block_volume * qf_record_bytes(p->prec, link_site_reals);
+    p->clover_bytes = (size_t)lat->block_volume * qf_record_bytes(p->prec, QF_CLOVER_REALS);
     for (int mu = 0; mu < QF_NDIM; mu++)
-        p->face_bytes[mu] = (size_t)qf_parity_face_sites(lat->block, mu, 0) * QF_HALF_SPINOR_REALS * rs;
+        p->face_bytes[mu] = (size_t)qf_parity_face_sites(lat->block, mu, 0) * qf_record_bytes(p->prec, QF_HALF_SPINOR_REALS);
     for (int k = 0; k < QF_DIRECT_NSPINORS; k++)
         if (!(p->spinor[k] = alloc_blocks(nb, p->spinor_bytes))) return qf_fail("out of host memory for the direct buffers");
     if (!(p->gauge = alloc_blocks(nb, p->gauge_bytes))) return qf_fail("out of host memory for the direct buffers");
@@ -155,7 +154,7 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     if (dp->recon != QF_RECON_18) { /* the links as qf_dirac_create compresses them */
         qf_field_shape s;
         rc = rc || qf_field_shape_compressed_gauge(&s, dp->recon) || qf_field_create_shaped(&gc, lat, &s, p->prec, 0) ||
-             qf_gauge_compress(gc, gp);
+             qf_gauge_compress(gc, gauge);
     }
     rc = rc || qf_field_export(gc ? gc : gp, g);
     if (!rc) pack(p, lat, g, link_site_reals, p->gauge, 1);

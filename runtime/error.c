@@ -52,19 +52,32 @@ int qf_fail_context(const char *fmt, ...)
     return QF_ERROR;
 }
 
-const char *qf_precision_name(qf_precision p) { return p == QF_DOUBLE ? "double" : "single"; }
+const char *qf_precision_name(qf_precision p)
+{
+    return p == QF_DOUBLE ? "double" : p == QF_SINGLE ? "single" : p == QF_HALF ? "half" : "unknown";
+}
 
 int qf_precision_check(qf_precision p, const char *what)
 {
-    if (p == QF_DOUBLE || p == QF_SINGLE) return QF_SUCCESS;
-    return qf_fail("unknown %s precision %d: use QF_DOUBLE or QF_SINGLE", what, (int)p);
+    if (p == QF_DOUBLE || p == QF_SINGLE || p == QF_HALF) return QF_SUCCESS;
+    return qf_fail("unknown %s precision %d: use QF_DOUBLE, QF_SINGLE or QF_HALF", what, (int)p);
+}
+
+int qf_precision_check_full(qf_precision p, const char *what)
+{
+    if (p == QF_HALF)
+        return qf_fail("%s precision half: half precision is kept for the Wilson-clover operator, its solvers' "
+                       "sloppy fields and BLAS; give double or single here",
+                       what);
+    return qf_precision_check(p, what);
 }
 
 int qf_precision_parse(const char *s, qf_precision *p)
 {
     if (!strcmp(s, "double")) { *p = QF_DOUBLE; return QF_SUCCESS; }
     if (!strcmp(s, "single") || !strcmp(s, "float")) { *p = QF_SINGLE; return QF_SUCCESS; }
-    return qf_fail("unknown precision '%s': use double or single", s);
+    if (!strcmp(s, "half")) { *p = QF_HALF; return QF_SUCCESS; }
+    return qf_fail("unknown precision '%s': use double, single or half", s);
 }
 
 const char *qf_recon_name(qf_recon r) { return r == QF_RECON_12 ? "12" : r == QF_RECON_8 ? "8" : "18"; }

@@ -101,7 +101,7 @@ static int face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_
     s->prec = prec;
     s->face = calloc((size_t)lat->nblocks * 2 * QF_NDIM, sizeof *s->face);
     if (!s->face) return qf_fail("out of host memory allocating face handles");
-    size_t site_bytes = (size_t)reals_per_site * qf_real_size(prec);
+    size_t site_bytes = qf_record_bytes(prec, reals_per_site);
     for (int b = 0; b < lat->nblocks; b++)
         for (int mu = 0; mu < QF_NDIM; mu++)
             for (int side = 0; side < 2; side++) /* the sender (block b) fills it */
@@ -151,6 +151,12 @@ static int check_face_depth(const qf_lattice *lat, const qf_field_shape *shape)
     return QF_SUCCESS;
 }
 
+/* The kinds whose codelets know half precision (QF_WITH_ANY_PRECISION). */
+static int kind_keeps_half(qf_field_kind k)
+{
+    return k == QF_FIELD_WILSON || k == QF_FIELD_GAUGE || k == QF_FIELD_COMPRESSED_GAUGE || k == QF_FIELD_CLOVER;
+}
+
 int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec,
                            unsigned flags)
 {
@@ -169,6 +175,11 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
     if ((flags & QF_FIELD_WITH_FACES) && shape->face_reals == 0)
         return qf_fail("a %s field has no faces", kind_names[shape->kind]);
     if ((flags & QF_FIELD_WITH_FACES) && check_face_depth(lat, shape)) return QF_ERROR;
+    if (qf_precision_check(prec, "field")) return QF_ERROR;
+    if (prec == QF_HALF && !kind_keeps_half(shape->kind))
+        return qf_fail("a %s field in half precision: half is kept for the Wilson-clover operator's fields (wilson, "
+                       "gauge, compressed gauge, clover); make this one in single or double",
+                       kind_names[shape->kind]);
     qf_field *f = calloc(1, sizeof *f);
     if (!f) return qf_fail("out of host memory allocating a field");
     f->lat = lat;
@@ -185,7 +196,7 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
         qf_field_destroy(f);
         return QF_ERROR;
     }
-    size_t site_bytes = (size_t)shape->site_reals * qf_real_size(prec);
+    size_t site_bytes = qf_record_bytes(prec, shape->site_reals);
     size_t nsites = (size_t)lat->block_volume;
     for (int b = 0; b < nb; b++) {
         if ((flags & QF_FIELD_SCRATCH) || !qf_lattice_block_is_local(lat, b)) {
@@ -275,16 +286,13 @@ static void copy_block(const qf_field *f, int b, const site_box *box, double *ar
     int n = f->shape.site_reals, o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
     qf_lattice_block_origin(lat, b, o);
     for (int mu = 0; mu < QF_NDIM; mu++) o[mu] -= box->origin[mu];
-    QF_WITH_PRECISION(f->prec, P, {
+    QF_WITH_ANY_PRECISION(f->prec, P, {
         for (int64_t s = 0; s < lat->block_volume; s++) {
             qf_block_site_coords(s, lat->block, x);
             for (int mu = 0; mu < QF_NDIM; mu++) g[mu] = o[mu] + x[mu];
             double *a = array + qf_lex_index(g, box->ext) * n;
-            size_t d = (size_t)(s * n);
-            if (to_field)
-                for (int i = 0; i < n; i++) qf_real_set(data, P, d + i, a[i]);
-            else
-                for (int i = 0; i < n; i++) a[i] = qf_real_get(data, P, d + i);
+            if (to_field) qf_record_reals_store(data, P, (size_t)s, n, 0, a, n);
+            else qf_record_reals_load(data, P, (size_t)s, n, 0, a, n);
         }
     });
 }

@@ -90,7 +90,7 @@ static int check_params(const qf_mg_params *p)
         return qf_fail("multigrid coarse_one_task = %d: give 1 (one task a coarsest solve where its lattice is one "
                        "block), 2 (make it one block) or 0 (task graphs)",
                        p->coarse_one_task);
-    if (qf_precision_check(p->prec, "multigrid")) return QF_ERROR;
+    if (qf_precision_check_full(p->prec, "multigrid")) return QF_ERROR;
     for (int l = 0; l < p->levels; l++) {
         char what[64];
         snprintf(what, sizeof what, "multigrid level %d (--mg-location)", l);

@@ -70,6 +70,9 @@ double qf_solver_min_tol(qf_precision op_prec)
 static int check_params(const qf_solver_params *p, qf_precision op_prec)
 {
     if (!known(p->kind)) return qf_fail("unknown solver %d", (int)p->kind);
+    if (op_prec == QF_HALF)
+        return qf_fail("a solve in half precision: the operator and fields of a solve are in double or single; give half "
+                       "as the sloppy precision of a mixed-precision solve (sloppy, --sloppy half)");
     if (!(p->tol >= qf_solver_min_tol(op_prec) && p->tol < 1.0))
         return qf_fail("solver tolerance %g: it is the relative residual |b - M x| / |b|, between %g (the least the "
                        "rounding of a %s-precision operator allows) and 1 (e.g. 1e-10)",
@@ -182,7 +185,8 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
     double t0 = qf_wtime();
     qf_precision prec = qf_linop_get_domain(A)->prec;
     qf_precond *own_precond = NULL;
-    if (qf_linop_in_precision(sys, sloppy == QF_SINGLE ? QF_SINGLE : prec, &k.As) ||
+    /* the iterations run in the sloppy precision where it is the lower (qf_precision counts down) */
+    if (qf_linop_in_precision(sys, sloppy > prec ? sloppy : prec, &k.As) ||
         preconditioner(&k, &own_precond))
         return QF_ERROR;
 

@@ -114,6 +114,7 @@ static qf_blas_range range_of(const qf_field *f, int parity, const char *fn)
     return (qf_blas_range){.first = parity < 0 ? 0 : parity * (v / 2) * per_site,
                            .n = (parity < 0 ? v : v / 2) * per_site,
                            .prec = f->prec,
+                           .site_reals = f->shape.site_reals,
                            .name = fn + strlen("qf_blas_"),
                            .lat = f->lat};
 }

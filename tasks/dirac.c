@@ -24,7 +24,7 @@ struct qf_dirac {
     qf_face_set faces_full;     /* full faces for the full-lattice operator */
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
-    qf_dirac *twin;             /* owned: this operator in the other precision (qf_dirac_in_precision) */
+    qf_dirac *twin[3];          /* owned: this operator in another precision, by qf_precision (qf_dirac_in_precision) */
 };
 
 /* Task names, which traces show (ViTE, tasks.rec, the summary): the stage, the hopping term it
@@ -312,7 +312,7 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
         qf_field_shape s;
         d->links = NULL;
         rc = qf_field_shape_compressed_gauge(&s, p->recon) ||
-             qf_field_create_shaped(&d->links, lat, &s, p->prec, QF_FIELD_SCRATCH) || qf_gauge_compress(d->links, d->gauge);
+             qf_field_create_shaped(&d->links, lat, &s, p->prec, QF_FIELD_SCRATCH) || qf_gauge_compress(d->links, gauge);
     }
     /* the temporaries' unused parity is read (RW) by the even-odd steps: give them contents */
     for (int k = 0; k < 3 && !rc; k++)
@@ -326,13 +326,19 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
              qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_field_convert(d->clover, like->clover) || qf_field_convert(d->clover_inv, like->clover_inv);
     } else if (!rc && p->csw != 0.0) {
-        qf_field *fmunu = NULL;
-        rc = qf_field_create_scratch(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE) ||
+        /* the field strength from links with faces: the caller's, or the operator's copy (in single where
+         * the operator is in half, which the field-strength codelets do not read) */
+        qf_field *fmunu = NULL, *links = NULL;
+        const qf_field *from = gauge->shape.face_depth == 1 ? gauge : d->gauge;
+        if (from->prec == QF_HALF)
+            rc = qf_field_create_scratch(&links, lat, QF_FIELD_GAUGE, QF_SINGLE) || qf_field_convert(links, gauge);
+        rc = rc || qf_field_create_scratch(&fmunu, lat, QF_FIELD_FIELD_STRENGTH, QF_DOUBLE) ||
              qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||
-             qf_gauge_field_strength(gauge->shape.face_depth == 1 ? gauge : d->gauge, fmunu) ||
+             qf_gauge_field_strength(links ? links : from, fmunu) ||
              qf_clover_build(fmunu, p->kappa * p->csw, d->clover, d->clover_inv);
         if (fmunu) qf_field_destroy(fmunu);
+        if (links) qf_field_destroy(links);
     }
     if (rc) {
         qf_dirac_destroy(d);
@@ -347,6 +353,9 @@ int qf_dirac_create(qf_dirac **out, const qf_field *gauge, const qf_dirac_params
     *out = NULL;
     if (gauge->shape.kind != QF_FIELD_GAUGE)
         return qf_fail("the Dirac operator needs a gauge field, not a %s field", qf_field_kind_name(gauge->shape.kind));
+    if (gauge->prec == QF_HALF)
+        return qf_fail("the Dirac operator's gauge field is in half precision: give the links in double or single (the "
+                       "operator keeps its own copy in its precision, half included)");
     if (form != QF_SCHUR_ASYMMETRIC && form != QF_SCHUR_SYMMETRIC) return qf_fail("unknown Schur form %d", (int)form);
     if (check_params(p)) return QF_ERROR;
     return dirac_build(out, gauge, p, form, NULL);
@@ -356,22 +365,23 @@ int qf_dirac_in_precision(qf_dirac *d, qf_precision prec, qf_dirac **out)
 {
     *out = d;
     if (prec == d->p.prec) return QF_SUCCESS;
-    if (!d->twin) {
+    if ((unsigned)prec > QF_HALF) return qf_precision_check(prec, "operator");
+    if (!d->twin[prec]) {
         /* from the operator's own fields: a double twin of a single operator holds its rounded values */
         qf_dirac_params p = d->p;
         p.prec = prec;
         p.recon = d->p.recon_sloppy;
         p.recon_sloppy = d->p.recon;
-        if (dirac_build(&d->twin, d->gauge, &p, d->form, d)) return QF_ERROR;
+        if (dirac_build(&d->twin[prec], d->gauge, &p, d->form, d)) return QF_ERROR;
     }
-    *out = d->twin;
+    *out = d->twin[prec];
     return QF_SUCCESS;
 }
 
 void qf_dirac_destroy(qf_dirac *d)
 {
     if (!d) return;
-    qf_dirac_destroy(d->twin);
+    for (int k = 0; k < 3; k++) qf_dirac_destroy(d->twin[k]);
     if (d->links && d->links != d->gauge) qf_field_destroy(d->links);
     if (d->gauge) qf_field_destroy(d->gauge);
     if (d->clover) qf_field_destroy(d->clover);

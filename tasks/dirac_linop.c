@@ -9,7 +9,7 @@
 typedef struct {
     qf_dirac *d;
     qf_dirac_op op, op_dagger;
-    qf_linop *twin; /* owned: the same operator in the other precision */
+    qf_linop *twin[3]; /* owned: the same operator in another precision, by qf_precision */
 } dirac_linop;
 
 static int wilson_apply(void *ctx, int dagger, qf_field *out, const qf_field *in)
@@ -27,7 +27,7 @@ static double wilson_flops(const void *ctx, int dagger)
 static void wilson_destroy(void *ctx)
 {
     dirac_linop *w = ctx;
-    qf_linop_destroy(w->twin);
+    for (int k = 0; k < 3; k++) qf_linop_destroy(w->twin[k]);
     free(w);
 }
 
@@ -52,8 +52,10 @@ static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
 {
     dirac_linop *w = ctx;
     qf_dirac *dt;
-    if (!w->twin && (qf_dirac_in_precision(w->d, prec, &dt) || qf_dirac_linop(dt, &w->twin))) return QF_ERROR;
-    *twin = w->twin;
+    if ((unsigned)prec > QF_HALF) return qf_precision_check(prec, "operator");
+    if (!w->twin[prec] && (qf_dirac_in_precision(w->d, prec, &dt) || qf_dirac_linop(dt, &w->twin[prec])))
+        return QF_ERROR;
+    *twin = w->twin[prec];
     return QF_SUCCESS;
 }
 

@@ -44,6 +44,7 @@ int qf_gauge_field_strength(const qf_field *u, qf_field *fmunu)
 {
     if (u->shape.kind != QF_FIELD_GAUGE)
         return qf_fail("the field strength needs a gauge field as input, not a %s field", qf_field_kind_name(u->shape.kind));
+    if (qf_precision_check_full(u->prec, "the field strength's gauge field")) return QF_ERROR;
     if (fmunu->shape.kind != QF_FIELD_FIELD_STRENGTH)
         return qf_fail("the field strength goes into a %s field, not a %s field: create it with QF_FIELD_FIELD_STRENGTH",
                        qf_field_kind_name(QF_FIELD_FIELD_STRENGTH), qf_field_kind_name(fmunu->shape.kind));

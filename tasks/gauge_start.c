@@ -21,6 +21,7 @@ int qf_gauge_start_parse(const char *s, qf_gauge_start_kind *k)
 int qf_gauge_start(qf_field *u, qf_gauge_start_kind kind, uint64_t seed, double eps)
 {
     if (u->shape.kind != QF_FIELD_GAUGE) return qf_fail("a start field needs a gauge field, not a %s field", qf_field_kind_name(u->shape.kind));
+    if (qf_precision_check_full(u->prec, "the start field's")) return QF_ERROR;
     if (kind == QF_START_WEAK && !(eps >= 0.0 && eps <= 10.0))
         return qf_fail("weak-field noise %g is outside [0, 10]", eps);
     const qf_lattice *lat = u->lat;

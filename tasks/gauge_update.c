@@ -19,6 +19,7 @@ static int submit_stage(qf_field *u, const qf_face_set *lower, const qf_update_s
 int qf_gauge_update(qf_field *u, const qf_update_params *p, int first_sweep, int count)
 {
     if (u->shape.kind != QF_FIELD_GAUGE) return qf_fail("updates need a gauge field, not a %s field", qf_field_kind_name(u->shape.kind));
+    if (qf_precision_check_full(u->prec, "the updated gauge field's")) return QF_ERROR;
     if (!(p->beta > 0.0 && p->beta < 1e6)) return qf_fail("beta = %g: the gauge coupling must be positive", p->beta);
     if (p->or_steps < 0 || p->or_steps > 100)
         return qf_fail("%d overrelaxation steps per sweep: use 0 to 100", p->or_steps);

@@ -16,7 +16,7 @@ int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field
     if (fine_shape->kind != QF_FIELD_WILSON && fine_shape->kind != QF_FIELD_COARSE)
         return qf_fail("multigrid transfers map Wilson or coarse fields, not %s fields",
                        qf_field_kind_name(fine_shape->kind));
-    if (qf_precision_check(prec, "transfer")) return QF_ERROR;
+    if (qf_precision_check_full(prec, "transfer")) return QF_ERROR;
     qf_transfer *T = calloc(1, sizeof *T);
     if (!T) return qf_fail("out of host memory creating a multigrid transfer");
     T->fine = fine;

@@ -6,6 +6,7 @@
 int qf_gauge_measure(const qf_field *u, qf_gauge_observables *out)
 {
     if (u->shape.kind != QF_FIELD_GAUGE) return qf_fail("the plaquette needs a gauge field, not a %s field", qf_field_kind_name(u->shape.kind));
+    if (qf_precision_check_full(u->prec, "the measured gauge field's")) return QF_ERROR;
     const qf_lattice *lat = u->lat;
     if (qf_tasks_copy_faces(u, 0)) return QF_ERROR;
 

@@ -32,6 +32,7 @@ int qf_gauge_polyakov(const qf_field *u, double *re, double *im)
 {
     if (u->shape.kind != QF_FIELD_GAUGE)
         return qf_fail("the Polyakov loop needs a gauge field, not a %s field", qf_field_kind_name(u->shape.kind));
+    if (qf_precision_check_full(u->prec, "the Polyakov loop's gauge field")) return QF_ERROR;
     const qf_lattice *lat = u->lat;
     int64_t nspatial = (int64_t)lat->block[0] * lat->block[1] * lat->block[2];
     starpu_data_handle_t *line = calloc((size_t)lat->nblocks, sizeof *line);

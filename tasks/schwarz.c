@@ -56,7 +56,8 @@ int qf_dirac_domains(qf_dirac *d, const int dom[QF_NDIM], int mr_steps, qf_domai
 {
     *out = NULL;
     const qf_lattice *lat = qf_dirac_lattice(d);
-    if (check_domains(lat, dom)) return QF_ERROR;
+    if (check_domains(lat, dom) || qf_precision_check_full(qf_dirac_get_params(d)->prec, "Schwarz domain solves"))
+        return QF_ERROR;
     qf_wilson_sap_spec *sp = calloc(1, sizeof *sp);
     if (!sp) return qf_fail("out of host memory creating Schwarz domains");
     const qf_field *links, *clover;

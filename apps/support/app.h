@@ -156,8 +156,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " in single)\n"                   \
     "  --max-iter N        iteration limit (default " QF_APP_STR(max_iter) ")\n"                                     \
     "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10)\n"      \
-    "  --sloppy P          precision of the iterations: double (default) or single; single with a double\n"       \
-    "                      operator is mixed precision (reliable updates; GCR restarts in double)\n"              \
+    "  --sloppy P          precision of the iterations: double (default), single or half (16-bit, QUDA's);\n"   \
+    "                      below the operator's it is mixed precision (reliable updates; GCR restarts)\n"       \
     "  --delta D           the residual's fall that triggers a high-precision update (default 0.1)\n"            \
     "  --nkrylov N         GCR: search directions between restarts (default 16)\n"                                \
     "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"                               \

@@ -46,7 +46,7 @@ int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_d
     }
     if (!strcmp(a, "--prec")) {
         if (*i + 1 >= argc || qf_precision_parse(argv[*i + 1], &p->prec))
-            return qf_app_usage_error(command, "--prec needs double or single");
+            return qf_app_usage_error(command, "--prec needs double, single or half");
         *i += 1;
         return 0;
     }
@@ -152,7 +152,8 @@ int qf_app_problem_option(const char *cmd, int argc, char **argv, int *i, qf_app
     if (!strcmp(a, "--blocks")) return qf_app_dims(cmd, argc, argv, i, o->blocks);
     if (!strcmp(a, "--out-prec")) {
         qf_precision p;
-        if (*i + 1 >= argc || qf_precision_parse(argv[*i + 1], &p)) return qf_app_usage_error(cmd, "%s needs double or single", a);
+        if (*i + 1 >= argc || qf_precision_parse(argv[*i + 1], &p) || qf_precision_check_full(p, a))
+            return qf_app_usage_error(cmd, "%s needs double or single", a);
         *i += 1;
         o->out_bits = p == QF_DOUBLE ? 64 : 32;
         return 0;

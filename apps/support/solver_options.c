@@ -141,7 +141,7 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
     }
     if (!strcmp(a, "--sloppy")) {
         if (*i + 1 >= argc || qf_precision_parse(argv[*i + 1], &sp->sloppy))
-            return qf_app_usage_error(command, "--sloppy needs double or single");
+            return qf_app_usage_error(command, "--sloppy needs double, single or half");
         *i += 1;
         return 0;
     }
@@ -184,6 +184,9 @@ int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision 
     /* the defaults follow the other options: the tolerance a single-precision operator, the cadence
      * a lower iteration limit (at which the solver reads the residual anyway); values given beyond
      * them are mistakes worth naming */
+    if (op_prec == QF_HALF)
+        return qf_app_usage_error(command, "--prec half: a solve and its solution are in double or single; give half as "
+                                           "the precision of the iterations instead (--prec double --sloppy half)");
     const qf_solver_params library = qf_solver_default_params();
     double least = qf_solver_min_tol(op_prec);
     if (isnan(sp->tol)) sp->tol = fmax(library.tol, least);
@@ -199,10 +202,15 @@ int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision 
     return 0;
 }
 
+/* Whether the iterations run below the operator's precision (qf_precision counts down). */
+static int mixed_precision(const qf_solver_params *sp, qf_precision op_prec) { return sp->sloppy > op_prec; }
+
 const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_prec)
 {
-    if (sp->sloppy == QF_SINGLE && op_prec == QF_DOUBLE) return "double/single";
-    return qf_precision_name(op_prec);
+    static const char *const pairs[3][3] = {
+        {"double", "double/single", "double/half"}, {"single", "single", "single/half"}, {"half", "half", "half"}};
+    if ((unsigned)op_prec > QF_HALF || (unsigned)sp->sloppy > QF_HALF) return qf_precision_name(op_prec);
+    return pairs[op_prec][mixed_precision(sp, op_prec) ? sp->sloppy : op_prec];
 }
 
 void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
@@ -233,7 +241,7 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
             printf(" with %d MR steps as preconditioner", sp->gcr_inner_mr);
     }
     printf(", %s, %s", sp->even_odd ? "even-odd Schur system" : "full lattice", qf_app_solver_precision(sp, op_prec));
-    if (sp->sloppy == QF_SINGLE && op_prec == QF_DOUBLE)
+    if (mixed_precision(sp, op_prec))
         printf(" (%s at a residual fall of %g)", sp->kind == QF_SOLVER_GCR ? "restarts" : "reliable updates", sp->delta);
     printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
            sp->check_every);

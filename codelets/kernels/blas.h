@@ -12,6 +12,10 @@
  * the same field (passed to the task once, the operand table below pointing at one buffer) see the
  * old values, as if every right-hand side were evaluated before any assignment.
  *
+ * Fields in half precision keep a norm a site (reals.h), so an element cannot be stored alone: the
+ * codelets' loops run over units (qf_blas_nunits), an element, or a site's record in half, whose
+ * operands are decoded together into doubles, combined by the same element kernels and encoded whole.
+ *
  * A scalar (qf_scalar) is a variable of 2 doubles (re, im). */
 #ifndef QF_KERNEL_BLAS_H
 #define QF_KERNEL_BLAS_H
@@ -51,6 +55,7 @@ typedef struct {
     int op;                          /* qf_blas_update_op or qf_blas_reduce_op; unused by the fused updates */
     qf_precision prec;               /* of every field operand */
     int64_t first, n;                /* complex elements of the block the task visits */
+    int rec;                         /* reals a site of the fields: a unit of the loops in half (below) */
     double a, b;                     /* real coefficients of axpby */
     double s;                        /* real factor of the scalar coefficient(s): caxpy, cxpay */
     int buf[QF_BLAS_MAX_OPERANDS];   /* buffer index of each operand */
@@ -213,6 +218,129 @@ static inline QF_HD_INLINE void qf_blas_bicgstab_p_elem(void *p, const void *r, 
 {
     qf_complex pv = qf_blas_load(p, prec, i), rv = qf_blas_load(r, prec, i), vv = qf_blas_load(v, prec, i);
     qf_blas_store(p, prec, i, qf_blas_caxpy_value(rv, beta, qf_csub(pv, qf_cmul(omega, vv))));
+}
+
+/* ---- units: elements, or records (sites) in half precision ---- */
+#define QF_BLAS_HALF_RECORD_MAX 24 /* the longest record BLAS keeps in half: a Wilson spinor */
+typedef struct {
+    double v[QF_BLAS_HALF_RECORD_MAX];
+} qf_blas_record;
+
+static inline QF_HD int64_t qf_blas_unit_elems(const qf_blas_args *a, qf_precision prec)
+{
+    return prec == QF_HALF ? a->rec / 2 : 1;
+}
+/* The task's units are first_unit .. first_unit + nunits - 1. */
+static inline QF_HD int64_t qf_blas_first_unit(const qf_blas_args *a, qf_precision prec)
+{
+    return a->first / qf_blas_unit_elems(a, prec);
+}
+static inline QF_HD int64_t qf_blas_nunits(const qf_blas_args *a, qf_precision prec)
+{
+    return a->n / qf_blas_unit_elems(a, prec);
+}
+
+/* record u of a half field into r (nothing for a field the operation does not have), and back */
+static inline QF_HD void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u, int rec)
+{
+    if (base) qf_half_record_load(base, (size_t)u, rec, 0, r->v, rec);
+}
+static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *base, int64_t u, int rec)
+{
+    qf_half_record_store(base, (size_t)u, rec, r->v);
+}
+
+/* Whether blas_update's op reads y (copy, mul, xpcw and axpby with b = 0 only write it). */
+static inline QF_HD int qf_blas_update_reads_y(int op, double b)
+{
+    return op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY || (op == QF_BLAS_AXPBY && b != 0.0);
+}
+
+static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void *x, const void *w, double a, double b,
+                                                    qf_complex c, int64_t u, qf_precision prec, int rec)
+{
+    if (prec != QF_HALF) {
+        qf_blas_update_elem(op, y, x, w, a, b, c, u, prec);
+        return;
+    }
+    qf_blas_record ry, rx, rw;
+    qf_blas_record_load(&rx, x, u, rec);
+    qf_blas_record_load(&rw, w, u, rec);
+    qf_blas_record_load(&ry, qf_blas_update_reads_y(op, b) ? y : NULL, u, rec);
+    for (int e = 0; e < rec / 2; e++) qf_blas_update_elem(op, ry.v, rx.v, rw.v, a, b, c, e, QF_DOUBLE);
+    qf_blas_record_store(&ry, y, u, rec);
+}
+
+/* adds unit u's <x, y> (or |x|^2 for norm2) into dot, and its |x|^2 into *norm for dot_norm2 */
+static inline QF_HD_INLINE void qf_blas_reduce_unit(int op, const void *x, const void *y, int64_t u, qf_precision prec,
+                                                    int rec, double dot[2], double *norm)
+{
+    int elem_op = op == QF_BLAS_NORM2 ? QF_BLAS_NORM2 : QF_BLAS_DOT;
+    qf_blas_record rx, ry;
+    int64_t e0 = u, ne = 1;
+    if (prec == QF_HALF) {
+        int same = y == x;
+        qf_blas_record_load(&rx, x, u, rec);
+        qf_blas_record_load(&ry, same ? NULL : y, u, rec);
+        x = rx.v;
+        y = same ? rx.v : ry.v;
+        e0 = 0, ne = rec / 2, prec = QF_DOUBLE;
+    }
+    for (int64_t e = e0; e < e0 + ne; e++) {
+        qf_complex v = qf_blas_reduce_elem(elem_op, x, y, e, prec);
+        dot[0] += v.re;
+        dot[1] += v.im;
+        if (op == QF_BLAS_DOT_NORM2) *norm += qf_blas_reduce_elem(QF_BLAS_NORM2, x, x, e, prec).re;
+    }
+}
+
+static inline QF_HD_INLINE double qf_blas_cg_unit(void *x, void *r, qf_complex c, const void *p, const void *q,
+                                                  int64_t u, qf_precision prec, int rec)
+{
+    if (prec != QF_HALF) return qf_blas_cg_elem(x, r, c, p, q, u, prec);
+    qf_blas_record rx, rr, rp, rq;
+    qf_blas_record_load(&rx, x, u, rec);
+    qf_blas_record_load(&rr, r, u, rec);
+    qf_blas_record_load(&rp, p, u, rec);
+    qf_blas_record_load(&rq, q, u, rec);
+    double sum = 0.0;
+    for (int e = 0; e < rec / 2; e++) sum += qf_blas_cg_elem(rx.v, rr.v, c, rp.v, rq.v, e, QF_DOUBLE);
+    qf_blas_record_store(&rx, x, u, rec);
+    qf_blas_record_store(&rr, r, u, rec);
+    return sum;
+}
+
+static inline QF_HD_INLINE double qf_blas_bicgstab_unit(void *x, void *r, qf_complex c, const void *p, qf_complex w,
+                                                        const void *s, const void *t, int64_t u, qf_precision prec,
+                                                        int rec)
+{
+    if (prec != QF_HALF) return qf_blas_bicgstab_elem(x, r, c, p, w, s, t, u, prec);
+    qf_blas_record rx, rp, rs, rt;
+    qf_blas_record_load(&rx, x, u, rec);
+    qf_blas_record_load(&rp, p, u, rec);
+    qf_blas_record_load(&rs, s, u, rec);
+    qf_blas_record_load(&rt, t, u, rec);
+    qf_blas_record rr;
+    double sum = 0.0;
+    for (int e = 0; e < rec / 2; e++) sum += qf_blas_bicgstab_elem(rx.v, rr.v, c, rp.v, w, rs.v, rt.v, e, QF_DOUBLE);
+    qf_blas_record_store(&rx, x, u, rec);
+    qf_blas_record_store(&rr, r, u, rec);
+    return sum;
+}
+
+static inline QF_HD_INLINE void qf_blas_bicgstab_p_unit(void *p, const void *r, const void *v, qf_complex beta,
+                                                        qf_complex omega, int64_t u, qf_precision prec, int rec)
+{
+    if (prec != QF_HALF) {
+        qf_blas_bicgstab_p_elem(p, r, v, beta, omega, u, prec);
+        return;
+    }
+    qf_blas_record rp, rr, rv;
+    qf_blas_record_load(&rp, p, u, rec);
+    qf_blas_record_load(&rr, r, u, rec);
+    qf_blas_record_load(&rv, v, u, rec);
+    for (int e = 0; e < rec / 2; e++) qf_blas_bicgstab_p_elem(rp.v, rr.v, rv.v, beta, omega, e, QF_DOUBLE);
+    qf_blas_record_store(&rp, p, u, rec);
 }
 
 /* ---- scalar_trisolve: back substitution x_i = c_i - sum_{l > i} u_il x_l, i = m-1 .. 0, x in place of

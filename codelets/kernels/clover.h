@@ -10,7 +10,7 @@
  * i = 3 (spin - 2k) + colour runs over 0..5, and each block is a hermitian 6x6 complex matrix,
  * positive definite for kappa c_sw small enough for the gauge field.
  *
- * Storage of one QF_FIELD_CLOVER site: 72 reals in double or single precision, at the in-block site
+ * Storage of one QF_FIELD_CLOVER site: a record of 72 reals in double, single or half precision, at the in-block site
  * index of every field (qf_block_site_index):
  *
  *   reals  0..35   block 0 (spins 0, 1)        reals 36..71   block 1 (spins 2, 3)
@@ -199,8 +199,8 @@ static inline QF_HD int qf_clover_build_store_site(const void *f, qf_precision f
     double f108[QF_CLOVER_F_REALS], a72[QF_CLOVER_REALS], ainv72[QF_CLOVER_REALS];
     qf_reals_load(f, f_prec, (size_t)s * QF_CLOVER_F_REALS, f108, QF_CLOVER_F_REALS);
     int failed = qf_clover_build_site(f108, kappa_csw, a72, ainv72);
-    qf_reals_store(a, prec, (size_t)s * QF_CLOVER_REALS, a72, QF_CLOVER_REALS);
-    qf_reals_store(ainv, prec, (size_t)s * QF_CLOVER_REALS, ainv72, QF_CLOVER_REALS);
+    qf_record_reals_store(a, prec, (size_t)s, QF_CLOVER_REALS, 0, a72, QF_CLOVER_REALS);
+    qf_record_reals_store(ainv, prec, (size_t)s, QF_CLOVER_REALS, 0, ainv72, QF_CLOVER_REALS);
     return failed != 0;
 }
 

@@ -6,15 +6,18 @@
 #include "quarkflow/qf_lattice.h"
 #include "reals.h"
 
-/* Copies the site_reals reals of face site f from the block into the face buffer. */
+/* Copies the record of face site f (site_reals reals, as stored: its bytes) from the block into the face
+ * buffer. */
 static inline QF_HD void qf_face_copy_site(const void *block, void *face, int64_t f, const int ext[QF_NDIM], int mu,
                                            int side, int depth, int site_reals, qf_precision prec)
 {
     int x[QF_NDIM];
     qf_face_site_coords(f, ext, mu, side, depth, x);
     int64_t s = qf_block_site_index(x, ext);
-    for (int i = 0; i < site_reals; i++)
-        qf_real_set(face, prec, (size_t)(f * site_reals + i), qf_real_get(block, prec, (size_t)(s * site_reals + i)));
+    size_t n = qf_record_bytes(prec, site_reals) / 4; /* records are whole 4-byte words */
+    const uint32_t *from = (const uint32_t *)block + (size_t)s * n;
+    uint32_t *to = (uint32_t *)face + (size_t)f * n;
+    for (size_t i = 0; i < n; i++) to[i] = from[i];
 }
 
 /* Where the site x + mu lives for a block-local site x: in the block (returns the storage index and

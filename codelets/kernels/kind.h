@@ -4,7 +4,8 @@
  *
  *   - the scalar kind (no suffix; this file): one site, arithmetic in double whatever the storage
  *     precision. The CUDA codelets use it, one thread per site, and so does the CPU codelets'
- *     version for a baseline x86-64 without 256-bit registers (kernels/simd.h);
+ *     version for a baseline x86-64 without 256-bit registers (kernels/simd.h), and for fields in
+ *     half precision (the batch kinds load single or double only);
  *   - the batch kinds of kernels/simd.h: _f8, 8 sites in float, and _d4, 4 sites in double, one site
  *     a lane of a GNU C vector. The CPU codelets use them on single and double fields, vectorised
  *     across sites over the ordinary site layout (records are transposed as they are loaded).
@@ -21,7 +22,8 @@
  *                          in the lanes of m and w in the others;
  *   qf_record_load(base, prec, i, rec, off, v, n)     v[k] = real off + k of record i, for a field
  *                          of records of rec reals in precision prec (batch kinds: their own);
- *   qf_record_store(base, prec, i, rec, off, v, n, m) the reverse, for the lanes in m only;
+ *   qf_record_store(base, prec, i, rec, off, v, n, m) the reverse, for the lanes in m only (whole
+ *                          records in half precision, whose norm depends on all their reals);
  *   qf_sites               the output sites of one call with their block coordinates, and the
  *                          geometry on them that wilson_kind.h uses (wilson.h: qf_sites_valid,
  *                          qf_sites_hop, qf_sites_on_face, qf_sites_face_entry).
@@ -45,13 +47,13 @@ static inline QF_HD qf_real qf_real_select(qf_mask m, qf_real v, qf_real w) { re
 static inline QF_HD void qf_record_load(const void *base, qf_precision prec, qf_index i, int rec, int off, qf_real *v,
                                         int n)
 {
-    qf_reals_load(base, prec, (size_t)i * rec + off, v, n);
+    qf_record_reals_load(base, prec, (size_t)i, rec, off, v, n);
 }
 
 static inline QF_HD void qf_record_store(void *base, qf_precision prec, qf_index i, int rec, int off, const qf_real *v,
                                          int n, qf_mask m)
 {
-    if (m) qf_reals_store(base, prec, (size_t)i * rec + off, v, n);
+    if (m) qf_record_reals_store(base, prec, (size_t)i, rec, off, v, n);
 }
 
 #endif

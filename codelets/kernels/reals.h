@@ -7,8 +7,14 @@
 
 #include "quarkflow/qf_defs.h"
 
+#include <math.h>
+#include <stdint.h>
+
 /* Runs the statement with P a constant of the precision prec, so that the kernels it calls
- * (inlined, or templates under nvcc) are specialised for each precision. */
+ * (inlined, or templates under nvcc) are specialised for each precision. QF_WITH_PRECISION knows
+ * double and single, for the codelets of fields that are never kept in half (the tasks refuse half
+ * before they reach them: qf_precision_check_full, qf_field_create_shaped); QF_WITH_ANY_PRECISION
+ * adds half, for the codelets of the Wilson-clover operator, its BLAS and the conversions. */
 #define QF_WITH_PRECISION(prec, P, ...)                                                                          \
     do {                                                                                                       \
         if ((prec) == QF_DOUBLE) {                                                                             \
@@ -17,6 +23,15 @@
         } else {                                                                                               \
             const qf_precision P = QF_SINGLE;                                                                  \
             __VA_ARGS__;                                                                                       \
+        }                                                                                                      \
+    } while (0)
+#define QF_WITH_ANY_PRECISION(prec, P, ...)                                                                      \
+    do {                                                                                                       \
+        if ((prec) == QF_HALF) {                                                                               \
+            const qf_precision P = QF_HALF;                                                                    \
+            __VA_ARGS__;                                                                                       \
+        } else {                                                                                               \
+            QF_WITH_PRECISION(prec, P, __VA_ARGS__);                                                           \
         }                                                                                                      \
     } while (0)
 
@@ -84,6 +99,84 @@ static inline QF_HD void qf_reals_store(void *base, qf_precision prec, size_t of
     }
 #endif
     for (int i = 0; i < n; i++) qf_real_set(base, prec, offset + (size_t)i, v[i]);
+}
+
+/* ---- half precision: records of 16-bit components and a float norm (qf_record_bytes) ----
+ * Component k of a record holds round(v_k / norm * QF_HALF_MAX), norm the largest |v_k| of the record,
+ * so a record keeps its largest values to 3e-5 relative and the others to 3e-5 of the largest, as
+ * QUDA's half spinors do. A record is written whole (its norm depends on every value), read in any
+ * part. NaN or infinity anywhere makes the norm NaN or infinite, so that every value loads as NaN
+ * and the solvers see the breakdown. */
+#define QF_HALF_MAX 32767.0
+
+static inline QF_HD const char *qf_half_record_ptr(const void *base, size_t i, int rec)
+{
+    return (const char *)base + i * qf_record_bytes(QF_HALF, rec);
+}
+static inline QF_HD const float *qf_half_norm_at(const void *base, size_t i, int rec)
+{
+    return (const float *)(qf_half_record_ptr(base, i, rec) + qf_record_bytes(QF_HALF, rec) - sizeof(float));
+}
+
+/* n reals off .. off + n - 1 of record i (rec reals a record) into v. */
+static inline QF_HD void qf_half_record_load(const void *base, size_t i, int rec, int off, double *v, int n)
+{
+    const int16_t *c = (const int16_t *)qf_half_record_ptr(base, i, rec) + off;
+#if defined(__CUDA_ARCH__)
+    double s = (double)__ldg(qf_half_norm_at(base, i, rec)) * (1.0 / QF_HALF_MAX);
+    if (n % 4 == 0 && off % 4 == 0) { /* the components start 8-byte aligned: 4 a load */
+        for (int k = 0; k < n / 4; k++) {
+            short4 q = __ldg((const short4 *)c + k);
+            v[4 * k] = q.x * s; v[4 * k + 1] = q.y * s; v[4 * k + 2] = q.z * s; v[4 * k + 3] = q.w * s;
+        }
+        return;
+    }
+    if (n % 2 == 0 && off % 2 == 0) {
+        for (int k = 0; k < n / 2; k++) {
+            short2 q = __ldg((const short2 *)c + k);
+            v[2 * k] = q.x * s; v[2 * k + 1] = q.y * s;
+        }
+        return;
+    }
+#else
+    double s = (double)*qf_half_norm_at(base, i, rec) * (1.0 / QF_HALF_MAX);
+#endif
+    for (int k = 0; k < n; k++) v[k] = c[k] * s;
+}
+
+/* Record i, all rec reals of it, from v. */
+static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, const double *v)
+{
+    double m = 0.0;
+    int finite = 1;
+    for (int k = 0; k < rec; k++) {
+        double a = fabs(v[k]);
+        finite = finite && a <= 1.7e308; /* false for NaN and infinity */
+        m = a > m ? a : m;
+    }
+    float norm = finite ? (float)m : (float)NAN;
+    double s = finite && norm > 0.0f ? QF_HALF_MAX / (double)norm : 0.0;
+    int16_t *c = (int16_t *)qf_half_record_ptr(base, i, rec);
+    for (int k = 0; k < rec; k++) {
+        double q = rint(v[k] * s); /* |q| may pass QF_HALF_MAX by the rounding of norm to float */
+        c[k] = (int16_t)(q > QF_HALF_MAX ? QF_HALF_MAX : q < -QF_HALF_MAX ? -QF_HALF_MAX : q);
+    }
+    *(float *)qf_half_norm_at(base, i, rec) = norm;
+}
+
+/* n reals off .. off + n - 1 of record i of an array of records of rec reals in precision prec, into v
+ * or from v; records in half are stored whole (off 0, n rec). */
+static inline QF_HD void qf_record_reals_load(const void *base, qf_precision prec, size_t i, int rec, int off, double *v,
+                                              int n)
+{
+    if (prec == QF_HALF) qf_half_record_load(base, i, rec, off, v, n);
+    else qf_reals_load(base, prec, i * (size_t)rec + (size_t)off, v, n);
+}
+static inline QF_HD void qf_record_reals_store(void *base, qf_precision prec, size_t i, int rec, int off,
+                                               const double *v, int n)
+{
+    if (prec == QF_HALF) qf_half_record_store(base, i, rec, v);
+    else qf_reals_store(base, prec, i * (size_t)rec + (size_t)off, v, n);
 }
 
 #endif

@@ -74,10 +74,10 @@ static inline QF_HD float qf_real_sin_sf(float x) { return sinf(x); }
 #include "su3_kind.h"
 #undef QF_K
 
-/* The scalar kind's qf_su3_unpack8 of reals stored in prec: in float for single precision. */
+/* The scalar kind's qf_su3_unpack8 of reals stored in prec: in float for single and half precision. */
 static inline QF_HD_INLINE void qf_su3_unpack8_stored(qf_su3 *m, qf_precision prec)
 {
-    if (prec != QF_SINGLE) {
+    if (prec == QF_DOUBLE) {
         qf_su3_unpack8(m);
         return;
     }

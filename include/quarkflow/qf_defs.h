@@ -38,10 +38,24 @@
 extern "C" {
 #endif
 
-typedef enum { QF_DOUBLE = 0, QF_SINGLE = 1 } qf_precision;
+/* Storage precisions. Half is QUDA's (seed 001): 16-bit fixed-point components scaled by one float
+ * norm a record (a site's spinor, half spinor, links or clover term: the largest magnitude among its
+ * reals), kept for the Wilson-clover operator's fields and their BLAS and conversions; kernels load
+ * it into single or double and compute there. */
+typedef enum { QF_DOUBLE = 0, QF_SINGLE = 1, QF_HALF = 2 } qf_precision;
 
-/* Bytes of one real number in precision p. */
-static inline QF_HD size_t qf_real_size(qf_precision p) { return p == QF_DOUBLE ? sizeof(double) : sizeof(float); }
+/* Bytes of one real number in precision p (half: its 16-bit component, without the record's norm). */
+static inline QF_HD size_t qf_real_size(qf_precision p)
+{
+    return p == QF_DOUBLE ? sizeof(double) : p == QF_SINGLE ? sizeof(float) : 2;
+}
+
+/* Bytes of a record of n reals in precision p: n reals; in half, n 16-bit components and the float
+ * norm, padded to 8 bytes so that every record of an array starts aligned for 8-byte loads. */
+static inline QF_HD size_t qf_record_bytes(qf_precision p, int n)
+{
+    return p == QF_HALF ? ((size_t)n * 2 + 4 + 7) / 8 * 8 : (size_t)n * qf_real_size(p);
+}
 
 /* Gauge-link compression, QUDA's "reconstruct": a link of an SU(3) field is stored whole (18 reals), as
  * its first two rows (12; the third is conj(row 0 x row 1)) or as 8 reals (QUDA's Bunk-Sommer
@@ -82,9 +96,11 @@ int qf_sequence_end(void);
 
 const char *qf_precision_name(qf_precision p);
 /* QF_SUCCESS for a precision the library knows; otherwise a message naming what (the precision of
- * what: "operator", "sloppy") and QF_ERROR. */
+ * what: "operator", "sloppy") and QF_ERROR. qf_precision_check_full refuses half too, for the parts
+ * of the library that keep no half-precision fields (multigrid's coarse levels, gauge generation). */
 int qf_precision_check(qf_precision p, const char *what);
-/* Parses "double" or "single" (also "float"); returns QF_ERROR with a message otherwise. */
+int qf_precision_check_full(qf_precision p, const char *what);
+/* Parses "double", "single" (also "float") or "half"; returns QF_ERROR with a message otherwise. */
 int qf_precision_parse(const char *s, qf_precision *p);
 /* "18", "12" or "8"; qf_recon_check as qf_precision_check; qf_recon_parse reads 18, 12 or 8. */
 const char *qf_recon_name(qf_recon r);

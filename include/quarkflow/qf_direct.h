@@ -54,16 +54,19 @@ int qf_direct_create(qf_direct **dk, const qf_lattice *lat, const qf_dirac_param
                      const qf_field *gauge, const qf_field *in, int gpu, int device);
 void qf_direct_destroy(qf_direct *dk);
 /* Hop k of the plan as qf_dirac_schur_hops gives it (NULL past the last), and the bytes one
- * application moves by QUDA's rule (qf_direct_hop_reals over the hops' output sites). */
+ * application moves by QUDA's rule (qf_direct_hop_bytes over the hops' output sites). */
 const qf_dirac_hop *qf_direct_hop(const qf_direct *dk, int k);
 double qf_direct_bytes(const qf_direct *dk);
-/* QUDA's count of the reals one hop moves per output site: the dslash reads 8 x (L gauge + 24
+/* QUDA's count of the bytes one hop moves per output site: the dslash reads 8 x (L gauge + 24
  * spinor) reals, L the reals a link keeps under recon (18: 1344 bytes in single precision; 12: 1152;
- * 8: 1024), plus the clover field (72)
- * where the fused finishing step reads it, x (24) where it is read, and the output written (24).
+ * 8: 1024), plus the clover field (72) where the fused finishing step reads it, x (24) where it is
+ * read, and the output written (24); each record counted by the bytes it takes in prec (half: 16-bit
+ * reals and the norm, padded to 8 bytes, qf_record_bytes; a link a quarter of its site's record).
  * Faces, the partial sums that the interior stores for face sites and the exterior reads back, and
  * write-allocate traffic are not counted. */
-double qf_direct_hop_reals(const qf_dirac_hop *h, qf_recon recon);
+double qf_direct_hop_bytes(const qf_dirac_hop *h, qf_recon recon, qf_precision prec);
+/* The bytes of one link under recon in prec, as qf_direct_hop_bytes counts them. */
+double qf_direct_link_bytes(qf_recon recon, qf_precision prec);
 /* The same count for one Mhat of parameters p and form on global_volume sites, without a plan (what
  * a run of several processes reports: their direct kernels are not run). */
 double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_t global_volume);
@@ -72,7 +75,10 @@ double qf_direct_mhat_bytes(const qf_dirac_params *p, qf_schur_form form, int64_
  * lexicographic array): fails with a message when the relative difference *diff exceeds
  * qf_direct_check_tolerance of the plan's precision. */
 int qf_direct_check(qf_direct *dk, const double *ref, double *diff);
-static inline double qf_direct_check_tolerance(qf_precision p) { return p == QF_SINGLE ? 1e-5 : 1e-12; }
+static inline double qf_direct_check_tolerance(qf_precision p)
+{
+    return p == QF_HALF ? 1e-3 : p == QF_SINGLE ? 1e-5 : 1e-12;
+}
 /* warmup untimed, then n timed chained applications (input and output swapped after each; n <= 0: as
  * many as last about target_s seconds) with the runtime paused: by qf_timing_run's rounds on CPUs,
  * in one round on the GPU (its own, not shared). The chained applications grow the field by the

@@ -20,7 +20,9 @@
  * below its maximum since the last update, the solution is accumulated in high precision and the
  * residual recomputed there. GCR restarts in high precision (Algorithm 1 of the GCR-DD paper) when
  * it has used gcr_nkrylov vectors or its iterated residual has fallen by delta; MR does likewise
- * every delta. Uniform precision: sloppy equal to (or above) the operator's.
+ * every delta. Uniform precision: sloppy equal to (or above) the operator's. The sloppy precision may
+ * be half (QUDA's 16-bit fields, qf_defs.h) below a double or single operator: double/half and
+ * single/half; the operator and the fields of a solve itself are in double or single.
  *
  * With even_odd set, the solver works on the operator's Schur system Mhat x_e = bhat_e on the even
  * sites (qf_linop_schur, qf_linop_prepare) and reconstructs the odd sites (qf_linop_reconstruct);
