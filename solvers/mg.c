@@ -91,6 +91,8 @@ static int check_params(const qf_mg_params *p)
                        "block), 2 (make it one block) or 0 (task graphs)",
                        p->coarse_one_task);
     if (qf_precision_check_full(p->prec, "multigrid")) return QF_ERROR;
+    if (p->smoother_prec == QF_HALF && p->smoother != QF_MG_SMOOTHER_MR)
+        return qf_fail("multigrid smoother in half precision: the half smoother is the even-odd MR one (--mg-smoother mr)");
     for (int l = 0; l < p->levels; l++) {
         char what[64];
         snprintf(what, sizeof what, "multigrid level %d (--mg-location)", l);
@@ -174,18 +176,22 @@ static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = c
 /* ---- the smoother ---- */
 
 typedef struct {
-    qf_linop *A;       /* the level's operator */
+    qf_linop *A;       /* the level's operator, in the smoother's precision */
     qf_precond *mr;    /* MR steps on its Schur complement */
     qf_field *bhat, *xhat; /* the Schur system's source and solution, kept from one application to the next */
+    qf_field *t, *z;   /* the input and output in the smoother's precision where it is not the level's */
 } eo_smoother;
 
 static int eo_smoother_apply(void *ctx, qf_field *z, const qf_field *t, double *flops)
 {
     eo_smoother *s = ctx;
     qf_sequence_begin();
-    qf_linop_prepare(s->A, s->bhat, t);
+    if (s->t) qf_field_convert(s->t, t);
+    const qf_field *in = s->t ? s->t : t;
+    qf_linop_prepare(s->A, s->bhat, in);
     qf_precond_apply(s->mr, s->xhat, s->bhat, flops);
-    qf_linop_reconstruct(s->A, z, s->xhat, t);
+    qf_linop_reconstruct(s->A, s->z ? s->z : z, s->xhat, in);
+    if (s->z) qf_field_convert(z, s->z);
     return qf_sequence_end();
 }
 
@@ -193,27 +199,35 @@ static void eo_smoother_destroy(void *ctx)
 {
     eo_smoother *s = ctx;
     qf_precond_destroy(s->mr);
-    qf_linop_field_give_back(s->A, s->bhat);
-    qf_linop_field_give_back(s->A, s->xhat);
+    qf_field *own[4] = {s->bhat, s->xhat, s->t, s->z};
+    for (int k = 0; k < 4; k++)
+        if (own[k]) qf_linop_field_give_back(s->A, own[k]);
     free(s);
 }
 
 static const qf_precond_ops eo_smoother_ops = {
     .name = "even-odd MR smoother", .apply = eo_smoother_apply, .destroy = eo_smoother_destroy};
 
-/* The smoother of level l's operator A. Its two fields start at zero: the prepared source is written
- * on the even sites only, and a task must not read a field no task has written. */
-static int smoother_create(qf_precond **S, qf_linop *A, int steps)
+/* The smoother of level l's operator A, in precision prec (A's twin there; the input converted to it and
+ * the output back). Its fields start at zero: the prepared source is written on the even sites only,
+ * and a task must not read a field no task has written. */
+static int smoother_create(qf_precond **S, qf_linop *A, int steps, qf_precision prec)
 {
     *S = NULL;
     if (!qf_linop_has_even_odd(A)) return qf_precond_mr(S, A, steps);
     eo_smoother *s = calloc(1, sizeof *s);
     qf_linop *schur;
     if (!s) return qf_fail("out of host memory creating a multigrid smoother");
-    s->A = A;
-    if (qf_linop_schur(A, &schur) || qf_precond_mr(&s->mr, schur, steps) || qf_linop_field_take(A, &s->bhat) ||
-        qf_linop_field_take(A, &s->xhat) || qf_blas_axpby(0.0, NULL, 0.0, s->bhat, -1) ||
-        qf_blas_axpby(0.0, NULL, 0.0, s->xhat, -1) || qf_precond_create(S, &eo_smoother_ops, s)) {
+    int own_precision = prec == qf_linop_get_domain(A)->prec;
+    if (qf_linop_in_precision(A, prec, &s->A)) {
+        free(s);
+        return QF_ERROR;
+    }
+    if (qf_linop_schur(s->A, &schur) || qf_precond_mr(&s->mr, schur, steps) || qf_linop_field_take(s->A, &s->bhat) ||
+        qf_linop_field_take(s->A, &s->xhat) || qf_blas_axpby(0.0, NULL, 0.0, s->bhat, -1) ||
+        qf_blas_axpby(0.0, NULL, 0.0, s->xhat, -1) ||
+        (!own_precision && (qf_linop_field_take(s->A, &s->t) || qf_linop_field_take(s->A, &s->z))) ||
+        qf_precond_create(S, &eo_smoother_ops, s)) {
         eo_smoother_destroy(s);
         return QF_ERROR;
     }
@@ -289,7 +303,7 @@ static int build_coarse(qf_mg *mg, int l)
     mg->op[c] = NULL;
     int rc = qf_transfer_set_vectors(mg->T[l], mg->vec[l]) || qf_linop_coarsen(mg->op[l], mg->T[l], &mg->op[c]);
     if (!rc && c < mg->p.levels - 1 && mg->p.smoother_steps > 0)
-        rc = smoother_create(&mg->smoother[c], mg->op[c], mg->p.smoother_steps);
+        rc = smoother_create(&mg->smoother[c], mg->op[c], mg->p.smoother_steps, mg->p.prec);
     return rc;
 }
 
@@ -370,7 +384,8 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     if (!rc && p->smoother == QF_MG_SMOOTHER_SAP)
         rc = qf_precond_sap(&mg->smoother[0], mg->op[0], p->sap_block, p->sap_cycles, p->sap_mr);
     else if (!rc && p->smoother_steps > 0)
-        rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps);
+        rc = smoother_create(&mg->smoother[0], mg->op[0], p->smoother_steps,
+                             p->smoother_prec == QF_HALF ? QF_HALF : p->prec);
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
         rc = setup_level(mg, l);
         if (!p->setup_refine) free_vectors(mg, l); /* only the refinement cycles read them again */

@@ -92,6 +92,8 @@ typedef struct {
                                            * solves are one task each (qf_coarse_solve_one_task), 1: one
                                            * task where the lattice is one block anyway, 0: task graphs */
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
+    qf_precision smoother_prec;           /* QF_HALF: level 0's MR smoother on its operator's half twin
+                                           * (QUDA's half-precision smoother); any other: in prec */
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
                                               * outer solve), level l >= 1's coarse solves, each level's
                                               * share of the setup (qf_runtime.h's placement scopes) */
