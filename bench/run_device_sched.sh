@@ -10,10 +10,12 @@
 #          hand the GPU-sized block to a CPU core, 17x slower, RESULTS);
 #   blocks: the CPU operator on 16 cores over block grids, and the mixed-node propagator again;
 #   guard: the regression guard of issue 20: quarkflow's default on every worker of the node against
-#          the GPU alone, for the solve, propagator, Dslash and multigrid workloads, in one run
-#          (fails when the default is more than 5% slower).
+#          the GPU alone, for the solve, propagator, Dslash, multigrid and gauge-generation workloads,
+#          in one run (fails when the default is more than 5% slower);
+#   gauge: gauge generation alone (50 sweeps, the propagator's field of issue 20's table, and 32^4):
+#          the default on every worker, the GPU alone and the CPU cores alone.
 set -u
-part=${1:?usage: run_device_sched.sh check|prop|blocks|guard [OUTDIR]}
+part=${1:?usage: run_device_sched.sh check|prop|blocks|guard|gauge [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -59,9 +61,18 @@ blocks)
     --md "$out/prop_mixed2.md" --csv "$out/prop_mixed2.csv"
   ;;
 guard)
-  step guard 560 bench sched $dims --sloppy single --policies default --workload solve,propagator,dslash,mg \
-    --warmup-solves 1 --versus-ncpu 0 --max-ratio 1.05 --md "$out/guard.md" --csv "$out/guard.csv"
+  step guard 560 bench sched $dims --sloppy single --policies default --workload solve,propagator,dslash,mg,gauge \
+    --sweeps 50 --warmup-solves 1 --versus-ncpu 0 --max-ratio 1.05 --md "$out/guard.md" --csv "$out/guard.csv"
   grep -E "^guard|time / reference" "$out/guard.txt"
   ;;
-*) echo "run_device_sched.sh: unknown part $part (check, prop, blocks or guard)" >&2; exit 2 ;;
+gauge)
+  for d in "16 16 16 32" "32 32 32 32"; do
+    n=${d// /x}
+    step gauge_$n 200 bench sched --dim $d --workload gauge --sweeps 50 --policies default --warmup-solves 1 \
+      --versus-ncpu 0 --md "$out/gauge_$n.md"
+    step gauge_cpu_$n 300 --ncuda 0 bench sched --dim $d --workload gauge --sweeps 50 --policies default \
+      --warmup-solves 1 --md "$out/gauge_cpu_$n.md"
+  done
+  ;;
+*) echo "run_device_sched.sh: unknown part $part (check, prop, blocks, guard or gauge)" >&2; exit 2 ;;
 esac

@@ -1,5 +1,5 @@
-/* quarkflow bench sched: one workload (a solve, a propagator's 12 solves, applications of Mhat, or a
- * multigrid solve with its setup)
+/* quarkflow bench sched: one workload (a solve, a propagator's 12 solves, applications of Mhat, a
+ * multigrid solve with its setup, or quenched gauge generation)
  * under a list of StarPU scheduling policies, StarPU restarted for each (a policy is chosen at
  * start-up). Each policy's runtime first runs the workload to calibrate StarPU's history-based
  * performance models (the dm* policies plan with them) and says whether they are calibrated; then
@@ -32,8 +32,10 @@ static const char help[] =
     "  --workload W[,W..]  solve (default: one solve of a random source), propagator (the 12 solves of\n"
     "                      a point source), dslash (--applications N of Mhat, default 100) or mg (the\n"
     "                      solve by multigrid, as --solver mg: each policy builds its hierarchy first,\n"
-    "                      which the warm-up runs and the measured one reuse; the --mg-* options apply);\n"
-    "                      a list runs each in turn, a table each\n"
+    "                      which the warm-up runs and the measured one reuse; the --mg-* options apply)\n"
+    "                      or gauge (--sweeps N, default 20, of heatbath + 4 overrelaxation at beta 6.0\n"
+    "                      from a cold start, as propagator generates its field; iterations are sweeps,\n"
+    "                      |x|^2 the plaquette); a list runs each in turn, a table each\n"
     "  --versus-ncpu N     also run each policy and workload with N CPU workers (0: the GPUs alone) and\n"
     "                      print the time against that reference: the regression guard of a mixed node,\n"
     "                      whose default must not be slower than its GPUs alone (bench/RESULTS.md)\n"
@@ -52,14 +54,14 @@ static const char help[] =
 
 #define MAX_POLICIES 16
 
-typedef enum { WORKLOAD_SOLVE = 0, WORKLOAD_PROPAGATOR, WORKLOAD_DSLASH, WORKLOAD_MG } workload_kind;
-static const char *const workload_names[] = {"solve", "propagator", "dslash", "mg"};
+typedef enum { WORKLOAD_SOLVE = 0, WORKLOAD_PROPAGATOR, WORKLOAD_DSLASH, WORKLOAD_MG, WORKLOAD_GAUGE } workload_kind;
+static const char *const workload_names[] = {"solve", "propagator", "dslash", "mg", "gauge"};
 #define NWORKLOADS ((int)(sizeof workload_names / sizeof *workload_names))
 
 typedef struct {
     char list[256];
     const char *policy[MAX_POLICIES];
-    int npolicy, dims[4], blocks[4], warmup, applications;
+    int npolicy, dims[4], blocks[4], warmup, applications, sweeps;
     workload_kind workload[NWORKLOADS];
     int nworkload, versus_ncpu; /* versus_ncpu < 0: no reference run */
     double max_ratio;           /* 0: none */
@@ -88,6 +90,7 @@ static int parse(int argc, char **argv, sched_opts *o)
     o->dims[0] = o->dims[1] = o->dims[2] = o->dims[3] = 16;
     o->warmup = 2;
     o->applications = 100;
+    o->sweeps = 20;
     o->versus_ncpu = -1;
     o->seed = 1;
     o->p = qf_dirac_default_params(0.125);
@@ -111,7 +114,7 @@ static int parse(int argc, char **argv, sched_opts *o)
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
         } else if (!strcmp(a, "--workload")) {
-            if (i + 1 >= argc) return qf_app_usage_error(cmd, "--workload needs solve, propagator, dslash or mg");
+            if (i + 1 >= argc) return qf_app_usage_error(cmd, "--workload needs solve, propagator, dslash, mg or gauge");
             char list[128];
             snprintf(list, sizeof list, "%s", argv[++i]);
             o->nworkload = 0;
@@ -119,7 +122,7 @@ static int parse(int argc, char **argv, sched_opts *o)
                 int k = 0;
                 while (k < NWORKLOADS && strcmp(tok, workload_names[k])) k++;
                 if (k == NWORKLOADS || o->nworkload == NWORKLOADS)
-                    return qf_app_usage_error(cmd, "--workload '%s': give up to %d of solve, propagator, dslash or mg",
+                    return qf_app_usage_error(cmd, "--workload '%s': give up to %d of solve, propagator, dslash, mg or gauge",
                                               argv[i], NWORKLOADS);
                 o->workload[o->nworkload++] = (workload_kind)k;
             }
@@ -132,6 +135,9 @@ static int parse(int argc, char **argv, sched_opts *o)
         } else if (!strcmp(a, "--applications")) {
             rc = qf_app_int(cmd, argc, argv, &i, &o->applications);
             if (!rc && o->applications < 1) return qf_app_usage_error(cmd, "--applications %d: at least 1", o->applications);
+        } else if (!strcmp(a, "--sweeps")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->sweeps);
+            if (!rc && o->sweeps < 1) return qf_app_usage_error(cmd, "--sweeps %d: at least 1", o->sweeps);
         } else if (!strcmp(a, "--warmup-solves")) {
             rc = qf_app_int(cmd, argc, argv, &i, &o->warmup);
             if (!rc && o->warmup < 0) return qf_app_usage_error(cmd, "--warmup-solves %d: 0 or more", o->warmup);
@@ -164,15 +170,25 @@ static int parse(int argc, char **argv, sched_opts *o)
 }
 
 /* The workload once: a solve of the random source; the 12 point-source solves of a propagator
- * (spin-colour at the origin); or `applications` chained applications of Mhat. iterations and |x|^2
- * (summed over the propagator's solves) are what the policies must agree on. */
+ * (spin-colour at the origin); `applications` chained applications of Mhat; or `sweeps` quenched
+ * updates of g from a cold start. iterations and |x|^2 (summed over the propagator's solves; the
+ * plaquette of the generated field) are what the policies must agree on. */
 static int workload(const sched_opts *o, workload_kind w, qf_solver_params *sp, qf_dirac *d, qf_linop *M, qf_field *b,
-                    qf_field *x, double *src, int64_t vol, qf_scalar *x2, int *iterations, double *norm)
+                    qf_field *x, qf_field *g, double *src, int64_t vol, qf_scalar *x2, int *iterations, double *norm)
 {
     double re, im;
     qf_solver_result r;
     *iterations = 0;
     *norm = 0.0;
+    if (w == WORKLOAD_GAUGE) {
+        qf_update_params up = {.beta = 6.0, .or_steps = 4, .seed = o->seed};
+        qf_gauge_observables obs;
+        int rc = qf_gauge_start(g, QF_START_COLD, o->seed, 0.0) || qf_gauge_update(g, &up, 0, o->sweeps) ||
+                 qf_gauge_measure(g, &obs);
+        *iterations = o->sweeps;
+        *norm = rc ? 0.0 : obs.plaquette;
+        return rc;
+    }
     if (w == WORKLOAD_DSLASH) {
         int rc = QF_SUCCESS;
         for (int k = 0; k < o->applications && !rc; k++) rc = qf_dirac_apply(d, QF_OP_MHAT, x, b);
@@ -208,7 +224,7 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
         return;
     }
     qf_lattice lat;
-    qf_field *u = NULL, *b = NULL, *x = NULL;
+    qf_field *u = NULL, *b = NULL, *x = NULL, *g = NULL;
     qf_dirac *d = NULL;
     qf_linop *M = NULL;
     qf_scalar *x2 = NULL;
@@ -219,7 +235,8 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
     rc = rc || qf_app_lattice(&lat, o->dims, o->blocks, 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
          qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1) || qf_dirac_create(&d, u, &o->p, o->form) || qf_dirac_linop(d, &M) ||
          qf_field_create(&b, &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
-         qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2);
+         qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2) ||
+         (w == WORKLOAD_GAUGE && qf_field_create(&g, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0));
     if (!rc) qf_app_random_spinor(src, vol, o->seed);
     rc = rc || qf_field_import(b, src);
     qf_solver_params sp = o->sp;
@@ -231,12 +248,12 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
     }
     int iterations;
     double norm;
-    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, w, &sp, d, M, b, x, src, vol, x2, &iterations, &norm);
+    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, w, &sp, d, M, b, x, g, src, vol, x2, &iterations, &norm);
     if (sp.mg) qf_mg_reset_stats(sp.mg); /* the per-level report below: the measured run's */
     if (w != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
     rc = rc || qf_runtime_stats_begin();
     if (!rc) {
-        rc = workload(o, w, &sp, d, M, b, x, src, vol, x2, &row->r.iterations, &row->x2);
+        rc = workload(o, w, &sp, d, M, b, x, g, src, vol, x2, &row->r.iterations, &row->x2);
         rc = qf_runtime_stats_end(&stats) || rc;
     }
     if (!rc) {
@@ -257,8 +274,8 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
     if (x2) qf_scalar_destroy(x2);
     qf_linop_destroy(M);
     if (d) qf_dirac_destroy(d);
-    qf_field *f[3] = {u, b, x};
-    for (int k = 0; k < 3; k++)
+    qf_field *f[4] = {u, b, x, g};
+    for (int k = 0; k < 4; k++)
         if (f[k]) qf_field_destroy(f[k]);
     free(src);
     qf_runtime_shutdown();
@@ -354,12 +371,14 @@ static int run_workload(const sched_opts *o, int wi, sched_row *rows)
     memset(rows, 0, MAX_POLICIES * sizeof *rows);
     char what[96];
     if (w == WORKLOAD_DSLASH) snprintf(what, sizeof what, "%d applications of Mhat", o->applications);
+    else if (w == WORKLOAD_GAUGE)
+        snprintf(what, sizeof what, "%d quenched sweeps (heatbath + 4 overrelaxation, beta 6.0)", o->sweeps);
     else snprintf(what, sizeof what, "%s %s", w == WORKLOAD_PROPAGATOR ? "a propagator: 12" : "one",
                   qf_solver_name(w == WORKLOAD_MG ? QF_SOLVER_MG : o->sp.kind));
-    printf("%sbench sched   %s on %d %d %d %d, even-odd Wilson-clover (kappa %g, c_sw %g), %d warm-up run%s then one "
-           "measured, under %d policies\n",
-           wi ? "\n" : "", what, o->dims[0], o->dims[1], o->dims[2], o->dims[3], o->p.kappa, o->p.csw, o->warmup,
-           o->warmup == 1 ? "" : "s", o->npolicy);
+    char op[96] = "";
+    if (w != WORKLOAD_GAUGE) snprintf(op, sizeof op, ", even-odd Wilson-clover (kappa %g, c_sw %g)", o->p.kappa, o->p.csw);
+    printf("%sbench sched   %s on %d %d %d %d%s, %d warm-up run%s then one measured, under %d policies\n", wi ? "\n" : "",
+           what, o->dims[0], o->dims[1], o->dims[2], o->dims[3], op, o->warmup, o->warmup == 1 ? "" : "s", o->npolicy);
     for (int k = 0; k < o->npolicy; k++) {
         sched_row *r = &rows[k];
         r->policy = o->policy[k];
