@@ -14,7 +14,7 @@ static inline QF_HD_INLINE void bicgstab_p_loop(qf_precision prec, const qf_blas
                                                 const void *v, qf_complex beta, qf_complex omega)
 {
     for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        qf_blas_bicgstab_p_unit(p, r, v, beta, omega, u, prec, a->rec);
+        qf_blas_bicgstab_p_unit(p, r, v, beta, omega, u, prec);
 }
 
 static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)

@@ -15,7 +15,7 @@ static inline QF_HD_INLINE double bicgstab_loop(qf_precision prec, const qf_blas
 {
     double sum = 0.0;
     for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        sum += qf_blas_bicgstab_unit(x, r, c, p, w, s, t, u, prec, a->rec);
+        sum += qf_blas_bicgstab_unit(x, r, c, p, w, s, t, u, prec);
     return sum;
 }
 

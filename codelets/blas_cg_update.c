@@ -14,7 +14,7 @@ static inline QF_HD_INLINE double cg_loop(qf_precision prec, const qf_blas_args 
 {
     double sum = 0.0;
     for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        sum += qf_blas_cg_unit(x, r, c, p, q, u, prec, a->rec);
+        sum += qf_blas_cg_unit(x, r, c, p, q, u, prec);
     return sum;
 }
 

@@ -10,10 +10,9 @@ int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_
     args->prec = r->prec;
     args->first = r->first;
     args->n = r->n;
-    args->rec = r->site_reals;
-    if (r->prec == QF_HALF && (r->site_reals <= 0 || r->site_reals > QF_BLAS_HALF_RECORD_MAX))
-        return qf_fail("%s on half-precision fields of %d reals a site: BLAS keeps sites of up to %d reals in half",
-                       cl->name, r->site_reals, QF_BLAS_HALF_RECORD_MAX);
+    if (r->prec == QF_HALF && r->site_reals != QF_BLAS_HALF_RECORD)
+        return qf_fail("%s on half-precision fields of %d reals a site: BLAS keeps Wilson spinors (%d reals) in half",
+                       cl->name, r->site_reals, QF_BLAS_HALF_RECORD);
     args->assign = r->assign;
     struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
     int n = 0;

@@ -14,7 +14,7 @@ static inline void reduce_loop(int op, qf_precision prec, const qf_blas_args *a,
                                double dot[2], double *norm)
 {
     for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        qf_blas_reduce_unit(op, x, y, u, prec, a->rec, dot, norm);
+        qf_blas_reduce_unit(op, x, y, u, prec, dot, norm);
 }
 
 static void blas_reduce_cpu(void *buffers[], void *cl_arg)

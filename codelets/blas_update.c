@@ -16,7 +16,7 @@ static inline QF_HD_INLINE void update_loop(int op, qf_precision prec, const qf_
                                             const void *w, qf_complex c)
 {
     for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        qf_blas_update_unit(op, y, x, w, a->a, a->b, c, u, prec, a->rec);
+        qf_blas_update_unit(op, y, x, w, a->a, a->b, c, u, prec);
 }
 
 static inline QF_HD_INLINE void update_block(int op, const qf_blas_args *a, void *y, const void *x, const void *w,

@@ -55,7 +55,6 @@ typedef struct {
     int op;                          /* qf_blas_update_op or qf_blas_reduce_op; unused by the fused updates */
     qf_precision prec;               /* of every field operand */
     int64_t first, n;                /* complex elements of the block the task visits */
-    int rec;                         /* reals a site of the fields: a unit of the loops in half (below) */
     double a, b;                     /* real coefficients of axpby */
     double s;                        /* real factor of the scalar coefficient(s): caxpy, cxpay */
     int buf[QF_BLAS_MAX_OPERANDS];   /* buffer index of each operand */
@@ -220,15 +219,19 @@ static inline QF_HD_INLINE void qf_blas_bicgstab_p_elem(void *p, const void *r, 
     qf_blas_store(p, prec, i, qf_blas_caxpy_value(rv, beta, qf_csub(pv, qf_cmul(omega, vv))));
 }
 
-/* ---- units: elements, or records (sites) in half precision ---- */
-#define QF_BLAS_HALF_RECORD_MAX 24 /* the longest record BLAS keeps in half: a Wilson spinor */
+/* ---- units: elements, or records (sites) in half precision ----
+ * A half record is decoded into floats and the element kernels run on those as on a single-precision
+ * field (computing in double, rounding to float), before the record is encoded again: the record is
+ * a Wilson spinor (QF_BLAS_HALF_RECORD reals, a constant, so that a thread's records stay in registers). */
+#define QF_BLAS_HALF_RECORD 24
 typedef struct {
-    double v[QF_BLAS_HALF_RECORD_MAX];
+    float v[QF_BLAS_HALF_RECORD];
 } qf_blas_record;
 
 static inline QF_HD int64_t qf_blas_unit_elems(const qf_blas_args *a, qf_precision prec)
 {
-    return prec == QF_HALF ? a->rec / 2 : 1;
+    (void)a;
+    return prec == QF_HALF ? QF_BLAS_HALF_RECORD / 2 : 1;
 }
 /* The task's units are first_unit .. first_unit + nunits - 1. */
 static inline QF_HD int64_t qf_blas_first_unit(const qf_blas_args *a, qf_precision prec)
@@ -241,14 +244,15 @@ static inline QF_HD int64_t qf_blas_nunits(const qf_blas_args *a, qf_precision p
 }
 
 /* record u of a half field into r (nothing for a field the operation does not have), and back */
-static inline QF_HD void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u, int rec)
+static inline QF_HD void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u)
 {
-    if (base) qf_half_record_load(base, (size_t)u, rec, 0, r->v, rec);
+    if (base) qf_record_reals_load_f(base, QF_HALF, (size_t)u, QF_BLAS_HALF_RECORD, 0, r->v, QF_BLAS_HALF_RECORD);
 }
-static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *base, int64_t u, int rec)
+static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *base, int64_t u)
 {
-    qf_half_record_store(base, (size_t)u, rec, r->v);
+    qf_record_reals_store_f(base, QF_HALF, (size_t)u, QF_BLAS_HALF_RECORD, 0, r->v, QF_BLAS_HALF_RECORD);
 }
+#define QF_BLAS_RECORD_ELEMS (QF_BLAS_HALF_RECORD / 2)
 
 /* Whether blas_update's op reads y (copy, mul, xpcw and axpby with b = 0 only write it). */
 static inline QF_HD int qf_blas_update_reads_y(int op, double b)
@@ -257,34 +261,35 @@ static inline QF_HD int qf_blas_update_reads_y(int op, double b)
 }
 
 static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void *x, const void *w, double a, double b,
-                                                    qf_complex c, int64_t u, qf_precision prec, int rec)
+                                                    qf_complex c, int64_t u, qf_precision prec)
 {
     if (prec != QF_HALF) {
         qf_blas_update_elem(op, y, x, w, a, b, c, u, prec);
         return;
     }
     qf_blas_record ry, rx, rw;
-    qf_blas_record_load(&rx, x, u, rec);
-    qf_blas_record_load(&rw, w, u, rec);
-    qf_blas_record_load(&ry, qf_blas_update_reads_y(op, b) ? y : NULL, u, rec);
-    for (int e = 0; e < rec / 2; e++) qf_blas_update_elem(op, ry.v, rx.v, rw.v, a, b, c, e, QF_DOUBLE);
-    qf_blas_record_store(&ry, y, u, rec);
+    qf_blas_record_load(&rx, x, u);
+    qf_blas_record_load(&rw, w, u);
+    qf_blas_record_load(&ry, qf_blas_update_reads_y(op, b) ? y : NULL, u);
+    QF_UNROLL
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) qf_blas_update_elem(op, ry.v, rx.v, rw.v, a, b, c, e, QF_SINGLE);
+    qf_blas_record_store(&ry, y, u);
 }
 
 /* adds unit u's <x, y> (or |x|^2 for norm2) into dot, and its |x|^2 into *norm for dot_norm2 */
 static inline QF_HD_INLINE void qf_blas_reduce_unit(int op, const void *x, const void *y, int64_t u, qf_precision prec,
-                                                    int rec, double dot[2], double *norm)
+                                                    double dot[2], double *norm)
 {
     int elem_op = op == QF_BLAS_NORM2 ? QF_BLAS_NORM2 : QF_BLAS_DOT;
     qf_blas_record rx, ry;
     int64_t e0 = u, ne = 1;
     if (prec == QF_HALF) {
         int same = y == x;
-        qf_blas_record_load(&rx, x, u, rec);
-        qf_blas_record_load(&ry, same ? NULL : y, u, rec);
+        qf_blas_record_load(&rx, x, u);
+        qf_blas_record_load(&ry, same ? NULL : y, u);
         x = rx.v;
         y = same ? rx.v : ry.v;
-        e0 = 0, ne = rec / 2, prec = QF_DOUBLE;
+        e0 = 0, ne = QF_BLAS_RECORD_ELEMS, prec = QF_SINGLE;
     }
     for (int64_t e = e0; e < e0 + ne; e++) {
         qf_complex v = qf_blas_reduce_elem(elem_op, x, y, e, prec);
@@ -295,52 +300,54 @@ static inline QF_HD_INLINE void qf_blas_reduce_unit(int op, const void *x, const
 }
 
 static inline QF_HD_INLINE double qf_blas_cg_unit(void *x, void *r, qf_complex c, const void *p, const void *q,
-                                                  int64_t u, qf_precision prec, int rec)
+                                                  int64_t u, qf_precision prec)
 {
     if (prec != QF_HALF) return qf_blas_cg_elem(x, r, c, p, q, u, prec);
     qf_blas_record rx, rr, rp, rq;
-    qf_blas_record_load(&rx, x, u, rec);
-    qf_blas_record_load(&rr, r, u, rec);
-    qf_blas_record_load(&rp, p, u, rec);
-    qf_blas_record_load(&rq, q, u, rec);
+    qf_blas_record_load(&rx, x, u);
+    qf_blas_record_load(&rr, r, u);
+    qf_blas_record_load(&rp, p, u);
+    qf_blas_record_load(&rq, q, u);
     double sum = 0.0;
-    for (int e = 0; e < rec / 2; e++) sum += qf_blas_cg_elem(rx.v, rr.v, c, rp.v, rq.v, e, QF_DOUBLE);
-    qf_blas_record_store(&rx, x, u, rec);
-    qf_blas_record_store(&rr, r, u, rec);
+    QF_UNROLL
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) sum += qf_blas_cg_elem(rx.v, rr.v, c, rp.v, rq.v, e, QF_SINGLE);
+    qf_blas_record_store(&rx, x, u);
+    qf_blas_record_store(&rr, r, u);
     return sum;
 }
 
 static inline QF_HD_INLINE double qf_blas_bicgstab_unit(void *x, void *r, qf_complex c, const void *p, qf_complex w,
-                                                        const void *s, const void *t, int64_t u, qf_precision prec,
-                                                        int rec)
+                                                        const void *s, const void *t, int64_t u, qf_precision prec)
 {
     if (prec != QF_HALF) return qf_blas_bicgstab_elem(x, r, c, p, w, s, t, u, prec);
     qf_blas_record rx, rp, rs, rt;
-    qf_blas_record_load(&rx, x, u, rec);
-    qf_blas_record_load(&rp, p, u, rec);
-    qf_blas_record_load(&rs, s, u, rec);
-    qf_blas_record_load(&rt, t, u, rec);
+    qf_blas_record_load(&rx, x, u);
+    qf_blas_record_load(&rp, p, u);
+    qf_blas_record_load(&rs, s, u);
+    qf_blas_record_load(&rt, t, u);
     qf_blas_record rr;
     double sum = 0.0;
-    for (int e = 0; e < rec / 2; e++) sum += qf_blas_bicgstab_elem(rx.v, rr.v, c, rp.v, w, rs.v, rt.v, e, QF_DOUBLE);
-    qf_blas_record_store(&rx, x, u, rec);
-    qf_blas_record_store(&rr, r, u, rec);
+    QF_UNROLL
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) sum += qf_blas_bicgstab_elem(rx.v, rr.v, c, rp.v, w, rs.v, rt.v, e, QF_SINGLE);
+    qf_blas_record_store(&rx, x, u);
+    qf_blas_record_store(&rr, r, u);
     return sum;
 }
 
 static inline QF_HD_INLINE void qf_blas_bicgstab_p_unit(void *p, const void *r, const void *v, qf_complex beta,
-                                                        qf_complex omega, int64_t u, qf_precision prec, int rec)
+                                                        qf_complex omega, int64_t u, qf_precision prec)
 {
     if (prec != QF_HALF) {
         qf_blas_bicgstab_p_elem(p, r, v, beta, omega, u, prec);
         return;
     }
     qf_blas_record rp, rr, rv;
-    qf_blas_record_load(&rp, p, u, rec);
-    qf_blas_record_load(&rr, r, u, rec);
-    qf_blas_record_load(&rv, v, u, rec);
-    for (int e = 0; e < rec / 2; e++) qf_blas_bicgstab_p_elem(rp.v, rr.v, rv.v, beta, omega, e, QF_DOUBLE);
-    qf_blas_record_store(&rp, p, u, rec);
+    qf_blas_record_load(&rp, p, u);
+    qf_blas_record_load(&rr, r, u);
+    qf_blas_record_load(&rv, v, u);
+    QF_UNROLL
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) qf_blas_bicgstab_p_elem(rp.v, rr.v, rv.v, beta, omega, e, QF_SINGLE);
+    qf_blas_record_store(&rp, p, u);
 }
 
 /* ---- scalar_trisolve: back substitution x_i = c_i - sum_{l > i} u_il x_l, i = m-1 .. 0, x in place of
