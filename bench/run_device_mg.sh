@@ -8,11 +8,13 @@
 #         near the critical value on the GPU alone (QF_MG_KAPPAS, QF_MG_ARGS);
 #   h100cpu: the same field at QF_MG_KAPPA with the coarse level on the CPU cores (--mg-location
 #         gpu,cpu) and with every worker under dmdas (not run yet);
+#   half: the same field, the multigrid solve at QF_MG_KAPPA (default 0.135) with the finest level's
+#         smoother in the hierarchy's precision and in half (--mg-smoother-prec), two rounds;
 #   params: one solve at QF_MG_KAPPA per line of QF_MG_VARIANTS (name, then options);
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|params|final [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|params|final [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -45,6 +47,16 @@ h100)
   echo "== generate (exit $?, $((SECONDS - t0)) s)"; grep -E "plaquette|wrote" "$out/generate.txt" | tail -3
   step h100_scan 420 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg /tmp/g32.nersc --csw 1.769 \
     --kappa ${QF_MG_KAPPAS:-0.1300,0.1340,0.1350,0.1355} ${QF_MG_ARGS:-}
+  ;;
+half)
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate.txt" 2>&1
+  for round in 1 2; do
+    for sp in hierarchy half; do
+      step h100_smoother_${sp}_$round 200 "$run" quarkflow --ncpu 0 --ncuda 1 solve /tmp/g32.nersc --csw 1.769 \
+        --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random --mg-smoother-prec $sp
+    done
+  done
   ;;
 h100cpu)
   "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \

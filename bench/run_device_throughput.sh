@@ -68,7 +68,7 @@ fi
 if has half; then
   dims=${QF_RECON_DIMS:-32 24 16}
   for dim in $dims; do
-    for pr in single_18 half_18 half_12; do
+    for pr in single_18 single_12 half_18 half_12; do
       bench "dslash${dim}_$pr" --ncpu 0 --ncuda 1 bench dslash --dim $dim $dim $dim $dim --prec ${pr%_*} --recon ${pr#*_}
     done
   done

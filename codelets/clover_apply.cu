@@ -2,14 +2,14 @@
  * kernel specialised on the precision. */
 #include "codelets.h"
 #include "cuda_launch.h"
-#include "kernels/wilson.h" /* the site kernels in either kind (float_kind.h) */
+#include "kernels/clover.h"
 
 template <int P>
 static __global__ void clover_apply_kernel(const void *clover, const void *x, const void *y, void *out, int64_t n,
                                            qf_clover_apply_args a)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) qf_clover_axpby_site_in((qf_precision)P, out, a.a, x, a.b, clover, y, qf_clover_site(a.ext, a.parity, i));
+    if (i < n) qf_clover_axpby_site(out, a.a, x, a.b, clover, y, qf_clover_site(a.ext, a.parity, i), 1, (qf_precision)P);
 }
 
 extern "C" void qf_clover_apply_cuda(void *buffers[], void *cl_arg)

@@ -12,7 +12,7 @@ static __global__ void wilson_gather_kernel(const void *spinor, const void *gaug
     a.prec = (qf_precision)P;
     a.recon = (qf_recon)R;
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < n) qf_wilson_gather_site_in((qf_precision)P, spinor, gauge, face.p, t, &a);
+    if (t < n) qf_wilson_gather_site(spinor, gauge, face.p, t, &a);
 }
 
 extern "C" void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,

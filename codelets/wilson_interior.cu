@@ -10,7 +10,7 @@ static __global__ void wilson_interior_kernel(void *out, const void *in, const v
     a.prec = (qf_precision)P;
     a.recon = (qf_recon)R;
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) qf_wilson_interior_site_in((qf_precision)P, out, in, gauge, x, clover, i, &a);
+    if (i < n) qf_wilson_interior_site(out, in, gauge, x, clover, i, &a);
 }
 
 extern "C" void qf_wilson_interior_run_cuda(const qf_wilson_args *a, void *out, const void *in, const void *gauge,

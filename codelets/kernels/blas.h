@@ -246,11 +246,14 @@ static inline QF_HD int64_t qf_blas_nunits(const qf_blas_args *a, qf_precision p
 /* record u of a half field into r (nothing for a field the operation does not have), and back */
 static inline QF_HD void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u)
 {
-    if (base) qf_record_reals_load_f(base, QF_HALF, (size_t)u, QF_BLAS_HALF_RECORD, 0, r->v, QF_BLAS_HALF_RECORD);
+    if (base) qf_half_record_load_f(base, (size_t)u, QF_BLAS_HALF_RECORD, 0, r->v, QF_BLAS_HALF_RECORD);
 }
 static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *base, int64_t u)
 {
-    qf_record_reals_store_f(base, QF_HALF, (size_t)u, QF_BLAS_HALF_RECORD, 0, r->v, QF_BLAS_HALF_RECORD);
+    double v[QF_BLAS_HALF_RECORD];
+    QF_UNROLL
+    for (int k = 0; k < QF_BLAS_HALF_RECORD; k++) v[k] = r->v[k];
+    qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, v);
 }
 #define QF_BLAS_RECORD_ELEMS (QF_BLAS_HALF_RECORD / 2)
 

@@ -179,80 +179,23 @@ static inline QF_HD void qf_record_reals_store(void *base, qf_precision prec, si
     else qf_reals_store(base, prec, i * (size_t)rec + (size_t)off, v, n);
 }
 
-/* The same into floats, for the kernels that compute in float (the float scalar kind of
- * kernels/float_kind.h): single records loaded as they are (16 bytes a load on GPUs where n and off
- * allow), half ones decoded in float; records of doubles rounded. Stores go through doubles except
- * in single. */
-static inline QF_HD void qf_record_reals_load_f(const void *base, qf_precision prec, size_t i, int rec, int off,
-                                                float *v, int n)
+/* qf_half_record_load into floats (the half BLAS records, kernels/blas.h): the decoding in float. */
+static inline QF_HD void qf_half_record_load_f(const void *base, size_t i, int rec, int off, float *v, int n)
 {
-    if (prec == QF_SINGLE) {
-        const float *p = (const float *)base + i * (size_t)rec + (size_t)off;
+    const int16_t *c = (const int16_t *)qf_half_record_ptr(base, i, rec) + off;
 #if defined(__CUDA_ARCH__)
-        if (n % 4 == 0 && (i * (size_t)rec + (size_t)off) % 4 == 0) {
-            for (int k = 0; k < n / 4; k++) {
-                float4 q = __ldg((const float4 *)p + k);
-                v[4 * k] = q.x; v[4 * k + 1] = q.y; v[4 * k + 2] = q.z; v[4 * k + 3] = q.w;
-            }
-            return;
+    float s = __ldg(qf_half_norm_at(base, i, rec)) * (float)(1.0 / QF_HALF_MAX);
+    if (n % 4 == 0 && off % 4 == 0) {
+        for (int k = 0; k < n / 4; k++) {
+            short4 q = __ldg((const short4 *)c + k);
+            v[4 * k] = q.x * s; v[4 * k + 1] = q.y * s; v[4 * k + 2] = q.z * s; v[4 * k + 3] = q.w * s;
         }
-        if (n % 2 == 0 && (i * (size_t)rec + (size_t)off) % 2 == 0) {
-            for (int k = 0; k < n / 2; k++) {
-                float2 q = __ldg((const float2 *)p + k);
-                v[2 * k] = q.x; v[2 * k + 1] = q.y;
-            }
-            return;
-        }
-#endif
-        for (int k = 0; k < n; k++) v[k] = p[k];
         return;
     }
-    if (prec == QF_HALF) {
-        const int16_t *c = (const int16_t *)qf_half_record_ptr(base, i, rec) + off;
-#if defined(__CUDA_ARCH__)
-        float s = __ldg(qf_half_norm_at(base, i, rec)) * (float)(1.0 / QF_HALF_MAX);
-        if (n % 4 == 0 && off % 4 == 0) {
-            for (int k = 0; k < n / 4; k++) {
-                short4 q = __ldg((const short4 *)c + k);
-                v[4 * k] = q.x * s; v[4 * k + 1] = q.y * s; v[4 * k + 2] = q.z * s; v[4 * k + 3] = q.w * s;
-            }
-            return;
-        }
-        if (n % 2 == 0 && off % 2 == 0) {
-            for (int k = 0; k < n / 2; k++) {
-                short2 q = __ldg((const short2 *)c + k);
-                v[2 * k] = q.x * s; v[2 * k + 1] = q.y * s;
-            }
-            return;
-        }
 #else
-        float s = *qf_half_norm_at(base, i, rec) * (float)(1.0 / QF_HALF_MAX);
+    float s = *qf_half_norm_at(base, i, rec) * (float)(1.0 / QF_HALF_MAX);
 #endif
-        for (int k = 0; k < n; k++) v[k] = c[k] * s;
-        return;
-    }
-    const double *p = (const double *)base + i * (size_t)rec + (size_t)off;
-    for (int k = 0; k < n; k++) v[k] = (float)p[k];
-}
-
-#define QF_RECORD_STORE_F_MAX 24 /* the longest record a float kernel stores: a spinor */
-static inline QF_HD void qf_record_reals_store_f(void *base, qf_precision prec, size_t i, int rec, int off,
-                                                 const float *v, int n)
-{
-    if (prec == QF_SINGLE) {
-        float *p = (float *)base + i * (size_t)rec + (size_t)off;
-#if defined(__CUDA_ARCH__)
-        if (n % 4 == 0 && (i * (size_t)rec + (size_t)off) % 4 == 0) {
-            for (int k = 0; k < n / 4; k++) ((float4 *)p)[k] = make_float4(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
-            return;
-        }
-#endif
-        for (int k = 0; k < n; k++) p[k] = v[k];
-        return;
-    }
-    double w[QF_RECORD_STORE_F_MAX];
-    for (int k = 0; k < n; k++) w[k] = v[k];
-    qf_record_reals_store(base, prec, i, rec, off, w, n);
+    for (int k = 0; k < n; k++) v[k] = c[k] * s;
 }
 
 #endif
