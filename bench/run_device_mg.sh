@@ -10,11 +10,14 @@
 #         gpu,cpu) and with every worker under dmdas (not run yet);
 #   half: the same field, the multigrid solve at QF_MG_KAPPA (default 0.135) with the finest level's
 #         smoother in the hierarchy's precision and in half (--mg-smoother-prec), two rounds;
+#   trace: a 16^4 field at beta 6.0, one multigrid solve at QF_MG_KAPPA on every worker (dmdas) with
+#         the coarse level forced onto the CPU cores (--mg-location gpu,cpu), FxT-traced: tasks.rec and
+#         paje.trace.gz (ViTE) to OUTDIR/mgtrace, for docs/'s picture (quarkflow trace gantt);
 #   params: one solve at QF_MG_KAPPA per line of QF_MG_VARIANTS (name, then options);
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|params|final [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|params|final [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -57,6 +60,15 @@ half)
         --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random --mg-smoother-prec $sp
     done
   done
+  ;;
+trace)
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 16 16 16 16 --beta 6 --sweeps 100 --out /tmp/g16.nersc \
+    > "$out/generate16.txt" 2>&1
+  step mg_trace_cpu_coarse 200 "$run" quarkflow --ncuda 1 --sched dmdas --trace /tmp/mgtrace solve /tmp/g16.nersc \
+    --csw 1.769 --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random --mg-location gpu,cpu
+  mkdir -p "$out/mgtrace" && cp /tmp/mgtrace/tasks.rec "$out/mgtrace/" 2>/dev/null
+  gzip -c /tmp/mgtrace/paje.trace > "$out/mgtrace/paje.trace.gz" 2>/dev/null
+  ls -la "$out/mgtrace"
   ;;
 h100cpu)
   "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
