@@ -13,11 +13,15 @@
 #   trace: a 16^4 field at beta 6.0, one multigrid solve at QF_MG_KAPPA on every worker (dmdas) with
 #         the coarse level forced onto the CPU cores (--mg-location gpu,cpu), FxT-traced: tasks.rec and
 #         paje.trace.gz (ViTE) to OUTDIR/mgtrace, for docs/'s picture (quarkflow trace gantt);
+#   team: the 16^4 field, the multigrid solve on the GPU alone, with the coarse level on the CPU cores
+#         (a team of 14 threads, cpu_team.h; QF_CPU_TEAM=1, one core; and 14 threads beside a single
+#         CPU worker, so that the other cores are free of spinning workers), and placed by the
+#         scheduler (auto), two rounds;
 #   params: one solve at QF_MG_KAPPA per line of QF_MG_VARIANTS (name, then options);
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|params|final [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|final [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -69,6 +73,19 @@ trace)
   mkdir -p "$out/mgtrace" && cp /tmp/mgtrace/tasks.rec "$out/mgtrace/" 2>/dev/null
   gzip -c /tmp/mgtrace/paje.trace > "$out/mgtrace/paje.trace.gz" 2>/dev/null
   ls -la "$out/mgtrace"
+  ;;
+team)
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 16 16 16 16 --beta 6 --sweeps 100 --out /tmp/g16.nersc \
+    > "$out/generate16.txt" 2>&1
+  args="solve /tmp/g16.nersc --csw 1.769 --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random"
+  for round in 1 2; do
+    step team_gpu_alone_$round 120 "$run" quarkflow --ncpu 0 --ncuda 1 $args
+    step team_coarse_cpu_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-location gpu,cpu
+    step team_coarse_cpu_one_$round 200 QF_CPU_TEAM=1 "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-location gpu,cpu
+    step team_coarse_cpu_free_$round 120 QF_CPU_TEAM=14 "$run" quarkflow --ncpu 1 --ncuda 1 --sched dmdas $args \
+      --mg-location gpu,cpu
+    step team_auto_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args
+  done
   ;;
 h100cpu)
   "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \

@@ -11,14 +11,14 @@
 void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* The block's sites one at a time, all rows at once (kernels/mg.h: qf_coarse_hops_site), in a->prec,
- * which the caller has made a constant (QF_WITH_PRECISION). */
+/* The block's output sites first .. end - 1 one at a time, all rows at once (kernels/mg.h:
+ * qf_coarse_hops_site), in a->prec, which the caller has made a constant (QF_WITH_PRECISION). */
 static inline QF_HD_INLINE void interior_block(const qf_coarse_args *a, const void *in, const void *links, void *out,
-                                               const void *x, const void *xinv)
+                                               const void *x, const void *xinv, int64_t first, int64_t end)
 {
     double h[4 * QF_MG_MAX_NVEC], v[4 * QF_MG_MAX_NVEC];
     int len = 4 * a->nvec, xs[QF_NDIM];
-    for (int64_t i = 0, ns = qf_parity_nsites(a->ext, a->parity); i < ns; i++) {
+    for (int64_t i = first; i < end; i++) {
         int64_t s = qf_parity_site(a->ext, a->parity, i);
         qf_block_site_coords(s, a->ext, xs);
         for (int k = 0; k < len; k++) h[k] = 0.0;
@@ -34,21 +34,28 @@ static inline QF_HD_INLINE void interior_block(const qf_coarse_args *a, const vo
 }
 
 static inline QF_HD_INLINE void interior_run(const qf_coarse_args *a, const void *in, const void *links, void *out,
-                                             const void *x, const void *xinv)
+                                             const void *x, const void *xinv, int64_t first, int64_t end)
 {
     QF_WITH_PRECISION(a->prec, P, {
         qf_coarse_args b = *a;
         b.prec = P;
-        interior_block(&b, in, links, out, x, xinv);
+        interior_block(&b, in, links, out, x, xinv, first, end);
     });
 }
 QF_CPU_VERSIONS(interior_run, interior_run, (const qf_coarse_args *a, const void *in, const void *links, void *out,
-                                             const void *x, const void *xinv), (a, in, links, out, x, xinv))
+                                             const void *x, const void *xinv, int64_t first, int64_t end),
+                (a, in, links, out, x, xinv, first, end))
+
+void qf_coarse_interior_range_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
+                                  const void *xinv, int64_t first, int64_t end)
+{
+    QF_CPU_CALL(interior_run, (a, in, links, out, x, xinv, first, end));
+}
 
 void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
                                 const void *xinv)
 {
-    QF_CPU_CALL(interior_run, (a, in, links, out, x, xinv));
+    qf_coarse_interior_range_cpu(a, in, links, out, x, xinv, 0, qf_parity_nsites(a->ext, a->parity));
 }
 
 static void mg_coarse_interior_cpu(void *buffers[], void *cl_arg)

@@ -19,6 +19,9 @@ qf_mg_geom qf_mg_transfer_geom(const qf_field *v, const int agg[QF_NDIM], int nv
 
 void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
                                 const void *xinv);
+/* The same for the output sites first .. end - 1 of a->parity (qf_parity_site's numbering) only. */
+void qf_coarse_interior_range_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
+                                  const void *xinv, int64_t first, int64_t end);
 #if QF_HAVE_CUDA && defined(__CUDACC__)
 void qf_coarse_interior_run_cuda(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
                                  const void *xinv, cudaStream_t stream);

@@ -1,7 +1,10 @@
 /* Codelet mg_coarse_solve: the coarsest multigrid level's solve in one task (kernels/coarse_gcr.h),
- * on a CPU core with loops over the even sites' complex numbers, or on a GPU (mg_coarse_solve.cu).
+ * on the CPU cores, the operator's sites shared among a team of threads (cpu_team.h: the other CPU
+ * workers idle through this serial step of the K-cycle) and the vector loops over the even sites'
+ * complex numbers on the calling core, or on a GPU (mg_coarse_solve.cu).
  * Buffers: R links, R X^-1, R b, W x, SCRATCH work, RW stats. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "kernels/coarse_gcr.h"
 #include "mg_coarse_run.h"
 
@@ -14,10 +17,26 @@ typedef struct {
     qf_precision prec;
 } cpu_backend;
 
+typedef struct {
+    const cpu_backend *c;
+    const qf_coarse_args *a;
+    const void *in, *x;
+    void *out;
+} hop_share;
+
+static void hop_part(void *p, int k, int n)
+{
+    const hop_share *h = p;
+    int64_t first, end;
+    qf_cpu_team_share(qf_parity_nsites(h->a->ext, h->a->parity), k, n, &first, &end);
+    qf_coarse_interior_range_cpu(h->a, h->in, h->c->links, h->out, h->x, h->c->xinv, first, end);
+}
+
+/* Every output site is one thread's alone, so the result is the same for every team size. */
 static void cpu_hop(void *ctx, const qf_coarse_args *a, const void *in, void *out, const void *x)
 {
-    const cpu_backend *c = ctx;
-    qf_coarse_interior_run_cpu(a, in, c->links, out, x, c->xinv);
+    hop_share h = {ctx, a, in, x, out};
+    qf_cpu_team_run(hop_part, &h);
 }
 
 static void cpu_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out)
