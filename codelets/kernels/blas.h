@@ -14,7 +14,7 @@
  *
  * Fields in half precision keep a norm a site (reals.h), so an element cannot be stored alone: the
  * codelets' loops run over units (qf_blas_nunits), an element, or a site's record in half, whose
- * operands are decoded together into doubles, combined by the same element kernels and encoded whole.
+ * operands are decoded together into floats, combined by the same element kernels and encoded whole.
  *
  * A scalar (qf_scalar) is a variable of 2 doubles (re, im). */
 #ifndef QF_KERNEL_BLAS_H
