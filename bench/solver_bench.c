@@ -146,7 +146,7 @@ static int parse(int argc, char **argv, bench_opts *o)
 }
 
 /* The precision the iterations of a solve with sloppy precision s run in. */
-static qf_precision iteration_prec(qf_precision s, qf_precision op) { return s == QF_SINGLE || op == QF_SINGLE ? QF_SINGLE : QF_DOUBLE; }
+static qf_precision iteration_prec(qf_precision s, qf_precision op) { return s > op ? s : op; /* counts down */ }
 
 /* Mhat in precision prec (the operator d's twin): the task graph's and the direct kernels' time of
  * one application, after checking that they agree; *t_direct is the direct kernels' seconds. */
@@ -225,7 +225,7 @@ static int solver_bench(const bench_opts *o)
     int64_t vol = lat.global_volume;
     int nrows = o->nsolver * o->nsloppy;
     row rows[MAX_LIST * MAX_LIST];
-    double t_direct[2] = {0.0, 0.0}; /* the direct kernels' seconds an Mhat application, [qf_precision] */
+    double t_direct[3] = {0.0, 0.0, 0.0}; /* the direct kernels' seconds an Mhat application, [qf_precision] */
     qf_field *u = NULL, *b = NULL, *x = NULL;
     qf_dirac *d = NULL;
     qf_linop *M = NULL;
@@ -237,7 +237,7 @@ static int solver_bench(const bench_opts *o)
 
     /* Mhat in each precision some configuration iterates in (this also builds the sloppy twin, so that
      * the solves' times do not include it) */
-    for (int prec = QF_DOUBLE; prec <= QF_SINGLE && !rc; prec++) {
+    for (int prec = QF_DOUBLE; prec <= QF_HALF && !rc; prec++) {
         int needed = 0;
         for (int k = 0; k < o->nsloppy; k++) needed |= iteration_prec(o->sloppy[k], o->p.prec) == (qf_precision)prec;
         if (needed) rc = time_mhat(o, &lat, d, u, src, (qf_precision)prec, gpu, device, &t_direct[prec]);
