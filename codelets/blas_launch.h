@@ -42,13 +42,16 @@ static inline double *qf_scalar_op_ptr(void *buffers[], const qf_scalar_op_args 
 }
 
 /* The buffers of scalar_trisolve with m unknowns: c[0 .. m-1], the m (m - 1) / 2 entries of the
- * upper triangle into u, and the status, which it returns. */
-static inline double *qf_scalar_trisolve_buffers(void *buffers[], int m, double **c, const double **u)
+ * upper triangle into u, the m divisors into d where has_d (d is not written otherwise), and the
+ * status, which it returns. */
+static inline double *qf_scalar_trisolve_buffers(void *buffers[], int m, int has_d, double **c, const double **u,
+                                                 const double **d)
 {
-    int nu = m * (m - 1) / 2;
+    int nu = m * (m - 1) / 2, nd = has_d ? m : 0;
     for (int i = 0; i < m; i++) c[i] = (double *)STARPU_VARIABLE_GET_PTR(buffers[i]);
     for (int k = 0; k < nu; k++) u[k] = (const double *)STARPU_VARIABLE_GET_PTR(buffers[m + k]);
-    return (double *)STARPU_VARIABLE_GET_PTR(buffers[m + nu]);
+    for (int k = 0; k < nd; k++) d[k] = (const double *)STARPU_VARIABLE_GET_PTR(buffers[m + nu + k]);
+    return (double *)STARPU_VARIABLE_GET_PTR(buffers[m + nu + nd]);
 }
 
 #ifdef __CUDACC__

@@ -226,7 +226,7 @@ int qf_insert_scalar_scale(starpu_data_handle_t out, double s, starpu_data_handl
  * qf_scalar_trisolve_max_order()); d: c_0 .. c_{m-1} (RW), the strict upper triangle row by row (R),
  * the status (W), every scalar distinct. */
 int qf_scalar_trisolve_max_order(void);
-int qf_insert_scalar_trisolve(int m, const struct starpu_data_descr *d);
+int qf_insert_scalar_trisolve(int m, int has_d, const struct starpu_data_descr *d);
 
 /* ---- Multigrid (tasks/mg_transfer.c, tasks/coarse_op.c); argument blocks and site kernels in
  * kernels/mg.h and kernels/coarse_gcr.h. A transfer's codelets read its vectors v (a QF_FIELD_TRANSFER

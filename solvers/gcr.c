@@ -2,9 +2,11 @@
  * the search directions p_j = K r (K: the solve's preconditioner, or the identity) and z_j = A p_j
  * orthogonalised against the earlier z_i (modified Gram-Schmidt, beta_ij = <z_i, z_j> / |z_i|^2),
  * the residual r -= alpha_j z_j with alpha_j = <z_j, r> / |z_j|^2, all as tasks in the iterations'
- * precision. At a restart (gcr_nkrylov directions, or the residual fallen by delta in mixed
- * precision, or the target reached) a task solves the triangular system
- * chi_i + sum_{l > i} beta_il chi_l = alpha_i, sum chi_l p_l is added to the solution and the
+ * precision. The space keeps the inner products, not the ratios: each update divides in its own task
+ * (qf_blas_caxpy_ratio), two tasks a Gram-Schmidt step instead of three. At a restart (gcr_nkrylov
+ * directions, or the residual fallen by delta in mixed precision, or the target reached) a task
+ * solves the triangular system chi_i + sum_{l > i} beta_il chi_l = alpha_i, dividing row i by
+ * |z_i|^2 as it goes (qf_scalar_trisolve's divisors), sum chi_l p_l is added to the solution and the
  * residual recomputed in the solve's precision. The steps form one sequence (qf_defs.h): the first
  * that fails stops the rest. */
 #include "krylov.h"
@@ -14,9 +16,8 @@
 typedef struct {
     int n;                   /* directions kept */
     qf_field **p, **z;       /* n each */
-    qf_scalar **beta;        /* n x n, beta[i * n + l] for i < l */
-    qf_scalar **zz, **alpha; /* n each */
-    qf_scalar *dot;
+    qf_scalar **beta;        /* n x n, <z_i, z_l> at beta[i * n + l] for i < l (beta_il times |z_i|^2) */
+    qf_scalar **zz, **alpha; /* n each: |z_j|^2, and <z_j, r> (alpha_j |z_j|^2; chi_j after the update) */
     qf_scalar *status;       /* of the back substitution */
 } gcr_space;
 
@@ -30,7 +31,6 @@ static void space_free(const qf_krylov *k, gcr_space *s)
         for (int l = 0; s->beta && l < s->n; l++)
             if (s->beta[i * s->n + l]) qf_scalar_destroy(s->beta[i * s->n + l]);
     }
-    if (s->dot) qf_scalar_destroy(s->dot);
     if (s->status) qf_scalar_destroy(s->status);
     free(s->p);
     free(s->z);
@@ -51,7 +51,7 @@ static int space_create(qf_krylov *k, gcr_space *s)
     s->alpha = calloc(n, sizeof *s->alpha);
     if (!s->p || !s->z || !s->beta || !s->zz || !s->alpha)
         return qf_fail("GCR: out of host memory for %d search directions", n);
-    return qf_scalar_create(&s->dot) || qf_scalar_create(&s->status);
+    return qf_scalar_create(&s->status);
 }
 
 static int space_direction(qf_krylov *k, gcr_space *s, int j)
@@ -72,23 +72,21 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
     if (k->K) qf_precond_apply(k->K, s->p[j], r, &k->flops);
     else qf_blas_copy(s->p[j], r, parity);
     qf_krylov_apply(k, 0, s->z[j], s->p[j]);
-    for (int i = 0; i < j; i++) { /* beta_ij = <z_i, z_j> / |z_i|^2, z_j -= beta_ij z_i */
-        qf_blas_dot(s->dot, s->z[i], s->z[j], parity);
-        qf_scalar_div(s->beta[i * n + j], s->dot, s->zz[i]);
-        qf_blas_caxpy(s->beta[i * n + j], -1.0, s->z[i], s->z[j], parity);
+    for (int i = 0; i < j; i++) { /* z_j -= (<z_i, z_j> / |z_i|^2) z_i */
+        qf_blas_dot(s->beta[i * n + j], s->z[i], s->z[j], parity);
+        qf_blas_caxpy_ratio(s->beta[i * n + j], s->zz[i], -1.0, s->z[i], s->z[j], parity);
     }
-    /* alpha_j = <z_j, r> / |z_j|^2, r -= alpha_j z_j */
+    /* r -= (<z_j, r> / |z_j|^2) z_j */
     qf_blas_norm2(s->zz[j], s->z[j], parity);
-    qf_blas_dot(s->dot, s->z[j], r, parity);
-    qf_scalar_div(s->alpha[j], s->dot, s->zz[j]);
-    qf_blas_caxpy(s->alpha[j], -1.0, s->z[j], r, parity);
+    qf_blas_dot(s->alpha[j], s->z[j], r, parity);
+    qf_blas_caxpy_ratio(s->alpha[j], s->zz[j], -1.0, s->z[j], r, parity);
 }
 
 /* xs += sum_{l < m} chi_l p_l, chi from back substitution as one task (in place of alpha); the host
  * reads only its status, once the restart's residual has been waited for anyway. */
 static void implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
 {
-    qf_scalar_trisolve(m, s->alpha, s->beta, s->n, s->status);
+    qf_scalar_trisolve(m, s->alpha, s->beta, s->n, s->zz, s->status);
     for (int l = 0; l < m; l++) qf_blas_caxpy(s->alpha[l], 1.0, s->p[l], xs, parity);
 }
 

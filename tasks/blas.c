@@ -265,12 +265,24 @@ int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, 
     return update("qf_blas_cxpay", UPDATE_CXPAY, y, x, NULL, 0.0, 0.0, a, NULL, s, parity);
 }
 
-int qf_blas_cxpay_ratio(const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, qf_field *y, int parity)
+/* The ratio updates: the op with its coefficient s (a / d), both scalars required. */
+static int update_ratio(const char *fn, int op, qf_field *y, const qf_field *x, const qf_scalar *a, const qf_scalar *d,
+                        double s, int parity)
 {
     const qf_scalar *sc[2] = {a, d};
     const char *const sname[2] = {"a", "d"};
-    if (qf_sequence_failed() || check_scalars("qf_blas_cxpay_ratio", 2, sc, sname)) return QF_ERROR;
-    return update("qf_blas_cxpay_ratio", UPDATE_CXPAY, y, x, NULL, 0.0, 0.0, a, d, s, parity);
+    if (qf_sequence_failed() || check_scalars(fn, 2, sc, sname)) return QF_ERROR;
+    return update(fn, op, y, x, NULL, 0.0, 0.0, a, d, s, parity);
+}
+
+int qf_blas_cxpay_ratio(const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, qf_field *y, int parity)
+{
+    return update_ratio("qf_blas_cxpay_ratio", UPDATE_CXPAY, y, x, a, d, s, parity);
+}
+
+int qf_blas_caxpy_ratio(const qf_scalar *a, const qf_scalar *d, double s, const qf_field *x, qf_field *y, int parity)
+{
+    return update_ratio("qf_blas_caxpy_ratio", UPDATE_CAXPY, y, x, a, d, s, parity);
 }
 
 int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, const qf_field *w, int parity)

@@ -80,19 +80,20 @@ int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a)
     return qf_insert_scalar_scale(out->h, s, a->h);
 }
 
-int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *status)
+int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *const *div, qf_scalar *status)
 {
     if (qf_sequence_failed()) return QF_ERROR;
     if (m < 1 || m > qf_scalar_trisolve_max_order())
         return qf_fail("qf_scalar_trisolve: a system of order %d; keep between 1 and %d", m, qf_scalar_trisolve_max_order());
     if (!c || !u || !status || ld < m) return qf_fail("qf_scalar_trisolve: NULL operands or a row stride below m");
-    int n = m + m * (m - 1) / 2 + 1;
+    int n = m + m * (m - 1) / 2 + (div ? m : 0) + 1;
     struct starpu_data_descr *d = malloc((size_t)n * sizeof *d);
     if (!d) return qf_fail("out of host memory submitting a back substitution of order %d", m);
     int k = 0, rc = QF_SUCCESS;
     for (int i = 0; i < m; i++) d[k++] = (struct starpu_data_descr){c[i] ? c[i]->h : NULL, STARPU_RW};
     for (int i = 0; i < m; i++)
         for (int l = i + 1; l < m; l++) d[k++] = (struct starpu_data_descr){u[i * ld + l] ? u[i * ld + l]->h : NULL, STARPU_R};
+    for (int i = 0; div && i < m; i++) d[k++] = (struct starpu_data_descr){div[i] ? div[i]->h : NULL, STARPU_R};
     d[k++] = (struct starpu_data_descr){status->h, STARPU_W};
     /* the kernel finds each operand by position and writes c and status in place: those must be
      * distinct from every other operand */
@@ -102,7 +103,7 @@ int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, 
         for (int b = 0; b < last && !rc; b++)
             if (d[a].handle == d[b].handle) rc = qf_fail("qf_scalar_trisolve: a scalar it writes is also another operand");
     }
-    if (!rc) rc = qf_insert_scalar_trisolve(m, d);
+    if (!rc) rc = qf_insert_scalar_trisolve(m, div != NULL, d);
     free(d);
     return rc;
 }

@@ -437,25 +437,47 @@ static void check_trisolve(void)
         x[i] = cv[i];
         for (int l = i + 1; l < M; l++) x[i] -= uv[i * LD + l] * x[l];
     }
-    rc = qf_scalar_trisolve(M, c, u, LD, status);
+    rc = qf_scalar_trisolve(M, c, u, LD, NULL, status);
     double worst = 0.0;
     for (int i = 0; i < M && !rc; i++) worst = fmax(worst, cabs(get(c[i]) - x[i]) / cabs(x[i]));
     CHECK(rc == 0 && worst < 1e-15 && get(status) == 0.0, "trisolve of order %d (rel err %.1e, status %g): %s", M,
           worst, creal(get(status)), rc ? qf_last_error() : "");
 
+    /* row divisors: x_i = c_i / d_i - sum (u_il / d_i) x_l (GCR's coefficients as dot products and
+     * norms); the solution c of the first solve is the new right-hand side */
+    qf_scalar *dv[M];
+    cplx dvv[M];
+    for (int i = 0; i < M && !rc; i++) {
+        cv[i] = get(c[i]);
+        dvv[i] = 0.5 + i + I * 0.25 * i;
+        rc = qf_scalar_create(&dv[i]) || qf_scalar_set(dv[i], creal(dvv[i]), cimag(dvv[i]));
+    }
+    for (int i = M - 1; i >= 0; i--) {
+        x[i] = cv[i] / dvv[i];
+        for (int l = i + 1; l < M; l++) x[i] -= uv[i * LD + l] / dvv[i] * x[l];
+    }
+    rc = rc || qf_scalar_trisolve(M, c, u, LD, dv, status);
+    worst = 0.0;
+    for (int i = 0; i < M && !rc; i++) worst = fmax(worst, cabs(get(c[i]) - x[i]) / cabs(x[i]));
+    CHECK(rc == 0 && worst < 1e-14 && get(status) == 0.0, "trisolve of order %d with row divisors (rel err %.1e): %s",
+          M, worst, rc ? qf_last_error() : "");
+    CHECK(qf_scalar_trisolve(M, c, u, LD, c, status) == QF_ERROR && strstr(qf_last_error(), "also another operand"),
+          "trisolve dividing by a scalar it writes refused: %s", qf_last_error());
+    for (int i = 0; i < M; i++) qf_scalar_destroy(dv[i]);
+
     /* a NaN coefficient: every unknown 0 and status names the first unknown hit, counting down */
     qf_scalar_set(c[3], NAN, 0.0);
-    rc = qf_scalar_trisolve(5, c, u, LD, status);
+    rc = qf_scalar_trisolve(5, c, u, LD, NULL, status);
     int zero = 1;
     for (int i = 0; i < M; i++) zero = zero && (i >= 5 || get(c[i]) == 0.0);
     CHECK(rc == 0 && zero && get(status) == 4.0, "trisolve with NaN in c_3: unknowns zeroed, status 4 (%g)",
           creal(get(status)));
 
-    CHECK(qf_scalar_trisolve(0, c, u, LD, status) == QF_ERROR && strstr(qf_last_error(), "order 0"),
+    CHECK(qf_scalar_trisolve(0, c, u, LD, NULL, status) == QF_ERROR && strstr(qf_last_error(), "order 0"),
           "trisolve of order 0 refused: %s", qf_last_error());
-    CHECK(qf_scalar_trisolve(M, c, u, M - 1, status) == QF_ERROR, "trisolve with a row stride below m refused: %s",
+    CHECK(qf_scalar_trisolve(M, c, u, M - 1, NULL, status) == QF_ERROR, "trisolve with a row stride below m refused: %s",
           qf_last_error());
-    CHECK(qf_scalar_trisolve(M, c, u, LD, c[2]) == QF_ERROR && strstr(qf_last_error(), "also another operand"),
+    CHECK(qf_scalar_trisolve(M, c, u, LD, NULL, c[2]) == QF_ERROR && strstr(qf_last_error(), "also another operand"),
           "trisolve writing a scalar twice refused: %s", qf_last_error());
     for (int i = 0; i < M; i++) qf_scalar_destroy(c[i]);
     for (int k = 0; k < M * LD; k++) qf_scalar_destroy(u[k]);

@@ -77,6 +77,7 @@ typedef struct {
 #define QF_TRISOLVE_MAX_M 128
 typedef struct {
     int m;
+    int has_d; /* row divisors d_0 .. d_{m-1} are given */
 } qf_scalar_trisolve_args;
 
 /* ---- elements ---- */
@@ -354,19 +355,23 @@ static inline QF_HD_INLINE void qf_blas_bicgstab_p_unit(void *p, const void *r, 
 }
 
 /* ---- scalar_trisolve: back substitution x_i = c_i - sum_{l > i} u_il x_l, i = m-1 .. 0, x in place of
- * c; the strict upper triangle u row by row (qf_trisolve_packed), the diagonal 1. When an x_i comes
+ * c; the strict upper triangle u row by row (qf_trisolve_packed), the diagonal 1; with divisors d (not
+ * NULL), x_i = c_i / d_i - sum_{l > i} (u_il / d_i) x_l, the divisions those of scalar_op. When an x_i comes
  * out NaN or Inf (a vanished direction upstream), every x_i is set to 0, so that what x feeds stays
  * untouched, and status to (i + 1, 0) for the first such i (counting down); status (0, 0) otherwise. ---- */
 static inline QF_HD int qf_trisolve_packed(int m, int i, int l) { return i * m - i * (i + 1) / 2 + (l - i - 1); }
 
-static inline QF_HD void qf_scalar_trisolve_apply(int m, double *const *c, const double *const *u, double *status)
+static inline QF_HD void qf_scalar_trisolve_apply(int m, double *const *c, const double *const *u,
+                                                const double *const *d, double *status)
 {
     int bad = 0;
     for (int i = m - 1; i >= 0 && !bad; i--) {
-        qf_complex x = qf_cmake(c[i][0], c[i][1]);
+        /* with divisors, row i is divided by d_i first, as scalar_op's division would */
+        qf_complex x = d ? qf_scalar_div_value(qf_scalar_at(c[i]), qf_scalar_at(d[i])) : qf_scalar_at(c[i]);
         for (int l = i + 1; l < m; l++) {
-            const double *uil = u[qf_trisolve_packed(m, i, l)];
-            x = qf_csub(x, qf_cmul(qf_cmake(uil[0], uil[1]), qf_cmake(c[l][0], c[l][1])));
+            qf_complex uil = qf_scalar_at(u[qf_trisolve_packed(m, i, l)]);
+            if (d) uil = qf_scalar_div_value(uil, qf_scalar_at(d[i]));
+            x = qf_csub(x, qf_cmul(uil, qf_cmake(c[l][0], c[l][1])));
         }
         c[i][0] = x.re;
         c[i][1] = x.im;

@@ -34,10 +34,12 @@ int qf_scalar_div(qf_scalar *out, const qf_scalar *a, const qf_scalar *b);
 int qf_scalar_scale(qf_scalar *out, double s, const qf_scalar *a);
 /* Back substitution as one task: x_i = c_i - sum_{l > i} u[i * ld + l] x_l for i = m-1 .. 0 (the
  * unit upper-triangular system of GCR's restart), x overwriting c[0 .. m-1]; u[i * ld + l] is read
- * for i < l < m only. m is at most 128. When an x_i comes out NaN or Inf every c_i is set to 0 and
+ * for i < l < m only. With div (not NULL), row i is divided by div[i] first: x_i = c_i / div[i] -
+ * sum_{l > i} (u[i * ld + l] / div[i]) x_l, each division as qf_scalar_div. m is at most 128. When an x_i comes out NaN or Inf every c_i is set to 0 and
  * status to i + 1 (the first such i, counting down), otherwise status is 0, so that a caller reads
  * one scalar to know. */
-int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *status);
+int qf_scalar_trisolve(int m, qf_scalar *const *c, qf_scalar *const *u, int ld, qf_scalar *const *div,
+                       qf_scalar *status);
 
 /* Reductions: r = |x|^2 (imaginary part 0), r = <x, y> = sum conj(x) y, and both <x, y> and |x|^2
  * in one pass over the fields (two distinct scalars). */
@@ -59,6 +61,8 @@ int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, c
 /* y = x + s (a / d) y, the ratio worked out in the task as qf_scalar_div would (exact zeros absorb):
  * CG's p = r + (|r_new|^2 / |r|^2) p without a scalar task of its own. */
 int qf_blas_cxpay_ratio(const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, qf_field *y, int parity);
+/* y = y + s (a / d) x: caxpy with its coefficient the ratio of two scalars, worked out in the task. */
+int qf_blas_caxpy_ratio(const qf_scalar *a, const qf_scalar *d, double s, const qf_field *x, qf_field *y, int parity);
 
 /* Element-wise products of the fields' complex numbers: y = w x and y = conj(w) x (a diagonal
  * operator and its adjoint, phases, masks). */
