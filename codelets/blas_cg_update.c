@@ -1,7 +1,8 @@
-/* Codelet blas_cg_update: the fused update of conjugate gradients on one block, x = x + a p,
- * r = r - a q, and |r|^2 of the new r (as stored) added in double into a STARPU_REDUX scalar, in one
- * pass, over the elements of one parity or of the whole block (kernels/blas.h).
- * STARPU_VARIABLE_NBUFFERS: x, r, a, p, q, rr, each distinct one once (the table in the arguments). */
+/* Codelet blas_cg_update: the fused update of conjugate gradients on one block, x = x + c p,
+ * r = r - c q, and |r|^2 of the new r (as stored) added in double into a STARPU_REDUX scalar, in one
+ * pass, over the elements of one parity or of the whole block (kernels/blas.h); c is the scalar a,
+ * or a / d worked out in the task (CG's alpha = |r|^2 / <p, A p>, MR's step) when d is given.
+ * STARPU_VARIABLE_NBUFFERS: x, r, a, p, q, rr, d, each distinct one once (the table in the arguments). */
 #include "codelets.h"
 #include "blas_launch.h"
 
@@ -25,9 +26,9 @@ static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
     void *r = qf_blas_field_ptr(buffers, a, QF_CG_R);
     const void *p = qf_blas_field_ptr(buffers, a, QF_CG_P);
     const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
-    const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
-    qf_complex c = qf_cmake(sa[0], sa[1]);
+    qf_complex c = qf_blas_update_coefficient(1.0, qf_blas_scalar_ptr(buffers, a, QF_CG_A),
+                                              qf_blas_scalar_ptr(buffers, a, QF_CG_D));
     double norm;
     QF_WITH_ANY_PRECISION(a->prec, P, norm = cg_loop(P, a, x, r, c, p, q));
     qf_blas_result(a, rr, norm, 0.0);
@@ -50,12 +51,13 @@ struct starpu_codelet qf_cl_blas_cg_update = {
 int qf_insert_blas_cg_update(const qf_blas_range *r, const qf_blas_cg_operands *o)
 {
     qf_blas_args args = {.op = 0};
-    struct starpu_data_descr ops[6];
+    struct starpu_data_descr ops[7];
     ops[QF_CG_X] = o->x;
     ops[QF_CG_R] = o->r;
     ops[QF_CG_A] = o->a;
     ops[QF_CG_P] = o->p;
     ops[QF_CG_Q] = o->q;
     ops[QF_CG_RR] = o->rr;
-    return qf_blas_insert(&qf_cl_blas_cg_update, &args, r, ops, 6);
+    ops[QF_CG_D] = o->d;
+    return qf_blas_insert(&qf_cl_blas_cg_update, &args, r, ops, 7);
 }

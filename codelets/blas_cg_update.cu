@@ -1,14 +1,15 @@
-/* CUDA implementation of blas_cg_update: a grid-stride loop over the elements, the new |r|^2 summed
+/* CUDA implementation of blas_cg_update: the coefficient (a, or a / d) worked out by every thread from
+ * the scalars on the device, a grid-stride loop over the elements, the new |r|^2 summed
  * per thread, reduced per thread block in shared memory and added with one atomic per thread block
  * into the worker's accumulator (the task's STARPU_REDUX buffer). */
 #include "codelets.h"
 #include "blas_launch.h"
 
 template <int P>
-static __global__ void blas_cg_update_kernel(void *x, void *r, const double *sa, const void *p, const void *q,
-                                             qf_blas_args a, double *rr)
+static __global__ void blas_cg_update_kernel(void *x, void *r, const double *sa, const double *sd, const void *p,
+                                             const void *q, qf_blas_args a, double *rr)
 {
-    qf_complex c = qf_cmake(sa[0], sa[1]);
+    qf_complex c = qf_blas_update_coefficient(1.0, sa, sd);
     double sum[1] = {0.0};
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
                  n = qf_blas_nunits(&a, (qf_precision)P);
@@ -28,8 +29,8 @@ extern "C" void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg)
     void *r = qf_blas_field_ptr(buffers, a, QF_CG_R);
     const void *p = qf_blas_field_ptr(buffers, a, QF_CG_P);
     const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
-    const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A);
+    const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A), *sd = qf_blas_scalar_ptr(buffers, a, QF_CG_D);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    QF_WITH_ANY_PRECISION(a->prec, P, blas_cg_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, p, q, *a, rr));
+    QF_WITH_ANY_PRECISION(a->prec, P, blas_cg_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, sd, p, q, *a, rr));
     QF_CUDA_CHECK_LAUNCH();
 }

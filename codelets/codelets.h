@@ -201,9 +201,9 @@ typedef struct {
 int qf_insert_blas_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o);
 int qf_insert_blas_dot(const qf_blas_range *r, const qf_blas_reduce_operands *o);
 int qf_insert_blas_dot_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o);
-/* blas_cg_update: x = x + a p, r = r - a q, rr += |r|^2. */
+/* blas_cg_update: x = x + c p, r = r - c q, rr += |r|^2, c = a or a / d (d given). */
 typedef struct {
-    struct starpu_data_descr x, r, a, p, q, rr;
+    struct starpu_data_descr x, r, a, p, q, rr, d;
 } qf_blas_cg_operands;
 int qf_insert_blas_cg_update(const qf_blas_range *r, const qf_blas_cg_operands *o);
 /* blas_bicgstab_update: x = x + a p + w s, r = s - w t, rr += |r|^2. */

@@ -2,16 +2,16 @@
  *   CGNR  A^dagger A x = A^dagger b: the residual A^dagger (b - A x), the step along p;
  *   CGNE  A A^dagger y = b, x = A^dagger y: the residual b - A x itself, the step along A^dagger p.
  * Both need u = A p (CGNR) or u = A^dagger p (CGNE) and q = the other factor applied to u, with
- * <p, q> = |u|^2. Every step is a task graph; alpha = |r|^2 / |u|^2 is a scalar task and beta =
- * |r_new|^2 / |r|^2 is worked out inside the update of p, so the host waits only at the residual checks, where mixed-precision solves
- * also make their reliable updates. The steps form one sequence (qf_defs.h). */
+ * <p, q> = |u|^2. Every step is a task graph; alpha = |r|^2 / |u|^2 is worked out inside the update
+ * of x and r, and beta = |r_new|^2 / |r|^2 inside the update of p, so the host waits only at the
+ * residual checks, where mixed-precision solves also make their reliable updates. The steps form one sequence (qf_defs.h). */
 #include "krylov.h"
 
 static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, qf_residual_form form)
 {
     const char *name = qf_solver_name(k->p->kind);
     enum { R, P, U, Q, NF };
-    enum { RR, RR_NEW, UU, ALPHA, NS };
+    enum { RR, RR_NEW, UU, NS };
     qf_field *f[NF] = {0};
     qf_scalar *c[NS] = {0};
     qf_reliable rel = {0};
@@ -31,9 +31,8 @@ static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, qf_re
         qf_krylov_apply(k, first_dagger, f[U], f[P]);
         qf_krylov_apply(k, !first_dagger, f[Q], f[U]);
         qf_blas_norm2(c[UU], f[U], parity);
-        qf_scalar_div(c[ALPHA], c[RR], c[UU]);
         /* x += alpha (p or u), r -= alpha q, beta = |r_new|^2 / |r|^2, p = r + beta p */
-        qf_blas_cg_update(rel.xs, f[R], c[ALPHA], step, f[Q], c[RR_NEW], parity);
+        qf_blas_cg_update_ratio(rel.xs, f[R], c[RR], c[UU], step, f[Q], c[RR_NEW], parity);
         qf_blas_cxpay_ratio(f[R], c[RR_NEW], c[RR], 1.0, f[P], parity);
         qf_scalar *t = c[RR];
         c[RR] = c[RR_NEW];

@@ -6,20 +6,18 @@
 
 #include <stdlib.h>
 
-enum { NUM, QQ, COEF, RR, NS }; /* the step's scalars */
+enum { NUM, QQ, RR, NS }; /* the step's scalars */
 
 /* One MR step on the pair (x, r) of A's sites with the temporary q, a step of the caller's sequence:
- * q = A r, a = <q, r> / |q|^2, then x += a r and r -= a q in one pass with rr = |r|^2; *flops grows
- * by A's. */
+ * q = A r, <q, r> and |q|^2 in one pass, then x += a r and r -= a q with a = <q, r> / |q|^2 worked
+ * out in the same pass that sums rr = |r|^2; *flops grows by A's. */
 static void mr_step(qf_linop *A, qf_field *x, qf_field *r, qf_field *q, qf_scalar *c[NS], double *flops)
 {
     int parity = qf_linop_get_domain(A)->parity;
     *flops += qf_linop_flops(A, 0);
     qf_linop_apply(A, q, r);
-    qf_blas_dot(c[NUM], q, r, parity);
-    qf_blas_norm2(c[QQ], q, parity);
-    qf_scalar_div(c[COEF], c[NUM], c[QQ]);
-    qf_blas_cg_update(x, r, c[COEF], r, q, c[RR], parity);
+    qf_blas_dot_norm2(c[NUM], c[QQ], q, r, parity);
+    qf_blas_cg_update_ratio(x, r, c[NUM], c[QQ], r, q, c[RR], parity);
 }
 
 static void scalars_destroy(qf_scalar *c[NS])

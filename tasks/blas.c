@@ -305,7 +305,7 @@ int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int pari
 static int insert_cg(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
 {
     (void)ctx;
-    qf_blas_cg_operands o = {.x = d[0], .r = d[1], .a = d[2], .p = d[3], .q = d[4], .rr = d[5]};
+    qf_blas_cg_operands o = {.x = d[0], .r = d[1], .a = d[2], .p = d[3], .q = d[4], .rr = d[5], .d = d[6]};
     return qf_insert_blas_cg_update(r, &o);
 }
 
@@ -316,26 +316,39 @@ static int insert_bicgstab(const qf_blas_range *r, const struct starpu_data_desc
     return qf_insert_blas_bicgstab_update(r, &o);
 }
 
+/* The CG update with coefficient a, or a / d where d is given (the ratio form). */
+static int cg_update(const char *fn, qf_field *x, qf_field *r, const qf_scalar *a, const qf_scalar *d, const qf_field *p,
+                     const qf_field *q, qf_scalar *rr, int parity)
+{
+    const qf_field *f[4] = {x, r, p, q};
+    const char *const fname[4] = {"x", "r", "p", "q"};
+    const qf_scalar *s[3] = {a, rr, d};
+    const char *const sname[3] = {"a", "rr", "d"};
+    if (check_fields(fn, 4, f, fname) || check_scalars(fn, d ? 3 : 2, s, sname) || check_parity(fn, parity))
+        return QF_ERROR;
+    if (x == r) return qf_fail("%s: x and r are one field: the update writes both, so they must be distinct", fn);
+    if (rr == a || rr == d)
+        return qf_fail("%s: rr and a coefficient are one scalar: the update reads its coefficient while it reduces "
+                       "into rr, so they must be distinct",
+                       fn);
+    qf_blas_range range = range_of(x, parity, fn);
+    operand ops[7] = {field_operand(x, STARPU_RW), field_operand(r, STARPU_RW), scalar_operand(a, STARPU_R),
+                      field_operand(p, STARPU_R), field_operand(q, STARPU_R)};
+    if (result_operand(&ops[5], &range, rr, x->lat)) return QF_ERROR;
+    ops[6] = scalar_operand(d, STARPU_R); /* d NULL: no operand */
+    return submit_blocks(x->lat, &range, ops, 7, insert_cg, NULL);
+}
+
 int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_field *q,
                       qf_scalar *rr, int parity)
 {
-    static const char fn[] = "qf_blas_cg_update";
-    const qf_field *f[4] = {x, r, p, q};
-    const char *const fname[4] = {"x", "r", "p", "q"};
-    const qf_scalar *s[2] = {a, rr};
-    const char *const sname[2] = {"a", "rr"};
-    if (check_fields(fn, 4, f, fname) || check_scalars(fn, 2, s, sname) || check_parity(fn, parity))
-        return QF_ERROR;
-    if (x == r) return qf_fail("%s: x and r are one field: the update writes both, so they must be distinct", fn);
-    if (rr == a)
-        return qf_fail("%s: rr and a are one scalar: the update reads a while it reduces into rr, so they must be "
-                       "distinct",
-                       fn);
-    qf_blas_range range = range_of(x, parity, fn);
-    operand ops[6] = {field_operand(x, STARPU_RW), field_operand(r, STARPU_RW), scalar_operand(a, STARPU_R),
-                      field_operand(p, STARPU_R), field_operand(q, STARPU_R)};
-    if (result_operand(&ops[5], &range, rr, x->lat)) return QF_ERROR;
-    return submit_blocks(x->lat, &range, ops, 6, insert_cg, NULL);
+    return cg_update("qf_blas_cg_update", x, r, a, NULL, p, q, rr, parity);
+}
+
+int qf_blas_cg_update_ratio(qf_field *x, qf_field *r, const qf_scalar *a, const qf_scalar *d, const qf_field *p,
+                            const qf_field *q, qf_scalar *rr, int parity)
+{
+    return cg_update("qf_blas_cg_update_ratio", x, r, a, d, p, q, rr, parity);
 }
 
 int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,

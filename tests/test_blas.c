@@ -508,7 +508,9 @@ static void check_cg(ctx *c, int parity)
     for (int it = 0; it < ITERS && !rc; it++) {
         rc = qf_blas_axpby(1.5, p, 0.0, q, parity) || qf_blas_axpby(0.25, u, 1.0, q, parity) ||
              qf_blas_dot(pq, p, q, parity) || qf_scalar_div(alpha, rr, pq) ||
-             qf_blas_cg_update(x, r, alpha, p, q, rrn, parity) || qf_scalar_div(beta, rrn, rr) ||
+             (it % 2 ? qf_blas_cg_update_ratio(x, r, rr, pq, p, q, rrn, parity) /* alpha in the task */
+                     : qf_blas_cg_update(x, r, alpha, p, q, rrn, parity)) ||
+             qf_scalar_div(beta, rrn, rr) ||
              qf_blas_cxpay(r, beta, 1.0, p, parity);
         qf_scalar *t = rr;
         rr = rrn;
@@ -655,6 +657,7 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_blas_axpby(NAN, w, 1.0, w2, -1), "not a finite number", "a NaN coefficient");
     REFUSED(qf_blas_cg_update(w, w, s, w2, w2, s2, 0), "distinct", "cg_update with x == r");
     REFUSED(qf_blas_cg_update(w, w2, s, w2, w2, s, 0), "distinct", "cg_update with rr == a");
+    REFUSED(qf_blas_cg_update_ratio(w, w2, s, s2, w2, w2, s2, 0), "distinct", "cg_update_ratio with rr == d");
     REFUSED(qf_blas_bicgstab_update(w, w2, s, w, s2, w, w, s2, 0), "rr and w", "bicgstab_update with rr == w");
     REFUSED(qf_blas_bicgstab_p(w, w2, w, NULL, s, s, s2, 0), "scalar rho_new is NULL", "bicgstab_p without rho_new");
     REFUSED(qf_blas_cxpay_ratio(w, s, NULL, 1.0, w2, 0), "scalar d is NULL", "cxpay_ratio without a denominator");

@@ -30,7 +30,7 @@
 #define QF_BLAS_MAX_OPERANDS 8
 enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A, QF_UPD_D };              /* blas_update */
 enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
-enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR };         /* blas_cg_update */
+enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR, QF_CG_D }; /* blas_cg_update */
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
 enum { QF_BP_P = 0, QF_BP_R, QF_BP_V, QF_BP_RHO_NEW, QF_BP_RHO, QF_BP_ALPHA, QF_BP_OMEGA }; /* blas_bicgstab_p */
 enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* scalar_op */

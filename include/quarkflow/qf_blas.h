@@ -80,6 +80,9 @@ int qf_field_gaussian(qf_field *f, uint64_t seed, int stream);
  *           absorbing as in qf_scalar_mul and qf_scalar_div. */
 int qf_blas_cg_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_field *q,
                       qf_scalar *rr, int parity);
+/* The same with the coefficient a / d worked out in the task (CG's alpha = |r|^2 / <p, A p>). */
+int qf_blas_cg_update_ratio(qf_field *x, qf_field *r, const qf_scalar *a, const qf_scalar *d, const qf_field *p,
+                            const qf_field *q, qf_scalar *rr, int parity);
 int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,
                             const qf_field *s, const qf_field *t, qf_scalar *rr, int parity);
 int qf_blas_bicgstab_p(qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
