@@ -32,8 +32,7 @@ static void clover_apply_cpu(void *buffers[], void *cl_arg)
     void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[3]);
     const void *x = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), *y = (const void *)STARPU_VECTOR_GET_PTR(buffers[2]),
                *clover = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    if (a->prec == QF_HALF) clover_apply_scalar(a, out, x, y, clover); /* half: the scalar kind (the batch kinds load single and double) */
-    else QF_CPU_CALL(clover_apply_run, (a, out, x, y, clover));
+    QF_CPU_CALL_PREC(clover_apply_run, clover_apply_scalar, a->prec, (a, out, x, y, clover));
 }
 
 /* One parity does half the work of all sites on the same buffers; a == 0 skips x. */

@@ -46,8 +46,7 @@ QF_CPU_VERSIONS(exterior_run, exterior_scalar, (const qf_wilson_args *a, void *o
 void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
                             const void *const nbr_face[QF_WILSON_NFACES])
 {
-    if (a->prec == QF_HALF) exterior_scalar(a, out, gauge, x, clover, nbr_face); /* half: the scalar kind (the batch kinds load single and double) */
-    else QF_CPU_CALL(exterior_run, (a, out, gauge, x, clover, nbr_face));
+    QF_CPU_CALL_PREC(exterior_run, exterior_scalar, a->prec, (a, out, gauge, x, clover, nbr_face));
 }
 
 static void wilson_exterior_cpu(void *buffers[], void *cl_arg)

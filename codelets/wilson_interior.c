@@ -44,8 +44,7 @@ QF_CPU_VERSIONS(interior_run, interior_scalar, (const qf_wilson_args *a, void *o
 void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
                             const void *clover)
 {
-    if (a->prec == QF_HALF) interior_scalar(a, out, in, gauge, x, clover); /* half: the scalar kind (the batch kinds load single and double) */
-    else QF_CPU_CALL(interior_run, (a, out, in, gauge, x, clover));
+    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, out, in, gauge, x, clover));
 }
 
 static void wilson_interior_cpu(void *buffers[], void *cl_arg)

@@ -32,14 +32,14 @@ struct qf_dirac {
  * is the full lattice's; "block": the three stages fused); no blanks, which would split the name in
  * paje.trace. */
 enum { STAGE_GATHER = QF_STENCIL_GATHER, STAGE_INTERIOR, STAGE_EXTERIOR, STAGE_BLOCK };
-#define HOP_NAMES(stage, term)                                                                                  \
-    {{stage ":" term ":double", stage ":" term ":single"}, {stage ":" term "^dag:double", stage ":" term "^dag:single"}}
+#define PREC_NAMES(name) {name ":double", name ":single", name ":half"} /* by qf_precision */
+#define HOP_NAMES(stage, term) {PREC_NAMES(stage ":" term), PREC_NAMES(stage ":" term "^dag")}
 #define STAGE_NAMES(stage) {HOP_NAMES(stage, "D"), HOP_NAMES(stage, "D_eo"), HOP_NAMES(stage, "D_oe")}
-static const char *const task_names[QF_STENCIL_NSTAGES][3][2][2] = {
+static const char *const task_names[QF_STENCIL_NSTAGES][3][2][3] = {
     STAGE_NAMES("gather"), STAGE_NAMES("interior"), STAGE_NAMES("exterior"), STAGE_NAMES("block")};
 static const char *task_name(int stage, int parity, int dagger, qf_precision prec)
 {
-    return task_names[stage][parity + 1][dagger != 0][prec == QF_SINGLE];
+    return task_names[stage][parity + 1][dagger != 0][prec];
 }
 
 qf_dirac_params qf_dirac_default_params(double kappa)
@@ -127,8 +127,7 @@ void qf_dirac_schur_hops(const qf_dirac_params *p, qf_schur_form form, qf_dirac_
  * in, the links, out, the eight half faces, the temporary, then the clover fields the hops read. */
 static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
-    static const char *const names[2][2] = {{"block:Mhat:double", "block:Mhat:single"},
-                                            {"block:Mhat^dag:double", "block:Mhat^dag:single"}};
+    static const char *const names[2][3] = {PREC_NAMES("block:Mhat"), PREC_NAMES("block:Mhat^dag")};
     enum { IN = 0, OUT = 2, TMP = QF_WILSON_BLOCK_FACES + QF_WILSON_NFACES, FIRST_CLOVER };
     struct starpu_data_descr buf[FIRST_CLOVER + 2];
     int nbuf = 0;
@@ -159,7 +158,7 @@ static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger,
         }
     }
     int ret = QF_TASK_INSERT_BLOCK(d->lat, 0, &qf_cl_wilson_block, STARPU_DATA_MODE_ARRAY, buf, nbuf, STARPU_NAME,
-                                   names[dagger != 0][d->p.prec == QF_SINGLE], STARPU_CL_ARGS,
+                                   names[dagger != 0][d->p.prec], STARPU_CL_ARGS,
                                    qf_task_args_copy(&args, sizeof args), sizeof args, 0);
     return qf_task_check(ret, "wilson_block");
 }

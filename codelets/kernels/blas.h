@@ -229,19 +229,16 @@ typedef struct {
     float v[QF_BLAS_HALF_RECORD];
 } qf_blas_record;
 
-static inline QF_HD int64_t qf_blas_unit_elems(const qf_blas_args *a, qf_precision prec)
-{
-    (void)a;
-    return prec == QF_HALF ? QF_BLAS_HALF_RECORD / 2 : 1;
-}
+#define QF_BLAS_RECORD_ELEMS (QF_BLAS_HALF_RECORD / 2)
+static inline QF_HD int64_t qf_blas_unit_elems(qf_precision prec) { return prec == QF_HALF ? QF_BLAS_RECORD_ELEMS : 1; }
 /* The task's units are first_unit .. first_unit + nunits - 1. */
 static inline QF_HD int64_t qf_blas_first_unit(const qf_blas_args *a, qf_precision prec)
 {
-    return a->first / qf_blas_unit_elems(a, prec);
+    return a->first / qf_blas_unit_elems(prec);
 }
 static inline QF_HD int64_t qf_blas_nunits(const qf_blas_args *a, qf_precision prec)
 {
-    return a->n / qf_blas_unit_elems(a, prec);
+    return a->n / qf_blas_unit_elems(prec);
 }
 
 /* record u of a half field into r (nothing for a field the operation does not have), and back */
@@ -256,7 +253,6 @@ static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *bas
     for (int k = 0; k < QF_BLAS_HALF_RECORD; k++) v[k] = r->v[k];
     qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, v);
 }
-#define QF_BLAS_RECORD_ELEMS (QF_BLAS_HALF_RECORD / 2)
 
 /* Whether blas_update's op reads y (copy, mul, xpcw and axpby with b = 0 only write it). */
 static inline QF_HD int qf_blas_update_reads_y(int op, double b)

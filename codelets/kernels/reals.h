@@ -118,31 +118,18 @@ static inline QF_HD const float *qf_half_norm_at(const void *base, size_t i, int
     return (const float *)(qf_half_record_ptr(base, i, rec) + qf_record_bytes(QF_HALF, rec) - sizeof(float));
 }
 
-/* n reals off .. off + n - 1 of record i (rec reals a record) into v. */
-static inline QF_HD void qf_half_record_load(const void *base, size_t i, int rec, int off, double *v, int n)
-{
-    const int16_t *c = (const int16_t *)qf_half_record_ptr(base, i, rec) + off;
-#if defined(__CUDA_ARCH__)
-    double s = (double)__ldg(qf_half_norm_at(base, i, rec)) * (1.0 / QF_HALF_MAX);
-    if (n % 4 == 0 && off % 4 == 0) { /* the components start 8-byte aligned: 4 a load */
-        for (int k = 0; k < n / 4; k++) {
-            short4 q = __ldg((const short4 *)c + k);
-            v[4 * k] = q.x * s; v[4 * k + 1] = q.y * s; v[4 * k + 2] = q.z * s; v[4 * k + 3] = q.w * s;
-        }
-        return;
-    }
-    if (n % 2 == 0 && off % 2 == 0) {
-        for (int k = 0; k < n / 2; k++) {
-            short2 q = __ldg((const short2 *)c + k);
-            v[2 * k] = q.x * s; v[2 * k + 1] = q.y * s;
-        }
-        return;
-    }
-#else
-    double s = (double)*qf_half_norm_at(base, i, rec) * (1.0 / QF_HALF_MAX);
-#endif
-    for (int k = 0; k < n; k++) v[k] = c[k] * s;
-}
+/* qf_half_record_load: n reals off .. off + n - 1 of record i (rec reals a record) into doubles;
+ * qf_half_record_load_f the same into floats. */
+#define QF_HALF_T double
+#define QF_HALF_LOAD qf_half_record_load
+#include "half_load_kind.h"
+#undef QF_HALF_T
+#undef QF_HALF_LOAD
+#define QF_HALF_T float
+#define QF_HALF_LOAD qf_half_record_load_f
+#include "half_load_kind.h"
+#undef QF_HALF_T
+#undef QF_HALF_LOAD
 
 /* Record i, all rec reals of it, from v. */
 static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, const double *v)
@@ -177,25 +164,6 @@ static inline QF_HD void qf_record_reals_store(void *base, qf_precision prec, si
 {
     if (prec == QF_HALF) qf_half_record_store(base, i, rec, v);
     else qf_reals_store(base, prec, i * (size_t)rec + (size_t)off, v, n);
-}
-
-/* qf_half_record_load into floats (the half BLAS records, kernels/blas.h): the decoding in float. */
-static inline QF_HD void qf_half_record_load_f(const void *base, size_t i, int rec, int off, float *v, int n)
-{
-    const int16_t *c = (const int16_t *)qf_half_record_ptr(base, i, rec) + off;
-#if defined(__CUDA_ARCH__)
-    float s = __ldg(qf_half_norm_at(base, i, rec)) * (float)(1.0 / QF_HALF_MAX);
-    if (n % 4 == 0 && off % 4 == 0) {
-        for (int k = 0; k < n / 4; k++) {
-            short4 q = __ldg((const short4 *)c + k);
-            v[4 * k] = q.x * s; v[4 * k + 1] = q.y * s; v[4 * k + 2] = q.z * s; v[4 * k + 3] = q.w * s;
-        }
-        return;
-    }
-#else
-    float s = *qf_half_norm_at(base, i, rec) * (float)(1.0 / QF_HALF_MAX);
-#endif
-    for (int k = 0; k < n; k++) v[k] = c[k] * s;
 }
 
 #endif

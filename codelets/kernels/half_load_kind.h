@@ -1,0 +1,29 @@
+/* qf_half_record_load (reals.h) for one value type, included once per type with QF_HALF_T the type
+ * and QF_HALF_LOAD the function's name: the kernels decode into double, the half BLAS records into
+ * float. No include guard, on purpose. */
+
+/* n reals off .. off + n - 1 of record i (rec reals a record) into v. */
+static inline QF_HD void QF_HALF_LOAD(const void *base, size_t i, int rec, int off, QF_HALF_T *v, int n)
+{
+    const int16_t *c = (const int16_t *)qf_half_record_ptr(base, i, rec) + off;
+#if defined(__CUDA_ARCH__)
+    QF_HALF_T s = (QF_HALF_T)__ldg(qf_half_norm_at(base, i, rec)) * (QF_HALF_T)(1.0 / QF_HALF_MAX);
+    if (n % 4 == 0 && off % 4 == 0) { /* the components start 8-byte aligned: 4 a load */
+        for (int k = 0; k < n / 4; k++) {
+            short4 q = __ldg((const short4 *)c + k);
+            v[4 * k] = q.x * s; v[4 * k + 1] = q.y * s; v[4 * k + 2] = q.z * s; v[4 * k + 3] = q.w * s;
+        }
+        return;
+    }
+    if (n % 2 == 0 && off % 2 == 0) {
+        for (int k = 0; k < n / 2; k++) {
+            short2 q = __ldg((const short2 *)c + k);
+            v[2 * k] = q.x * s; v[2 * k + 1] = q.y * s;
+        }
+        return;
+    }
+#else
+    QF_HALF_T s = (QF_HALF_T)*qf_half_norm_at(base, i, rec) * (QF_HALF_T)(1.0 / QF_HALF_MAX);
+#endif
+    for (int k = 0; k < n; k++) v[k] = c[k] * s;
+}
