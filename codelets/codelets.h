@@ -331,6 +331,44 @@ int qf_insert_wilson_sap(const qf_wilson_sap_spec *sp, int b, int colour, qf_fie
 extern struct starpu_codelet qf_cl_field_gaussian;
 int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream);
 
+/* ---- Improved staggered (asqtad) quarks (tasks/asqtad_links.c, tasks/asqtad.c); argument blocks and
+ * site kernels in kernels/staggered.h. The link smearing works on double-precision fields: gauge the
+ * input links, v the phased links (a gauge field with faces 2 deep), links the asqtad links (a
+ * QF_FIELD_ASQTAD_LINKS field: fat links, then Naik links), w and keep link-matrix fields. ----
+ * asqtad_phases: block b's phased links v (staggered phases, boundary phase on the links that leave the
+ *   lattice) and the fat links' start one_link v, the Naik links zero (R gauge, W v, W links).
+ * asqtad_staple_gather: the nu faces of one staple step S_nu[W] for links in mu (W: w, or v's mu-th
+ *   with w NULL): W of block b's first layer into faces (b, nu, 0), U_nu^dag W U_nu(+mu) of its last
+ *   into (b, nu, 1) (R v and the mu-forward neighbour's v face, W the faces).
+ * asqtad_staple: S_nu[W] on block b, F_mu += coef S, and S into keep unless NULL (R v, its mu face, the
+ *   nu neighbours' faces, RW links, W keep).
+ * asqtad_long: the Naik links naik U_mu(x) U_mu(x+mu) U_mu(x+2mu) of block b (R v and its forward faces,
+ *   RW links). */
+extern struct starpu_codelet qf_cl_asqtad_phases;
+extern struct starpu_codelet qf_cl_asqtad_staple_gather;
+extern struct starpu_codelet qf_cl_asqtad_staple;
+extern struct starpu_codelet qf_cl_asqtad_long;
+int qf_insert_asqtad_phases(const qf_field *gauge, qf_field *v, qf_field *links, int b, const double phase[QF_NDIM][2],
+                            double one_link);
+int qf_insert_asqtad_staple_gather(const qf_field *v, const qf_field *w, const qf_face_set *faces, int b, int mu, int nu);
+int qf_insert_asqtad_staple(const qf_field *v, const qf_field *w, const qf_face_set *faces, qf_field *links,
+                            qf_field *keep, int b, int mu, int nu, double coef);
+int qf_insert_asqtad_long(const qf_field *v, qf_field *links, double naik, int b);
+
+/* The asqtad operator's stencil (tasks/stencil.h): asqtad_gather writes the 1-deep fat faces and the
+ * 3-deep Naik faces (face sets 0 and 1; side 1 already multiplied by the link^dag), asqtad_interior and
+ * asqtad_exterior the hops; out = a x + b D in on the sites of parity (-1: all). ----*/
+extern struct starpu_codelet qf_cl_asqtad_gather;
+extern struct starpu_codelet qf_cl_asqtad_interior;
+extern struct starpu_codelet qf_cl_asqtad_exterior;
+typedef struct {
+    int parity;
+    double a, b;
+    int has_x;
+    qf_precision prec;
+} qf_asqtad_hop;
+int qf_asqtad_stages(const qf_lattice *lat, const qf_asqtad_hop *h, const char *const names[3], qf_codelet_stage st[3]);
+
 /* ---- Every codelet above is in one table (registry.c), which registry.c hands to the runtime when
  * the library loads (runtime/codelet_table.h): the per-worker statistics, the watchdog and the trace
  * colours read it there. A new codelet joins the table. ---- */

@@ -57,6 +57,13 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_field_gaussian, "gauss", COLOUR_RANDOM},
     {&qf_cl_domain_layout, "dom_lay", COLOUR_CONVERT},
     {&qf_cl_wilson_sap, "sap", COLOUR_INTERIOR},
+    {&qf_cl_asqtad_phases, "ks_phase", COLOUR_GAUGE},
+    {&qf_cl_asqtad_staple_gather, "ks_sface", COLOUR_FACE},
+    {&qf_cl_asqtad_staple, "ks_stapl", COLOUR_GAUGE},
+    {&qf_cl_asqtad_long, "ks_naik", COLOUR_GAUGE},
+    {&qf_cl_asqtad_gather, "ks_gathr", COLOUR_GATHER},
+    {&qf_cl_asqtad_interior, "ks_inter", COLOUR_INTERIOR},
+    {&qf_cl_asqtad_exterior, "ks_exter", COLOUR_EXTERIOR},
 };
 /* At load time, before any task exists: the codelets are static structures that every entry point
  * (the command line, a host code through the C API) shares. */

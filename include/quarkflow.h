@@ -17,5 +17,6 @@
 #include "quarkflow/qf_observables.h"
 #include "quarkflow/qf_runtime.h"
 #include "quarkflow/qf_solver.h"
+#include "quarkflow/qf_staggered.h"
 
 #endif

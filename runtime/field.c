@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field strength", "clover", "coarse", "transfer", "coarse links",
-                                           "compressed gauge"};
+                                           "compressed gauge", "link matrix", "asqtad links"};
 /* the named kinds' shapes (a Wilson face site: a spin-projected half spinor); the coarse kind's is made
  * by qf_field_shape_coarse */
 static const qf_field_shape kind_shapes[] = {
@@ -19,7 +19,8 @@ static const qf_field_shape kind_shapes[] = {
     {QF_FIELD_STAGGERED, 6, 6, 3},        {QF_FIELD_FIELD_STRENGTH, 108, 0, 0},
     {QF_FIELD_CLOVER, 72, 0, 0},          {QF_FIELD_COARSE, 0, 0, 0},
     {QF_FIELD_TRANSFER, 0, 0, 0},         {QF_FIELD_COARSE_LINKS, 0, 0, 0},
-    {QF_FIELD_COMPRESSED_GAUGE, 0, 0, 0}};
+    {QF_FIELD_COMPRESSED_GAUGE, 0, 0, 0}, {QF_FIELD_LINK_MATRIX, 18, 0, 0},
+    {QF_FIELD_ASQTAD_LINKS, 144, 0, 0}};
 
 const char *qf_field_kind_name(qf_field_kind k) { return (unsigned)k < QF_FIELD_NKINDS ? kind_names[k] : "?"; }
 qf_field_shape qf_field_kind_shape(qf_field_kind k)
@@ -231,9 +232,12 @@ int qf_field_request_faces(const qf_field *f)
     return qf_face_set_create(&mutable_f->faces, f->lat, f->shape.face_reals, f->shape.face_depth, f->prec);
 }
 
+/* The kinds of a fixed shape (the others' are made at run time: qf_field_shape_coarse ...). */
+static int kind_is_fixed(qf_field_kind k) { return (unsigned)k < QF_FIELD_NKINDS && kind_shapes[k].site_reals > 0; }
+
 int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth)
 {
-    if ((unsigned)kind >= QF_FIELD_COARSE)
+    if (!kind_is_fixed(kind))
         return qf_fail("qf_field_create: kind %d has no fixed shape; make coarse fields with qf_field_shape_coarse and "
                        "qf_field_create_shaped",
                        (int)kind);
@@ -244,7 +248,7 @@ int qf_field_create(qf_field **out, const qf_lattice *lat, qf_field_kind kind, q
 
 int qf_field_create_scratch(qf_field **out, const qf_lattice *lat, qf_field_kind kind, qf_precision prec)
 {
-    if ((unsigned)kind >= QF_FIELD_COARSE)
+    if (!kind_is_fixed(kind))
         return qf_fail("qf_field_create_scratch: kind %d has no fixed shape; use qf_field_create_shaped", (int)kind);
     qf_field_shape shape = qf_field_kind_shape(kind);
     return qf_field_create_shaped(out, lat, &shape, prec, QF_FIELD_SCRATCH);

@@ -71,6 +71,7 @@ int qf_reliable_finish(qf_reliable *rel, int failed);
 
 /* One run of a method from the current x towards |iterated residual| <= target, for at most
  * max_iter - k->iterations iterations; x is updated in place. */
+int qf_cg(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 int qf_cgnr(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 int qf_cgne(qf_krylov *k, qf_field *x, const qf_field *b, double target);
 int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target);

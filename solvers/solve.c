@@ -22,6 +22,7 @@ static const struct {
     [QF_SOLVER_CGNR] = {"CGNR", "cgnr", qf_cgnr},         [QF_SOLVER_BICGSTAB] = {"BiCGStab", "bicgstab", qf_bicgstab},
     [QF_SOLVER_CGNE] = {"CGNE", "cgne", qf_cgne},         [QF_SOLVER_GCR] = {"GCR", "gcr", qf_gcr},
     [QF_SOLVER_MR] = {"MR", "mr", qf_mr},         [QF_SOLVER_MG] = {"MG-GCR", "mg", qf_gcr},
+    [QF_SOLVER_CG] = {"CG", "cg", qf_cg},
 };
 enum { NMETHODS = sizeof methods / sizeof methods[0] };
 
@@ -36,11 +37,7 @@ int qf_solver_parse(const char *s, qf_solver_kind *k)
             *k = (qf_solver_kind)i;
             return QF_SUCCESS;
         }
-    if (!strcmp(s, "cg")) { /* CG on the normal equations of the solve's system */
-        *k = QF_SOLVER_CGNR;
-        return QF_SUCCESS;
-    }
-    return qf_fail("unknown solver '%s': use cgnr, cgne, bicgstab, gcr, mr or mg", s);
+    return qf_fail("unknown solver '%s': use cg, cgnr, cgne, bicgstab, gcr, mr or mg", s);
 }
 
 qf_solver_params qf_solver_default_params(void)
@@ -181,6 +178,10 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
     int even_odd = p->even_odd && p->kind != QF_SOLVER_MG;
     qf_precision sloppy = p->kind == QF_SOLVER_MG ? qf_linop_get_domain(qf_mg_level_op(p->mg, 0))->prec : p->sloppy;
     if (even_odd && qf_linop_schur(A, &sys)) return QF_ERROR;
+    if (p->kind == QF_SOLVER_CG && !qf_linop_is_hermitian(sys))
+        return qf_fail("CG needs a hermitian positive-definite system, and %s is not one: use cgnr (CG on the normal "
+                       "equations), bicgstab or gcr",
+                       qf_linop_name(sys));
     qf_krylov k = {.A = sys, .p = p, .parity = qf_linop_get_domain(sys)->parity};
     double t0 = qf_wtime();
     qf_precision prec = qf_linop_get_domain(A)->prec;

@@ -73,6 +73,7 @@ void qf_linop_destroy(qf_linop *A)
 }
 
 const char *qf_linop_name(const qf_linop *A) { return A->ops->name ? A->ops->name : "operator"; }
+int qf_linop_is_hermitian(const qf_linop *A) { return A->ops->hermitian; }
 void *qf_linop_context(const qf_linop *A, const qf_linop_ops *ops) { return A && A->ops == ops ? A->ctx : NULL; }
 const qf_linop_domain *qf_linop_get_domain(const qf_linop *A) { return &A->dom; }
 
@@ -175,7 +176,7 @@ static double normal_flops(const void *ctx, int dagger)
     return qf_linop_flops(ctx, 0) + qf_linop_flops(ctx, 1);
 }
 
-static const qf_linop_ops normal_ops = {.name = "A^dag A", .apply = normal_apply, .flops = normal_flops};
+static const qf_linop_ops normal_ops = {.name = "A^dag A", .apply = normal_apply, .flops = normal_flops, .hermitian = 1};
 
 int qf_linop_normal(qf_linop *A, qf_linop **normal) { return derive(A, FORM_NORMAL, normal); }
 

@@ -22,10 +22,11 @@ typedef enum {
     QF_FIELD_COARSE,         /* multigrid: 2 chiral spins x N colours, N chosen at run time */
     QF_FIELD_TRANSFER,       /* multigrid: N near-null vectors of a finer field at each fine site */
     QF_FIELD_COARSE_LINKS,   /* multigrid: (2N) x (2N) complex matrices at each coarse site */
-    QF_FIELD_COMPRESSED_GAUGE /* 4 links a site, each 12 or 8 reals (qf_recon) */
+    QF_FIELD_COMPRESSED_GAUGE, /* 4 links a site, each 12 or 8 reals (qf_recon) */
+    QF_FIELD_LINK_MATRIX,      /* 1 matrix a site (the asqtad smearing's staples) */
+    QF_FIELD_ASQTAD_LINKS      /* 8 matrices a site: the fat links F_0..F_3, then the Naik links L_0..L_3 */
 } qf_field_kind;
-/* The kinds whose shape is made at run time (qf_field_shape_coarse and below) follow the fixed ones. */
-#define QF_FIELD_NKINDS (QF_FIELD_COMPRESSED_GAUGE + 1)
+#define QF_FIELD_NKINDS (QF_FIELD_ASQTAD_LINKS + 1)
 
 /* What a field holds, as data: the reals of a site, the reals of a face site (what a neighbouring
  * block needs of a site: whole links, a spin-projected half spinor ...; 0 for fields that never have

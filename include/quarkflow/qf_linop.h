@@ -59,6 +59,8 @@ typedef struct {
     int (*domains)(void *ctx, const int dom[QF_NDIM], int mr_steps, qf_domains **D);
     /* Optional: frees ctx when the operator is destroyed. */
     void (*destroy)(void *ctx);
+    /* 1: A is hermitian and positive definite (A^dagger = A, what plain CG needs); 0: not known to be. */
+    int hermitian;
 } qf_linop_ops;
 
 /* Creates an operator from an implementation (ops must outlive it). */
@@ -67,6 +69,9 @@ int qf_linop_create(qf_linop **A, const qf_linop_ops *ops, void *ctx, const qf_l
 void qf_linop_destroy(qf_linop *A);
 
 const char *qf_linop_name(const qf_linop *A);
+/* Whether A is hermitian positive definite by its implementation's word (qf_linop_ops.hermitian); the
+ * normal operator A^dagger A is. */
+int qf_linop_is_hermitian(const qf_linop *A);
 /* A's ctx when A was created with ops (an implementation recognising its own operators), else NULL. */
 void *qf_linop_context(const qf_linop *A, const qf_linop_ops *ops);
 const qf_linop_domain *qf_linop_get_domain(const qf_linop *A);

@@ -4,6 +4,8 @@
  * the host reads the residual norm only every check_every iterations. The true residual
  * |b - M x| / |b| is recomputed at the end and reported.
  *
+ *   CG        conjugate gradients on a hermitian positive-definite system (the asqtad operator's even-odd
+ *             system, qf_staggered.h; qf_linop_is_hermitian);
  *   CGNR      conjugate gradients on the normal equations M^dagger M x = M^dagger b;
  *   CGNE      conjugate gradients on M M^dagger y = b, x = M^dagger y;
  *   BiCGStab  stabilised bi-conjugate gradients on M itself;
@@ -36,7 +38,15 @@
 extern "C" {
 #endif
 
-typedef enum { QF_SOLVER_CGNR = 0, QF_SOLVER_BICGSTAB, QF_SOLVER_CGNE, QF_SOLVER_GCR, QF_SOLVER_MR, QF_SOLVER_MG } qf_solver_kind;
+typedef enum {
+    QF_SOLVER_CGNR = 0,
+    QF_SOLVER_BICGSTAB,
+    QF_SOLVER_CGNE,
+    QF_SOLVER_GCR,
+    QF_SOLVER_MR,
+    QF_SOLVER_MG,
+    QF_SOLVER_CG
+} qf_solver_kind;
 
 typedef struct qf_mg qf_mg; /* qf_multigrid.h */
 
@@ -76,7 +86,7 @@ double qf_solver_min_tol(qf_precision op_prec);
  * uniform double precision, delta 0.1, GCR with 16 vectors and no preconditioner. */
 qf_solver_params qf_solver_default_params(void);
 const char *qf_solver_name(qf_solver_kind k);
-/* Parses cgnr, cgne, bicgstab, gcr, mr or mg. */
+/* Parses cg, cgnr, cgne, bicgstab, gcr, mr or mg. */
 int qf_solver_parse(const char *s, qf_solver_kind *k);
 
 typedef struct {

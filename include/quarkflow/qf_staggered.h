@@ -1,0 +1,72 @@
+/* Improved staggered (asqtad) quarks in MILC's conventions (DESIGN.md):
+ *
+ *   M = 2m + D,
+ *   D psi(x) = sum_mu [ F_mu(x) psi(x+mu) - F_mu(x-mu)^dag psi(x-mu) + L_mu(x) psi(x+3mu) - L_mu(x-3mu)^dag psi(x-3mu) ],
+ *
+ * with the fat links F and the Naik links L smeared from links that carry the staggered phases
+ * eta_mu(x) and the boundary phases (MILC: periodic in space, antiperiodic in time). D is
+ * anti-hermitian and connects even and odd sites only, so M^dag M = 4m^2 - D^2 is block-diagonal in
+ * parity; the even-odd system is the Schur complement of M, MILC's 4m^2 - D_eo D_oe divided by 2m:
+ *
+ *   Mhat x_e = (2m - D_eo D_oe / 2m) x_e = b_e - D_eo b_o / 2m,   x_o = (b_o - D_oe x_e) / 2m,
+ *
+ * hermitian and positive definite, with the residual of the full system: CG (QF_SOLVER_CG) solves it,
+ * and multi-shift CG (qf_asqtad_multishift) solves -D_eo D_oe + 4 m_i^2 for many masses in one Krylov
+ * space. Colour vectors are QF_FIELD_STAGGERED fields (6 reals a site,
+ * [colour][re, im]); the links of the operator are one QF_FIELD_ASQTAD_LINKS field (F_0..F_3 then
+ * L_0..L_3 a site). Everything is a task graph: the smearing as MILC's staple algorithm in one-hop
+ * steps (seed 002's standard algorithm), the operator as gathers of 1-deep fat and 3-deep Naik faces,
+ * interiors and exteriors. */
+#ifndef QF_STAGGERED_H
+#define QF_STAGGERED_H
+
+#include "qf_linop.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MILC's asqtad path coefficients for tadpole factor u0 (one_link without the Lepage correction). */
+typedef struct {
+    double one_link, naik, staple3, staple5, staple7, lepage;
+} qf_asqtad_coefficients;
+qf_asqtad_coefficients qf_asqtad_coefficients_for(double u0);
+
+typedef struct {
+    double u0;                /* tadpole factor, in (0, 1] */
+    double phase[QF_NDIM][2]; /* boundary phase (re, im) of the links that leave the lattice */
+} qf_asqtad_link_params;
+/* u0, periodic in space, antiperiodic in time (MILC's). */
+qf_asqtad_link_params qf_asqtad_default_link_params(double u0);
+
+/* The fat and Naik links of gauge (a gauge field in any precision; the smearing runs in double) as
+ * task graphs, into *links: a new QF_FIELD_ASQTAD_LINKS field in double precision that the caller
+ * destroys. Blocks must be at least 2 sites in every direction. */
+int qf_asqtad_links(const qf_field *gauge, const qf_asqtad_link_params *p, qf_field **links);
+
+typedef struct qf_asqtad qf_asqtad;
+
+typedef struct {
+    double mass;       /* m > 0 */
+    qf_precision prec; /* of the operator's links and operands: double or single */
+} qf_asqtad_params;
+
+/* The operator on links (from qf_asqtad_links or a file; converted to p->prec as tasks; the field may
+ * be destroyed afterwards). Blocks must be at least 4 sites in every direction (the Naik hop's faces
+ * are 3 deep). */
+int qf_asqtad_create(qf_asqtad **op, const qf_field *links, const qf_asqtad_params *p);
+void qf_asqtad_destroy(qf_asqtad *op);
+const qf_asqtad_params *qf_asqtad_get_params(const qf_asqtad *op);
+
+/* out = D in on every site; out and in distinct staggered fields of the operator's precision. */
+int qf_asqtad_dslash(qf_asqtad *op, qf_field *out, const qf_field *in);
+/* The operator as a qf_linop: M = 2m + D on the whole lattice with its even-odd form Mhat (above, the
+ * Schur form, hermitian) and its twin in the other precision. The caller owns *A and destroys it before op. */
+int qf_asqtad_linop(qf_asqtad *op, qf_linop **A);
+/* Flops of one D on the whole lattice by QUDA's count (1146 a site). */
+double qf_asqtad_dslash_flops(const qf_lattice *lat);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

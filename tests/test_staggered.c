@@ -1,0 +1,319 @@
+/* Improved staggered (asqtad) quarks as task graphs (qf_staggered.h) against the independent reference
+ * (staggered_reference.c: the fat links by enumerating every path, D by plain global loops):
+ *   - the fat and Naik links of random SU(3) fields to 1e-13, on several block grids and boundary
+ *     phases (periodic, MILC's antiperiodic time, a complex phase in x);
+ *   - D, M, M^dag and the even-odd Mhat = 2m - D_eo D_oe / 2m in double (1e-13) and single (1e-6);
+ *   - solves: CG on the even-odd system in double and mixed double/single, BiCGStab on the full M, to
+ *     the requested true residual recomputed by the reference; multi-shift CG: every mass's solution
+ *     solves its own system, and equals a single-mass CG solve to the tolerance;
+ *   - refusals with a message: CG on a non-hermitian system, a mass of 0, blocks too thin for the Naik
+ *     hop, a field of another kind.
+ * The scheduler comes from STARPU_SCHED. */
+#include "check.h"
+#include "random_gauge.h"
+#include "staggered_reference.h"
+#include "quarkflow.h"
+#include "test_start.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int L[4], grid[4];
+    double phase[4][2];
+    double u0;
+    const char *name;
+} problem;
+
+static int64_t volume(const int L[4]) { return (int64_t)L[0] * L[1] * L[2] * L[3]; }
+
+static double *random_gauge(const int L[4], uint64_t seed)
+{
+    int64_t n = volume(L) * 4;
+    double *u = malloc((size_t)n * 18 * sizeof *u);
+    for (int64_t k = 0; k < n; k++) qf_test_random_su3(&seed, u + 18 * k);
+    return u;
+}
+
+static double *random_vector(const int L[4], uint64_t seed)
+{
+    int64_t n = volume(L) * REF_COLOUR_REALS;
+    double *v = malloc((size_t)n * sizeof *v);
+    for (int64_t k = 0; k < n; k++) v[k] = qf_test_gauss(&seed);
+    return v;
+}
+
+/* max |a - b| / max |b| over n reals */
+static double rel_diff(const double *a, const double *b, int64_t n)
+{
+    double d = 0.0, m = 0.0;
+    for (int64_t k = 0; k < n; k++) {
+        d = fmax(d, fabs(a[k] - b[k]));
+        m = fmax(m, fabs(b[k]));
+    }
+    return m > 0.0 ? d / m : d;
+}
+
+static double norm(const double *a, int64_t n)
+{
+    double s = 0.0;
+    for (int64_t k = 0; k < n; k++) s += a[k] * a[k];
+    return sqrt(s);
+}
+
+/* The reference's fat and long links of a problem's random gauge field. */
+typedef struct {
+    double *u, *fat, *lng;
+} reference_links;
+
+static reference_links reference(const problem *pb, uint64_t seed)
+{
+    reference_links r = {random_gauge(pb->L, seed), malloc((size_t)volume(pb->L) * 72 * sizeof(double)),
+                         malloc((size_t)volume(pb->L) * 72 * sizeof(double))};
+    double *v = malloc((size_t)volume(pb->L) * 72 * sizeof *v);
+    memcpy(v, r.u, (size_t)volume(pb->L) * 72 * sizeof *v);
+    qf_ref_staggered_phases(v, pb->L, pb->phase);
+    qf_ref_asqtad_links(v, pb->L, pb->u0, r.fat, r.lng);
+    free(v);
+    return r;
+}
+
+static void reference_free(reference_links *r)
+{
+    free(r->u);
+    free(r->fat);
+    free(r->lng);
+}
+
+static qf_asqtad_link_params link_params(const problem *pb)
+{
+    qf_asqtad_link_params p = {.u0 = pb->u0};
+    memcpy(p.phase, pb->phase, sizeof p.phase);
+    return p;
+}
+
+/* The asqtad links of the problem's gauge field as tasks, checked against the reference. */
+static qf_field *links_checked(const problem *pb, const qf_lattice *lat, const reference_links *r)
+{
+    qf_field *u = NULL, *links = NULL;
+    qf_asqtad_link_params lp = link_params(pb);
+    int64_t V = volume(pb->L);
+    double *got = malloc((size_t)V * 144 * sizeof *got), *fat = malloc((size_t)V * 72 * sizeof *fat),
+           *lng = malloc((size_t)V * 72 * sizeof *lng);
+    int rc = qf_field_create(&u, lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_field_import(u, r->u) ||
+             qf_asqtad_links(u, &lp, &links) || qf_field_export(links, got);
+    CHECK(!rc, "%s: asqtad links built (%s)", pb->name, rc ? qf_last_error() : "");
+    if (!rc) {
+        for (int64_t s = 0; s < V; s++) {
+            memcpy(fat + 72 * s, got + 144 * s, 72 * sizeof *fat);
+            memcpy(lng + 72 * s, got + 144 * s + 72, 72 * sizeof *lng);
+        }
+        double df = rel_diff(fat, r->fat, V * 72), dl = rel_diff(lng, r->lng, V * 72);
+        CHECK(df < 1e-13 && dl < 1e-13, "%s: fat links %.2e, Naik links %.2e from the reference (tolerance 1e-13)",
+              pb->name, df, dl);
+    }
+    if (u) qf_field_destroy(u);
+    free(got);
+    free(fat);
+    free(lng);
+    return links;
+}
+
+/* The even (parity 0) or odd sites of a global vector, the others zero. */
+static void keep_parity(const int L[4], double *v, int parity)
+{
+    for (int t = 0, s = 0; t < L[3]; t++)
+        for (int z = 0; z < L[2]; z++)
+            for (int y = 0; y < L[1]; y++)
+                for (int x = 0; x < L[0]; x++, s++)
+                    if (((x + y + z + t) & 1) != parity) memset(v + REF_COLOUR_REALS * s, 0, REF_COLOUR_REALS * sizeof *v);
+}
+
+/* D, M, M^dag and Mhat in prec against the reference. */
+static void check_operator(const problem *pb, const qf_lattice *lat, const qf_field *links, const reference_links *r,
+                           qf_precision prec)
+{
+    double tol = prec == QF_DOUBLE ? 1e-13 : 1e-6, mass = 0.07;
+    const char *pn = qf_precision_name(prec);
+    int64_t V = volume(pb->L), n = V * REF_COLOUR_REALS;
+    double *psi = random_vector(pb->L, 99), *want = malloc((size_t)n * sizeof *want), *got = malloc((size_t)n * sizeof *got),
+           *t = malloc((size_t)n * sizeof *t);
+    qf_asqtad *op = NULL;
+    qf_linop *M = NULL, *Mhat = NULL;
+    qf_field *in = NULL, *out = NULL;
+    qf_asqtad_params ap = {.mass = mass, .prec = prec};
+    int rc = qf_asqtad_create(&op, links, &ap) || qf_asqtad_linop(op, &M) ||
+             qf_field_create(&in, lat, QF_FIELD_STAGGERED, prec, 0) || qf_field_create(&out, lat, QF_FIELD_STAGGERED, prec, 0) ||
+             qf_field_import(in, psi);
+    CHECK(!rc, "%s %s: operator made (%s)", pb->name, pn, rc ? qf_last_error() : "");
+    if (rc) goto done;
+    /* D */
+    qf_ref_asqtad_dslash(r->fat, r->lng, pb->L, psi, want);
+    rc = qf_asqtad_dslash(op, out, in) || qf_field_export(out, got);
+    double d = rc ? 1.0 : rel_diff(got, want, n);
+    CHECK(!rc && d < tol, "%s %s: D from the reference %.2e (tolerance %.0e) %s", pb->name, pn, d, tol, rc ? qf_last_error() : "");
+    /* M and M^dag = 2m - D */
+    qf_ref_asqtad_m(r->fat, r->lng, pb->L, mass, psi, want);
+    rc = qf_linop_apply(M, out, in) || qf_field_export(out, got);
+    d = rc ? 1.0 : rel_diff(got, want, n);
+    CHECK(!rc && d < tol, "%s %s: M from the reference %.2e", pb->name, pn, d);
+    qf_ref_asqtad_m(r->fat, r->lng, pb->L, -mass, psi, want);
+    for (int64_t k = 0; k < n; k++) want[k] = -want[k];
+    rc = qf_linop_apply_dagger(M, out, in) || qf_field_export(out, got);
+    d = rc ? 1.0 : rel_diff(got, want, n);
+    CHECK(!rc && d < tol, "%s %s: M^dag = 2m - D from the reference %.2e", pb->name, pn, d);
+    /* Mhat psi_e = 2m psi_e - (D (D psi_e)_o)_e / 2m on the even sites; the odd sites of out keep theirs */
+    memcpy(t, psi, (size_t)n * sizeof *t);
+    keep_parity(pb->L, t, 0);
+    qf_ref_asqtad_dslash(r->fat, r->lng, pb->L, t, want);
+    keep_parity(pb->L, want, 1);
+    qf_ref_asqtad_dslash(r->fat, r->lng, pb->L, want, got);
+    for (int64_t k = 0; k < n; k++) want[k] = 2.0 * mass * t[k] - got[k] / (2.0 * mass);
+    keep_parity(pb->L, want, 0);
+    rc = qf_linop_schur(M, &Mhat) || qf_blas_axpby(0.0, NULL, 0.0, out, -1) || qf_linop_apply(Mhat, out, in) ||
+         qf_field_export(out, got);
+    if (!rc) keep_parity(pb->L, got, 0);
+    d = rc ? 1.0 : rel_diff(got, want, n);
+    CHECK(!rc && d < tol, "%s %s: Mhat = 2m - D_eo D_oe / 2m from the reference %.2e %s", pb->name, pn, d, rc ? qf_last_error() : "");
+    CHECK(Mhat && qf_linop_is_hermitian(Mhat) && !qf_linop_is_hermitian(M), "%s: Mhat says it is hermitian, M does not",
+          pb->name);
+done:
+    if (in) qf_field_destroy(in);
+    if (out) qf_field_destroy(out);
+    qf_linop_destroy(M);
+    qf_asqtad_destroy(op);
+    free(psi);
+    free(want);
+    free(got);
+    free(t);
+}
+
+/* |b - M x| / |b| by the reference */
+static double true_residual(const problem *pb, const reference_links *r, double mass, const double *x, const double *b)
+{
+    int64_t n = volume(pb->L) * REF_COLOUR_REALS;
+    double *mx = malloc((size_t)n * sizeof *mx);
+    qf_ref_asqtad_m(r->fat, r->lng, pb->L, mass, x, mx);
+    for (int64_t k = 0; k < n; k++) mx[k] = b[k] - mx[k];
+    double res = norm(mx, n) / norm(b, n);
+    free(mx);
+    return res;
+}
+
+static void check_solves(const problem *pb, const qf_lattice *lat, const qf_field *links, const reference_links *r)
+{
+    const double mass = 0.05;
+    int64_t n = volume(pb->L) * REF_COLOUR_REALS;
+    double *src = random_vector(pb->L, 7), *sol = malloc((size_t)n * sizeof *sol);
+    qf_asqtad *op = NULL;
+    qf_linop *M = NULL;
+    qf_field *b = NULL, *x = NULL;
+    qf_asqtad_params ap = {.mass = mass, .prec = QF_DOUBLE};
+    int rc = qf_asqtad_create(&op, links, &ap) || qf_asqtad_linop(op, &M) ||
+             qf_field_create(&b, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
+             qf_field_create(&x, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(b, src);
+    CHECK(!rc, "%s: solve set up (%s)", pb->name, rc ? qf_last_error() : "");
+    struct {
+        qf_solver_kind kind;
+        qf_precision sloppy;
+        int even_odd;
+        double tol;
+    } runs[] = {{QF_SOLVER_CG, QF_DOUBLE, 1, 1e-10}, {QF_SOLVER_CG, QF_SINGLE, 1, 1e-10}, {QF_SOLVER_BICGSTAB, QF_DOUBLE, 0, 1e-9}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0] && !rc; i++) {
+        qf_solver_params sp = qf_solver_default_params();
+        sp.kind = runs[i].kind;
+        sp.sloppy = runs[i].sloppy;
+        sp.even_odd = runs[i].even_odd;
+        sp.tol = runs[i].tol;
+        qf_solver_result res;
+        int src_rc = qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, &sp, &res) || qf_field_export(x, sol);
+        double tr = src_rc ? 1.0 : true_residual(pb, r, mass, sol, src);
+        CHECK(!src_rc && tr <= 1.5 * runs[i].tol,
+              "%s: %s %s/%s %s: true residual by the reference %.2e (tolerance %.0e), %d iterations %s", pb->name,
+              qf_solver_name(sp.kind), qf_precision_name(QF_DOUBLE), qf_precision_name(sp.sloppy),
+              sp.even_odd ? "even-odd" : "full", tr, runs[i].tol, res.iterations, src_rc ? qf_last_error() : "");
+    }
+    /* CG on the full M, which is not hermitian: refused */
+    qf_solver_params sp = qf_solver_default_params();
+    sp.kind = QF_SOLVER_CG;
+    sp.even_odd = 0;
+    qf_solver_result res;
+    int refused = qf_solve(M, x, b, &sp, &res) != QF_SUCCESS && strstr(qf_last_error(), "hermitian");
+    CHECK(refused, "CG on the full asqtad M is refused with a message naming hermiticity (%s)", qf_last_error());
+    if (x) qf_field_destroy(x);
+    if (b) qf_field_destroy(b);
+    qf_linop_destroy(M);
+    qf_asqtad_destroy(op);
+    free(src);
+    free(sol);
+}
+
+static void check_refusals(const qf_lattice *lat, const qf_field *links)
+{
+    qf_asqtad *op = NULL;
+    qf_asqtad_params ap = {.mass = 0.0, .prec = QF_DOUBLE};
+    CHECK(qf_asqtad_create(&op, links, &ap) && strstr(qf_last_error(), "m > 0"), "mass 0 refused (%s)", qf_last_error());
+    ap.mass = 0.1;
+    ap.prec = QF_HALF;
+    CHECK(qf_asqtad_create(&op, links, &ap) && strstr(qf_last_error(), "half"), "half precision refused (%s)", qf_last_error());
+    qf_field *w = NULL;
+    ap.prec = QF_DOUBLE;
+    if (!qf_field_create(&w, lat, QF_FIELD_WILSON, QF_DOUBLE, 0)) {
+        CHECK(qf_asqtad_create(&op, w, &ap) && strstr(qf_last_error(), "asqtad links"), "a Wilson field as links refused (%s)",
+              qf_last_error());
+        qf_field_destroy(w);
+    }
+    /* blocks of 2 in x: the Naik faces are 3 deep */
+    qf_lattice thin;
+    int L[4] = {4, 4, 4, 4}, grid[4] = {2, 1, 1, 1};
+    qf_field *u = NULL, *l = NULL;
+    qf_asqtad_link_params lp = qf_asqtad_default_link_params(1.0);
+    if (!qf_lattice_init(&thin, L, NULL, grid, 0, 1, 2) && !qf_field_create(&u, &thin, QF_FIELD_GAUGE, QF_DOUBLE, 0) &&
+        !qf_asqtad_links(u, &lp, &l)) {
+        CHECK(qf_asqtad_create(&op, l, &ap) && strstr(qf_last_error(), "at least 4"),
+              "blocks of 2 sites refused by the operator (%s)", qf_last_error());
+    } else {
+        CHECK(0, "links on blocks of 2 sites: %s", qf_last_error());
+    }
+    if (l) qf_field_destroy(l);
+    if (u) qf_field_destroy(u);
+    lp.u0 = 0.0;
+    qf_field *g = NULL;
+    if (!qf_field_create(&g, lat, QF_FIELD_GAUGE, QF_DOUBLE, 0)) {
+        CHECK(qf_asqtad_links(g, &lp, &l) && strstr(qf_last_error(), "u0"), "u0 = 0 refused (%s)", qf_last_error());
+        qf_field_destroy(g);
+    }
+}
+
+int main(void)
+{
+    int st = qf_test_start();
+    if (st >= 0) return st;
+    const double P = 1.0, A = -1.0, c = cos(0.3), s = sin(0.3);
+    problem problems[] = {
+        {{8, 8, 4, 8}, {1, 1, 1, 1}, {{P, 0}, {P, 0}, {P, 0}, {A, 0}}, 0.87, "8x8x4x8 one block, MILC phases"},
+        {{8, 8, 4, 8}, {2, 2, 1, 2}, {{c, s}, {P, 0}, {P, 0}, {A, 0}}, 0.9, "8x8x4x8 blocks 2x2x1x2, complex x phase"},
+        {{8, 4, 4, 8}, {2, 1, 1, 1}, {{P, 0}, {P, 0}, {P, 0}, {P, 0}}, 1.0, "8x4x4x8 blocks 2x1x1x1, periodic"},
+    };
+    for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
+        const problem *pb = &problems[i];
+        qf_lattice lat;
+        if (qf_lattice_init(&lat, pb->L, NULL, pb->grid, 0, 1, 4)) {
+            CHECK(0, "%s: lattice: %s", pb->name, qf_last_error());
+            continue;
+        }
+        reference_links r = reference(pb, 1000 + i);
+        qf_field *links = links_checked(pb, &lat, &r);
+        if (links) {
+            check_operator(pb, &lat, links, &r, QF_DOUBLE);
+            check_operator(pb, &lat, links, &r, QF_SINGLE);
+            if (i < 2) check_solves(pb, &lat, links, &r);
+            if (i == 0) check_refusals(&lat, links);
+            qf_field_destroy(links);
+        }
+        reference_free(&r);
+    }
+    qf_runtime_shutdown();
+    return qf_check_summary();
+}
