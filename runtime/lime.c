@@ -535,9 +535,16 @@ static int spin_colour_read(const spin_colour_kind *k, const char *path, const i
 
 int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits)
 {
+    return qf_colour_vector_read_part(path, dims_hint, NULL, dims, vec, precision_bits);
+}
+
+int qf_colour_vector_read_part(const char *path, const int dims_hint[4], const qf_gauge_part *part, int dims[4],
+                               double **vec, int *precision_bits)
+{
     if (!path || !dims || !vec) return qf_fail("qf_colour_vector_read: path, dims and vec must not be NULL");
-    qf_gio_part whole = qf_gio_whole(0);
-    return spin_colour_read(&colour_vector_kind, path, dims_hint, &whole, dims, vec, precision_bits);
+    qf_gio_part p = qf_gio_whole(0);
+    if (part) p.box = *part;
+    return spin_colour_read(&colour_vector_kind, path, dims_hint, &p, dims, vec, precision_bits);
 }
 
 int qf_dirac_fermion_read(const char *path, const int dims_hint[4], int dims[4], double **psi, int *precision_bits)
@@ -737,9 +744,16 @@ static int spin_colour_write(const spin_colour_kind *k, const char *path, const 
 
 int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits)
 {
+    return qf_colour_vector_write_part(path, dims, vec, NULL, precision_bits);
+}
+
+int qf_colour_vector_write_part(const char *path, const int dims[4], const double *vec, const qf_gauge_part *part,
+                                int precision_bits)
+{
     if (!path || !dims || !vec) return qf_fail("qf_colour_vector_write: path, dims and vec must not be NULL");
-    qf_gio_part whole = qf_gio_whole(0);
-    return spin_colour_write(&colour_vector_kind, path, dims, vec, &whole, precision_bits);
+    qf_gio_part p = qf_gio_whole(0);
+    if (part) p.box = *part;
+    return spin_colour_write(&colour_vector_kind, path, dims, vec, &p, precision_bits);
 }
 
 int qf_dirac_fermion_write(const char *path, const int dims[4], const double *psi, int precision_bits)

@@ -9,4 +9,6 @@ set(QF_SOLVER_C_SOURCES
   solvers/mr.c
   solvers/sap.c
   solvers/precond.c
-  solvers/mg.c)
+  solvers/mg.c
+  solvers/multishift.c
+  solvers/asqtad_multimass.c)

@@ -34,6 +34,7 @@ struct qf_asqtad {
     qf_field *tmp;                           /* the odd intermediate of Mhat */
     qf_asqtad *twin;                         /* owned: the operator in the other precision */
     qf_linop *twin_linop;
+    qf_linop *kept_parity[2];                /* owned: the parity operators asked of this one as a twin */
 };
 
 static const char *const stage_names[2][3] = {{"ks_gather:double", "ks_interior:double", "ks_exterior:double"},
@@ -77,6 +78,14 @@ int qf_asqtad_dslash(qf_asqtad *op, qf_field *out, const qf_field *in)
 }
 
 double qf_asqtad_dslash_flops(const qf_lattice *lat) { return ASQTAD_DSLASH_FLOPS * (double)lat->global_volume; }
+
+int qf_asqtad_apply_m(qf_asqtad *op, double mass, int dagger, qf_field *out, const qf_field *in)
+{
+    if (!op) return qf_fail("qf_asqtad_apply_m: no operator");
+    if (check_operand(op, out, "output") || check_operand(op, in, "input")) return QF_ERROR;
+    if (out == in) return qf_fail("qf_asqtad_apply_m: the output and the input are one field; give two");
+    return hop(op, out, in, -1, 2.0 * mass, dagger ? -1.0 : 1.0, in);
+}
 
 /* ---- the linop ---- */
 
@@ -164,6 +173,65 @@ static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
     return QF_SUCCESS;
 }
 
+/* ---- -D_pq D_qp on the sites of parity p ---- */
+
+typedef struct {
+    qf_asqtad *op;
+    int parity;
+} parity_ctx;
+
+static int parity_apply(void *ctx, int dagger, qf_field *out, const qf_field *in)
+{
+    (void)dagger; /* hermitian */
+    const parity_ctx *c = ctx;
+    return hop(c->op, c->op->tmp, in, 1 - c->parity, 0.0, 1.0, NULL) || hop(c->op, out, c->op->tmp, c->parity, 0.0, -1.0, NULL)
+               ? QF_ERROR
+               : QF_SUCCESS;
+}
+
+static double parity_flops(const void *ctx, int dagger)
+{
+    (void)dagger;
+    return ASQTAD_DSLASH_FLOPS * (double)((const parity_ctx *)ctx)->op->lat->global_volume;
+}
+
+static int parity_in_precision(void *ctx, qf_precision prec, qf_linop **twin);
+static void parity_destroy(void *ctx) { free(ctx); }
+
+static const qf_linop_ops parity_ops = {.name = "-D_pq D_qp",
+                                        .apply = parity_apply,
+                                        .flops = parity_flops,
+                                        .in_precision = parity_in_precision,
+                                        .destroy = parity_destroy,
+                                        .hermitian = 1};
+
+int qf_asqtad_parity_linop(qf_asqtad *op, int parity, qf_linop **A)
+{
+    if (!op || !A) return qf_fail("qf_asqtad_parity_linop: the operator or the place for the linop is NULL");
+    if (parity != 0 && parity != 1) return qf_fail("qf_asqtad_parity_linop: parity %d: give 0 (even) or 1 (odd)", parity);
+    parity_ctx *c = malloc(sizeof *c);
+    if (!c) return qf_fail("out of host memory creating an asqtad parity operator");
+    *c = (parity_ctx){op, parity};
+    qf_linop_domain dom = {.lat = op->lat, .shape = qf_field_kind_shape(QF_FIELD_STAGGERED), .prec = op->p.prec,
+                           .parity = parity};
+    if (qf_linop_create(A, &parity_ops, c, &dom)) {
+        free(c);
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+static int parity_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
+{
+    const parity_ctx *c = ctx;
+    qf_linop *full;
+    if (full_in_precision(c->op, prec, &full)) return QF_ERROR;
+    qf_asqtad *t = c->op->twin;
+    if (!t->kept_parity[c->parity] && qf_asqtad_parity_linop(t, c->parity, &t->kept_parity[c->parity])) return QF_ERROR;
+    *twin = t->kept_parity[c->parity];
+    return QF_SUCCESS;
+}
+
 /* ---- creation ---- */
 
 const qf_asqtad_params *qf_asqtad_get_params(const qf_asqtad *op) { return &op->p; }
@@ -190,6 +258,7 @@ static int check_create(const qf_field *links, const qf_asqtad_params *p)
 void qf_asqtad_destroy(qf_asqtad *op)
 {
     if (!op) return;
+    for (int p = 0; p < 2; p++) qf_linop_destroy(op->kept_parity[p]);
     qf_linop_destroy(op->twin_linop);
     qf_asqtad_destroy(op->twin);
     if (op->links) qf_field_destroy(op->links);

@@ -90,19 +90,33 @@ int qf_gauge_save(const qf_field *u, const char *path, qf_gauge_format format, c
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
-int qf_field_save_dirac_fermion(const qf_field *psi, const char *path, int precision_bits)
+/* A colour-vector or Dirac-fermion file of this process's part of field f (kind, reals a site). */
+typedef int (*spin_colour_writer)(const char *path, const int dims[4], const double *v, const qf_gauge_part *part,
+                                  int precision_bits);
+static int save_spin_colour(const qf_field *f, const char *path, int precision_bits, qf_field_kind kind,
+                            spin_colour_writer write, const char *what)
 {
-    if (!psi || !path) return qf_fail("qf_field_save_dirac_fermion: field and path must not be NULL");
-    if (psi->shape.kind != QF_FIELD_WILSON)
-        return qf_fail("%s: a %s field is not a Wilson colour-spinor field", path, qf_field_kind_name(psi->shape.kind));
-    const qf_lattice *lat = psi->lat;
-    double *v = malloc((size_t)lat->local_volume * 24 * sizeof *v);
+    if (!f || !path) return qf_fail("saving a %s: field and path must not be NULL", what);
+    if (f->shape.kind != kind)
+        return qf_fail("%s: a %s field is not a %s field", path, qf_field_kind_name(f->shape.kind), qf_field_kind_name(kind));
+    const qf_lattice *lat = f->lat;
+    double *v = malloc((size_t)lat->local_volume * f->shape.site_reals * sizeof *v);
     int rc = !v ? qf_fail("out of host memory for the %lld sites written by this process", (long long)lat->local_volume)
-                : qf_field_export_local(psi, v);
+                : qf_field_export_local(f, v);
     qf_gauge_part part = process_part(lat);
-    rc = all_ready(lat, rc, path) || qf_dirac_fermion_write_part(path, lat->global, v, &part, precision_bits);
+    rc = all_ready(lat, rc, path) || write(path, lat->global, v, &part, precision_bits);
     free(v);
     return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_field_save_dirac_fermion(const qf_field *psi, const char *path, int precision_bits)
+{
+    return save_spin_colour(psi, path, precision_bits, QF_FIELD_WILSON, qf_dirac_fermion_write_part, "Dirac fermion");
+}
+
+int qf_field_save_colour_vector(const qf_field *v, const char *path, int precision_bits)
+{
+    return save_spin_colour(v, path, precision_bits, QF_FIELD_STAGGERED, qf_colour_vector_write_part, "colour vector");
 }
 
 int qf_dirac_fermion_read_local(const qf_lattice *lat, const char *path, double **psi, int *precision_bits)
@@ -110,4 +124,11 @@ int qf_dirac_fermion_read_local(const qf_lattice *lat, const char *path, double 
     qf_gauge_part part = process_part(lat);
     int dims[4];
     return qf_dirac_fermion_read_part(path, lat->global, &part, dims, psi, precision_bits);
+}
+
+int qf_colour_vector_read_local(const qf_lattice *lat, const char *path, double **vec, int *precision_bits)
+{
+    qf_gauge_part part = process_part(lat);
+    int dims[4];
+    return qf_colour_vector_read_part(path, lat->global, &part, dims, vec, precision_bits);
 }

@@ -249,6 +249,73 @@ static void check_solves(const problem *pb, const qf_lattice *lat, const qf_fiel
     free(sol);
 }
 
+/* Three masses at once (uniform and mixed precision): each solution's true residual by the reference, and
+ * its distance from a single-mass CG solve within the bound the residuals give: |x - x'| <= |M^-1|
+ * (|r| + |r'|) <= 2 tol |b| / 2m, since M = 2m + D with D anti-hermitian has singular values >= 2m. */
+static void check_multimass(const problem *pb, const qf_lattice *lat, const qf_field *links, const reference_links *r)
+{
+    enum { NM = 3 };
+    const double masses[NM] = {0.05, 0.1, 0.3}, tol = 1e-10;
+    int64_t n = volume(pb->L) * REF_COLOUR_REALS;
+    double *src = random_vector(pb->L, 17), *sol = malloc((size_t)n * sizeof *sol), *one = malloc((size_t)n * sizeof *one);
+    qf_asqtad *op = NULL;
+    qf_field *b = NULL, *x[NM] = {NULL}, *y = NULL;
+    qf_asqtad_params ap = {.mass = masses[0], .prec = QF_DOUBLE};
+    int rc = qf_asqtad_create(&op, links, &ap) || qf_field_create(&b, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
+             qf_field_create(&y, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(b, src);
+    for (int i = 0; i < NM && !rc; i++) rc = qf_field_create(&x[i], lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0);
+    CHECK(!rc, "%s: multi-mass set up (%s)", pb->name, rc ? qf_last_error() : "");
+    for (int mixed = 0; mixed < 2 && !rc; mixed++) {
+        qf_solver_params sp = qf_solver_default_params();
+        sp.tol = tol;
+        sp.sloppy = mixed ? QF_SINGLE : QF_DOUBLE;
+        qf_solver_result res[NM];
+        int mrc = qf_asqtad_multimass(op, NM, masses, x, b, &sp, res);
+        CHECK(!mrc, "%s: multi-mass solve (%s) %s", pb->name, mixed ? "double/single" : "double", mrc ? qf_last_error() : "");
+        for (int i = 0; i < NM && !mrc; i++) {
+            double tr = qf_field_export(x[i], sol) ? 1.0 : true_residual(pb, r, masses[i], sol, src);
+            /* the same mass alone: even-odd CG */
+            qf_asqtad *single = NULL;
+            qf_linop *M = NULL;
+            qf_asqtad_params sap = {.mass = masses[i], .prec = QF_DOUBLE};
+            qf_solver_params cg = qf_solver_default_params();
+            cg.kind = QF_SOLVER_CG;
+            cg.tol = tol;
+            qf_solver_result one_res;
+            int src_rc = qf_asqtad_create(&single, links, &sap) || qf_asqtad_linop(single, &M) ||
+                         qf_blas_axpby(0.0, NULL, 0.0, y, -1) || qf_solve(M, y, b, &cg, &one_res) || qf_field_export(y, one);
+            double d = 0.0;
+            for (int64_t k = 0; k < n; k++) d += (sol[k] - one[k]) * (sol[k] - one[k]);
+            d = sqrt(d) / norm(src, n);
+            double bound = 2.0 * 1.5 * tol / (2.0 * masses[i]);
+            CHECK(tr <= 1.5 * tol && res[i].converged && !src_rc && d <= bound,
+                  "%s: mass %g of 3 (%s): true residual by the reference %.2e (reported %.2e), %d iterations; |x - x_CG| "
+                  "/ |b| %.2e, bound %.2e %s",
+                  pb->name, masses[i], mixed ? "double/single" : "double", tr, res[i].residual, res[i].iterations, d, bound,
+                  src_rc ? qf_last_error() : "");
+            qf_linop_destroy(M);
+            qf_asqtad_destroy(single);
+        }
+        /* the lightest mass needs the most iterations: the heavier ones stop earlier */
+        CHECK(!mrc && res[0].iterations >= res[1].iterations && res[1].iterations >= res[2].iterations,
+              "%s: iterations fall with the mass (%d %d %d)", pb->name, res[0].iterations, res[1].iterations,
+              res[2].iterations);
+    }
+    double bad[2] = {0.1, 0.0};
+    qf_solver_params sp = qf_solver_default_params();
+    qf_solver_result res2[2];
+    CHECK(!rc && qf_asqtad_multimass(op, 2, bad, x, b, &sp, res2) && strstr(qf_last_error(), "above 0"),
+          "a mass of 0 in a multi-mass solve is refused (%s)", qf_last_error());
+    for (int i = 0; i < NM; i++)
+        if (x[i]) qf_field_destroy(x[i]);
+    if (b) qf_field_destroy(b);
+    if (y) qf_field_destroy(y);
+    qf_asqtad_destroy(op);
+    free(src);
+    free(sol);
+    free(one);
+}
+
 static void check_refusals(const qf_lattice *lat, const qf_field *links)
 {
     qf_asqtad *op = NULL;
@@ -309,6 +376,7 @@ int main(void)
             check_operator(pb, &lat, links, &r, QF_DOUBLE);
             check_operator(pb, &lat, links, &r, QF_SINGLE);
             if (i < 2) check_solves(pb, &lat, links, &r);
+            if (i != 1) check_multimass(pb, &lat, links, &r);
             if (i == 0) check_refusals(&lat, links);
             qf_field_destroy(links);
         }

@@ -109,6 +109,10 @@ int qf_field_save_dirac_fermion(const qf_field *psi, const char *path, int preci
  * (malloc'ed, qf_field_import_local's order; 24 doubles a site); every process must call it, and
  * all verify the whole file's checksum together. */
 int qf_dirac_fermion_read_local(const qf_lattice *lat, const char *path, double **psi, int *precision_bits);
+/* The same for staggered fields and SciDAC colour-vector files (MILC's ksvector files; 6 doubles a
+ * site). */
+int qf_field_save_colour_vector(const qf_field *v, const char *path, int precision_bits);
+int qf_colour_vector_read_local(const qf_lattice *lat, const char *path, double **vec, int *precision_bits);
 /* dst = src in dst's precision, as one task per block; shapes and lattices must match. */
 int qf_field_convert(qf_field *dst, const qf_field *src);
 

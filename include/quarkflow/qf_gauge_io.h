@@ -127,6 +127,12 @@ int qf_gauge_write_part(const char *path, qf_gauge_format format, const int dims
 /* SciDAC colour vectors (one 3-vector a site, as MILC's ksvector files), 32 or 64 bit. */
 int qf_colour_vector_read(const char *path, const int dims_hint[4], int dims[4], double **vec, int *precision_bits);
 int qf_colour_vector_write(const char *path, const int dims[4], const double *vec, int precision_bits);
+/* The same for a part and from parts, as the Dirac-fermion functions below (part NULL: the whole
+ * lattice, one writer). */
+int qf_colour_vector_read_part(const char *path, const int dims_hint[4], const qf_gauge_part *part, int dims[4],
+                               double **vec, int *precision_bits);
+int qf_colour_vector_write_part(const char *path, const int dims[4], const double *vec, const qf_gauge_part *part,
+                                int precision_bits);
 
 /* SciDAC/USQCD Wilson Dirac fermions (QIO datatype USQCD_F3_DiracFermion / USQCD_D3_DiracFermion,
  * 4 spins, 3 colours, typesize 96 / 192 bytes, datacount 1, SciDAC checksums), the colour-spinor

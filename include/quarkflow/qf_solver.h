@@ -104,6 +104,23 @@ typedef struct {
  * iterate). */
 int qf_solve(qf_linop *M, qf_field *x, const qf_field *b, const qf_solver_params *p, qf_solver_result *res);
 
+/* Multi-shift CG (seed 000, section 8): solves (A + sigma_i) x_i = b for the n shifts sigma_i >= 0 at
+ * once, in the one Krylov space of A, which must be hermitian positive semi-definite
+ * (qf_linop_is_hermitian; A + sigma_i definite), on A's sites. A shift stops iterating once its own
+ * iterated residual reaches tol[i] |b| (its solution and direction are then left alone); the
+ * iterations run in p->sloppy (mixed precision: the Krylov vectors in the sloppy twin, the solutions
+ * accumulated in A's precision at every residual check). Then each shift whose true residual misses
+ * tol[i] is refined by CG on its own system A + sigma_i in A's precision, from its multi-shift
+ * solution. res[i]: shift i's iterations (its share of the common ones, plus its refinement's),
+ * true residual and whether it converged; seconds and flops cover the whole solve. x[i] are n
+ * distinct fields of A's domain, written before (their sites of A's parity are overwritten, the others
+ * kept); n from 1 to
+ * QF_MULTISHIFT_MAX. Uses p->max_iter, check_every, sloppy, verbose; p->kind and even_odd are
+ * ignored. */
+#define QF_MULTISHIFT_MAX 32
+int qf_multishift_cg(qf_linop *A, int n, const double *shifts, const double *tol, qf_field *const *x, const qf_field *b,
+                     const qf_solver_params *p, qf_solver_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,7 @@
 #ifndef QF_STAGGERED_H
 #define QF_STAGGERED_H
 
-#include "qf_linop.h"
+#include "qf_solver.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +63,22 @@ int qf_asqtad_dslash(qf_asqtad *op, qf_field *out, const qf_field *in);
 /* The operator as a qf_linop: M = 2m + D on the whole lattice with its even-odd form Mhat (above, the
  * Schur form, hermitian) and its twin in the other precision. The caller owns *A and destroys it before op. */
 int qf_asqtad_linop(qf_asqtad *op, qf_linop **A);
+/* The hermitian positive semi-definite -D_pq D_qp on the sites of parity p (0 even, 1 odd), whose
+ * shifts by 4 m^2 are MILC's M(m)^dag M(m) on those sites: multi-shift CG's operator. The caller owns
+ * *A and destroys it before op. */
+int qf_asqtad_parity_linop(qf_asqtad *op, int parity, qf_linop **A);
+/* out = M(mass) in = 2 mass in + D in, or M(mass)^dag in = 2 mass in - D in (dagger), for any mass:
+ * the operator's own mass is not used. out and in distinct staggered fields of its precision. */
+int qf_asqtad_apply_m(qf_asqtad *op, double mass, int dagger, qf_field *out, const qf_field *in);
+/* M(m_i) x_i = b for n masses at once (solvers/asqtad_multimass.c), as MILC's multi-mass inverters do
+ * it: y_i = (M_i^dag M_i)^-1 b by multi-shift CG (qf_multishift_cg, which refines each shift by CG) on
+ * the even and on the odd sites (shifts 4 m_i^2 of -D^2, which is block-diagonal in parity), then
+ * x_i = M_i^dag y_i = 2 m_i y_i - D y_i, whose residual b - M_i x_i is y_i's, M and M^dag commuting.
+ * p: tol (each mass's |b - M_i x_i| / |b|), max_iter, check_every, sloppy, verbose. res[i] per mass:
+ * iterations (multi-shift on both parities plus refinements), true residual, converged; seconds and
+ * flops of the whole solve. Fails, naming the mass, when one misses tol. */
+int qf_asqtad_multimass(qf_asqtad *op, int n, const double *masses, qf_field *const *x, const qf_field *b,
+                        const qf_solver_params *p, qf_solver_result *res);
 /* Flops of one D on the whole lattice by QUDA's count (1146 a site). */
 double qf_asqtad_dslash_flops(const qf_lattice *lat);
 
