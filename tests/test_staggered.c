@@ -6,6 +6,8 @@
  *   - solves: CG on the even-odd system in double and mixed double/single, BiCGStab on the full M, to
  *     the requested true residual recomputed by the reference; multi-shift CG: every mass's solution
  *     solves its own system, and equals a single-mass CG solve to the tolerance;
+ *   - MILC's sample (DATA_DIR: lat.sample.l8, ksvector.src.sample.l8, u0 0.502, mass 0.1): the CG steps
+ *     MILC's check_ks_invert reports, within MILC's own tolerance;
  *   - refusals with a message: CG on a non-hermitian system, a mass of 0, blocks too thin for the Naik
  *     hop, a field of another kind.
  * The scheduler comes from STARPU_SCHED. */
@@ -16,6 +18,7 @@
 #include "test_start.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,6 +319,79 @@ static void check_multimass(const problem *pb, const qf_lattice *lat, const qf_f
     free(one);
 }
 
+/* MILC's own sample (ks_imp_utilities/test, check_ks_invert, "invert MdaggerM"): lat.sample.l8 with u0
+ * 0.502, the source ksvector.src.sample.l8 and mass 0.1; MILC solves (4m^2 - D_pq D_qp) y = src_p on each
+ * parity by CG to |r| / |src_p| <= 1e-9, reports "iters= 61" on each (its count includes residual
+ * evaluations; its test accepts +-10) and "frac. error = 8.997865e-10" for |r| / |src| over both. The
+ * source's |src|^2 is 6.903551e6 (even 3.398941e6, odd 3.504609e6). */
+static void check_milc_sample(const char *data_dir)
+{
+    char gauge_path[4096], src_path[4096];
+    snprintf(gauge_path, sizeof gauge_path, "%s/lat.sample.l8", data_dir);
+    snprintf(src_path, sizeof src_path, "%s/ksvector.src.sample.l8", data_dir);
+    double *links = NULL, *src = NULL;
+    qf_gauge_info info;
+    int dims[4], bits = 0;
+    if (qf_gauge_read(gauge_path, QF_GAUGE_AUTO, NULL, &links, &info) || qf_colour_vector_read(src_path, NULL, dims, &src, &bits)) {
+        CHECK(0, "MILC sample files: %s", qf_last_error());
+        free(links);
+        return;
+    }
+    int L[4] = {8, 8, 8, 8}, grid[4] = {1, 1, 1, 2};
+    int64_t V = volume(L);
+    double n2[2] = {0.0, 0.0};
+    for (int t = 0, s = 0; t < 8; t++)
+        for (int z = 0; z < 8; z++)
+            for (int y = 0; y < 8; y++)
+                for (int x = 0; x < 8; x++, s++)
+                    for (int k = 0; k < REF_COLOUR_REALS; k++) n2[(x + y + z + t) & 1] += src[REF_COLOUR_REALS * s + k] * src[REF_COLOUR_REALS * s + k];
+    CHECK(fabs(n2[0] / 3.398941e6 - 1.0) < 1e-6 && fabs(n2[1] / 3.504609e6 - 1.0) < 1e-6,
+          "MILC sample source: |src_e|^2 %.6e (3.398941e6), |src_o|^2 %.6e (3.504609e6)", n2[0], n2[1]);
+    qf_lattice lat;
+    qf_field *u = NULL, *l = NULL, *b = NULL, *y = NULL;
+    qf_asqtad *op = NULL;
+    qf_linop *A[2] = {NULL, NULL};
+    qf_asqtad_link_params lp = qf_asqtad_default_link_params(0.502);
+    qf_asqtad_params ap = {.mass = 0.1, .prec = QF_DOUBLE};
+    int rc = qf_lattice_init(&lat, L, NULL, grid, 0, 1, 4) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+             qf_field_import(u, links) || qf_asqtad_links(u, &lp, &l) || qf_asqtad_create(&op, l, &ap) ||
+             qf_asqtad_parity_linop(op, 0, &A[0]) || qf_asqtad_parity_linop(op, 1, &A[1]) ||
+             qf_field_create(&b, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) ||
+             qf_field_create(&y, &lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) || qf_field_import(b, src);
+    CHECK(!rc, "MILC sample: set up (%s)", rc ? qf_last_error() : "");
+    double r2 = 0.0; /* |r|^2 of both parities */
+    for (int par = 0; par < 2 && !rc; par++) {
+        qf_solver_params sp = qf_solver_default_params();
+        sp.check_every = 1; /* the iterations counted one by one, as MILC counts them */
+        double shift = 4.0 * 0.1 * 0.1, tol = 1e-9;
+        qf_solver_result res;
+        int src_rc = qf_multishift_cg(A[par], 1, &shift, &tol, &y, b, &sp, &res);
+        CHECK(!src_rc && res.converged && abs(res.iterations - 61) <= 10,
+              "MILC sample, %s sites: (4m^2 - D D) y = src to 1e-9 in %d CG steps (MILC: iters= 61, its tolerance "
+              "+-10), true residual %.2e %s",
+              par ? "odd" : "even", res.iterations, res.residual, src_rc ? qf_last_error() : "");
+        printf("MILC sample lat.sample.l8, u0 0.502, mass 0.1, %s sites: %d CG steps (MILC iters= 61), residual %.3e\n",
+               par ? "odd" : "even", res.iterations, res.residual);
+        r2 += res.residual * res.residual * n2[par];
+    }
+    /* the same CG steps on the same operator end at the same residual: MILC's reunitarisation of the float
+     * links (deviations up to 4e-8) is all that may differ */
+    double frac = sqrt(r2 / (n2[0] + n2[1]));
+    CHECK(!rc && fabs(frac / 8.997865e-10 - 1.0) < 1e-5, "MILC sample: |r| / |src| over both parities %.6e (MILC 8.997865e-10)",
+          frac);
+    printf("MILC sample: |r| / |src| over both parities %.6e (MILC's frac. error 8.997865e-10)\n", frac);
+    (void)V;
+    qf_linop_destroy(A[0]);
+    qf_linop_destroy(A[1]);
+    qf_asqtad_destroy(op);
+    if (u) qf_field_destroy(u);
+    if (l) qf_field_destroy(l);
+    if (b) qf_field_destroy(b);
+    if (y) qf_field_destroy(y);
+    free(links);
+    free(src);
+}
+
 static void check_refusals(const qf_lattice *lat, const qf_field *links)
 {
     qf_asqtad *op = NULL;
@@ -353,10 +429,11 @@ static void check_refusals(const qf_lattice *lat, const qf_field *links)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     int st = qf_test_start();
     if (st >= 0) return st;
+    if (argc > 1) check_milc_sample(argv[1]);
     const double P = 1.0, A = -1.0, c = cos(0.3), s = sin(0.3);
     problem problems[] = {
         {{8, 8, 4, 8}, {1, 1, 1, 1}, {{P, 0}, {P, 0}, {P, 0}, {A, 0}}, 0.87, "8x8x4x8 one block, MILC phases"},
