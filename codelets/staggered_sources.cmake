@@ -6,6 +6,10 @@ set(QF_STAGGERED_C_SOURCES
   codelets/asqtad_staple_gather.c
   codelets/asqtad_staple.c
   codelets/asqtad_long.c
+  codelets/asqtad_ext_fill.c
+  codelets/asqtad_ext_pack.c
+  codelets/asqtad_ext_unpack.c
+  codelets/asqtad_ext_smear.c
   codelets/asqtad_gather.c
   codelets/asqtad_interior.c
   codelets/asqtad_exterior.c
@@ -16,6 +20,10 @@ set(QF_STAGGERED_CUDA_SOURCES
   codelets/asqtad_staple_gather.cu
   codelets/asqtad_staple.cu
   codelets/asqtad_long.cu
+  codelets/asqtad_ext_fill.cu
+  codelets/asqtad_ext_pack.cu
+  codelets/asqtad_ext_unpack.cu
+  codelets/asqtad_ext_smear.cu
   codelets/asqtad_gather.cu
   codelets/asqtad_interior.cu
   codelets/asqtad_exterior.cu)

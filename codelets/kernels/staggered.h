@@ -235,6 +235,197 @@ static inline QF_HD void qf_asqtad_long_site(const qf_asqtad_long_args *a, const
     }
 }
 
+/* ---- link smearing on an extended block (seed 002's extended-volume algorithm) ----
+ * A block's phased links with a halo QF_ASQTAD_HALO sites deep on every side, corners included, in
+ * lexicographic order of the extended extents X = E + 2 QF_ASQTAD_HALO (x fastest), 4 links a site. The
+ * halo is filled one direction after the other: in round mu a block sends its first and last
+ * QF_ASQTAD_HALO layers in mu over the whole extended extents of the other directions (so the halos of
+ * the earlier rounds travel with them, and a corner arrives in the round of its last direction), and
+ * the neighbours write them into their mu halo. Then the whole smearing runs on the block without a
+ * message: the staples S1 and S2 on the extended block less its outermost layer, which is where their
+ * neighbours exist (S2 is valid on the block and one layer beyond, which the 7-staple reads), the fat
+ * and Naik links on the block's own sites. Halo 2: the Lepage term and the Naik link reach 2 sites. */
+#define QF_ASQTAD_HALO 2
+
+static inline QF_HD void qf_asqtad_ext_extents(const int ext[QF_NDIM], int X[QF_NDIM])
+{
+    for (int mu = 0; mu < QF_NDIM; mu++) X[mu] = ext[mu] + 2 * QF_ASQTAD_HALO;
+}
+
+/* Sites of the extended block, and of its slab in direction mu (QF_ASQTAD_HALO layers across the
+ * extended extents of the other directions). */
+static inline QF_HD int64_t qf_asqtad_ext_volume(const int ext[QF_NDIM])
+{
+    int X[QF_NDIM];
+    qf_asqtad_ext_extents(ext, X);
+    return qf_volume(X);
+}
+static inline QF_HD int64_t qf_asqtad_slab_volume(const int ext[QF_NDIM], int mu)
+{
+    int X[QF_NDIM];
+    qf_asqtad_ext_extents(ext, X);
+    return qf_volume(X) / X[mu] * QF_ASQTAD_HALO;
+}
+
+/* asqtad_ext_fill: the block's own sites of the extended links from the phased links v (site s). */
+static inline QF_HD void qf_asqtad_ext_fill_site(const int ext[QF_NDIM], const void *v, void *e, int64_t s)
+{
+    int x[QF_NDIM], X[QF_NDIM];
+    qf_asqtad_ext_extents(ext, X);
+    qf_block_site_coords(s, ext, x);
+    for (int mu = 0; mu < QF_NDIM; mu++) x[mu] += QF_ASQTAD_HALO;
+    int64_t i = qf_lex_index(x, X);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        qf_su3 m = qf_su3_load(v, QF_DOUBLE, (size_t)QF_NDIM * s + mu);
+        qf_su3_store(e, QF_DOUBLE, (size_t)QF_NDIM * i + mu, &m);
+    }
+}
+
+/* Entry f of the (mu, side) slab <-> the extended site it holds: in the sender, its first (side 0) or
+ * last (side 1) QF_ASQTAD_HALO layers of own sites; in the receiver, the forward halo (from the forward
+ * neighbour's side 0) or the backward one (from the backward neighbour's side 1). */
+static inline QF_HD int64_t qf_asqtad_slab_site(const int ext[QF_NDIM], int mu, int side, int receiver, int64_t f)
+{
+    int X[QF_NDIM], S[QF_NDIM], y[QF_NDIM];
+    qf_asqtad_ext_extents(ext, X);
+    for (int nu = 0; nu < QF_NDIM; nu++) S[nu] = X[nu];
+    S[mu] = QF_ASQTAD_HALO;
+    qf_lex_coords(f, S, y);
+    if (!receiver) y[mu] += side ? ext[mu] : QF_ASQTAD_HALO;
+    else y[mu] += side ? 0 : ext[mu] + QF_ASQTAD_HALO;
+    return qf_lex_index(y, X);
+}
+
+/* asqtad_ext_pack and asqtad_ext_unpack: one extended site's 4 links, block to slab or slab to halo. */
+typedef struct {
+    int ext[QF_NDIM];
+    int mu;
+} qf_asqtad_slab_args;
+static inline QF_HD void qf_asqtad_slab_copy(const int ext[QF_NDIM], int mu, int side, int unpack, void *e, void *slab,
+                                             int64_t f)
+{
+    int64_t i = qf_asqtad_slab_site(ext, mu, side, unpack, f);
+    double v[QF_LINKS_REALS];
+    if (unpack) {
+        qf_reals_load(slab, QF_DOUBLE, (size_t)f * QF_LINKS_REALS, v, QF_LINKS_REALS);
+        qf_reals_store(e, QF_DOUBLE, (size_t)i * QF_LINKS_REALS, v, QF_LINKS_REALS);
+    } else {
+        qf_reals_load(e, QF_DOUBLE, (size_t)i * QF_LINKS_REALS, v, QF_LINKS_REALS);
+        qf_reals_store(slab, QF_DOUBLE, (size_t)f * QF_LINKS_REALS, v, QF_LINKS_REALS);
+    }
+}
+
+/* One staple step S_nu[W] for links in mu on an extended block: over the extended block less its
+ * outermost layer (all 0) or over the block's own sites (all 1: a staple no later step reads). W is
+ * matrix w_stride i + w_slot of w at extended site i; S goes to keep (NULL: not kept), and coef S onto
+ * F_mu of the block's own sites in links (the asqtad links, block layout). */
+typedef struct {
+    int ext[QF_NDIM];
+    int mu, nu;
+    int w_stride, w_slot;
+    double coef;
+} qf_asqtad_ext_step;
+
+/* The region a step covers: its first extended coordinate and extents. */
+static inline QF_HD void qf_asqtad_ext_region(const int ext[QF_NDIM], int own, int lo[QF_NDIM], int R[QF_NDIM])
+{
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        lo[mu] = own ? QF_ASQTAD_HALO : 1;
+        R[mu] = own ? ext[mu] : ext[mu] + 2 * QF_ASQTAD_HALO - 2;
+    }
+}
+
+static inline QF_HD void qf_asqtad_ext_staple_site(const qf_asqtad_ext_step *a, int own, const void *e, const void *w,
+                                                   void *keep, void *links, int64_t t)
+{
+    int X[QF_NDIM], lo[QF_NDIM], R[QF_NDIM], y[QF_NDIM];
+    qf_asqtad_ext_extents(a->ext, X);
+    qf_asqtad_ext_region(a->ext, own, lo, R);
+    qf_lex_coords(t, R, y);
+    for (int k = 0; k < QF_NDIM; k++) y[k] += lo[k];
+    int mu = a->mu, nu = a->nu;
+    int64_t i = qf_lex_index(y, X);
+    int yp[QF_NDIM] = {y[0], y[1], y[2], y[3]};
+    yp[nu] += 1;
+    int64_t i_pnu = qf_lex_index(yp, X);
+    yp[nu] -= 2;
+    int64_t i_mnu = qf_lex_index(yp, X);
+    yp[mu] += 1;
+    int64_t i_mnu_pmu = qf_lex_index(yp, X);
+    yp[nu] += 1;
+    int64_t i_pmu = qf_lex_index(yp, X);
+    qf_su3 un = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i + nu);
+    qf_su3 wf = qf_su3_load(w, QF_DOUBLE, (size_t)a->w_stride * i_pnu + a->w_slot);
+    qf_su3 r = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i_pmu + nu);
+    qf_su3 t1 = qf_su3_mul(&un, &wf);
+    qf_su3 st = qf_su3_mul_nd(&t1, &r);
+    qf_su3 ub = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i_mnu + nu);
+    qf_su3 wb = qf_su3_load(w, QF_DOUBLE, (size_t)a->w_stride * i_mnu + a->w_slot);
+    qf_su3 rb = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i_mnu_pmu + nu);
+    qf_su3 t2 = qf_su3_mul_dn(&ub, &wb);
+    qf_su3 lower = qf_su3_mul(&t2, &rb);
+    qf_su3_add_to(&st, &lower);
+    if (keep) qf_su3_store(keep, QF_DOUBLE, (size_t)i, &st);
+    int x[QF_NDIM], inside = 1;
+    for (int k = 0; k < QF_NDIM; k++) {
+        x[k] = y[k] - QF_ASQTAD_HALO;
+        inside = inside && x[k] >= 0 && x[k] < a->ext[k];
+    }
+    if (!inside) return;
+    size_t fo = (size_t)QF_ASQTAD_LINK_MATRICES * qf_block_site_index(x, a->ext) + mu;
+    qf_su3 fat = qf_su3_load(links, QF_DOUBLE, fo);
+    for (int p = 0; p < 3; p++)
+        for (int q = 0; q < 3; q++) fat.e[p][q] = qf_cadd(fat.e[p][q], qf_cscale(a->coef, st.e[p][q]));
+    qf_su3_store(links, QF_DOUBLE, fo, &fat);
+}
+
+/* The Naik links of the block's own site s from the extended links. */
+static inline QF_HD void qf_asqtad_ext_long_site(const int ext[QF_NDIM], double naik, const void *e, void *links, int64_t s)
+{
+    int x[QF_NDIM], X[QF_NDIM];
+    qf_asqtad_ext_extents(ext, X);
+    qf_block_site_coords(s, ext, x);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        int y[QF_NDIM];
+        for (int k = 0; k < QF_NDIM; k++) y[k] = x[k] + QF_ASQTAD_HALO;
+        qf_su3 m = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * qf_lex_index(y, X) + mu);
+        for (int k = 1; k <= 2; k++) {
+            y[mu] += 1;
+            qf_su3 n = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * qf_lex_index(y, X) + mu);
+            m = qf_su3_mul(&m, &n);
+        }
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cscale(naik, m.e[i][j]);
+        qf_su3_store(links, QF_DOUBLE, (size_t)QF_ASQTAD_LINK_MATRICES * s + QF_NDIM + mu, &m);
+    }
+}
+
+/* The coefficients of asqtad_ext_smear, which runs every step on one block. */
+typedef struct {
+    int ext[QF_NDIM];
+    double staple3, staple5, staple7, lepage, naik;
+} qf_asqtad_ext_args;
+
+/* The smearing's sequence of staple steps on one block (MILC's order), for a runner that executes
+ * each step over its region: step(ctx, a, own, w (NULL: the extended links' mu-th), keep (0 none,
+ * 1 S1, 2 S2)). */
+#define QF_ASQTAD_EXT_STEPS(args, STEP)                                                                        \
+    do {                                                                                                       \
+        for (int mu_ = 0; mu_ < QF_NDIM; mu_++)                                                                \
+            for (int nu_ = 0; nu_ < QF_NDIM; nu_++) {                                                          \
+                if (nu_ == mu_) continue;                                                                      \
+                STEP(mu_, nu_, (args)->staple3, 0, 0, 1);                                                      \
+                STEP(mu_, nu_, (args)->lepage, 1, 1, 0);                                                       \
+                for (int rho_ = 0; rho_ < QF_NDIM; rho_++) {                                                   \
+                    if (rho_ == mu_ || rho_ == nu_) continue;                                                  \
+                    STEP(mu_, rho_, (args)->staple5, 0, 1, 2);                                                 \
+                    for (int sig_ = 0; sig_ < QF_NDIM; sig_++)                                                 \
+                        if (sig_ != mu_ && sig_ != nu_ && sig_ != rho_) STEP(mu_, sig_, (args)->staple7, 1, 2, 0); \
+                }                                                                                              \
+            }                                                                                                  \
+    } while (0)
+/* STEP(mu, nu, coef, own, w_from, keep): w_from 0 the extended links' mu-th, 1 S1, 2 S2. */
+
 /* ---- the operator ---- */
 
 /* asqtad_gather: the faces of the sites of one parity (-1: all) of a block, face set k, direction mu and

@@ -32,11 +32,23 @@ typedef struct {
 } qf_asqtad_coefficients;
 qf_asqtad_coefficients qf_asqtad_coefficients_for(double u0);
 
+/* The two smearing algorithms of seed 002, which give the same links:
+ *   standard  MILC's staple algorithm as 72 one-hop steps, each a gather of the staple's faces and a
+ *             staple task per block (no redundant work; a message per step across blocks);
+ *   extended  each block's links with a 2-deep halo on every side (corners included) gathered in 4
+ *             rounds of slabs, then the whole smearing as one task per block without a message (the
+ *             staples also computed on the halo: redundant work, as seed 002's "ex_vol"). */
+typedef enum { QF_SMEAR_STANDARD = 0, QF_SMEAR_EXTENDED } qf_asqtad_smearing;
+const char *qf_asqtad_smearing_name(qf_asqtad_smearing a);
+/* Parses standard or extended. */
+int qf_asqtad_smearing_parse(const char *s, qf_asqtad_smearing *a);
+
 typedef struct {
     double u0;                /* tadpole factor, in (0, 1] */
     double phase[QF_NDIM][2]; /* boundary phase (re, im) of the links that leave the lattice */
+    qf_asqtad_smearing algorithm;
 } qf_asqtad_link_params;
-/* u0, periodic in space, antiperiodic in time (MILC's). */
+/* u0, periodic in space, antiperiodic in time (MILC's), the standard algorithm. */
 qf_asqtad_link_params qf_asqtad_default_link_params(double u0);
 
 /* The fat and Naik links of gauge (a gauge field in any precision; the smearing runs in double) as
