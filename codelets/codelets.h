@@ -376,17 +376,20 @@ int qf_insert_asqtad_ext_smear(qf_field *links, starpu_data_handle_t e, starpu_d
 
 /* The asqtad operator's stencil (tasks/stencil.h): asqtad_gather writes the 1-deep fat faces and the
  * 3-deep Naik faces (face sets 0 and 1; side 1 already multiplied by the link^dag), asqtad_interior and
- * asqtad_exterior the hops; out = a x + b D in on the sites of parity (-1: all). ----*/
+ * asqtad_exterior the hops, asqtad_block all of a hop on a block that is the whole lattice (the fused
+ * stage: hops wrap inside it); out = a x + b D in on the sites of parity (-1: all); st[0..3] in the
+ * stencil's order with task names names[0..3]. ---- */
 extern struct starpu_codelet qf_cl_asqtad_gather;
 extern struct starpu_codelet qf_cl_asqtad_interior;
 extern struct starpu_codelet qf_cl_asqtad_exterior;
+extern struct starpu_codelet qf_cl_asqtad_block;
 typedef struct {
     int parity;
     double a, b;
     int has_x;
     qf_precision prec;
 } qf_asqtad_hop;
-int qf_asqtad_stages(const qf_lattice *lat, const qf_asqtad_hop *h, const char *const names[3], qf_codelet_stage st[3]);
+int qf_asqtad_stages(const qf_lattice *lat, const qf_asqtad_hop *h, const char *const names[4], qf_codelet_stage st[4]);
 
 /* ---- Every codelet above is in one table (registry.c), which registry.c hands to the runtime when
  * the library loads (runtime/codelet_table.h): the per-worker statistics, the watchdog and the trace

@@ -13,6 +13,7 @@ set(QF_STAGGERED_C_SOURCES
   codelets/asqtad_gather.c
   codelets/asqtad_interior.c
   codelets/asqtad_exterior.c
+  codelets/asqtad_block.c
   tasks/asqtad_links.c
   tasks/asqtad.c)
 set(QF_STAGGERED_CUDA_SOURCES
@@ -26,4 +27,5 @@ set(QF_STAGGERED_CUDA_SOURCES
   codelets/asqtad_ext_smear.cu
   codelets/asqtad_gather.cu
   codelets/asqtad_interior.cu
-  codelets/asqtad_exterior.cu)
+  codelets/asqtad_exterior.cu
+  codelets/asqtad_block.cu)

@@ -37,8 +37,9 @@ struct qf_asqtad {
     qf_linop *kept_parity[2];                /* owned: the parity operators asked of this one as a twin */
 };
 
-static const char *const stage_names[2][3] = {{"ks_gather:double", "ks_interior:double", "ks_exterior:double"},
-                                              {"ks_gather:single", "ks_interior:single", "ks_exterior:single"}};
+static const char *const stage_names[2][4] = {
+    {"ks_gather:double", "ks_interior:double", "ks_exterior:double", "ks_block:double"},
+    {"ks_gather:single", "ks_interior:single", "ks_exterior:single", "ks_block:single"}};
 
 /* out = a x + b D in on the sites of parity (x NULL: out = b D in). */
 static int hop(qf_asqtad *op, qf_field *out, const qf_field *in, int parity, double a, double b, const qf_field *x)

@@ -469,12 +469,14 @@ static inline QF_HD void qf_asqtad_gather_site(const qf_asqtad_gather_args *a, c
 }
 
 /* One application out = a x + b D in (D^dag = -D: the caller negates b) on the output sites of parity
- * (-1: all). */
+ * (-1: all). wrap: the block is the whole lattice of one process, and a hop that leaves it re-enters on
+ * its other side (the boundary phases are in the links): no faces, every site finished at once. */
 typedef struct {
     int ext[QF_NDIM];
     int parity;
     double a, b;
     int has_x;
+    int wrap;
     qf_precision prec;
 } qf_asqtad_args;
 
@@ -499,6 +501,7 @@ static inline QF_HD void qf_asqtad_hops_site(const qf_asqtad_args *a, const void
             int y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
             /* forward: link(x) psi(x + n mu) */
             y[mu] = x[mu] + n;
+            if (a->wrap && y[mu] >= a->ext[mu]) y[mu] -= a->ext[mu];
             int inside = y[mu] < a->ext[mu];
             if (inside == (faces == NULL)) {
                 qf_colour v;
@@ -513,6 +516,7 @@ static inline QF_HD void qf_asqtad_hops_site(const qf_asqtad_args *a, const void
             }
             /* backward: - link(x - n mu)^dag psi(x - n mu) */
             y[mu] = x[mu] - n;
+            if (a->wrap && y[mu] < 0) y[mu] += a->ext[mu];
             inside = y[mu] >= 0;
             if (inside == (faces == NULL)) {
                 qf_colour v;
@@ -555,7 +559,7 @@ static inline QF_HD void qf_asqtad_interior_site(const qf_asqtad_args *a, const 
     qf_colour h;
     for (int c = 0; c < 3; c++) h.c[c] = qf_cmake(0.0, 0.0);
     qf_asqtad_hops_site(a, in, links, NULL, xs, s, &h);
-    if (qf_asqtad_partial(a->ext, xs)) qf_colour_store(out, a->prec, s, &h);
+    if (!a->wrap && qf_asqtad_partial(a->ext, xs)) qf_colour_store(out, a->prec, s, &h);
     else qf_asqtad_finish_site(a, x, s, &h, out);
 }
 
