@@ -90,13 +90,13 @@ static int run(const qf_app_problem *o, qf_dirac_op op, const int dims[4])
                lat->block[1], lat->block[2], lat->block[3], qf_runtime_ncpu_workers(), qf_runtime_ncuda_workers());
         printf("op            %s%s\n", qf_dirac_op_name(op),
                eo ? " (even-odd: reads and writes the even sites)" : " (full lattice)");
-        printf("|source|^2    %.15e", qf_app_norm2(s.src, lat, 0));
-        if (eo) printf("   (even sites %.15e)", qf_app_norm2(s.src, lat, 1));
-        printf("\n|result|^2    %.15e\n", qf_app_norm2(s.res, lat, 0));
+        printf("|source|^2    %.15e", qf_app_norm2(s.src, lat, 24, 0));
+        if (eo) printf("   (even sites %.15e)", qf_app_norm2(s.src, lat, 24, 1));
+        printf("\n|result|^2    %.15e\n", qf_app_norm2(s.res, lat, 24, 0));
         double flops = qf_dirac_flops(s.d, op);
         printf("time          %.3f ms for the application (%.3g flops, %.2f GFLOPS); operator built in %.3f s\n",
                1e3 * t_apply, flops, flops / t_apply * 1e-9, s.build_seconds);
-        if (o->out) rc = qf_app_write_result(o, s.out, "the result");
+        if (o->out) rc = qf_app_write_result(o, o->out, s.out, "the result");
     }
     qf_app_setup_destroy(&s);
     return rc ? QF_ERROR : QF_SUCCESS;

@@ -10,7 +10,8 @@
 static const char help[] =
     "usage: quarkflow bench dslash [options]   the even-odd Wilson-clover operator (Mhat): task graph,\n"
     "                                          the same kernels without StarPU, and the memory-bandwidth\n"
-    "                                          ceiling (STREAM triad / device-to-device copy), with ratios\n"
+    "                                          ceiling (STREAM triad / device-to-device copy), with ratios;\n"
+    "                                          --action asqtad: the asqtad D against the same ceiling\n"
     "       quarkflow bench kernels [options]  the CPU hopping kernels (gather, interior, exterior) one call\n"
     "                                          at a time on one thread without StarPU, in the cache and out\n"
     "                                          of it, against a single-thread read ceiling\n"
@@ -22,6 +23,8 @@ static const char help[] =
     "                                          tasks and idle share per worker type, bytes moved, models\n"
     "       quarkflow bench mg [options]       the multigrid solver against mixed-precision BiCGStab over a\n"
     "                                          kappa scan: setup, iterations and time, per-level figures\n"
+    "       quarkflow bench staggered [options]  the asqtad link smearing, and a multi-mass solve by\n"
+    "                                          multi-shift CG against the masses solved one by one\n"
     "\n"
     "Run 'quarkflow bench NAME --help' for a benchmark's options. Results: bench/RESULTS.md.\n\n";
 
@@ -37,5 +40,6 @@ int qf_cmd_bench(int argc, char **argv)
     if (!strcmp(argv[1], "solver")) return qf_bench_solver(argc - 1, argv + 1);
     if (!strcmp(argv[1], "sched")) return qf_bench_sched(argc - 1, argv + 1);
     if (!strcmp(argv[1], "mg")) return qf_bench_mg(argc - 1, argv + 1);
-    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, kernels, solver, sched, mg)", argv[1]);
+    if (!strcmp(argv[1], "staggered")) return qf_bench_staggered(argc - 1, argv + 1);
+    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, kernels, solver, sched, mg, staggered)", argv[1]);
 }

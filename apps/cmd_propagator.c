@@ -1,11 +1,16 @@
 /* quarkflow propagator: the main job. A point-source quark propagator (12 solves, one per source spin
  * and colour) on a gauge file or a quenched field generated on the spot, and the pseudoscalar and
- * vector meson correlators with their effective masses:
+ * vector meson correlators with their effective masses (for --action asqtad: 3 solves a mass, one per
+ * source colour, and the Goldstone pion, below):
  *
  *   C(t) = sum_x Tr[ Gamma S(x, 0) Gamma_bar g5 S(x, 0)^dagger g5 ] (-1), Gamma_bar = g4 Gamma^dagger g4,
  *
  * which with S(0, x) = g5 S(x, 0)^dagger g5 gives C_pi(t) = sum_x |S(x, 0)|^2 and, for Gamma = g_k,
- * C_rho(t) = sum_x Tr[ g_k S g_k g5 S^dagger g5 ], averaged over k = x, y, z: both positive. */
+ * C_rho(t) = sum_x Tr[ g_k S g_k g5 S^dagger g5 ], averaged over k = x, y, z: both positive.
+ *
+ * Asqtad (MILC's conventions): the staggered Goldstone pion of a point source at the origin, as MILC's
+ * spectrum codes compute it, C(t) = sum_c sum_{x with time t} |G_c(x)|^2, G_c = M^-1 of the source of
+ * colour c: no volume factor, summed over the 3 source colours. */
 #include "app.h"
 #include "commands.h"
 
@@ -23,6 +28,9 @@ static const char help[] =
     "\n"
     "Computes the point-source propagator (12 solves) and the pion and rho correlators. Without\n"
     "GAUGE_FILE it first generates a quenched field (Wilson action, heatbath + overrelaxation).\n"
+    "With --action asqtad: 3 solves a mass (the source colours; --masses: one multi-shift solve a colour)\n"
+    "and the staggered Goldstone pion C(t) = sum_c sum_{x at time t} |x_c(x)|^2 of each mass, as MILC's\n"
+    "spectrum codes print it (no volume factor, summed over the source colours).\n"
     "\n"
     "  --dim X Y Z T       lattice extents (generated field: default 8 8 8 8; GAUGE_FILE: checked, or\n"
     "                      needed for Bridge++ text files)\n"
@@ -39,7 +47,11 @@ static const char help[] =
     "                      as --recon)\n"
     "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
     "  --blocks BX BY BZ BT  block grid of the task graphs\n"
-    "  --out FILE          write the correlators as lines 't pion rho'\n"
+    "  --out FILE          write the correlators as lines 't pion rho' (asqtad: 't pion' with a pion\n"
+    "                      column per mass)\n"
+    "\n"
+    "Improved staggered (asqtad) quarks, MILC's conventions (M = 2m + D; --kappa, --csw and --recon\n"
+    "belong to the Wilson-clover action and are refused with it):\n" QF_APP_ASQTAD_HELP
     "\n"
     "The solves (even-odd):\n" QF_APP_SOLVER_HELP(PROPAGATOR_MAX_ITER)
     "\n"
@@ -53,6 +65,7 @@ typedef struct {
     uint64_t seed;
     qf_solver_params sp;
     qf_dirac_params dp;
+    qf_app_quarks q;
 } prop_opts;
 
 static int parse(int argc, char **argv, prop_opts *o)
@@ -65,11 +78,13 @@ static int parse(int argc, char **argv, prop_opts *o)
     o->seed = 1;
     o->sp = qf_app_solver_defaults();
     o->sp.max_iter = PROPAGATOR_MAX_ITER;
+    qf_app_quarks_defaults(&o->q);
     const char *cmd = "propagator";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc = 0, op_rc;
-        if (!strcmp(a, "--dim")) rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
+        if ((op_rc = qf_app_quark_option(cmd, argc, argv, &i, &o->q)) != QF_APP_NOT_A_QUARK_OPTION) rc = op_rc;
+        else if (!strcmp(a, "--dim")) rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         else if (!strcmp(a, "--blocks")) rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
         else if (!strcmp(a, "--beta")) rc = qf_app_double(cmd, argc, argv, &i, &o->beta);
         else if (!strcmp(a, "--sweeps")) rc = qf_app_int(cmd, argc, argv, &i, &o->sweeps);
@@ -95,7 +110,8 @@ static int parse(int argc, char **argv, prop_opts *o)
         if (rc) return rc;
     }
     if (o->sweeps < 0) return qf_app_usage_error(cmd, "--sweeps %d: must be >= 0", o->sweeps);
-    return qf_app_solver_check(cmd, &o->sp, o->dp.prec);
+    int rc = qf_app_quarks_check(cmd, &o->q, &o->sp);
+    return rc ? rc : qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
 
 /* Adds this process's part of the correlators: col[k] holds column k (source spin k / 3, colour
@@ -136,45 +152,52 @@ static void contract(const int local[4], int t0, double *const col[12], double *
     }
 }
 
-/* Each process holds its part of the sources and solutions only; the correlators are summed over the
- * processes at the end. */
-static int run(prop_opts *o, int dims[4])
+/* The gauge field: GAUGE_FILE read (every process its part), or a quenched field generated on the
+ * spot; *plaquette its Re Tr / 3. */
+static int make_gauge(const prop_opts *o, qf_field *u, const int dims[4], double *plaquette)
 {
-    qf_lattice lat;
-    qf_field *u = NULL, *b = NULL, *x = NULL;
-    qf_dirac *d = NULL;
-    qf_linop *M = NULL;
-    double *col[12] = {0}, *src = NULL;
-    double *pion = calloc((size_t)dims[3], sizeof *pion), *rho = calloc((size_t)dims[3], sizeof *rho);
-    int rc = !pion || !rho || qf_app_lattice(&lat, dims, o->blocks, 1) ||
-             qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0);
-    int64_t vol = rc ? 0 : lat.local_volume;
-    /* the source sits at the origin: in the part of the process at the process grid's origin */
-    int holds_origin = !rc && !(lat.proc_coord[0] | lat.proc_coord[1] | lat.proc_coord[2] | lat.proc_coord[3]);
-    rc = rc || !(src = calloc((size_t)vol * 24, sizeof *src));
-    if (!rc && o->gauge_file) {
+    if (o->gauge_file) {
         qf_gauge_info g;
-        rc = qf_gauge_load(u, o->gauge_file, o->format, &g);
+        int rc = qf_gauge_load(u, o->gauge_file, o->format, &g);
         if (!rc) {
             printf("gauge         %s (%s), lattice %d %d %d %d, plaquette %.10f\n", o->gauge_file,
                    qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3], g.plaquette);
             qf_app_gauge_warning(o->gauge_file, &g);
+            *plaquette = g.plaquette;
         }
-    } else if (!rc) { /* a quenched field generated on the spot */
-        qf_update_params up = {.beta = o->beta, .or_steps = 4, .seed = o->seed};
-        double t0 = qf_wtime();
-        rc = qf_gauge_start(u, QF_START_COLD, o->seed, 0.0) || (o->sweeps && qf_gauge_update(u, &up, 0, o->sweeps));
-        qf_gauge_observables obs;
-        rc = rc || qf_gauge_measure(u, &obs);
-        if (!rc)
-            printf("gauge         generated: beta %g, %d sweeps (1 heatbath + 4 overrelaxation) from cold, seed %llu, "
-                   "%d %d %d %d, plaquette %.8f, %.1f s\n",
-                   o->beta, o->sweeps, (unsigned long long)o->seed, dims[0], dims[1], dims[2], dims[3], obs.plaquette,
-                   qf_wtime() - t0);
+        return rc;
     }
+    qf_update_params up = {.beta = o->beta, .or_steps = 4, .seed = o->seed};
+    double t0 = qf_wtime();
+    int rc = qf_gauge_start(u, QF_START_COLD, o->seed, 0.0) || (o->sweeps && qf_gauge_update(u, &up, 0, o->sweeps));
+    qf_gauge_observables obs;
+    rc = rc || qf_gauge_measure(u, &obs);
+    if (!rc) {
+        printf("gauge         generated: beta %g, %d sweeps (1 heatbath + 4 overrelaxation) from cold, seed %llu, "
+               "%d %d %d %d, plaquette %.8f, %.1f s\n",
+               o->beta, o->sweeps, (unsigned long long)o->seed, dims[0], dims[1], dims[2], dims[3], obs.plaquette,
+               qf_wtime() - t0);
+        *plaquette = obs.plaquette;
+    }
+    return rc;
+}
+
+/* Each process holds its part of the sources and solutions only; the correlators are summed over the
+ * processes at the end. */
+static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, const int dims[4])
+{
+    qf_field *b = NULL, *x = NULL;
+    qf_dirac *d = NULL;
+    qf_linop *M = NULL;
+    double *col[12] = {0}, *src = NULL;
+    double *pion = calloc((size_t)dims[3], sizeof *pion), *rho = calloc((size_t)dims[3], sizeof *rho);
+    int64_t vol = lat->local_volume;
+    /* the source sits at the origin: in the part of the process at the process grid's origin */
+    int holds_origin = !(lat->proc_coord[0] | lat->proc_coord[1] | lat->proc_coord[2] | lat->proc_coord[3]);
+    int rc = !pion || !rho || !(src = calloc((size_t)vol * 24, sizeof *src));
     const qf_dirac_params dp = o->dp;
     rc = rc || qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
-         qf_field_create(&b, &lat, QF_FIELD_WILSON, dp.prec, 0) || qf_field_create(&x, &lat, QF_FIELD_WILSON, dp.prec, 0);
+         qf_field_create(&b, lat, QF_FIELD_WILSON, dp.prec, 0) || qf_field_create(&x, lat, QF_FIELD_WILSON, dp.prec, 0);
     if (!rc) {
         qf_app_print_operator(&dp, QF_SCHUR_ASYMMETRIC);
         qf_app_print_solver(&o->sp, dp.prec);
@@ -202,7 +225,7 @@ static int run(prop_opts *o, int dims[4])
         }
     }
     if (!rc) {
-        contract(lat.local, lat.proc_coord[3] * lat.local[3], col, pion, rho);
+        contract(lat->local, lat->proc_coord[3] * lat->local[3], col, pion, rho);
         rc = qf_runtime_sum_doubles(pion, dims[3]) || qf_runtime_sum_doubles(rho, dims[3]);
     }
     if (!rc) {
@@ -234,9 +257,146 @@ static int run(prop_opts *o, int dims[4])
     qf_app_mg_release(&o->sp);
     qf_linop_destroy(M);
     if (d) qf_dirac_destroy(d);
-    if (u) qf_field_destroy(u);
     if (b) qf_field_destroy(b);
     if (x) qf_field_destroy(x);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+/* Adds |x|^2 of this process's part of a colour vector per time slice into c (local: the part's
+ * extents, t0 its first time coordinate). */
+static void add_slices(const int local[4], int t0, const double *v, double *c)
+{
+    int64_t vol = qf_volume(local);
+    for (int64_t i = 0; i < vol; i++) {
+        int x[4];
+        qf_lex_coords(i, local, x);
+        double s = 0.0;
+        for (int k = 0; k < 6; k++) s += v[6 * i + k] * v[6 * i + k];
+        c[t0 + x[3]] += s;
+    }
+}
+
+/* --action asqtad: for each source colour at the origin, M(m) x = b for every mass (one solve each, or
+ * one multi-shift solve for --masses), and the Goldstone pion C(t) = sum_c sum_{x, t} |x_c(x)|^2 of
+ * each mass. */
+static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, const int dims[4], double plaquette)
+{
+    const qf_app_quarks *q = &o->q;
+    int n = q->nmass, T = dims[3], nx = q->mass_list ? n : 1;
+    qf_asqtad *op = NULL;
+    qf_linop *M = NULL;
+    qf_field *b = NULL, *x[QF_MULTISHIFT_MAX] = {NULL};
+    int64_t vol = lat->local_volume;
+    int holds_origin = !(lat->proc_coord[0] | lat->proc_coord[1] | lat->proc_coord[2] | lat->proc_coord[3]);
+    double *pion = calloc((size_t)n * T, sizeof *pion), *src = calloc((size_t)vol * 6, sizeof *src),
+           *sol = malloc((size_t)vol * 6 * sizeof *sol);
+    int rc = !pion || !src || !sol ? qf_fail("out of host memory for the sources and correlators") : QF_SUCCESS;
+    rc = rc || qf_app_asqtad_create(&op, u, q, o->dp.phase, o->dp.prec, plaquette) ||
+         qf_field_create(&b, lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
+    for (int k = 0; k < nx && !rc; k++) rc = qf_field_create(&x[k], lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
+    if (!rc && !q->mass_list) rc = qf_asqtad_linop(op, &M);
+    if (!rc) {
+        qf_app_print_asqtad(q, o->dp.phase, o->dp.prec, 1);
+        if (q->mass_list)
+            printf("solver        multi-shift CG (MILC's multi-mass inverter), %s, tolerance %.1e, at most %d iterations, "
+                   "residual read every %d\n",
+                   qf_app_solver_precision(&o->sp, o->dp.prec), o->sp.tol, o->sp.max_iter, o->sp.check_every);
+        else
+            qf_app_print_solver(&o->sp, o->dp.prec);
+    }
+    double t_solve = 0.0, flops = 0.0;
+    int iters = 0, solves = 0;
+    for (int c = 0; c < 3 && !rc; c++) {
+        memset(src, 0, (size_t)vol * 6 * sizeof *src);
+        if (holds_origin) src[2 * c] = 1.0; /* origin, colour c */
+        qf_solver_result res[QF_MULTISHIFT_MAX];
+        rc = qf_field_import_local(b, src) || (!q->mass_list && qf_blas_axpby(0.0, NULL, 0.0, x[0], -1));
+        qf_runtime_trace_begin();
+        if (q->mass_list) rc = rc || qf_asqtad_multimass(op, n, q->mass, x, b, &o->sp, res);
+        else rc = rc || qf_solve(M, x[0], b, &o->sp, &res[0]);
+        qf_runtime_trace_end();
+        for (int k = 0; k < nx && !rc; k++) {
+            rc = qf_field_export_local(x[k], sol);
+            if (!rc) add_slices(lat->local, lat->proc_coord[3] * lat->local[3], sol, pion + (size_t)k * T);
+        }
+        if (rc) break;
+        /* a multi-shift solve's seconds and flops are the whole solve's, its iterations those of each mass */
+        int most = 0;
+        double worst = 0.0;
+        for (int k = 0; k < nx; k++) {
+            most = res[k].iterations > most ? res[k].iterations : most;
+            worst = res[k].residual > worst ? res[k].residual : worst;
+        }
+        if (q->mass_list)
+            printf("solve %2d      colour %d, %d masses: %4d iterations (the lightest's), true residual at most %.2e, "
+                   "%.2f s\n",
+                   c + 1, c, n, most, worst, res[0].seconds);
+        else
+            printf("solve %2d      colour %d: %4d iterations, %2d updates, true residual %.2e, %.2f s\n", c + 1, c,
+                   res[0].iterations, res[0].updates, res[0].residual, res[0].seconds);
+        fflush(stdout);
+        t_solve += res[0].seconds;
+        flops += res[0].flops;
+        iters += most;
+        solves++;
+    }
+    rc = rc || qf_runtime_sum_doubles(pion, (int64_t)n * T);
+    if (!rc) {
+        printf("propagator    %d %s, %d iterations, %.2f s, %.2f GFLOPS\n", solves,
+               q->mass_list ? "multi-mass solves (one a source colour)" : "solves (one a source colour)", iters, t_solve,
+               flops / t_solve * 1e-9);
+        for (int k = 0; k < n; k++) {
+            printf("mass %-8g Goldstone pion C(t) = sum over source colours and sites of time t of |x|^2 (MILC's "
+                   "normalisation: no volume factor)\n",
+                   q->mass[k]);
+            printf("   t        pion C(t)          m_eff pion\n");
+            const double *p = pion + (size_t)k * T;
+            for (int t = 0; t < T; t++) {
+                printf("%4d   %.15e", t, p[t]);
+                if (t < T / 2) printf("   %9.5f", log(p[t] / p[(t + 1) % T]));
+                printf("\n");
+            }
+        }
+        if (o->out && qf_app_writes_files()) {
+            FILE *f = fopen(o->out, "w");
+            if (!f) {
+                rc = qf_fail("cannot write %s: check the directory exists and is writable", o->out);
+            } else {
+                fprintf(f, "# t");
+                for (int k = 0; k < n; k++) fprintf(f, " pion(m=%g)", q->mass[k]);
+                fprintf(f, " (asqtad, u0 %g, point source at the origin, summed over its 3 colours)\n", q->u0);
+                for (int t = 0; t < T; t++) {
+                    fprintf(f, "%d", t);
+                    for (int k = 0; k < n; k++) fprintf(f, " %.17e", pion[(size_t)k * T + t]);
+                    fprintf(f, "\n");
+                }
+                rc = fclose(f) ? qf_fail("writing %s failed", o->out) : QF_SUCCESS;
+                if (!rc) printf("wrote         %s\n", o->out);
+            }
+        }
+    }
+    free(pion);
+    free(src);
+    free(sol);
+    qf_linop_destroy(M);
+    if (b) qf_field_destroy(b);
+    for (int k = 0; k < nx; k++)
+        if (x[k]) qf_field_destroy(x[k]);
+    qf_asqtad_destroy(op);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+static int run(prop_opts *o, int dims[4])
+{
+    qf_lattice lat;
+    qf_field *u = NULL;
+    double plaquette = NAN;
+    int ks = o->q.action == QF_APP_ASQTAD;
+    /* the asqtad operator's Naik hop reaches 3 sites: blocks of at least 4 */
+    int rc = qf_app_lattice(&lat, dims, o->blocks, ks ? 4 : 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+             make_gauge(o, u, dims, &plaquette);
+    rc = rc || (ks ? run_asqtad(o, &lat, u, dims, plaquette) : run_wilson(o, &lat, u, dims));
+    if (u) qf_field_destroy(u);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 

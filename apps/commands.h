@@ -5,6 +5,7 @@
 
 int qf_cmd_info(int argc, char **argv);
 int qf_cmd_gauge(int argc, char **argv);
+int qf_cmd_links(int argc, char **argv);
 int qf_cmd_apply(int argc, char **argv);
 int qf_cmd_solve(int argc, char **argv);
 int qf_cmd_propagator(int argc, char **argv);

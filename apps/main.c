@@ -14,11 +14,14 @@ static const char usage[] =
     "Commands:\n"
     "  info       machine, build and StarPU configuration\n"
     "  gauge      gauge fields: load and verify, convert between formats, measure\n"
+    "  links      asqtad fat and Naik links of a gauge file (MILC's smearing), checked and written\n"
     "  apply      apply the Wilson-clover Dirac operator to a source, write the result\n"
-    "  solve      solve M x = b (BiCGStab, GCR, CGNR, CGNE, MR; mixed precision) as task graphs\n"
-    "  propagator point-source propagator (12 solves) and meson correlators: the main job\n"
-    "  bench      benchmarks: bench dslash (the even-odd operator), bench kernels (its CPU kernels alone),\n"
-    "             bench solver (the Krylov solvers), bench sched (scheduling policies)\n"
+    "  solve      solve M x = b (BiCGStab, GCR, CGNR, CGNE, MR, MG; CG and multi-mass for asqtad quarks,\n"
+    "             --action asqtad; mixed precision) as task graphs\n"
+    "  propagator point-source propagator and meson correlators (Wilson-clover: 12 solves; asqtad: 3 a\n"
+    "             mass, the Goldstone pion): the main job\n"
+    "  bench      benchmarks: bench dslash (the even-odd operator, or the asqtad D), bench kernels (its\n"
+    "             CPU kernels alone), bench solver (the Krylov solvers), bench sched (scheduling policies)\n"
     "  trace      summary of a trace's tasks.rec: time per codelet and worker, idle, critical path\n"
     "\n"
     "Run 'quarkflow COMMAND --help' for a command's options.\n";
@@ -77,6 +80,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "info")) return qf_cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gauge")) return qf_cmd_gauge(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "links")) return qf_cmd_links(argc - 1, argv + 1);
     if (!strcmp(argv[1], "apply")) return qf_cmd_apply(argc - 1, argv + 1);
     if (!strcmp(argv[1], "solve")) return qf_cmd_solve(argc - 1, argv + 1);
     if (!strcmp(argv[1], "propagator")) return qf_cmd_propagator(argc - 1, argv + 1);

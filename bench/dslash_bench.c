@@ -19,7 +19,10 @@
  * The chained applications grow the field by the operator's norm (at most about 2) each time, so
  * long runs overflow to inf and then NaN. That does not change the timing: IEEE inf/NaN arithmetic
  * runs at full speed on CPUs and GPUs (only subnormal numbers are slow, and growing values never
- * pass through them), and correctness is checked before. */
+ * pass through them), and correctness is checked before.
+ *
+ * --action asqtad times the asqtad D (qf_asqtad_dslash, all sites) as a task graph against the same
+ * ceiling; it has no direct kernels. */
 #include "app.h"
 #include "dslash_bench.h"
 #include "qf_bench.h"
@@ -54,8 +57,18 @@ static const char help[] =
     "  --warmup W          untimed applications before each timing (default 2)\n"
     "  --seed S            seed of the gauge field and the source (default 1)\n"
     "\n"
+    "  --action A          wilson (default: the operator above) or asqtad: the improved staggered D on all\n"
+    "                      sites (qf_asqtad_dslash, MILC's conventions) as a task graph, on fat and Naik\n"
+    "                      links smeared from the weak field, in --prec double or single (default single),\n"
+    "                      against the same ceiling (no direct kernels; --kappa, --csw, --recon and\n"
+    "                      --schur belong to the Wilson action)\n"
+    "  --u0 U              asqtad: tadpole factor of the smearing (default 1)\n"
+    "\n"
     "Counts: flops by qf_dirac_flops (QUDA's: 1320 a site for the dslash, 504 for the clover term,\n"
-    "48 for x + b y); bytes by QUDA's rule, listed in the output. Results: bench/RESULTS.md.\n\n";
+    "48 for x + b y); bytes by QUDA's rule, listed in the output. Asqtad: 1146 flops a site (QUDA's);\n"
+    "bytes by QUDA's rule without link compression: per output site 16 links of 18 reals, 16 input\n"
+    "vectors of 6 reals and the output vector's 6 reals, 390 reals of 8 bytes (double) or 4 (single).\n"
+    "Results: bench/RESULTS.md.\n\n";
 
 typedef struct {
     int dims[4], blocks[4];
@@ -64,6 +77,10 @@ typedef struct {
     long iters;
     int warmup;
     uint64_t seed;
+    qf_app_action action;
+    double u0;
+    int u0_given;
+    const char *wilson_option; /* the first Wilson-only option given, refused with --action asqtad */
 } bench_opts;
 
 static const double target_seconds = 2.0;
@@ -251,6 +268,104 @@ static int dslash(const bench_opts *o)
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
+/* ---- bench dslash --action asqtad ---- */
+
+typedef struct {
+    qf_asqtad *op;
+    qf_field **f;
+} asqtad_ctx;
+
+static int asqtad_run(void *ctx, long n, double *seconds)
+{
+    asqtad_ctx *g = ctx;
+    qf_runtime_wait_all();
+    double t0 = qf_timing_now();
+    for (long k = 0; k < n; k++)
+        if (qf_asqtad_dslash(g->op, g->f[(k + 1) & 1], g->f[k & 1])) return QF_ERROR;
+    qf_runtime_wait_all();
+    *seconds = qf_timing_now() - t0;
+    return QF_SUCCESS;
+}
+
+static int asqtad_dslash(const bench_opts *o)
+{
+    int dims[4] = {16, 16, 16, 16};
+    if (o->dims[0]) memcpy(dims, o->dims, sizeof dims);
+    qf_lattice lat;
+    /* the Naik hop's faces are 3 deep: blocks of at least 4 */
+    if (qf_app_lattice(&lat, dims, o->blocks, 4)) return QF_ERROR;
+    int ncpu = qf_runtime_ncpu_workers(), ncuda = qf_runtime_ncuda_workers();
+    int gpu, device;
+    if (qf_direct_path(&gpu, &device)) return QF_ERROR;
+    int nprocs = qf_runtime_nprocs(), ndevices = nprocs * (gpu ? ncuda : 1);
+    printf("bench dslash  asqtad D (qf_asqtad_dslash, all sites), weak-field gauge (eps 0.1) smeared with u0 %g, random "
+           "source, seed %llu\n",
+           o->u0, (unsigned long long)o->seed);
+    printf("lattice       %d %d %d %d, %s precision, blocks %d x %d x %d x %d of %d x %d x %d x %d sites\n", dims[0],
+           dims[1], dims[2], dims[3], qf_precision_name(o->p.prec), lat.blocks[0], lat.blocks[1], lat.blocks[2],
+           lat.blocks[3], lat.block[0], lat.block[1], lat.block[2], lat.block[3]);
+    qf_app_print_boundary(o->p.phase);
+    char each[48] = "";
+    if (nprocs > 1) snprintf(each, sizeof each, " in each of %d processes", nprocs);
+    if (gpu)
+        printf("path          GPU: task graph on %d CUDA + %d CPU workers%s (scheduler %s); no direct kernels for asqtad\n",
+               ncuda, ncpu, each, qf_runtime_sched_name());
+    else
+        printf("path          CPU: task graph on %d CPU workers%s (scheduler %s); no direct kernels for asqtad\n", ncpu, each,
+               qf_runtime_sched_name());
+
+    int64_t vol = lat.global_volume;
+    qf_field *u = NULL, *links = NULL, *f[2] = {NULL, NULL};
+    qf_asqtad *op = NULL;
+    double *src = malloc((size_t)vol * 6 * sizeof *src), smear = 0.0;
+    int rc = !src ? qf_fail("out of host memory for a colour-vector field") : QF_SUCCESS;
+    rc = rc || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1) ||
+         qf_app_asqtad_links(u, o->u0, o->p.phase, QF_SMEAR_STANDARD, &links, &smear);
+    qf_asqtad_params ap = {.mass = 0.1, .prec = o->p.prec}; /* D does not read the mass */
+    rc = rc || qf_asqtad_create(&op, links, &ap) || qf_field_create(&f[0], &lat, QF_FIELD_STAGGERED, o->p.prec, 0) ||
+         qf_field_create(&f[1], &lat, QF_FIELD_STAGGERED, o->p.prec, 0);
+    if (!rc) {
+        qf_app_random_colour_vector(src, vol, o->seed);
+        rc = qf_field_import(f[0], src);
+    }
+    if (u) qf_field_destroy(u);
+    if (links) qf_field_destroy(links);
+
+    /* QUDA's counts: 1146 flops a site; per output site 16 links (18 reals), 16 input vectors and the
+     * output vector (6 reals each), no link compression */
+    size_t real = qf_record_bytes(o->p.prec, 1);
+    double flops = qf_asqtad_dslash_flops(&lat), site_bytes = (16.0 * 18 + 16.0 * 6 + 6) * (double)real,
+           bytes = site_bytes * (double)vol;
+    if (!rc) {
+        printf("links         smeared in %.3f s\n", smear);
+        printf("counts        %.4g flops an application (qf_asqtad_dslash_flops: %.0f a site, QUDA's count)\n", flops,
+               flops / (double)vol);
+        printf("              %.4g bytes an application (%s precision), per output site 16 links x 18 reals + 16 input\n"
+               "              vectors x 6 reals + the output vector's 6 reals = 390 reals x %zu bytes = %g bytes (QUDA's\n"
+               "              rule for asqtad without link compression; faces not counted)\n",
+               bytes, qf_precision_name(o->p.prec), real, site_bytes);
+    }
+    qf_timing graph = {0};
+    double ceiling = 0.0;
+    asqtad_ctx ctx = {op, f};
+    rc = rc || qf_timing_run(asqtad_run, &ctx, o->warmup, o->iters, target_seconds, &graph);
+    if (!rc) print_rate("task graph", &graph, flops, bytes);
+    fflush(stdout);
+    rc = rc || qf_bench_ceiling(gpu, device, ncpu, &ceiling);
+    if (!rc && ndevices > 1)
+        printf("ceiling       x %d %s: %.2f GB/s\n", ndevices, gpu ? "GPUs" : "processes", ceiling * ndevices);
+    if (!rc) {
+        double bw = bytes / graph.best * 1e-9, mean = bytes / (graph.seconds / (double)graph.n) * 1e-9;
+        printf("ratio         task graph / ceiling  %.3f  (bandwidth, best rounds; means %.3f)\n", bw / (ceiling * ndevices),
+               mean / (ceiling * ndevices));
+    }
+    for (int k = 0; k < 2; k++)
+        if (f[k]) qf_field_destroy(f[k]);
+    qf_asqtad_destroy(op);
+    free(src);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
 int qf_bench_timing_option(const char *cmd, int argc, char **argv, int *i, long *iters, int *warmup, uint64_t *seed)
 {
     const char *a = argv[*i];
@@ -280,11 +395,24 @@ static int parse(int argc, char **argv, bench_opts *o)
     o->form = QF_SCHUR_ASYMMETRIC;
     o->warmup = 2;
     o->seed = 1;
+    o->u0 = 1.0;
     const char *cmd = "bench dslash";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int rc = 0, op_rc;
-        if (!strcmp(a, "--dim")) {
+        if (!o->wilson_option && (!strcmp(a, "--kappa") || !strcmp(a, "--csw") || !strcmp(a, "--recon") ||
+                                  !strcmp(a, "--recon-sloppy") || !strcmp(a, "--schur")))
+            o->wilson_option = a;
+        if (!strcmp(a, "--action")) {
+            if (i + 1 >= argc || qf_app_action_parse(argv[i + 1], &o->action))
+                return qf_app_usage_error(cmd, "--action '%s': give wilson or asqtad", i + 1 < argc ? argv[i + 1] : "");
+            i++;
+        } else if (!strcmp(a, "--u0")) {
+            rc = qf_app_double(cmd, argc, argv, &i, &o->u0);
+            if (!rc && !(o->u0 > 0.0 && o->u0 <= 1.0))
+                return qf_app_usage_error(cmd, "--u0 %g: the tadpole factor lies in (0, 1]", o->u0);
+            o->u0_given = 1;
+        } else if (!strcmp(a, "--dim")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
@@ -298,6 +426,12 @@ static int parse(int argc, char **argv, bench_opts *o)
         }
         if (rc) return rc;
     }
+    if (o->action == QF_APP_WILSON && o->u0_given)
+        return qf_app_usage_error(cmd, "--u0 belongs to --action asqtad (the tadpole factor of its smeared links)");
+    if (o->action == QF_APP_ASQTAD && o->wilson_option)
+        return qf_app_usage_error(cmd, "%s belongs to the Wilson-clover operator, not to --action asqtad", o->wilson_option);
+    if (o->action == QF_APP_ASQTAD && o->p.prec == QF_HALF)
+        return qf_app_usage_error(cmd, "--prec half: the asqtad operator runs in double or single precision");
     return 0;
 }
 
@@ -308,7 +442,7 @@ int qf_bench_dslash(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
     if (qf_app_start(&argc, &argv)) return qf_app_error();
-    rc = dslash(&o);
+    rc = o.action == QF_APP_ASQTAD ? asqtad_dslash(&o) : dslash(&o);
     qf_app_stop();
     return rc ? qf_app_error() : 0;
 }

@@ -486,17 +486,22 @@ int qf_lime_gauge_read(qf_io_file *f, qf_gauge_format format, const int dims_hin
     return QF_SUCCESS;
 }
 
-/* The SciDAC fields with one colour vector per spin a site: colour vectors (1 spin, MILC's ksvector
- * files) and Wilson Dirac fermions (4 spins, as Chroma and QUDA write them through QIO). */
+/* The SciDAC fields of plain numbers a site, read and written without the checks of gauge fields:
+ * colour vectors (MILC's ksvector files), Wilson Dirac fermions (4 spins, as Chroma and QUDA write them
+ * through QIO), and colour matrices of any kind (4 a site: the asqtad fat and Naik links, not SU(3)). */
 typedef struct {
-    int nspins;
+    int reals;            /* of one object */
+    int datacount;        /* objects a site */
+    int nspins;           /* stated as <spins> (spinor types), 0 for none */
     const char *kind;     /* the datatype's field name */
     const char *name;     /* for messages */
     const char *datatype; /* written: printf pattern of the datatype with the precision letter */
 } spin_colour_kind;
 
-static const spin_colour_kind colour_vector_kind = {1, "ColorVector", "colour vector", "QDP_%c3_ColorVector"};
-static const spin_colour_kind dirac_fermion_kind = {4, "DiracFermion", "Dirac fermion", "USQCD_%c3_DiracFermion"};
+static const spin_colour_kind colour_vector_kind = {6, 1, 0, "ColorVector", "colour vector", "QDP_%c3_ColorVector"};
+static const spin_colour_kind dirac_fermion_kind = {24, 1, 4, "DiracFermion", "Dirac fermion", "USQCD_%c3_DiracFermion"};
+static const spin_colour_kind colour_matrices_kind = {18, 4, 0, "ColorMatrix", "colour-matrix field",
+                                                      "QDP_%c3_ColorMatrix"};
 
 static int spin_colour_read(const spin_colour_kind *k, const char *path, const int dims_hint[4], qf_gio_part *part,
                             int dims[4], double **out, int *precision_bits)
@@ -514,7 +519,7 @@ static int spin_colour_read(const spin_colour_kind *k, const char *path, const i
                      magic[1], magic[2], magic[3]);
     if (rc == QF_SUCCESS) rc = lime_scan(&f, &recs, &n);
     if (rc == QF_SUCCESS)
-        rc = locate_field(&f, recs, n, 0, k->kind, 1, 6 * k->nspins, k->nspins > 1 ? k->nspins : 0, &fld);
+        rc = locate_field(&f, recs, n, 0, k->kind, k->datacount, k->reals, k->nspins, &fld);
     free(recs);
     if (rc == QF_SUCCESS) rc = qf_gio_check_hint(fld.dims, dims_hint, "the scidac-private-file-xml record");
     double *v = NULL;
@@ -545,6 +550,15 @@ int qf_colour_vector_read_part(const char *path, const int dims_hint[4], const q
     qf_gio_part p = qf_gio_whole(0);
     if (part) p.box = *part;
     return spin_colour_read(&colour_vector_kind, path, dims_hint, &p, dims, vec, precision_bits);
+}
+
+int qf_colour_matrices_read_part(const char *path, const int dims_hint[4], const qf_gauge_part *part, int dims[4],
+                                 double **m, int *precision_bits)
+{
+    if (!path || !dims || !m) return qf_fail("qf_colour_matrices_read: path, dims and m must not be NULL");
+    qf_gio_part p = qf_gio_whole(0);
+    if (part) p.box = *part;
+    return spin_colour_read(&colour_matrices_kind, path, dims_hint, &p, dims, m, precision_bits);
 }
 
 int qf_dirac_fermion_read(const char *path, const int dims_hint[4], int dims[4], double **psi, int *precision_bits)
@@ -720,7 +734,7 @@ int qf_ildg_write(const char *path, const int dims[4], const double *links, qf_g
 static int spin_colour_write(const spin_colour_kind *k, const char *path, const int dims[4], const double *data,
                              qf_gio_part *part, int precision_bits)
 {
-    int rc = QF_SUCCESS, reals = 6 * k->nspins;
+    int rc = QF_SUCCESS, reals = k->reals * k->datacount;
     if (precision_bits != 32 && precision_bits != 64) rc = qf_fail("precision %d bits: write 32 or 64", precision_bits);
     else if (qf_io_check_dims(dims, (uint64_t)reals * 8, "the dimensions given") != QF_SUCCESS) rc = QF_ERROR;
     if (rc == QF_SUCCESS) {
@@ -728,7 +742,7 @@ static int spin_colour_write(const spin_colour_kind *k, const char *path, const 
         snprintf(datatype, sizeof datatype, k->datatype, precision_bits == 32 ? 'F' : 'D');
         snprintf(record_xml, sizeof record_xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>%s field</info>",
                  k->name);
-        field_desc d = {datatype, reals, 1, precision_bits / 8, k->nspins > 1 ? k->nspins : 0,
+        field_desc d = {datatype, k->reals, k->datacount, precision_bits / 8, k->nspins,
                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info><creator>quarkflow</creator></info>",
                         record_xml, 0, NULL};
         lime_field fld;
@@ -754,6 +768,15 @@ int qf_colour_vector_write_part(const char *path, const int dims[4], const doubl
     qf_gio_part p = qf_gio_whole(0);
     if (part) p.box = *part;
     return spin_colour_write(&colour_vector_kind, path, dims, vec, &p, precision_bits);
+}
+
+int qf_colour_matrices_write_part(const char *path, const int dims[4], const double *m, const qf_gauge_part *part,
+                                  int precision_bits)
+{
+    if (!path || !dims || !m) return qf_fail("qf_colour_matrices_write: path, dims and m must not be NULL");
+    qf_gio_part p = qf_gio_whole(0);
+    if (part) p.box = *part;
+    return spin_colour_write(&colour_matrices_kind, path, dims, m, &p, precision_bits);
 }
 
 int qf_dirac_fermion_write(const char *path, const int dims[4], const double *psi, int precision_bits)

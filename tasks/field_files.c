@@ -5,6 +5,7 @@
 #include "quarkflow/qf_gauge.h"
 #include "quarkflow/qf_observables.h"
 #include "quarkflow/qf_runtime.h"
+#include "quarkflow/qf_staggered.h"
 #include "tasks.h"
 
 #include <math.h>
@@ -131,4 +132,52 @@ int qf_colour_vector_read_local(const qf_lattice *lat, const char *path, double 
     qf_gauge_part part = process_part(lat);
     int dims[4];
     return qf_colour_vector_read_part(path, lat->global, &part, dims, vec, precision_bits);
+}
+
+/* ---- asqtad links: two colour-matrix files, the fat links and the Naik links ---- */
+
+int qf_asqtad_links_save(const qf_field *links, const char *fat_path, const char *long_path, int precision_bits)
+{
+    if (!links || (!fat_path && !long_path)) return qf_fail("qf_asqtad_links_save: the links or both paths are NULL");
+    if (links->shape.kind != QF_FIELD_ASQTAD_LINKS)
+        return qf_fail("qf_asqtad_links_save: a %s field is not asqtad links", qf_field_kind_name(links->shape.kind));
+    const qf_lattice *lat = links->lat;
+    size_t n = (size_t)lat->local_volume;
+    double *all = malloc(n * 144 * sizeof *all), *half = malloc(n * 72 * sizeof *half);
+    int rc = !all || !half ? qf_fail("out of host memory for the %lld sites written by this process", (long long)n)
+                           : qf_field_export_local(links, all);
+    qf_gauge_part part = process_part(lat);
+    for (int k = 0; k < 2; k++) {
+        const char *path = k ? long_path : fat_path;
+        if (!path) continue;
+        for (size_t i = 0; !rc && i < n; i++) memcpy(half + 72 * i, all + 144 * i + 72 * k, 72 * sizeof *half);
+        rc = all_ready(lat, rc, path) || qf_colour_matrices_write_part(path, lat->global, half, &part, precision_bits);
+    }
+    free(all);
+    free(half);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_asqtad_links_load(const qf_lattice *lat, const char *fat_path, const char *long_path, qf_field **links)
+{
+    if (!lat || !fat_path || !long_path || !links) return qf_fail("qf_asqtad_links_load: an argument is NULL");
+    *links = NULL;
+    size_t n = (size_t)lat->local_volume;
+    double *all = malloc(n * 144 * sizeof *all);
+    int rc = all ? QF_SUCCESS : qf_fail("out of host memory for the %lld sites read by this process", (long long)n);
+    qf_gauge_part part = process_part(lat);
+    for (int k = 0; k < 2 && !rc; k++) {
+        double *half = NULL;
+        int dims[4];
+        rc = qf_colour_matrices_read_part(k ? long_path : fat_path, lat->global, &part, dims, &half, NULL);
+        for (size_t i = 0; !rc && i < n; i++) memcpy(all + 144 * i + 72 * k, half + 72 * i, 72 * sizeof *all);
+        free(half);
+    }
+    rc = rc || qf_field_create(links, lat, QF_FIELD_ASQTAD_LINKS, QF_DOUBLE, 0) || qf_field_import_local(*links, all);
+    free(all);
+    if (rc && *links) {
+        qf_field_destroy(*links);
+        *links = NULL;
+    }
+    return rc ? QF_ERROR : QF_SUCCESS;
 }

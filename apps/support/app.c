@@ -128,6 +128,24 @@ void qf_app_random_spinor_local(double *psi, const qf_lattice *lat, uint64_t see
     for (int64_t i = 0; i < lat->local_volume; i++) random_site(psi + 24 * i, seed, qf_lattice_local_to_global(lat, i));
 }
 
+void qf_app_random_colour_vector(double *v, int64_t volume, uint64_t seed)
+{
+    double site[24];
+    for (int64_t i = 0; i < volume; i++) {
+        random_site(site, seed, i);
+        memcpy(v + 6 * i, site, 6 * sizeof *v);
+    }
+}
+
+void qf_app_random_colour_vector_local(double *v, const qf_lattice *lat, uint64_t seed)
+{
+    double site[24];
+    for (int64_t i = 0; i < lat->local_volume; i++) {
+        random_site(site, seed, qf_lattice_local_to_global(lat, i));
+        memcpy(v + 6 * i, site, 6 * sizeof *v);
+    }
+}
+
 int qf_app_dims(const char *command, int argc, char **argv, int *i, int out[4])
 {
     if (qf_parse_dims(argv + *i + 1, argc - *i - 1, out, argv[*i]))

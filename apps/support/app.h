@@ -64,6 +64,9 @@ int qf_app_u64(const char *command, int argc, char **argv, int *i, uint64_t *out
 void qf_app_random_spinor(double *psi, int64_t volume, uint64_t seed);
 /* The same field's numbers for this process's part only (qf_field_import_local's order). */
 void qf_app_random_spinor_local(double *psi, const qf_lattice *lat, uint64_t seed);
+/* The same for staggered colour vectors (6 doubles a site: the first 6 of the Wilson field's 24). */
+void qf_app_random_colour_vector(double *v, int64_t volume, uint64_t seed);
+void qf_app_random_colour_vector_local(double *v, const qf_lattice *lat, uint64_t seed);
 
 /* Dirac-operator options shared by apply and bench (operator_problem.c): --op NAME, --schur asym|sym,
  * --bc X Y Z T (periodic, antiperiodic or theta for exp(i pi theta)); and the operator's summary. */
@@ -71,24 +74,76 @@ int qf_app_op_parse(const char *s, qf_dirac_op *op);
 int qf_app_schur(const char *command, int argc, char **argv, int *i, qf_schur_form *form);
 int qf_app_bc(const char *command, int argc, char **argv, int *i, double phase[4][2]);
 void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form);
+/* The line "boundary      x periodic, ..." of the phases (qf_app_bc's). */
+void qf_app_print_boundary(const double phase[4][2]);
 /* The operator options of apply, solve, propagator and bench (--kappa, --csw, --prec, --bc, --recon,
  * --recon-sloppy, and --schur when form is not NULL) at argv[*i], validated: 0, or a usage error's exit code, or
  * QF_APP_NOT_AN_OPERATOR_OPTION when argv[*i] is none of them. */
 #define QF_APP_NOT_AN_OPERATOR_OPTION (-1)
 int qf_app_dirac_option(const char *command, int argc, char **argv, int *i, qf_dirac_params *p, qf_schur_form *form);
 
+/* Quark actions (support/staggered.c): Wilson-clover (the default) or improved staggered, asqtad in
+ * MILC's conventions (qf_staggered.h), chosen by --action, with the asqtad options --mass, --masses
+ * and --u0; solve and propagator parse them, and refuse the options of the other action. */
+typedef enum { QF_APP_WILSON = 0, QF_APP_ASQTAD } qf_app_action;
+typedef struct {
+    qf_app_action action;
+    int nmass;      /* masses given: 1 for --mass, the list's length for --masses, 0 for none */
+    int mass_list;  /* given as --masses (a multi-mass solve) */
+    double mass[QF_MULTISHIFT_MAX];
+    double u0;      /* tadpole factor of the smearing (default 1) */
+    int u0_given, solver_given;
+    const char *fat_file, *long_file; /* --fat, --long: links read instead of smeared */
+    const char *wilson_option; /* the first Wilson-only option given (--kappa, --csw, --recon, --mg-* ...) */
+} qf_app_quarks;
+/* wilson or asqtad: 0, or -1 for another name. */
+int qf_app_action_parse(const char *s, qf_app_action *a);
+/* The Wilson action, no mass, u0 1. */
+void qf_app_quarks_defaults(qf_app_quarks *q);
+/* --action, --mass, --masses and --u0 at argv[*i], validated: 0, a usage error's exit code, or
+ * QF_APP_NOT_A_QUARK_OPTION for any other option (Wilson-only options and --solver are noted on the
+ * way, for qf_app_quarks_check, and left to the other parsers). */
+#define QF_APP_NOT_A_QUARK_OPTION (-3)
+int qf_app_quark_option(const char *command, int argc, char **argv, int *i, qf_app_quarks *q);
+/* After all options: the refusal of the other action's options, the asqtad action's mass, and, with
+ * sp, its solver (CG on the even-odd system unless --solver says otherwise; CG with --full, multigrid
+ * and half precision refused; --masses only as the multi-shift CG on the even-odd system): 0 or a
+ * usage error's exit code. */
+int qf_app_quarks_check(const char *command, qf_app_quarks *q, qf_solver_params *sp);
+/* Which action argv names with --action (the default when none): for options whose shape depends on
+ * it (--point), parsed before --action may have been seen. */
+qf_app_action qf_app_action_named(int argc, char **argv);
+/* The asqtad operator of mass q->mass[0] in prec on gauge's lattice: the fat and Naik links smeared
+ * (u0 q->u0, the boundary phases phase) or read (--fat, --long) and the operator built on them, the
+ * links freed; prints the
+ * line "links ..." with the smearing's time and, when --u0 was not given, a note (plaquette: the
+ * field's, Re Tr / 3, for the suggestion of its fourth root; NaN: none). */
+int qf_app_asqtad_create(qf_asqtad **op, const qf_field *gauge, const qf_app_quarks *q, const double phase[4][2],
+                         qf_precision prec, double plaquette);
+/* The fat and Naik links alone (qf_asqtad_links with u0, phase and the smearing algorithm), timed to the
+ * end of their tasks. */
+int qf_app_asqtad_links(const qf_field *gauge, double u0, const double phase[4][2], qf_asqtad_smearing smearing,
+                        qf_field **links, double *seconds);
+/* The note printed when --u0 was not given (stderr, rank 0). */
+void qf_app_u0_note(int u0_given, double plaquette);
+/* "operator      asqtad ..." and the boundary line; even_odd: the system solved is Mhat. */
+void qf_app_print_asqtad(const qf_app_quarks *q, const double phase[4][2], qf_precision prec, int even_odd);
+/* The masses as "0.1" or "0.1, 0.2, 0.4". */
+void qf_app_format_masses(const qf_app_quarks *q, char *out, size_t size);
+
 /* The problem apply and solve share (operator_problem.c): the gauge field (a file, or a generated
  * start field), the operator, the source and the output file. */
 typedef struct {
     const char *gauge_file, *source, *out;
     qf_gauge_format format;
-    int dims[4], blocks[4], point[6];
+    int dims[4], blocks[4], point[6]; /* asqtad: point[4] 0, point[5] the colour */
     qf_gauge_start_kind start;
     uint64_t seed;
     double eps;
-    qf_dirac_params p;
+    qf_dirac_params p; /* asqtad: prec and phase only */
     qf_schur_form form;
     int out_bits;
+    qf_app_quarks q;   /* the action (Wilson unless the command parses qf_app_quark_option) */
 } qf_app_problem;
 /* Weak start field (eps 0.1, seed 1) on 8^4, kappa 0.12, asymmetric Schur form, point source at the
  * origin, 64-bit output. */
@@ -101,23 +156,32 @@ int qf_app_problem_option(const char *command, int argc, char **argv, int *i, qf
  * generated field's line) and checks the point source against the lattice, whose extents go to dims;
  * 0 or an exit code. */
 int qf_app_problem_prepare(const char *command, const qf_app_problem *pr, int dims[4]);
+/* The file --out writes for mass k of --masses (FILE.m<mass>), or --out itself for one mass. */
+void qf_app_problem_out(const qf_app_problem *pr, int k, char *path, size_t size);
 /* On the running processes: the lattice, the gauge field (read or generated), the operator built on
  * it, this process's part of the source (src) and the operator's input (the source) and output
  * fields; res has room for this process's part of a result. */
 typedef struct {
     qf_lattice lat;
-    qf_dirac *d;
+    qf_dirac *d;      /* the Wilson-clover operator, or */
+    qf_asqtad *ks;    /* the asqtad one (of the first mass) */
     qf_field *in, *out;
     double *src, *res;
+    int site_reals;   /* of src, res and the fields: 24 (Wilson) or 6 (staggered) */
     double build_seconds; /* of the operator */
 } qf_app_setup;
 int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *pr, const int dims[4]);
 void qf_app_setup_destroy(qf_app_setup *s);
-/* |v|^2 of a colour-spinor field in parts (this process's sites), summed over the processes; even_only:
- * the even sites only. */
-double qf_app_norm2(const double *v, const qf_lattice *lat, int even_only);
-/* --out: every process writes its part of the field (the solution or result: what). */
-int qf_app_write_result(const qf_app_problem *pr, const qf_field *out, const char *what);
+/* The setup's operator as a qf_linop (the caller destroys it before the setup). */
+int qf_app_setup_linop(qf_app_setup *s, qf_linop **M);
+/* The operator's lines: qf_app_print_operator's, or the asqtad ones. */
+void qf_app_print_problem_operator(const qf_app_problem *pr, int even_odd);
+/* |v|^2 of a field of site_reals reals a site in parts (this process's sites), summed over the
+ * processes; even_only: the even sites only. */
+double qf_app_norm2(const double *v, const qf_lattice *lat, int site_reals, int even_only);
+/* --out: every process writes its part of the field (the solution or result: what) to path (a
+ * Dirac-fermion or, for the asqtad action, a colour-vector file). */
+int qf_app_write_result(const qf_app_problem *pr, const char *path, const qf_field *out, const char *what);
 
 /* The solver options of solve, propagator and bench solver at argv[*i] (support/solver_options.c),
  * each validated alone: 0, a usage error's exit code, or QF_APP_NOT_A_SOLVER_OPTION.
@@ -145,9 +209,10 @@ void qf_app_mg_release(qf_solver_params *sp);
 #define QF_APP_STR_(x) #x
 #define QF_APP_STR(x) QF_APP_STR_(x) /* a numeric macro as a string literal, for help texts */
 #define QF_APP_SOLVER_HELP(max_iter)                                                                                  \
-    "  --solver S          bicgstab (default), gcr, cgnr (CG on M^dagger M x = M^dagger b), cgne (CG on\n"         \
-    "                      M M^dagger y = b, x = M^dagger y), mr (minimal residual) or mg (flexible GCR\n"        \
-    "                      preconditioned by an adaptive-multigrid K-cycle, the hierarchy in single\n"          \
+    "  --solver S          bicgstab (default; cg with --action asqtad), gcr, cgnr (CG on M^dagger M x =\n"      \
+    "                      M^dagger b), cgne (CG on M M^dagger y = b, x = M^dagger y), cg (CG on a hermitian\n"  \
+    "                      system: the asqtad action's even-odd one), mr (minimal residual) or mg (flexible\n"  \
+    "                      GCR preconditioned by an adaptive-multigrid K-cycle, the hierarchy in single\n"      \
     "                      precision, built once per operator; full lattice)\n"                                 \
     "  --tol T             true relative residual |b - M x| / |b| to reach, at least "                           \
     QF_APP_STR(QF_SOLVER_MIN_TOL_DOUBLE) " with a double-\n"                                                           \
@@ -187,6 +252,18 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      coarsest solves as task graphs over blocks\n"                                    \
     "  --mg-location P[,P..]  where each level's tasks run, from the finest: cpu, gpu or auto (default auto:\n" \
     "                      the scheduler decides; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"
+
+/* The help text of the asqtad action's options (qf_app_quark_option). */
+#define QF_APP_ASQTAD_HELP                                                                                             \
+    "  --action A          wilson (default: Wilson-clover, --kappa, --csw) or asqtad (improved staggered)\n"      \
+    "  --mass M            asqtad: the quark mass m > 0 (MILC's M = 2m + D); --action asqtad needs it or\n"      \
+    "  --masses M1,M2,...  asqtad: several masses at once (up to " QF_APP_STR(QF_MULTISHIFT_MAX) ") by multi-shift CG, MILC's\n" \
+    "                      multi-mass inverter: one Krylov space on the even and one on the odd sites\n"         \
+    "  --u0 U              asqtad: tadpole factor of the links' smearing, in (0, 1] (default 1: none; MILC\n"   \
+    "                      runs give it, usually the fourth root of the plaquette)\n"                          \
+    "  --fat F --long L    asqtad: the links read from quarkflow links' files instead of smeared\n"          \
+    "  --prec P, --bc X Y Z T  as for the Wilson action: the operator's precision (double or single) and the\n" \
+    "                      boundary phases, which the links carry besides the staggered phases\n"
 
 /* Traces (support/trace.c): after a run with --trace DIR, the runtime's conversion of DIR's FxT records
  * (qf_runtime_trace_convert) and DIR/summary.txt; the summary of a tasks.rec (window: the codelet

@@ -1,6 +1,7 @@
 /* What quarkflow apply and quarkflow solve share (app.h): the options of the Wilson-clover operator
  * (also read by propagator and the benchmarks), and the problem both commands set up: the gauge field
- * (a file, or a generated start field), the operator, the source and the output file. */
+ * (a file, or a generated start field), the operator (Wilson-clover, or for solve's --action asqtad
+ * the asqtad one: support/staggered.c), the source and the output file. */
 #include "app.h"
 
 #include <math.h>
@@ -115,10 +116,15 @@ void qf_app_print_operator(const qf_dirac_params *p, qf_schur_form form)
     if (p->recon != QF_RECON_18 || p->recon_sloppy != QF_RECON_18)
         printf("links         reconstruct %s (%d reals a link), sloppy copies %s\n", qf_recon_name(p->recon),
                qf_recon_link_reals(p->recon), qf_recon_name(p->recon_sloppy));
+    qf_app_print_boundary(p->phase);
+}
+
+void qf_app_print_boundary(const double phase[4][2])
+{
     printf("boundary      ");
     static const char dir[4] = {'x', 'y', 'z', 't'};
     for (int mu = 0; mu < 4; mu++) {
-        const double *z = p->phase[mu];
+        const double *z = phase[mu];
         if (z[0] == 1.0 && z[1] == 0.0) printf("%c periodic", dir[mu]);
         else if (z[0] == -1.0 && z[1] == 0.0) printf("%c antiperiodic", dir[mu]);
         else printf("%c (%.6g, %.6g)", dir[mu], z[0], z[1]);
@@ -136,6 +142,7 @@ void qf_app_problem_defaults(qf_app_problem *pr)
     pr->form = QF_SCHUR_ASYMMETRIC;
     pr->source = "point";
     pr->out_bits = 64;
+    qf_app_quarks_defaults(&pr->q);
 }
 
 int qf_app_problem_option(const char *cmd, int argc, char **argv, int *i, qf_app_problem *o)
@@ -172,14 +179,19 @@ int qf_app_problem_option(const char *cmd, int argc, char **argv, int *i, qf_app
         return 0;
     }
     if (!strcmp(a, "--point")) {
-        if (*i + 6 >= argc) return qf_app_usage_error(cmd, "--point needs six values: X Y Z T SPIN COLOUR");
-        for (int k = 0; k < 6; k++) {
-            int j = *i + k;
-            rc = qf_app_int(cmd, argc, argv, &j, &o->point[k]);
+        /* a staggered point is a site and a colour: X Y Z T COLOUR */
+        int ks = qf_app_action_named(argc, argv) == QF_APP_ASQTAD, n = ks ? 5 : 6;
+        if (*i + n >= argc)
+            return qf_app_usage_error(cmd, ks ? "--point needs five values with --action asqtad: X Y Z T COLOUR"
+                                              : "--point needs six values: X Y Z T SPIN COLOUR");
+        memset(o->point, 0, sizeof o->point);
+        for (int k = 0; k < n; k++) {
+            int j = *i + k, *at = &o->point[ks && k == 4 ? 5 : k];
+            rc = qf_app_int(cmd, argc, argv, &j, at);
             if (rc) return rc;
-            if (o->point[k] < 0) return qf_app_usage_error(cmd, "--point: '%s' is negative", argv[*i + 1 + k]);
+            if (*at < 0) return qf_app_usage_error(cmd, "--point: '%s' is negative", argv[*i + 1 + k]);
         }
-        *i += 6;
+        *i += n;
         if (o->point[4] > 3) return qf_app_usage_error(cmd, "--point: spin %d is not 0..3", o->point[4]);
         if (o->point[5] > 2) return qf_app_usage_error(cmd, "--point: colour %d is not 0..2", o->point[5]);
         return 0;
@@ -195,9 +207,19 @@ int qf_app_problem_option(const char *cmd, int argc, char **argv, int *i, qf_app
     return 0;
 }
 
+void qf_app_problem_out(const qf_app_problem *o, int k, char *path, size_t size)
+{
+    if (o->q.mass_list) snprintf(path, size, "%s.m%g", o->out, o->q.mass[k]);
+    else snprintf(path, size, "%s", o->out);
+}
+
 int qf_app_problem_prepare(const char *cmd, const qf_app_problem *o, int dims[4])
 {
-    if (o->out && qf_app_check_output("--out", o->out)) return qf_app_error();
+    for (int k = 0; o->out && k < (o->q.mass_list ? o->q.nmass : 1); k++) {
+        char path[4096];
+        qf_app_problem_out(o, k, path, sizeof path);
+        if (qf_app_check_output("--out", path)) return qf_app_error();
+    }
     const int generated[4] = {8, 8, 8, 8};
     memcpy(dims, generated, sizeof generated);
     if (o->gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
@@ -220,7 +242,7 @@ int qf_app_problem_prepare(const char *cmd, const qf_app_problem *o, int dims[4]
 
 /* |v|^2 of a field held in parts (this process's sites, qf_field_export_local's order), summed over
  * the processes; even_only: the even sites only. */
-double qf_app_norm2(const double *v, const qf_lattice *lat, int even_only)
+double qf_app_norm2(const double *v, const qf_lattice *lat, int site_reals, int even_only)
 {
     double s = 0.0;
     for (int64_t i = 0; i < lat->local_volume; i++) {
@@ -229,48 +251,56 @@ double qf_app_norm2(const double *v, const qf_lattice *lat, int even_only)
             qf_lex_coords(qf_lattice_local_to_global(lat, i), lat->global, x);
             if (qf_parity(x)) continue;
         }
-        for (int k = 0; k < 24; k++) s += v[24 * i + k] * v[24 * i + k];
+        for (int k = 0; k < site_reals; k++) s += v[site_reals * i + k] * v[site_reals * i + k];
     }
     qf_runtime_sum_doubles(&s, 1);
     return s;
 }
 
-/* Builds this process's part of the source. */
+/* Builds this process's part of the source: a Wilson colour-spinor (24 reals a site) or, for the
+ * asqtad action, a colour vector (6). */
 static int make_source(const qf_app_problem *o, const qf_lattice *lat, double *src)
 {
     int64_t vol = lat->local_volume;
-    memset(src, 0, (size_t)vol * 24 * sizeof *src);
+    int ks = o->q.action == QF_APP_ASQTAD, reals = ks ? 6 : 24;
+    memset(src, 0, (size_t)vol * reals * sizeof *src);
     if (!strcmp(o->source, "point")) {
         int64_t at = qf_lex_index(o->point, lat->global);
         for (int64_t i = 0; i < vol; i++)
-            if (qf_lattice_local_to_global(lat, i) == at) src[i * 24 + (o->point[4] * 3 + o->point[5]) * 2] = 1.0;
-        printf("source        point at (%d, %d, %d, %d), spin %d, colour %d\n", o->point[0], o->point[1], o->point[2],
-               o->point[3], o->point[4], o->point[5]);
+            if (qf_lattice_local_to_global(lat, i) == at) src[i * reals + (o->point[4] * 3 + o->point[5]) * 2] = 1.0;
+        if (ks)
+            printf("source        point at (%d, %d, %d, %d), colour %d\n", o->point[0], o->point[1], o->point[2],
+                   o->point[3], o->point[5]);
+        else
+            printf("source        point at (%d, %d, %d, %d), spin %d, colour %d\n", o->point[0], o->point[1], o->point[2],
+                   o->point[3], o->point[4], o->point[5]);
         return QF_SUCCESS;
     }
     if (!strcmp(o->source, "random")) {
-        qf_app_random_spinor_local(src, lat, o->seed);
+        if (ks) qf_app_random_colour_vector_local(src, lat, o->seed);
+        else qf_app_random_spinor_local(src, lat, o->seed);
         printf("source        random complex Gaussian, seed %llu\n", (unsigned long long)o->seed);
         return QF_SUCCESS;
     }
     int bits;
     double *psi;
-    if (qf_dirac_fermion_read_local(lat, o->source, &psi, &bits))
-        return qf_fail_context("--source %s (the source must be a SciDAC Dirac fermion of the gauge field's lattice)",
-                               o->source);
-    memcpy(src, psi, (size_t)vol * 24 * sizeof *src);
+    if (ks ? qf_colour_vector_read_local(lat, o->source, &psi, &bits) : qf_dirac_fermion_read_local(lat, o->source, &psi, &bits))
+        return qf_fail_context("--source %s (the source must be a SciDAC %s of the gauge field's lattice)", o->source,
+                               ks ? "colour vector (MILC's ksvector files)" : "Dirac fermion");
+    memcpy(src, psi, (size_t)vol * reals * sizeof *src);
     free(psi);
-    printf("source        %s (SciDAC Dirac fermion, %d-bit)\n", o->source, bits);
+    printf("source        %s (SciDAC %s, %d-bit)\n", o->source, ks ? "colour vector" : "Dirac fermion", bits);
     return QF_SUCCESS;
 }
 
 /* --out: every process writes its part of the solution or result. */
-int qf_app_write_result(const qf_app_problem *o, const qf_field *out, const char *what)
+int qf_app_write_result(const qf_app_problem *o, const char *path, const qf_field *out, const char *what)
 {
-    int rc = qf_field_save_dirac_fermion(out, o->out, o->out_bits);
+    int ks = o->q.action == QF_APP_ASQTAD;
+    int rc = ks ? qf_field_save_colour_vector(out, path, o->out_bits) : qf_field_save_dirac_fermion(out, path, o->out_bits);
     if (!rc)
-        printf("wrote         %s (%s; SciDAC USQCD_%c3_DiracFermion, %d-bit)\n", o->out, what, o->out_bits == 32 ? 'F' : 'D',
-               o->out_bits);
+        printf("wrote         %s (%s; SciDAC %s_%c3_%s, %d-bit)\n", path, what, ks ? "QDP" : "USQCD",
+               o->out_bits == 32 ? 'F' : 'D', ks ? "ColorVector" : "DiracFermion", o->out_bits);
     return rc;
 }
 
@@ -287,10 +317,13 @@ int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *o, const int dims
     qf_field *u = NULL;
     qf_gauge_info g;
     qf_lattice *lat = &s->lat;
-    int rc = qf_app_lattice(lat, dims, o->blocks, 1);
+    int ks = o->q.action == QF_APP_ASQTAD;
+    s->site_reals = ks ? 6 : 24;
+    /* the asqtad operator's Naik hop reaches 3 sites: blocks of at least 4 */
+    int rc = qf_app_lattice(lat, dims, o->blocks, ks ? 4 : 1);
     if (!rc) {
-        s->src = malloc((size_t)lat->local_volume * 24 * sizeof *s->src);
-        s->res = calloc((size_t)lat->local_volume * 24, sizeof *s->res);
+        s->src = malloc((size_t)lat->local_volume * s->site_reals * sizeof *s->src);
+        s->res = calloc((size_t)lat->local_volume * s->site_reals, sizeof *s->res);
         if (!s->src || !s->res)
             rc = qf_fail("out of host memory for two colour-spinor fields of %lld sites", (long long)lat->local_volume);
     }
@@ -298,20 +331,40 @@ int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *o, const int dims
          (o->gauge_file ? qf_gauge_load(u, o->gauge_file, o->format, &g) : qf_gauge_start(u, o->start, o->seed, o->eps));
     if (!rc && o->gauge_file) print_gauge_file(o->gauge_file, &g);
     rc = rc || make_source(o, lat, s->src);
+    double plaquette = NAN; /* for the note on u0 */
+    if (!rc && ks && !o->q.u0_given) {
+        qf_gauge_observables obs;
+        if (o->gauge_file) plaquette = g.plaquette;
+        else if (!(rc = qf_gauge_measure(u, &obs))) plaquette = obs.plaquette;
+    }
     double t_build = qf_wtime();
-    rc = rc || qf_dirac_create(&s->d, u, &o->p, o->form);
+    if (ks) rc = rc || qf_app_asqtad_create(&s->ks, u, &o->q, o->p.phase, o->p.prec, plaquette);
+    else rc = rc || qf_dirac_create(&s->d, u, &o->p, o->form);
     if (!rc) qf_runtime_wait_all();
     s->build_seconds = qf_wtime() - t_build;
     if (u) qf_field_destroy(u);
-    rc = rc || qf_field_create(&s->in, lat, QF_FIELD_WILSON, o->p.prec, 0) ||
-         qf_field_create(&s->out, lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_field_import_local(s->in, s->src);
+    qf_field_kind kind = ks ? QF_FIELD_STAGGERED : QF_FIELD_WILSON;
+    rc = rc || qf_field_create(&s->in, lat, kind, o->p.prec, 0) || qf_field_create(&s->out, lat, kind, o->p.prec, 0) ||
+         qf_field_import_local(s->in, s->src);
     if (rc) qf_app_setup_destroy(s);
     return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+int qf_app_setup_linop(qf_app_setup *s, qf_linop **M)
+{
+    return s->ks ? qf_asqtad_linop(s->ks, M) : qf_dirac_linop(s->d, M);
+}
+
+void qf_app_print_problem_operator(const qf_app_problem *o, int even_odd)
+{
+    if (o->q.action == QF_APP_ASQTAD) qf_app_print_asqtad(&o->q, o->p.phase, o->p.prec, even_odd);
+    else qf_app_print_operator(&o->p, o->form);
 }
 
 void qf_app_setup_destroy(qf_app_setup *s)
 {
     if (s->d) qf_dirac_destroy(s->d);
+    if (s->ks) qf_asqtad_destroy(s->ks);
     if (s->in) qf_field_destroy(s->in);
     if (s->out) qf_field_destroy(s->out);
     free(s->src);

@@ -143,7 +143,7 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
     int rc;
     if (!strcmp(a, "--solver")) {
         if (*i + 1 >= argc || qf_solver_parse(argv[*i + 1], &sp->kind))
-            return qf_app_usage_error(command, "--solver needs cgnr, cgne, bicgstab, gcr, mr or mg");
+            return qf_app_usage_error(command, "--solver needs cg, cgnr, cgne, bicgstab, gcr, mr or mg");
         *i += 1;
         return 0;
     }

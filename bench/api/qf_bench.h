@@ -14,5 +14,7 @@ int qf_bench_solver(int argc, char **argv);
 int qf_bench_sched(int argc, char **argv);
 /* bench/mg_bench.c: quarkflow bench mg */
 int qf_bench_mg(int argc, char **argv);
+/* bench/staggered_bench.c: quarkflow bench staggered */
+int qf_bench_staggered(int argc, char **argv);
 
 #endif

@@ -134,6 +134,15 @@ int qf_colour_vector_read_part(const char *path, const int dims_hint[4], const q
 int qf_colour_vector_write_part(const char *path, const int dims[4], const double *vec, const qf_gauge_part *part,
                                 int precision_bits);
 
+/* SciDAC colour-matrix fields of 4 matrices a site (QDP_F3_ColorMatrix / QDP_D3_ColorMatrix, datacount
+ * 4, SciDAC checksums) that are not gauge fields: the asqtad fat and Naik links, as MILC writes them
+ * through QIO. Read and written as the colour vectors are (every record checked, finite numbers), with
+ * none of the gauge fields' SU(3), plaquette or link-trace checks; 72 doubles a site, [mu][row][col]. */
+int qf_colour_matrices_read_part(const char *path, const int dims_hint[4], const qf_gauge_part *part, int dims[4],
+                                 double **m, int *precision_bits);
+int qf_colour_matrices_write_part(const char *path, const int dims[4], const double *m, const qf_gauge_part *part,
+                                  int precision_bits);
+
 /* SciDAC/USQCD Wilson Dirac fermions (QIO datatype USQCD_F3_DiracFermion / USQCD_D3_DiracFermion,
  * 4 spins, 3 colours, typesize 96 / 192 bytes, datacount 1, SciDAC checksums), the colour-spinor
  * files Chroma and QUDA read and write, in the DeGrand-Rossi basis as Chroma uses. The reader checks

@@ -56,6 +56,14 @@ qf_asqtad_link_params qf_asqtad_default_link_params(double u0);
  * destroys. Blocks must be at least 2 sites in every direction. */
 int qf_asqtad_links(const qf_field *gauge, const qf_asqtad_link_params *p, qf_field **links);
 
+/* The links to and from files, as MILC writes them through QIO: the fat links and the Naik links each a
+ * SciDAC colour-matrix file of 4 matrices a site (QDP_F3/D3_ColorMatrix, qf_gauge_io.h), 32 or 64 bit,
+ * every process its part (a file system all processes share); a NULL path skips that file when saving.
+ * Loading makes *links, a double-precision QF_FIELD_ASQTAD_LINKS field on lat (the files' dimensions
+ * must be lat's). */
+int qf_asqtad_links_save(const qf_field *links, const char *fat_path, const char *long_path, int precision_bits);
+int qf_asqtad_links_load(const qf_lattice *lat, const char *fat_path, const char *long_path, qf_field **links);
+
 typedef struct qf_asqtad qf_asqtad;
 
 typedef struct {
