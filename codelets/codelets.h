@@ -383,6 +383,11 @@ extern struct starpu_codelet qf_cl_asqtad_gather;
 extern struct starpu_codelet qf_cl_asqtad_interior;
 extern struct starpu_codelet qf_cl_asqtad_exterior;
 extern struct starpu_codelet qf_cl_asqtad_block;
+/* asqtad_layout: block b of links (a QF_FIELD_ASQTAD_LINKS field, or with from_operator another
+ * operator's copy) into out in the operator's own layout and out's precision, which the three stages
+ * above read (R links, W out). */
+extern struct starpu_codelet qf_cl_asqtad_layout;
+int qf_insert_asqtad_layout(const qf_field *links, int from_operator, qf_field *out, int b);
 typedef struct {
     int parity;
     double a, b;

@@ -14,6 +14,7 @@ set(QF_STAGGERED_C_SOURCES
   codelets/asqtad_interior.c
   codelets/asqtad_exterior.c
   codelets/asqtad_block.c
+  codelets/asqtad_layout.c
   tasks/asqtad_links.c
   tasks/asqtad.c)
 set(QF_STAGGERED_CUDA_SOURCES
@@ -28,4 +29,5 @@ set(QF_STAGGERED_CUDA_SOURCES
   codelets/asqtad_gather.cu
   codelets/asqtad_interior.cu
   codelets/asqtad_exterior.cu
-  codelets/asqtad_block.cu)
+  codelets/asqtad_block.cu
+  codelets/asqtad_layout.cu)

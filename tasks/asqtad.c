@@ -29,7 +29,7 @@ enum { FACE_SETS = 2 };
 struct qf_asqtad {
     const qf_lattice *lat;
     qf_asqtad_params p;
-    qf_field *links;                         /* F and L in p.prec */
+    qf_field *links;                         /* F and L in p.prec, in the operator layout (kernels/staggered.h) */
     qf_face_set faces[FACE_SETS]; /* 1 and 3 deep, whole colour vectors */
     qf_field *tmp;                           /* the odd intermediate of Mhat */
     qf_asqtad *twin;                         /* owned: the operator in the other precision */
@@ -160,6 +160,8 @@ int qf_asqtad_linop(qf_asqtad *op, qf_linop **A)
     return make_linop(op, &full_ops, -1, A);
 }
 
+static int create(qf_asqtad **out, const qf_field *links, int from_operator, const qf_asqtad_params *p);
+
 static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
 {
     qf_asqtad *op = ctx;
@@ -168,7 +170,7 @@ static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
     if (!op->twin) {
         qf_asqtad_params p = op->p;
         p.prec = prec;
-        if (qf_asqtad_create(&op->twin, op->links, &p) || qf_asqtad_linop(op->twin, &op->twin_linop)) return QF_ERROR;
+        if (create(&op->twin, op->links, 1, &p) || qf_asqtad_linop(op->twin, &op->twin_linop)) return QF_ERROR;
     }
     *twin = op->twin_linop;
     return QF_SUCCESS;
@@ -268,18 +270,17 @@ void qf_asqtad_destroy(qf_asqtad *op)
     free(op);
 }
 
-int qf_asqtad_create(qf_asqtad **out, const qf_field *links, const qf_asqtad_params *p)
+/* The operator on links in the record layout, or on another operator's copy (from_operator). */
+static int create(qf_asqtad **out, const qf_field *links, int from_operator, const qf_asqtad_params *p)
 {
-    if (!out) return qf_fail("qf_asqtad_create: the place for the operator is NULL");
-    *out = NULL;
-    if (check_create(links, p)) return QF_ERROR;
     qf_asqtad *op = calloc(1, sizeof *op);
     if (!op) return qf_fail("out of host memory creating the asqtad operator");
     op->lat = qf_field_lattice(links);
     op->p = *p;
-    int rc = qf_field_create_scratch(&op->links, op->lat, QF_FIELD_ASQTAD_LINKS, p->prec) ||
-             qf_field_convert(op->links, links) ||
-             qf_field_create_scratch(&op->tmp, op->lat, QF_FIELD_STAGGERED, p->prec) ||
+    int rc = qf_field_create_scratch(&op->links, op->lat, QF_FIELD_ASQTAD_LINKS, p->prec);
+    for (int b = 0; b < op->lat->nblocks && !rc; b++)
+        if (qf_lattice_block_is_local(op->lat, b)) rc = qf_insert_asqtad_layout(links, from_operator, op->links, b);
+    rc = rc || qf_field_create_scratch(&op->tmp, op->lat, QF_FIELD_STAGGERED, p->prec) ||
              qf_blas_axpby(0.0, NULL, 0.0, op->tmp, -1);
     for (int k = 0; k < FACE_SETS && !rc; k++)
         rc = qf_face_set_create(&op->faces[k], op->lat, 6, 2 * k + 1, p->prec);
@@ -289,4 +290,11 @@ int qf_asqtad_create(qf_asqtad **out, const qf_field *links, const qf_asqtad_par
     }
     *out = op;
     return QF_SUCCESS;
+}
+
+int qf_asqtad_create(qf_asqtad **out, const qf_field *links, const qf_asqtad_params *p)
+{
+    if (!out) return qf_fail("qf_asqtad_create: the place for the operator is NULL");
+    *out = NULL;
+    return check_create(links, p) || create(out, links, 0, p) ? QF_ERROR : QF_SUCCESS;
 }

@@ -163,9 +163,13 @@ int qf_asqtad_links(const qf_field *gauge, const qf_asqtad_link_params *p, qf_fi
     qf_asqtad_coefficients c = qf_asqtad_coefficients_for(p->u0);
     qf_field *v = NULL, *out = NULL, *s1 = NULL, *s2 = NULL;
     smearing g = {0};
-    /* faces 2 deep: the Naik link reads U_mu(x+2mu) */
-    int rc = qf_field_create(&v, lat, QF_FIELD_GAUGE, QF_DOUBLE, 2) ||
-             qf_field_create(&out, lat, QF_FIELD_ASQTAD_LINKS, QF_DOUBLE, 0) ||
+    /* scratch, as every field here: allocated where their tasks run (pinning host memory for a 32^4 set of
+     * links took most of a GPU smearing's second), the result in host memory only once the host reads it;
+     * the phased links' faces 2 deep: the Naik link reads U_mu(x+2mu) */
+    qf_field_shape vs = qf_field_kind_shape(QF_FIELD_GAUGE);
+    vs.face_depth = 2;
+    int rc = qf_field_create_shaped(&v, lat, &vs, QF_DOUBLE, QF_FIELD_SCRATCH | QF_FIELD_WITH_FACES) ||
+             qf_field_create_scratch(&out, lat, QF_FIELD_ASQTAD_LINKS, QF_DOUBLE) ||
              qf_field_create_scratch(&s1, lat, QF_FIELD_LINK_MATRIX, QF_DOUBLE) ||
              qf_field_create_scratch(&s2, lat, QF_FIELD_LINK_MATRIX, QF_DOUBLE) ||
              qf_face_set_create(&g.faces, lat, 18, 1, QF_DOUBLE);

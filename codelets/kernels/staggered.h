@@ -428,6 +428,44 @@ typedef struct {
 
 /* ---- the operator ---- */
 
+/* The operator's own copy of the links is kept in its own layout: complex number e of matrix k at block
+ * site s at complex index (9 k + e) V + s of the block (V its sites), so that the threads of a GPU warp,
+ * one a site, read consecutive complex numbers (the sites' records of 8 matrices would put their loads
+ * 576 bytes apart in single precision: the first version of the kernel, at 0.52 of the copy bandwidth
+ * on an H100). */
+static inline QF_HD qf_su3 qf_asqtad_op_link(const void *links, qf_precision prec, int64_t vol, int64_t s, int k)
+{
+    qf_su3 m;
+    for (int e = 0; e < 9; e++) {
+        double v[2];
+        qf_reals_load(links, prec, 2 * (size_t)((9 * k + e) * vol + s), v, 2);
+        m.e[e / 3][e % 3] = qf_cmake(v[0], v[1]);
+    }
+    return m;
+}
+
+/* asqtad_layout: site s's matrices from the record layout (src_op 0: a QF_FIELD_ASQTAD_LINKS field) or
+ * the operator layout (src_op 1: another operator's copy) in precision src into the operator layout in
+ * dst. */
+typedef struct {
+    int ext[QF_NDIM];
+    int src_op;
+    qf_precision src, dst;
+} qf_asqtad_layout_args;
+
+static inline QF_HD void qf_asqtad_layout_site(const qf_asqtad_layout_args *a, const void *in, void *out, int64_t s)
+{
+    int64_t vol = qf_volume(a->ext);
+    for (int k = 0; k < QF_ASQTAD_LINK_MATRICES; k++) {
+        qf_su3 m = a->src_op ? qf_asqtad_op_link(in, a->src, vol, s, k)
+                             : qf_su3_load(in, a->src, (size_t)QF_ASQTAD_LINK_MATRICES * s + k);
+        for (int e = 0; e < 9; e++) {
+            double v[2] = {m.e[e / 3][e % 3].re, m.e[e / 3][e % 3].im};
+            qf_reals_store(out, a->dst, 2 * (size_t)((9 * k + e) * vol + s), v, 2);
+        }
+    }
+}
+
 /* asqtad_gather: the faces of the sites of one parity (-1: all) of a block, face set k, direction mu and
  * side flattened in that order; entries of the other parity are left unwritten (never read). */
 typedef struct {
@@ -462,7 +500,7 @@ static inline QF_HD void qf_asqtad_gather_site(const qf_asqtad_gather_args *a, c
     int64_t s = qf_block_site_index(y, a->ext);
     qf_colour v = qf_colour_load(in, a->prec, s);
     if (side) {
-        qf_su3 u = qf_su3_load(links, a->prec, (size_t)QF_ASQTAD_LINK_MATRICES * s + QF_NDIM * k + mu);
+        qf_su3 u = qf_asqtad_op_link(links, a->prec, qf_volume(a->ext), s, QF_NDIM * k + mu);
         v = qf_colour_dag_mul(&u, &v);
     }
     qf_colour_store(faces[QF_NDIRS * k + 2 * mu + side], a->prec, f, &v);
@@ -511,7 +549,7 @@ static inline QF_HD void qf_asqtad_hops_site(const qf_asqtad_args *a, const void
                     y[mu] -= a->ext[mu];
                     v = qf_colour_load(faces[QF_NDIRS * k + 2 * mu + 1], a->prec, qf_face_site_index(y, a->ext, mu, 0, n));
                 }
-                qf_su3 u = qf_su3_load(links, a->prec, (size_t)QF_ASQTAD_LINK_MATRICES * s + QF_NDIM * k + mu);
+                qf_su3 u = qf_asqtad_op_link(links, a->prec, qf_volume(a->ext), s, QF_NDIM * k + mu);
                 qf_colour_add_mul(h, 1.0, &u, &v);
             }
             /* backward: - link(x - n mu)^dag psi(x - n mu) */
@@ -523,7 +561,7 @@ static inline QF_HD void qf_asqtad_hops_site(const qf_asqtad_args *a, const void
                 if (inside) {
                     int64_t ys = qf_block_site_index(y, a->ext);
                     qf_colour p = qf_colour_load(in, a->prec, ys);
-                    qf_su3 u = qf_su3_load(links, a->prec, (size_t)QF_ASQTAD_LINK_MATRICES * ys + QF_NDIM * k + mu);
+                    qf_su3 u = qf_asqtad_op_link(links, a->prec, qf_volume(a->ext), ys, QF_NDIM * k + mu);
                     v = qf_colour_dag_mul(&u, &p);
                 } else {
                     y[mu] += a->ext[mu];
