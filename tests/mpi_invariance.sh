@@ -5,7 +5,9 @@
 # machine (--oversubscribe, one CPU worker each, unbound: a CI box has 2 cores).
 #   mpi_invariance.sh MPIEXEC QUARKFLOW CHECK 'COMMAND AND OPTIONS' NP...
 # CHECK: plaquette (gauge measure: plaquette, link trace, Polyakov loop; 1e-12), apply (|result|^2;
-# 1e-12; apply_half 1e-5), solve (iterations, |x|^2; 1e-9), propagator (the pion and rho correlators; 1e-8).
+# 1e-12; apply_half 1e-5), solve (iterations, |x|^2; 1e-9), masses (each mass's iterations and |x|^2 of
+# a multi-mass solve; 1e-9), propagator (the pion and rho correlators; 1e-8), links (the asqtad links'
+# check lines: averages of Re Tr and |link|^2, some near 0, summed in another order; 1e-10).
 set -u
 mpiexec=$1 qf=$2 check=$3 cmd=$4
 shift 4
@@ -16,12 +18,14 @@ apply) tol=1e-12 pattern='^\|result\|\^2' ;;
 # the result depends on the process grid at half's rounding (3e-5 of a site's largest)
 apply_half) tol=1e-5 pattern='^\|result\|\^2' ;;
 solve) tol=1e-9 pattern='^solved|^\|x\|\^2' ;; # iterations (the residual and time are cut off) and |x|^2
+masses) tol=1e-9 pattern='^mass ' ;;
+links) tol=1e-10 pattern='^(fat|Naik) links' ;;
 propagator) tol=1e-8 pattern='^ *[0-9]+ +[0-9.e+-]+ +[0-9.e+-]+' ;;
 *) echo "mpi_invariance.sh: unknown check $check"; exit 2 ;;
 esac
 # the numbers of the lines that matter, one a line; iteration counts tagged so they compare within 1
 numbers() {
-    grep -E "$pattern" | sed -e 's/iterations,.*/iterations/' -e 's/|^2//' |
+    grep -E "$pattern" | sed -e 's/iterations,.*|x|^2/iterations |x|^2/' -e 's/iterations,.*/iterations/' -e 's/|^2//' |
         grep -oE '(-|\+)?[0-9]+\.?[0-9]*(e[-+]?[0-9]+)?( iterations)?' | sed 's/ iterations/ it/'
 }
 ref= status=0
