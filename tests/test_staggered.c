@@ -3,7 +3,7 @@
  *   - the fat and Naik links of random SU(3) fields to 1e-13 by both smearing algorithms (standard and
  *     extended volume), on several block grids and boundary phases (periodic, MILC's antiperiodic time,
  *     a complex phase in x);
- *   - D, M, M^dag and the even-odd Mhat = 2m - D_eo D_oe / 2m in double (1e-13) and single (1e-6);
+ *   - D anti-hermitian as the task graph computes it; D, M, M^dag and the even-odd Mhat = 2m - D_eo D_oe / 2m in double (1e-13) and single (1e-6);
  *   - solves: CG on the even-odd system in double and mixed double/single, BiCGStab on the full M, to
  *     the requested true residual recomputed by the reference; multi-shift CG: every mass's solution
  *     solves its own system, and equals a single-mass CG solve to the tolerance;
@@ -190,6 +190,25 @@ static void check_operator(const problem *pb, const qf_lattice *lat, const qf_fi
     CHECK(!rc && d < tol, "%s %s: Mhat = 2m - D_eo D_oe / 2m from the reference %.2e %s", pb->name, pn, d, rc ? qf_last_error() : "");
     CHECK(Mhat && qf_linop_is_hermitian(Mhat) && !qf_linop_is_hermitian(M), "%s: Mhat says it is hermitian, M does not",
           pb->name);
+    /* the task graph's D is anti-hermitian: <phi, D psi> = -<D phi, psi>, both dots taken by the BLAS tasks */
+    {
+        double *phi = random_vector(pb->L, 123);
+        qf_field *f = NULL, *df = NULL;
+        qf_scalar *a = NULL, *b = NULL;
+        double ar = 0, ai = 0, br = 0, bi = 0;
+        int arc = qf_field_create(&f, lat, QF_FIELD_STAGGERED, prec, 0) || qf_field_create(&df, lat, QF_FIELD_STAGGERED, prec, 0) ||
+                  qf_field_import(f, phi) || qf_scalar_create(&a) || qf_scalar_create(&b) || qf_asqtad_dslash(op, out, in) ||
+                  qf_asqtad_dslash(op, df, f) || qf_blas_dot(a, f, out, -1) || qf_blas_dot(b, df, in, -1) ||
+                  qf_scalar_get(a, &ar, &ai) || qf_scalar_get(b, &br, &bi);
+        double dev = hypot(ar + br, ai + bi) / hypot(ar, ai);
+        CHECK(!arc && dev < (prec == QF_DOUBLE ? 1e-13 : 1e-5), "%s %s: <phi, D psi> + <D phi, psi> = %.2e of |<phi, D psi>|",
+              pb->name, pn, dev);
+        if (f) qf_field_destroy(f);
+        if (df) qf_field_destroy(df);
+        if (a) qf_scalar_destroy(a);
+        if (b) qf_scalar_destroy(b);
+        free(phi);
+    }
 done:
     if (in) qf_field_destroy(in);
     if (out) qf_field_destroy(out);
