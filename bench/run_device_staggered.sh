@@ -5,7 +5,9 @@
 # PARTS, comma-separated: tests (test_staggered with CUDA workers alone and with CPU workers, MILC's
 # sample included), dslash (bench dslash --action asqtad in single and double on 32^4, 24^4 and 16^4),
 # masses (bench staggered on 32^4: the link smearing, and 12 masses by multi-shift CG against 12 CG
-# solves, in double/single and double), cpu (the smearing on 24^4 on CPU workers alone).
+# solves, in double/single and double), cpu (the smearing on 24^4 on CPU workers alone), gpus (on a
+# machine of 2 GPUs: the smearing of a 32^3 x 64 field by both algorithms on one GPU, on two GPUs of one
+# process, and on two processes of one GPU each, twice, alternated; the first build of each run).
 # Logs go to OUTDIR/staggered-logs.tgz (OUTDIR: default $OUT or /tmp); summary lines are printed.
 set -u
 parts=${1:-tests,dslash,masses}
@@ -45,5 +47,27 @@ if has masses; then
 fi
 if has cpu; then
   bench "links24_cpu" --ncuda 0 bench staggered --dim 24 24 24 24 --masses 1 --repeat 1 --tol 1e-6
+fi
+if has gpus; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  field=$out/weak32x64.ildg
+  timeout 300 "$run" quarkflow --ncpu 1 --ncuda 1 gauge generate --dim 32 32 32 64 --start weak --sweeps 1 --out "$field" \
+    --to ildg > "$out/field.txt" 2>&1
+  echo "== field: exit $?"
+  for round in 1 2; do
+    for s in standard extended; do
+      for where in one two mpi; do
+        case $where in
+        one) cmd=("$run" quarkflow --ncpu 0 --ncuda 1) ;;
+        two) cmd=("$run" quarkflow --ncpu 0 --ncuda 2 --blocks 1 1 1 2) ;;
+        mpi) cmd=(mpirun --bind-to none -np 2 -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT -x STARPU_NCPU=0 \
+                  -x STARPU_NCUDA=1 "$run" quarkflow) ;;
+        esac
+        timeout 300 "${cmd[@]}" links "$field" --u0 0.9 --smearing $s > "$out/links_${where}_${s}_$round.txt" 2>&1
+        echo "== links on $where GPUs, $s, round $round (exit $?): $(grep -E '^links|error' "$out/links_${where}_${s}_$round.txt")"
+      done
+    done
+  done
+  rm -f "$field"
 fi
 tar czf "$dest/staggered-logs.tgz" -C "$dest" staggered-logs
