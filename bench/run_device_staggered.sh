@@ -56,14 +56,16 @@ if has gpus; then
   echo "== field: exit $?"
   for round in 1 2; do
     for s in standard extended; do
-      for where in one two mpi; do
+      for where in ${QF_STAGGERED_WHERE:-one two mpi}; do
         case $where in
         one) cmd=("$run" quarkflow --ncpu 0 --ncuda 1) ;;
-        two) cmd=("$run" quarkflow --ncpu 0 --ncuda 2 --blocks 1 1 1 2) ;;
+        two) cmd=("$run" quarkflow --ncpu 0 --ncuda 2) ;;
         mpi) cmd=(mpirun --bind-to none -np 2 -x LD_LIBRARY_PATH -x STARPU_HOME -x STARPU_SILENT -x STARPU_NCPU=0 \
                   -x STARPU_NCUDA=1 "$run" quarkflow) ;;
         esac
-        timeout 300 "${cmd[@]}" links "$field" --u0 0.9 --smearing $s > "$out/links_${where}_${s}_$round.txt" 2>&1
+        blocks=()
+        [ $where = two ] && blocks=(--blocks 1 1 1 2)
+        timeout 300 "${cmd[@]}" links "$field" --u0 0.9 --smearing $s "${blocks[@]}" > "$out/links_${where}_${s}_$round.txt" 2>&1
         echo "== links on $where GPUs, $s, round $round (exit $?): $(grep -E '^links|error' "$out/links_${where}_${s}_$round.txt")"
       done
     done
