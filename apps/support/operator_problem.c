@@ -192,6 +192,12 @@ int qf_app_problem_option(const char *cmd, int argc, char **argv, int *i, qf_app
             if (*at < 0) return qf_app_usage_error(cmd, "--point: '%s' is negative", argv[*i + 1 + k]);
         }
         *i += n;
+        /* a sixth number after an asqtad point is a Wilson point's spin, not a gauge file */
+        char *end;
+        if (ks && *i + 1 < argc && (strtol(argv[*i + 1], &end, 10), *end == 0 && end != argv[*i + 1]))
+            return qf_app_usage_error(cmd, "--point takes five values with --action asqtad (X Y Z T COLOUR: a staggered "
+                                           "field has no spin), and '%s' follows them",
+                                      argv[*i + 1]);
         if (o->point[4] > 3) return qf_app_usage_error(cmd, "--point: spin %d is not 0..3", o->point[4]);
         if (o->point[5] > 2) return qf_app_usage_error(cmd, "--point: colour %d is not 0..2", o->point[5]);
         return 0;
