@@ -112,12 +112,11 @@ static int time_masses(const options *o, const qf_lattice *lat, const qf_field *
     qf_asqtad *op = NULL;
     qf_asqtad_params ap = {.mass = masses[0], .prec = o->prec};
     qf_field *b = NULL, *x[QF_MULTISHIFT_MAX] = {NULL};
-    double *src = malloc((size_t)lat->local_volume * 24 * sizeof *src), *v = malloc((size_t)lat->local_volume * 6 * sizeof *v);
-    int rc = !src || !v || qf_asqtad_create(&op, links, &ap) || qf_field_create(&b, lat, QF_FIELD_STAGGERED, o->prec, 0);
-    if (!rc) { /* the first quarter of a random Wilson field's reals: a random colour vector */
-        qf_app_random_spinor_local(src, lat, o->seed + 1);
-        for (int64_t s = 0; s < lat->local_volume; s++) memcpy(v + 6 * s, src + 24 * s, 6 * sizeof *v);
-        rc = qf_field_import_local(b, v);
+    double *src = malloc((size_t)lat->local_volume * 6 * sizeof *src);
+    int rc = !src || qf_asqtad_create(&op, links, &ap) || qf_field_create(&b, lat, QF_FIELD_STAGGERED, o->prec, 0);
+    if (!rc) {
+        qf_app_random_colour_vector_local(src, lat, o->seed + 1);
+        rc = qf_field_import_local(b, src);
     }
     for (int k = 0; k < n && !rc; k++) rc = qf_field_create(&x[k], lat, QF_FIELD_STAGGERED, o->prec, 0);
     qf_solver_params sp = qf_solver_default_params();
@@ -167,7 +166,6 @@ static int time_masses(const options *o, const qf_lattice *lat, const qf_field *
     if (b) qf_field_destroy(b);
     qf_asqtad_destroy(op);
     free(src);
-    free(v);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 

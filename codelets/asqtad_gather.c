@@ -1,6 +1,6 @@
 /* Codelet asqtad_gather: the asqtad operator's faces of one block (kernels/staggered.h), the 1-deep fat
  * set and the 3-deep Naik set, for the stencil graph (tasks/stencil.h); the stage binder of the operator's
- * codelets (gather, interior, exterior, and the fused asqtad_block). Buffers: R in, R asqtad links, W faces (set k, mu, side), k = 0..1, mu = 0..3, side 0
+ * codelets (gather, interior, exterior, and the interior with wrap as the fused stage). Buffers: R in, R asqtad links, W faces (set k, mu, side), k = 0..1, mu = 0..3, side 0
  * then 1. */
 #include "codelets.h"
 #include "kernels/staggered.h"
@@ -39,16 +39,18 @@ int qf_asqtad_stages(const qf_lattice *lat, const qf_asqtad_hop *h, const char *
 {
     /* the gather packs the sites the hops read: the other parity */
     qf_asqtad_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .prec = h->prec};
-    qf_asqtad_args a = {.parity = h->parity, .a = h->a, .b = h->b, .has_x = h->has_x, .prec = h->prec};
+    /* x after in, links and out; the fused stage has the stencil's sixteen faces before it */
+    qf_asqtad_args a = {.parity = h->parity, .a = h->a, .b = h->b, .has_x = h->has_x, .x_buffer = 3, .prec = h->prec};
     memcpy(g.ext, lat->block, sizeof g.ext);
     memcpy(a.ext, lat->block, sizeof a.ext);
     qf_asqtad_args wrap = a;
     wrap.wrap = 1;
+    wrap.x_buffer = 3 + QF_ASQTAD_FACE_SETS * QF_NDIRS;
     memset(st, 0, 4 * sizeof *st); /* so that a failed bind frees only what was bound */
     if (qf_codelet_stage_bind(&st[0], &qf_cl_asqtad_gather, &g, sizeof g, -1, names[0]) ||
         qf_codelet_stage_bind(&st[1], &qf_cl_asqtad_interior, &a, sizeof a, -1, names[1]) ||
         qf_codelet_stage_bind(&st[2], &qf_cl_asqtad_exterior, &a, sizeof a, -1, names[2]) ||
-        qf_codelet_stage_bind(&st[3], &qf_cl_asqtad_block, &wrap, sizeof wrap, -1, names[3])) {
+        qf_codelet_stage_bind(&st[3], &qf_cl_asqtad_interior, &wrap, sizeof wrap, -1, names[3])) {
         qf_codelet_stages_free(st, 4);
         return QF_ERROR;
     }

@@ -357,32 +357,27 @@ int qf_insert_asqtad_long(const qf_field *v, qf_field *links, double naik, int b
 /* The extended-volume smearing (seed 002): e a block's extended links (its phased links with a halo
  * QF_ASQTAD_HALO deep, corners included: kernels/staggered.h), slabs the layers a round sends.
  * asqtad_ext_fill: block b's own sites of e from v (R v, W e).
- * asqtad_ext_pack: round mu, block b's first and last layers into slab0 and slab1 (R e, W slabs).
- * asqtad_ext_unpack: round mu, the forward neighbour's slab0 and the backward one's slab1 into b's
- *   halo (RW e, R slabs).
+ * asqtad_ext_slabs: round mu, block b's first and last layers into slab0 and slab1 (R e, W slabs), or
+ *   with unpack the forward neighbour's slab0 and the backward one's slab1 into b's halo (RW e, R slabs).
  * asqtad_ext_smear: every staple step and the Naik links of block b from e into links (RW), s1 and s2
  *   scratch handles of one matrix an extended site. */
 extern struct starpu_codelet qf_cl_asqtad_ext_fill;
-extern struct starpu_codelet qf_cl_asqtad_ext_pack;
-extern struct starpu_codelet qf_cl_asqtad_ext_unpack;
+extern struct starpu_codelet qf_cl_asqtad_ext_slabs;
 extern struct starpu_codelet qf_cl_asqtad_ext_smear;
 int qf_insert_asqtad_ext_fill(const qf_field *v, starpu_data_handle_t e, int b);
-int qf_insert_asqtad_ext_pack(const qf_lattice *lat, starpu_data_handle_t e, starpu_data_handle_t slab0,
-                              starpu_data_handle_t slab1, int b, int mu);
-int qf_insert_asqtad_ext_unpack(const qf_lattice *lat, starpu_data_handle_t e, starpu_data_handle_t from_forward,
-                                starpu_data_handle_t from_backward, int b, int mu);
+int qf_insert_asqtad_ext_slabs(const qf_lattice *lat, starpu_data_handle_t e, starpu_data_handle_t slab0,
+                               starpu_data_handle_t slab1, int b, int mu, int unpack);
 int qf_insert_asqtad_ext_smear(qf_field *links, starpu_data_handle_t e, starpu_data_handle_t s1, starpu_data_handle_t s2,
                                int b, double staple3, double staple5, double staple7, double lepage, double naik);
 
 /* The asqtad operator's stencil (tasks/stencil.h): asqtad_gather writes the 1-deep fat faces and the
  * 3-deep Naik faces (face sets 0 and 1; side 1 already multiplied by the link^dag), asqtad_interior and
- * asqtad_exterior the hops, asqtad_block all of a hop on a block that is the whole lattice (the fused
- * stage: hops wrap inside it); out = a x + b D in on the sites of parity (-1: all); st[0..3] in the
+ * asqtad_exterior the hops, and asqtad_interior all of a hop on a block that is the whole lattice (the
+ * fused stage: hops wrap inside it); out = a x + b D in on the sites of parity (-1: all); st[0..3] in the
  * stencil's order with task names names[0..3]. ---- */
 extern struct starpu_codelet qf_cl_asqtad_gather;
 extern struct starpu_codelet qf_cl_asqtad_interior;
 extern struct starpu_codelet qf_cl_asqtad_exterior;
-extern struct starpu_codelet qf_cl_asqtad_block;
 /* asqtad_layout: block b of links (a QF_FIELD_ASQTAD_LINKS field, or with from_operator another
  * operator's copy) into out in the operator's own layout and out's precision, which the three stages
  * above read (R links, W out). */

@@ -62,13 +62,11 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_asqtad_staple, "ks_stapl", COLOUR_GAUGE},
     {&qf_cl_asqtad_long, "ks_naik", COLOUR_GAUGE},
     {&qf_cl_asqtad_ext_fill, "ks_xfill", COLOUR_CONVERT},
-    {&qf_cl_asqtad_ext_pack, "ks_xpack", COLOUR_FACE},
-    {&qf_cl_asqtad_ext_unpack, "ks_xunpk", COLOUR_FACE},
+    {&qf_cl_asqtad_ext_slabs, "ks_xslab", COLOUR_FACE},
     {&qf_cl_asqtad_ext_smear, "ks_xsmr", COLOUR_GAUGE},
     {&qf_cl_asqtad_gather, "ks_gathr", COLOUR_GATHER},
     {&qf_cl_asqtad_interior, "ks_inter", COLOUR_INTERIOR},
     {&qf_cl_asqtad_exterior, "ks_exter", COLOUR_EXTERIOR},
-    {&qf_cl_asqtad_block, "ks_block", COLOUR_INTERIOR},
     {&qf_cl_asqtad_layout, "ks_layout", COLOUR_CONVERT},
 };
 /* At load time, before any task exists: the codelets are static structures that every entry point

@@ -7,13 +7,11 @@ set(QF_STAGGERED_C_SOURCES
   codelets/asqtad_staple.c
   codelets/asqtad_long.c
   codelets/asqtad_ext_fill.c
-  codelets/asqtad_ext_pack.c
-  codelets/asqtad_ext_unpack.c
+  codelets/asqtad_ext_slabs.c
   codelets/asqtad_ext_smear.c
   codelets/asqtad_gather.c
   codelets/asqtad_interior.c
   codelets/asqtad_exterior.c
-  codelets/asqtad_block.c
   codelets/asqtad_layout.c
   tasks/asqtad_links.c
   tasks/asqtad.c)
@@ -23,11 +21,9 @@ set(QF_STAGGERED_CUDA_SOURCES
   codelets/asqtad_staple.cu
   codelets/asqtad_long.cu
   codelets/asqtad_ext_fill.cu
-  codelets/asqtad_ext_pack.cu
-  codelets/asqtad_ext_unpack.cu
+  codelets/asqtad_ext_slabs.cu
   codelets/asqtad_ext_smear.cu
   codelets/asqtad_gather.cu
   codelets/asqtad_interior.cu
   codelets/asqtad_exterior.cu
-  codelets/asqtad_block.cu
   codelets/asqtad_layout.cu)

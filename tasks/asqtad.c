@@ -164,8 +164,7 @@ static int create(qf_asqtad **out, const qf_field *links, int from_operator, con
 
 static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
 {
-    qf_asqtad *op = ctx;
-    if (prec == op->p.prec) return qf_fail("asqtad operator: the twin of an operator in its own precision");
+    qf_asqtad *op = ctx; /* qf_linop_in_precision asks only for the other precision */
     if (qf_precision_check_full(prec, "asqtad operator")) return QF_ERROR;
     if (!op->twin) {
         qf_asqtad_params p = op->p;

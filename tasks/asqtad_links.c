@@ -55,6 +55,7 @@ qf_asqtad_link_params qf_asqtad_default_link_params(double u0)
 typedef struct {
     const qf_field *v;  /* phased links */
     qf_field *links;    /* the asqtad links being built */
+    qf_field *s1, *s2;  /* the 3-staple and the 5-staple the next steps read */
     qf_face_set faces;  /* one staple step's nu faces */
 } smearing;
 
@@ -73,8 +74,9 @@ static int staple(smearing *g, const qf_field *w, int mu, int nu, double coef, q
     return QF_SUCCESS;
 }
 
-static int fat_direction(smearing *g, const qf_asqtad_coefficients *c, int mu, qf_field *s1, qf_field *s2)
+static int fat_direction(smearing *g, const qf_asqtad_coefficients *c, int mu)
 {
+    qf_field *s1 = g->s1, *s2 = g->s2;
     for (int nu = 0; nu < QF_NDIM; nu++) {
         if (nu == mu) continue;
         if (staple(g, NULL, mu, nu, c->staple3, s1) || staple(g, s1, mu, nu, c->lepage, NULL)) return QF_ERROR;
@@ -87,6 +89,23 @@ static int fat_direction(smearing *g, const qf_asqtad_coefficients *c, int mu, q
         }
     }
     return QF_SUCCESS;
+}
+
+/* The standard algorithm: the Naik links from the phased links' 2-deep faces, then the staple steps. */
+static int smear_standard(const qf_field *v, qf_field *out, const qf_asqtad_coefficients *c)
+{
+    const qf_lattice *lat = v->lat;
+    smearing g = {.v = v, .links = out};
+    int rc = qf_field_create_scratch(&g.s1, lat, QF_FIELD_LINK_MATRIX, QF_DOUBLE) ||
+             qf_field_create_scratch(&g.s2, lat, QF_FIELD_LINK_MATRIX, QF_DOUBLE) ||
+             qf_face_set_create(&g.faces, lat, 18, 1, QF_DOUBLE) || qf_tasks_copy_faces(v, 0);
+    for (int b = 0; b < lat->nblocks && !rc; b++)
+        if (qf_lattice_block_is_near(lat, b)) rc = qf_insert_asqtad_long(v, out, c->naik, b);
+    for (int mu = 0; mu < QF_NDIM && !rc; mu++) rc = fat_direction(&g, c, mu);
+    qf_face_set_destroy(&g.faces);
+    if (g.s1) qf_field_destroy(g.s1);
+    if (g.s2) qf_field_destroy(g.s2);
+    return rc;
 }
 
 /* The extended-volume algorithm: the halo rounds, then the smearing block by block. */
@@ -117,11 +136,13 @@ static int smear_extended(const qf_field *v, qf_field *out, const qf_asqtad_coef
     for (int mu = 0; mu < QF_NDIM && !rc; mu++) {
         for (int b = 0; b < nb && !rc; b++)
             if (qf_lattice_block_is_near(lat, b))
-                rc = qf_insert_asqtad_ext_pack(lat, e[b], slab[(b * QF_NDIM + mu) * 2], slab[(b * QF_NDIM + mu) * 2 + 1], b, mu);
+                rc = qf_insert_asqtad_ext_slabs(lat, e[b], slab[(b * QF_NDIM + mu) * 2], slab[(b * QF_NDIM + mu) * 2 + 1], b, mu,
+                                                0);
         for (int b = 0; b < nb && !rc; b++)
             if (qf_lattice_block_is_near(lat, b))
-                rc = qf_insert_asqtad_ext_unpack(lat, e[b], slab[(qf_block_neighbour(b, lat->blocks, mu, +1) * QF_NDIM + mu) * 2],
-                                                 slab[(qf_block_neighbour(b, lat->blocks, mu, -1) * QF_NDIM + mu) * 2 + 1], b, mu);
+                rc = qf_insert_asqtad_ext_slabs(lat, e[b], slab[(qf_block_neighbour(b, lat->blocks, mu, +1) * QF_NDIM + mu) * 2],
+                                                slab[(qf_block_neighbour(b, lat->blocks, mu, -1) * QF_NDIM + mu) * 2 + 1], b, mu,
+                                                1);
     }
     for (int b = 0; b < nb && !rc; b++)
         if (qf_lattice_block_is_local(lat, b))
@@ -161,34 +182,19 @@ int qf_asqtad_links(const qf_field *gauge, const qf_asqtad_link_params *p, qf_fi
     if (check_params(gauge, p)) return QF_ERROR;
     const qf_lattice *lat = qf_field_lattice(gauge);
     qf_asqtad_coefficients c = qf_asqtad_coefficients_for(p->u0);
-    qf_field *v = NULL, *out = NULL, *s1 = NULL, *s2 = NULL;
-    smearing g = {0};
+    qf_field *v = NULL, *out = NULL;
     /* scratch, as every field here: allocated where their tasks run (pinning host memory for a 32^4 set of
      * links took most of a GPU smearing's second), the result in host memory only once the host reads it;
-     * the phased links' faces 2 deep: the Naik link reads U_mu(x+2mu) */
+     * the phased links' faces, which the standard algorithm asks for, 2 deep: the Naik link reads
+     * U_mu(x+2mu) */
     qf_field_shape vs = qf_field_kind_shape(QF_FIELD_GAUGE);
     vs.face_depth = 2;
-    int rc = qf_field_create_shaped(&v, lat, &vs, QF_DOUBLE, QF_FIELD_SCRATCH | QF_FIELD_WITH_FACES) ||
-             qf_field_create_scratch(&out, lat, QF_FIELD_ASQTAD_LINKS, QF_DOUBLE) ||
-             qf_field_create_scratch(&s1, lat, QF_FIELD_LINK_MATRIX, QF_DOUBLE) ||
-             qf_field_create_scratch(&s2, lat, QF_FIELD_LINK_MATRIX, QF_DOUBLE) ||
-             qf_face_set_create(&g.faces, lat, 18, 1, QF_DOUBLE);
-    g.v = v;
-    g.links = out;
+    int rc = qf_field_create_shaped(&v, lat, &vs, QF_DOUBLE, QF_FIELD_SCRATCH) ||
+             qf_field_create_scratch(&out, lat, QF_FIELD_ASQTAD_LINKS, QF_DOUBLE);
     for (int b = 0; b < lat->nblocks && !rc; b++)
         if (qf_lattice_block_is_local(lat, b))
             rc = qf_insert_asqtad_phases(gauge, v, out, b, p->phase, c.one_link - 6.0 * c.lepage);
-    if (p->algorithm == QF_SMEAR_EXTENDED) {
-        rc = rc || smear_extended(v, out, &c);
-    } else {
-        rc = rc || qf_tasks_copy_faces(v, 0);
-        for (int b = 0; b < lat->nblocks && !rc; b++)
-            if (qf_lattice_block_is_near(lat, b)) rc = qf_insert_asqtad_long(v, out, c.naik, b);
-        for (int mu = 0; mu < QF_NDIM && !rc; mu++) rc = fat_direction(&g, &c, mu, s1, s2);
-    }
-    qf_face_set_destroy(&g.faces);
-    if (s1) qf_field_destroy(s1);
-    if (s2) qf_field_destroy(s2);
+    rc = rc || (p->algorithm == QF_SMEAR_EXTENDED ? smear_extended(v, out, &c) : smear_standard(v, out, &c));
     if (v) qf_field_destroy(v);
     if (rc) {
         if (out) qf_field_destroy(out);

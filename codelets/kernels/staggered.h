@@ -69,6 +69,44 @@ static inline QF_HD qf_colour qf_colour_dag_mul(const qf_su3 *u, const qf_colour
 
 /* ---- link smearing ---- */
 
+/* m *= c (complex) */
+static inline QF_HD void qf_su3_scale_by(qf_su3 *m, qf_complex c)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) m->e[i][j] = qf_cmul(c, m->e[i][j]);
+}
+
+/* The two halves of a staple, which both algorithms assemble from the matrices at their own addresses:
+ * the upper U_nu(x) W(x+nu) U_nu(x+mu)^dag and, at y = x - nu, the lower U_nu(y)^dag W(y) U_nu(y+mu). */
+static inline QF_HD qf_su3 qf_asqtad_upper(const qf_su3 *un, const qf_su3 *w, const qf_su3 *un_mu)
+{
+    qf_su3 t = qf_su3_mul(un, w);
+    return qf_su3_mul_nd(&t, un_mu);
+}
+static inline QF_HD qf_su3 qf_asqtad_lower_of(const qf_su3 *un, const qf_su3 *w, const qf_su3 *un_mu)
+{
+    qf_su3 t = qf_su3_mul_dn(un, w);
+    return qf_su3_mul(&t, un_mu);
+}
+
+/* F_mu of site s of the asqtad links += coef st */
+static inline QF_HD void qf_asqtad_fat_add(void *links, int64_t s, int mu, double coef, const qf_su3 *st)
+{
+    size_t fo = (size_t)QF_ASQTAD_LINK_MATRICES * s + mu;
+    qf_su3 fat = qf_su3_load(links, QF_DOUBLE, fo), add = *st;
+    qf_su3_scale_by(&add, qf_cmake(coef, 0.0));
+    qf_su3_add_to(&fat, &add);
+    qf_su3_store(links, QF_DOUBLE, fo, &fat);
+}
+
+/* L_mu(s) = naik u0 u1 u2 into the asqtad links' Naik slot */
+static inline QF_HD void qf_asqtad_naik_store(void *links, int64_t s, int mu, double naik, const qf_su3 u[3])
+{
+    qf_su3 t = qf_su3_mul(&u[0], &u[1]), m = qf_su3_mul(&t, &u[2]);
+    qf_su3_scale_by(&m, qf_cmake(naik, 0.0));
+    qf_su3_store(links, QF_DOUBLE, (size_t)QF_ASQTAD_LINK_MATRICES * s + QF_NDIM + mu, &m);
+}
+
 /* The staggered phase eta_mu of global site g: eta_x = (-1)^t, eta_y = (-1)^(t+x), eta_z = (-1)^(t+x+y),
  * eta_t = 1. */
 static inline QF_HD double qf_staggered_eta(const int g[QF_NDIM], int mu)
@@ -99,12 +137,10 @@ static inline QF_HD void qf_asqtad_phases_site(const qf_asqtad_phase_args *a, co
         qf_su3 m = qf_su3_load(u, a->prec, (size_t)QF_NDIM * s + mu);
         qf_complex f = qf_cmake(qf_staggered_eta(g, mu), 0.0);
         if (g[mu] == a->global[mu] - 1) f = qf_cmul(f, qf_cmake(a->phase[mu][0], a->phase[mu][1]));
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cmul(f, m.e[i][j]);
+        qf_su3_scale_by(&m, f);
         qf_su3_store(v, QF_DOUBLE, (size_t)QF_NDIM * s + mu, &m);
         qf_su3 fat = m, zero = qf_su3_zero();
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) fat.e[i][j] = qf_cscale(a->one_link, fat.e[i][j]);
+        qf_su3_scale_by(&fat, qf_cmake(a->one_link, 0.0));
         qf_su3_store(links, QF_DOUBLE, (size_t)QF_ASQTAD_LINK_MATRICES * s + mu, &fat);
         qf_su3_store(links, QF_DOUBLE, (size_t)QF_ASQTAD_LINK_MATRICES * s + QF_NDIM + mu, &zero);
     }
@@ -148,8 +184,7 @@ static inline QF_HD qf_su3 qf_asqtad_lower(const qf_asqtad_staple_args *a, const
     qf_su3 un = qf_su3_load(v, QF_DOUBLE, (size_t)QF_NDIM * s + a->nu);
     qf_su3 ww = qf_asqtad_w(a, w, s);
     qf_su3 r = qf_asqtad_link_fwd(v, uface, a->ext, a->u_depth, yp, a->mu, a->nu);
-    qf_su3 t = qf_su3_mul_dn(&un, &ww);
-    return qf_su3_mul(&t, &r);
+    return qf_asqtad_lower_of(&un, &ww, &r);
 }
 
 /* The staple step's gather: entry f of the two nu faces (side 0 first: W of the block's first layer
@@ -188,8 +223,7 @@ static inline QF_HD void qf_asqtad_staple_site(const qf_asqtad_staple_args *a, c
     y[mu] += 1;
     qf_su3 un = qf_su3_load(v, QF_DOUBLE, (size_t)QF_NDIM * s + nu);
     qf_su3 r = qf_asqtad_link_fwd(v, uface, a->ext, a->u_depth, y, mu, nu);
-    qf_su3 t = qf_su3_mul(&un, &wf);
-    qf_su3 st = qf_su3_mul_nd(&t, &r);
+    qf_su3 st = qf_asqtad_upper(&un, &wf, &r);
     for (int k = 0; k < QF_NDIM; k++) y[k] = x[k];
     qf_su3 lower;
     if (x[nu] > 0) {
@@ -201,11 +235,7 @@ static inline QF_HD void qf_asqtad_staple_site(const qf_asqtad_staple_args *a, c
     }
     qf_su3_add_to(&st, &lower);
     if (a->keep) qf_su3_store(keep, QF_DOUBLE, (size_t)s, &st);
-    size_t fo = (size_t)QF_ASQTAD_LINK_MATRICES * s + mu;
-    qf_su3 fat = qf_su3_load(links, QF_DOUBLE, fo);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) fat.e[i][j] = qf_cadd(fat.e[i][j], qf_cscale(a->coef, st.e[i][j]));
-    qf_su3_store(links, QF_DOUBLE, fo, &fat);
+    qf_asqtad_fat_add(links, s, mu, a->coef, &st);
 }
 
 /* asqtad_long: L_mu(x) = naik U_mu(x) U_mu(x+mu) U_mu(x+2mu) of the phased links, the forward links from
@@ -223,15 +253,12 @@ static inline QF_HD void qf_asqtad_long_site(const qf_asqtad_long_args *a, const
     qf_block_site_coords(s, a->ext, x);
     for (int mu = 0; mu < QF_NDIM; mu++) {
         int y[QF_NDIM] = {x[0], x[1], x[2], x[3]};
-        qf_su3 m = qf_su3_load(v, QF_DOUBLE, (size_t)QF_NDIM * s + mu);
-        for (int k = 1; k <= 2; k++) {
+        qf_su3 u[3];
+        for (int k = 0; k < 3; k++) {
             y[mu] = x[mu] + k;
-            qf_su3 n = qf_asqtad_link_fwd(v, uface[mu], a->ext, a->u_depth, y, mu, mu);
-            m = qf_su3_mul(&m, &n);
+            u[k] = qf_asqtad_link_fwd(v, uface[mu], a->ext, a->u_depth, y, mu, mu);
         }
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cscale(a->naik, m.e[i][j]);
-        qf_su3_store(links, QF_DOUBLE, (size_t)QF_ASQTAD_LINK_MATRICES * s + QF_NDIM + mu, &m);
+        qf_asqtad_naik_store(links, s, mu, a->naik, u);
     }
 }
 
@@ -296,10 +323,10 @@ static inline QF_HD int64_t qf_asqtad_slab_site(const int ext[QF_NDIM], int mu, 
     return qf_lex_index(y, X);
 }
 
-/* asqtad_ext_pack and asqtad_ext_unpack: one extended site's 4 links, block to slab or slab to halo. */
+/* asqtad_ext_slabs: one extended site's 4 links, block to slab (pack) or slab to halo (unpack). */
 typedef struct {
     int ext[QF_NDIM];
-    int mu;
+    int mu, unpack;
 } qf_asqtad_slab_args;
 static inline QF_HD void qf_asqtad_slab_copy(const int ext[QF_NDIM], int mu, int side, int unpack, void *e, void *slab,
                                              int64_t f)
@@ -357,13 +384,11 @@ static inline QF_HD void qf_asqtad_ext_staple_site(const qf_asqtad_ext_step *a, 
     qf_su3 un = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i + nu);
     qf_su3 wf = qf_su3_load(w, QF_DOUBLE, (size_t)a->w_stride * i_pnu + a->w_slot);
     qf_su3 r = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i_pmu + nu);
-    qf_su3 t1 = qf_su3_mul(&un, &wf);
-    qf_su3 st = qf_su3_mul_nd(&t1, &r);
+    qf_su3 st = qf_asqtad_upper(&un, &wf, &r);
     qf_su3 ub = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i_mnu + nu);
     qf_su3 wb = qf_su3_load(w, QF_DOUBLE, (size_t)a->w_stride * i_mnu + a->w_slot);
     qf_su3 rb = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * i_mnu_pmu + nu);
-    qf_su3 t2 = qf_su3_mul_dn(&ub, &wb);
-    qf_su3 lower = qf_su3_mul(&t2, &rb);
+    qf_su3 lower = qf_asqtad_lower_of(&ub, &wb, &rb);
     qf_su3_add_to(&st, &lower);
     if (keep) qf_su3_store(keep, QF_DOUBLE, (size_t)i, &st);
     int x[QF_NDIM], inside = 1;
@@ -371,12 +396,7 @@ static inline QF_HD void qf_asqtad_ext_staple_site(const qf_asqtad_ext_step *a, 
         x[k] = y[k] - QF_ASQTAD_HALO;
         inside = inside && x[k] >= 0 && x[k] < a->ext[k];
     }
-    if (!inside) return;
-    size_t fo = (size_t)QF_ASQTAD_LINK_MATRICES * qf_block_site_index(x, a->ext) + mu;
-    qf_su3 fat = qf_su3_load(links, QF_DOUBLE, fo);
-    for (int p = 0; p < 3; p++)
-        for (int q = 0; q < 3; q++) fat.e[p][q] = qf_cadd(fat.e[p][q], qf_cscale(a->coef, st.e[p][q]));
-    qf_su3_store(links, QF_DOUBLE, fo, &fat);
+    if (inside) qf_asqtad_fat_add(links, qf_block_site_index(x, a->ext), mu, a->coef, &st);
 }
 
 /* The Naik links of the block's own site s from the extended links. */
@@ -388,15 +408,9 @@ static inline QF_HD void qf_asqtad_ext_long_site(const int ext[QF_NDIM], double 
     for (int mu = 0; mu < QF_NDIM; mu++) {
         int y[QF_NDIM];
         for (int k = 0; k < QF_NDIM; k++) y[k] = x[k] + QF_ASQTAD_HALO;
-        qf_su3 m = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * qf_lex_index(y, X) + mu);
-        for (int k = 1; k <= 2; k++) {
-            y[mu] += 1;
-            qf_su3 n = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * qf_lex_index(y, X) + mu);
-            m = qf_su3_mul(&m, &n);
-        }
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) m.e[i][j] = qf_cscale(naik, m.e[i][j]);
-        qf_su3_store(links, QF_DOUBLE, (size_t)QF_ASQTAD_LINK_MATRICES * s + QF_NDIM + mu, &m);
+        qf_su3 u[3];
+        for (int k = 0; k < 3; k++, y[mu]++) u[k] = qf_su3_load(e, QF_DOUBLE, (size_t)QF_NDIM * qf_lex_index(y, X) + mu);
+        qf_asqtad_naik_store(links, s, mu, naik, u);
     }
 }
 
@@ -508,13 +522,15 @@ static inline QF_HD void qf_asqtad_gather_site(const qf_asqtad_gather_args *a, c
 
 /* One application out = a x + b D in (D^dag = -D: the caller negates b) on the output sites of parity
  * (-1: all). wrap: the block is the whole lattice of one process, and a hop that leaves it re-enters on
- * its other side (the boundary phases are in the links): no faces, every site finished at once. */
+ * its other side (the boundary phases are in the links): no faces, every site finished at once (the
+ * interior codelet as the stencil's fused stage). x_buffer: the buffer holding x in the task. */
 typedef struct {
     int ext[QF_NDIM];
     int parity;
     double a, b;
     int has_x;
     int wrap;
+    int x_buffer;
     qf_precision prec;
 } qf_asqtad_args;
 
