@@ -1,6 +1,11 @@
 /* Codelet mg_restrict: R = P^dagger of the multigrid transfer, one coarse block from the fine blocks it
- * holds and their near-null vectors (kernels/mg.h; on the CPU a coarse site's rows together). Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
+ * holds and their near-null vectors (kernels/mg.h; on the CPU a coarse site's rows together). Where the
+ * coarse lattice is one block (the merged coarsest level) the task is a serial step of the K-cycle, the
+ * other CPU workers waiting for its result, so its coarse sites are shared among the CPU team
+ * (cpu_team.h); each site is one thread's, so the result does not depend on the team.
+ * Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
@@ -11,12 +16,13 @@
 void qf_mg_restrict_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* The coarse block's sites one at a time in a->g.prec made a constant (QF_WITH_PRECISION). */
+/* The coarse block's sites [first, end) one at a time in a->g.prec made a constant (QF_WITH_PRECISION). */
 static inline QF_HD_INLINE void restrict_block(const qf_mg_restrict_args *a, const void *const *fine,
-                                               const void *const *v, void *coarse, double *work)
+                                               const void *const *v, void *coarse, double *work, int64_t first,
+                                               int64_t end)
 {
     double out[4 * QF_MG_MAX_NVEC];
-    for (int64_t s = 0, ns = qf_volume(a->cext); s < ns; s++) {
+    for (int64_t s = first; s < end; s++) {
         qf_mg_restrict_site(a, fine, v, s, work, out);
         size_t o = qf_coarse_site_offset(s, a->g.nvec);
         for (int k = 0; k < 4 * a->g.nvec; k++) qf_real_set(coarse, a->g.prec, o + (size_t)k, out[k]);
@@ -24,31 +30,48 @@ static inline QF_HD_INLINE void restrict_block(const qf_mg_restrict_args *a, con
 }
 
 static inline QF_HD_INLINE void restrict_run(const qf_mg_restrict_args *a, const void *const *fine,
-                                             const void *const *v, void *coarse, double *work)
+                                             const void *const *v, void *coarse, double *work, int64_t first,
+                                             int64_t end)
 {
     QF_WITH_PRECISION(a->g.prec, P, {
         qf_mg_restrict_args b = *a;
         b.g.prec = P;
-        restrict_block(&b, fine, v, coarse, work);
+        restrict_block(&b, fine, v, coarse, work, first, end);
     });
 }
 QF_CPU_VERSIONS(restrict_run, restrict_run, (const qf_mg_restrict_args *a, const void *const *fine,
-                                             const void *const *v, void *coarse, double *work),
-                (a, fine, v, coarse, work))
+                                             const void *const *v, void *coarse, double *work, int64_t first,
+                                             int64_t end),
+                (a, fine, v, coarse, work, first, end))
+
+typedef struct {
+    const qf_mg_restrict_args *a;
+    const void *fine[QF_MG_MAX_FINE_BLOCKS], *v[QF_MG_MAX_FINE_BLOCKS];
+    void *coarse;
+} restrict_share;
+
+static void restrict_part(void *p, int k, int n)
+{
+    const restrict_share *r = p;
+    int64_t first, end;
+    qf_cpu_team_share(qf_volume(r->a->cext), k, n, &first, &end);
+    /* the lane sums of one coarse site (kernels/mg.h); a few kB to 256 kB, so not on the stack */
+    double *work = malloc(sizeof(double) * 4 * (size_t)r->a->g.nvec * r->a->g.nsite);
+    STARPU_ASSERT_MSG(work, "mg_restrict: out of host memory");
+    QF_CPU_CALL(restrict_run, (r->a, r->fine, r->v, r->coarse, work, first, end));
+    free(work);
+}
 
 static void mg_restrict_cpu(void *buffers[], void *cl_arg)
 {
-    const qf_mg_restrict_args *a = cl_arg;
-    const void *fine[QF_MG_MAX_FINE_BLOCKS], *v[QF_MG_MAX_FINE_BLOCKS];
-    for (int j = 0; j < a->nfine; j++) {
-        fine[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[j]);
-        v[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[a->nfine + j]);
+    restrict_share r = {.a = cl_arg};
+    for (int j = 0; j < r.a->nfine; j++) {
+        r.fine[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[j]);
+        r.v[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[r.a->nfine + j]);
     }
-    /* the lane sums of one coarse site (kernels/mg.h); a few kB to 256 kB, so not on the stack */
-    double *work = malloc(sizeof(double) * 4 * (size_t)a->g.nvec * a->g.nsite);
-    STARPU_ASSERT_MSG(work, "mg_restrict: out of host memory");
-    QF_CPU_CALL(restrict_run, (a, fine, v, (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]), work));
-    free(work);
+    r.coarse = (void *)STARPU_VECTOR_GET_PTR(buffers[2 * r.a->nfine]);
+    if (r.a->team) qf_cpu_team_run(restrict_part, &r);
+    else restrict_part(&r, 0, 1);
 }
 
 static struct starpu_perfmodel mg_restrict_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_restrict"};
@@ -71,6 +94,7 @@ int qf_insert_mg_restrict(qf_field *coarse, int c, const qf_field *fine, const q
     qf_mg_restrict_args a = {.g = qf_mg_transfer_geom(v, agg, nvec)};
     qf_lattice_coarse_ratio(cl, v->lat, a.ratio);
     a.nfine = (int)qf_volume(a.ratio);
+    a.team = cl->nlocal_blocks == 1;
     memcpy(a.cext, cl->block, sizeof a.cext);
     int members[QF_MG_MAX_FINE_BLOCKS];
     struct starpu_data_descr d[2 * QF_MG_MAX_FINE_BLOCKS + 1];

@@ -53,6 +53,7 @@ typedef struct {
     int cext[QF_NDIM];     /* coarse block extents */
     int ratio[QF_NDIM];    /* fine blocks a coarse block holds in each direction */
     int nfine;             /* their number, lexicographic in ratio */
+    int team;              /* the process's coarse lattice is this one block: on CPUs, shared among the CPU team */
 } qf_mg_restrict_args;
 
 /* mg_prolong — fine block from its coarse block: out = P e, or out += P e (add). Buffers: R coarse,
