@@ -16,7 +16,8 @@
  *   ceiling     a single-thread read of a buffer of 4 x the LLC, best of 5: the kernels run on one
  *               thread, so a many-thread STREAM figure would not bound them.
  *
- * No runtime is started: idle StarPU workers would poll on the cores this thread uses. */
+ * No runtime is started: nothing else runs on the cores this thread uses (a StarPU built with
+ * non-blocking drivers would poll on them). */
 #include "app.h"
 #include "qf_bench.h"
 

@@ -359,8 +359,8 @@ const qf_dirac_hop *qf_direct_hop(const qf_direct *dk, int k)
 
 double qf_direct_bytes(const qf_direct *dk) { return dk->bytes; }
 
-/* The direct kernels run with the runtime paused: idle StarPU workers poll on the cores (CPU), and
- * the GPU should run nothing else. `warmup` untimed applications, then n (n <= 0: about target_s
+/* The direct kernels run with the runtime paused: no task may share the cores (CPU) or the GPU with
+ * them, and a StarPU built with non-blocking drivers would poll on the cores. `warmup` untimed applications, then n (n <= 0: about target_s
  * seconds); on the GPU the first application is also checked back into the plan's output buffers. */
 static int direct_run(qf_direct *dk, int warmup, long n, double target_s, qf_timing *t)
 {

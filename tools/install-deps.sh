@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what quarkflow needs on a Debian bookworm machine: the Debian packages of the build, and
 # StarPU 1.3.10 built from Debian's source package with FxT tracing, MPI and (when nvcc exists) CUDA.
-# Debian's own libstarpu-dev is CPU-only and has no FxT, hence the source build.
+# Debian's own libstarpu-dev is CPU-only and has no FxT, hence the source build. It is configured with
+# blocking drivers: an idle worker sleeps instead of polling its core, so that the threads of a CPU
+# team (codelets/cpu_team.h) get the cores of the workers that wait for their result (the coarse
+# multigrid solve on the H100 node 2.6x faster, the 2-core CPU solve 8-15%; no cost measured on the
+# GPU's task latency: bench/RESULTS.md, "Blocking drivers").
 #
 #   tools/install-deps.sh [--prefix DIR] [--no-cuda] [--jobs N]
 #
@@ -36,7 +40,7 @@ if [ "$want_cuda" != no ]; then
   elif [ -x "$cuda_home/bin/nvcc" ]; then nvcc=$cuda_home/bin/nvcc; fi
 fi
 flavour=$([ -n "$nvcc" ] && echo cuda || echo cpu)
-stamp="$prefix/.quarkflow-deps-$flavour"
+stamp="$prefix/.quarkflow-deps-$flavour-blocking" # a prefix from before blocking drivers is rebuilt
 
 # --- Debian packages -------------------------------------------------------------------------
 packages=(build-essential cmake pkg-config dpkg-dev patch autoconf automake libtool
@@ -91,7 +95,7 @@ cd starpu-1.3.10+dfsg
 config=(--prefix="$prefix" --enable-maxcpus=128 --enable-maxcudadev=8 --with-fxt
         --enable-mpi --disable-build-doc --disable-build-examples --disable-build-tests
         --disable-opencl --disable-socl --disable-fortran --disable-starpufft
-        --disable-mlr --disable-sc-hypervisor --disable-starpurm)
+        --disable-mlr --disable-sc-hypervisor --disable-starpurm --enable-blocking-drivers)
 if [ -n "$nvcc" ]; then
   # CUDA 13 removed cudaDeviceProp::computeMode and the legacy cublas.h API.
   patch -p1 -s < "$here/patches/starpu-1.3.10-cuda13.patch"
@@ -116,6 +120,8 @@ PKG_CONFIG_PATH="$pc" pkg-config --exists starpu-1.3 starpumpi-1.3 \
   || die "StarPU installed but pkg-config cannot find starpu-1.3 and starpumpi-1.3 in $pc"
 grep -q '^#define STARPU_USE_FXT 1' "$prefix/include/starpu/1.3/starpu_config.h" \
   || die "StarPU was built without FxT (is libfxt-dev installed?)"
+grep -q '^/\* #undef STARPU_NON_BLOCKING_DRIVERS \*/' "$prefix/include/starpu/1.3/starpu_config.h" \
+  || die "StarPU was built with non-blocking drivers although configured with --enable-blocking-drivers"
 if [ -n "$nvcc" ]; then
   grep -q '^#define STARPU_USE_CUDA 1' "$prefix/include/starpu/1.3/starpu_config.h" \
     || die "StarPU was built without CUDA although nvcc exists (see $build/configure.log)"

@@ -6,7 +6,7 @@
  *
  *   CPUs   one thread per StarPU CPU worker, bound to that worker's core, blocks dealt round-robin,
  *          per hop the gather and the interior of every block, a barrier, then every exterior; the
- *          runtime is paused meanwhile, since idle StarPU workers poll on their cores;
+ *          runtime is paused meanwhile, so that no task shares their cores;
  *   GPU    device buffers, the CUDA launchers on one stream, timed with CUDA events.
  *
  * A plan is made with the runtime started (it exports the task graph's fields and rebuilds the

@@ -110,8 +110,8 @@ double qf_wtime(void);
 /* Waits for every submitted task. */
 void qf_runtime_wait_all(void);
 
-/* Stops the workers from polling for tasks (StarPU's workers otherwise spin on their cores while
- * idle), so that the host can use every core itself, for example to time kernels without the
+/* Stops the workers from taking tasks (a StarPU built with non-blocking drivers would also have them
+ * spin on their cores while idle), so that the host can use every core itself, for example to time kernels without the
  * runtime; tasks submitted meanwhile wait for qf_runtime_resume. Call after qf_runtime_wait_all. */
 void qf_runtime_pause(void);
 void qf_runtime_resume(void);
