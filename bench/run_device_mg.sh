@@ -18,10 +18,13 @@
 #         CPU worker, so that the other cores are free of spinning workers), and placed by the
 #         scheduler (auto), two rounds;
 #   params: one solve at QF_MG_KAPPA per line of QF_MG_VARIANTS (name, then options);
+#   levels3: three levels on 16^4 and 32^4 fields (beta 6.0) at QF_MG_KAPPA: the GPU alone, the
+#         coarsest level (2^4 or 4^4 sites) forced onto the CPU team (--mg-location gpu,gpu,cpu) and
+#         placed by the scheduler (auto), against two levels on the GPU alone; two rounds;
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|final [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|final [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -85,6 +88,22 @@ team)
     step team_coarse_cpu_free_$round 120 QF_CPU_TEAM=14 "$run" quarkflow --ncpu 1 --ncuda 1 --sched dmdas $args \
       --mg-location gpu,cpu
     step team_auto_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args
+  done
+  ;;
+levels3)
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 16 16 16 16 --beta 6 --sweeps 100 --out /tmp/g16.nersc \
+    > "$out/generate16.txt" 2>&1
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate32.txt" 2>&1
+  for round in 1 2; do
+    for L in 16 32; do
+      args="solve /tmp/g$L.nersc --csw 1.769 --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random"
+      step l2_gpu_alone_${L}_$round 120 "$run" quarkflow --ncpu 0 --ncuda 1 $args
+      step l3_gpu_alone_${L}_$round 120 "$run" quarkflow --ncpu 0 --ncuda 1 $args --mg-levels 3
+      step l3_coarsest_cpu_${L}_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-levels 3 \
+        --mg-location gpu,gpu,cpu
+      step l3_auto_${L}_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-levels 3
+    done
   done
   ;;
 h100cpu)
