@@ -81,6 +81,8 @@ void qf_wilson_hop_args(const qf_lattice *lat, const qf_wilson_hop *h, qf_wilson
     memcpy(a->ext, lat->block, sizeof a->ext);
     memcpy(a->global, lat->global, sizeof a->global);
     memcpy(a->phase, h->phase, sizeof a->phase);
+    for (int mu = 0; mu < QF_NDIM; mu++) a->wrap |= (lat->blocks[mu] == 1) << mu;
+    g->wrap = a->wrap;
 }
 
 qf_wilson_hop qf_wilson_hop_of(const qf_dirac_hop *h, const qf_dirac_params *p, int dagger)
@@ -100,8 +102,7 @@ int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *
     /* one hop on the stencil's buffers (tasks/stencil.h): in, links, out, the faces, then x, the clover */
     int extra = QF_WILSON_BLOCK_FACES + QF_WILSON_NFACES;
     qf_wilson_block_args blk = {.nhops = 1,
-                                .hop = {{.g = g,
-                                         .a = a,
+                                .hop = {{.a = a,
                                          .src = 0,
                                          .dst = 2,
                                          .x = h->has_x ? extra : -1,

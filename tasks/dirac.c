@@ -123,19 +123,18 @@ void qf_dirac_schur_hops(const qf_dirac_params *p, qf_schur_form form, qf_dirac_
     *n = 2;
 }
 
-/* The hops h[0 .. n-1] of one application on a one-block lattice as one task (wilson_block). Buffers:
- * in, the links, out, the eight half faces, the temporary, then the clover fields the hops read. */
+/* The hops h[0 .. n-1] of one application on a one-block lattice as one task (wilson_block, whose hops
+ * wrap around the block and need no faces). Buffers: in, the links, out, the temporary, then the
+ * clover fields the hops read. */
 static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
     static const char *const names[2][3] = {PREC_NAMES("block:Mhat"), PREC_NAMES("block:Mhat^dag")};
-    enum { IN = 0, OUT = 2, TMP = QF_WILSON_BLOCK_FACES + QF_WILSON_NFACES, FIRST_CLOVER };
+    enum { IN = 0, OUT = 2, TMP = 3, FIRST_CLOVER };
     struct starpu_data_descr buf[FIRST_CLOVER + 2];
     int nbuf = 0;
     buf[nbuf++] = (struct starpu_data_descr){qf_field_block(in, 0), STARPU_R};
     buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->links, 0), STARPU_R};
     buf[nbuf++] = (struct starpu_data_descr){qf_field_block(out, 0), STARPU_RW};
-    for (int f = 0; f < QF_WILSON_NFACES; f++)
-        buf[nbuf++] = (struct starpu_data_descr){qf_face_set_handle(&d->faces_half, 0, f / 2, f % 2), STARPU_W};
     buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->tmp[0], 0), STARPU_RW};
     int clover_at[2] = {-1, -1}; /* buffer of A, of A^-1 */
     qf_wilson_block_args args = {.nhops = n};
@@ -143,7 +142,8 @@ static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger,
     for (int k = 0; k < n; k++) {
         qf_wilson_hop w = qf_wilson_hop_of(&h[k], &d->p, dagger);
         qf_wilson_block_hop *b = &args.hop[k];
-        qf_wilson_hop_args(d->lat, &w, &b->g, &b->a);
+        qf_wilson_gather_args g; /* no faces to gather: the block wraps */
+        qf_wilson_hop_args(d->lat, &w, &g, &b->a);
         b->src = field_at[h[k].src];
         b->dst = field_at[h[k].dst];
         b->x = h[k].x == QF_HOP_NONE ? -1 : field_at[h[k].x];

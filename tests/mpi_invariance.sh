@@ -1,15 +1,16 @@
 #!/bin/sh
 # The same command on 1, 2 and 4 processes gives the same numbers: quarkflow runs under mpirun with
 # each process count, and every number the check extracts from its output must agree with the
-# one-process run's within a relative tolerance (iteration counts within 1). Processes share the
+# one-process run's within a relative tolerance (iteration counts within 1, or itol). Processes share the
 # machine (--oversubscribe, one CPU worker each, unbound: a CI box has 2 cores).
 #   mpi_invariance.sh MPIEXEC QUARKFLOW CHECK 'COMMAND AND OPTIONS' NP...
 # CHECK: plaquette (gauge measure: plaquette, link trace, Polyakov loop; 1e-12), apply (|result|^2;
 # 1e-12; apply_half 1e-5), solve (iterations, |x|^2; 1e-9), masses (each mass's iterations and |x|^2 of
 # a multi-mass solve; 1e-9), propagator (the pion and rho correlators; 1e-8), links (the asqtad links'
-# check lines: averages of Re Tr and |link|^2, some near 0, summed in another order; 1e-10).
+# check lines: averages of Re Tr and |link|^2, some near 0, summed in another order; 1e-10), solve_half
+# (as solve, the iterations within 3).
 set -u
-mpiexec=$1 qf=$2 check=$3 cmd=$4
+mpiexec=$1 qf=$2 check=$3 cmd=$4 itol=1
 shift 4
 case $check in
 plaquette) tol=1e-12 pattern='^ +plaquette|^Polyakov' ;; # the task graph's lines (a file's own facts come first)
@@ -18,6 +19,10 @@ apply) tol=1e-12 pattern='^\|result\|\^2' ;;
 # the result depends on the process grid at half's rounding (3e-5 of a site's largest)
 apply_half) tol=1e-5 pattern='^\|result\|\^2' ;;
 solve) tol=1e-9 pattern='^solved|^\|x\|\^2' ;; # iterations (the residual and time are cut off) and |x|^2
+# half: a hop through a block face passes a 16-bit half spinor, a hop inside a block (or around a block
+# that spans its direction) does not, and the process grid decides which are which: the iterated
+# residual follows another rounding path, the solution to the tolerance is the same
+solve_half) tol=1e-9 itol=3 pattern='^solved|^\|x\|\^2' ;;
 masses) tol=1e-9 pattern='^mass ' ;;
 links) tol=1e-10 pattern='^(fat|Naik) links' ;;
 propagator) tol=1e-8 pattern='^ *[0-9]+ +[0-9.e+-]+ +[0-9.e+-]+' ;;
@@ -41,12 +46,12 @@ for np in "$@"; do
         echo "ok   [$np processes] $(echo "$got" | wc -l) numbers (reference): $(echo "$got" | head -4 | tr '\n' ' ')"
         continue
     fi
-    if printf '%s\n---\n%s\n' "$ref" "$got" | awk -v tol="$tol" '
+    if printf '%s\n---\n%s\n' "$ref" "$got" | awk -v tol="$tol" -v itol="$itol" '
         /^---$/ { second = 1; next }
         !second { a[++n] = $1; it[n] = ($2 == "it"); next }
         { m++; b = $1; d = b - a[m]; if (d < 0) d = -d
           s = a[m] < 0 ? -a[m] : a[m]
-          if (it[m] ? d > 1 : d > tol * (s > 1e-300 ? s : 1)) { bad = 1; printf "  differs: %s against %s\n", b, a[m] } }
+          if (it[m] ? d > itol : d > tol * (s > 1e-300 ? s : 1)) { bad = 1; printf "  differs: %s against %s\n", b, a[m] } }
         END { exit bad || m != n }'; then
         echo "ok   [$np processes] the same $(echo "$got" | wc -l) numbers within $tol"
     else

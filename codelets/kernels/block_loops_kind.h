@@ -9,7 +9,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_block)(void *out, const 
                                                                const qf_wilson_args *a)
 {
     qf_walk w;
-    qf_walk_block(&w, a->ext, a->parity);
+    qf_walk_block(&w, a->ext, a->parity, a->wrap);
     QF_SITES_FOR_BATCHES(&w, QF_SITES_HOPS, 0, q, QF_K(qf_wilson_interior_at)(out, in, gauge, x, clover, q, a));
 }
 
@@ -22,18 +22,19 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_block)(void *out, const 
 {
     int src_parity = a->parity < 0 ? -1 : 1 - a->parity;
     qf_walk w;
-    qf_walk_exterior(&w, a->ext, a->parity);
+    qf_walk_exterior(&w, a->ext, a->parity, a->wrap);
     QF_SITES_FOR_BATCHES(&w, QF_SITES_FACES, src_parity, q,
                          QF_K(qf_wilson_exterior_at)(out, gauge, x, clover, nbr_face, q, a));
 }
 
-/* wilson_gather: the eight faces. */
+/* wilson_gather: the eight faces, but those of the directions in which the block wraps. */
 static inline QF_HD_INLINE void QF_K(qf_wilson_gather_block)(const void *spinor, const void *gauge,
                                                              void *const face[QF_WILSON_NFACES],
                                                              const qf_wilson_gather_args *a)
 {
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++) {
+        if (a->wrap >> mu & 1) continue;
         QF_UNROLL
         for (int side = 0; side < 2; side++) {
             qf_walk w;

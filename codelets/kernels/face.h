@@ -106,13 +106,16 @@ static inline QF_HD int64_t qf_parity_faces_entry(const int ext[QF_NDIM], int pa
     return t - *side * n;
 }
 
-/* Whether block site x has a hop through a face. */
-static inline QF_HD int qf_on_face(const int x[QF_NDIM], const int ext[QF_NDIM])
+/* Whether block site x has a hop through a face; qf_on_open_face: through a face of a direction
+ * whose bit in wrap is clear (the block wraps in the others: it is its own neighbour there). */
+static inline QF_HD int qf_on_open_face(const int x[QF_NDIM], const int ext[QF_NDIM], int wrap)
 {
     int on = 0;
-    for (int mu = 0; mu < QF_NDIM; mu++) on |= x[mu] == 0 || x[mu] == ext[mu] - 1;
+    for (int mu = 0; mu < QF_NDIM; mu++) on |= !(wrap >> mu & 1) && (x[mu] == 0 || x[mu] == ext[mu] - 1);
     return on;
 }
+
+static inline QF_HD int qf_on_face(const int x[QF_NDIM], const int ext[QF_NDIM]) { return qf_on_open_face(x, ext, 0); }
 
 /* The argument block of face_copy: the (mu, side, depth) face of a block, whole sites. */
 typedef struct {

@@ -128,13 +128,16 @@ typedef struct {
     int first_parity, last_parity;   /* the parities walked in each box */
     int parity, row[QF_NDIM], begun; /* where the walk is: the parity and row of box k */
     int mu, side;                    /* a face walk's face */
+    int wrap;                        /* directions in which the block is its own neighbour (qf_wilson_args):
+                                      * their faces are no faces */
     int x[QF_NDIM], n;               /* the run: its first site, n sites */
     int64_t s;                       /* the run's first storage index */
 } qf_walk;
 
-static inline QF_HD_INLINE void qf_walk_init(qf_walk *w, const int ext[QF_NDIM], int parity)
+static inline QF_HD_INLINE void qf_walk_init(qf_walk *w, const int ext[QF_NDIM], int parity, int wrap)
 {
     memcpy(w->ext, ext, sizeof w->ext);
+    w->wrap = wrap;
     w->nbox = w->k = 0;
     w->first_parity = parity < 0 ? 0 : parity;
     w->last_parity = parity < 0 ? 1 : parity;
@@ -149,7 +152,7 @@ static inline QF_HD_INLINE void qf_walk_add(qf_walk *w, int mu, int side, int lo
 {
     qf_walk_box *b = &w->box[w->nbox++];
     for (int nu = 0; nu < QF_NDIM; nu++) {
-        b->lo[nu] = mu < 0 || nu == 0 ? 0 : lo_other;
+        b->lo[nu] = mu < 0 || nu == 0 || w->wrap >> nu & 1 ? 0 : lo_other;
         b->hi[nu] = w->ext[nu] - b->lo[nu];
     }
     if (mu >= 0) {
@@ -160,9 +163,9 @@ static inline QF_HD_INLINE void qf_walk_add(qf_walk *w, int mu, int side, int lo
 }
 
 /* Every site of the block (of the parity, or all). */
-static inline QF_HD_INLINE void qf_walk_block(qf_walk *w, const int ext[QF_NDIM], int parity)
+static inline QF_HD_INLINE void qf_walk_block(qf_walk *w, const int ext[QF_NDIM], int parity, int wrap)
 {
-    qf_walk_init(w, ext, parity);
+    qf_walk_init(w, ext, parity, wrap);
     qf_walk_add(w, -1, 0, 0, 0);
 }
 
@@ -172,25 +175,28 @@ static inline QF_HD_INLINE void qf_walk_block(qf_walk *w, const int ext[QF_NDIM]
  * face's, not a hop for each face its lanes lie on; and whole rows are runs of records (most
  * batches when the block's x extent is 16), which the kernels address from one pointer: of the
  * face sites of a 16 x 8 x 8 x 8 block, 92% then lie in whole rows. */
-static inline QF_HD_INLINE void qf_walk_exterior(qf_walk *w, const int ext[QF_NDIM], int parity)
+static inline QF_HD_INLINE void qf_walk_exterior(qf_walk *w, const int ext[QF_NDIM], int parity, int wrap)
 {
-    qf_walk_init(w, ext, parity);
+    qf_walk_init(w, ext, parity, wrap);
     for (int mu = 1; mu < QF_NDIM; mu++)
-        for (int side = 0; side < 2; side++) qf_walk_add(w, mu, side, 1, 0);
+        for (int side = 0; side < 2 && !(wrap >> mu & 1); side++) qf_walk_add(w, mu, side, 1, 0);
     qf_walk_add(w, -1, 0, 0, 2);
-    for (int side = 0; side < 2; side++) qf_walk_add(w, 0, side, 1, 0);
+    for (int side = 0; side < 2 && !(wrap & 1); side++) qf_walk_add(w, 0, side, 1, 0);
 }
 
 /* The sites of the (mu, side) face. */
 static inline QF_HD_INLINE void qf_walk_face(qf_walk *w, const int ext[QF_NDIM], int mu, int side, int parity)
 {
-    qf_walk_init(w, ext, parity);
+    qf_walk_init(w, ext, parity, 0);
     qf_walk_add(w, mu, side, 0, 0);
     w->mu = mu;
     w->side = side;
 }
 
-static inline QF_HD_INLINE int qf_walk_on_faces(const qf_walk *w, int nu, int c) { return c == 0 || c == w->ext[nu] - 1; }
+static inline QF_HD_INLINE int qf_walk_on_faces(const qf_walk *w, int nu, int c)
+{
+    return !(w->wrap >> nu & 1) && (c == 0 || c == w->ext[nu] - 1);
+}
 
 /* Moves the walk to its next row: 0 past the last one of the last box. */
 static inline QF_HD_INLINE int qf_walk_next_row(qf_walk *w)

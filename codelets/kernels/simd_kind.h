@@ -170,6 +170,7 @@ typedef struct QF_K(qf_sites_s) {
     QF_K(qf_index) s; /* &site */
     QF_K(qf_mask) valid, face; /* the lanes with a site; those with a face hop */
     QF_K(qf_mask) hop[QF_NDIM][2];
+    QF_K(qf_mask) wrapped[QF_NDIM][2]; /* lanes whose hop wraps around the block (qf_wilson_args.wrap) */
     QF_K(qf_lanes) src[QF_NDIM][2];
     const struct QF_K(qf_sites_s) *ahead; /* the batch the loop computes next, if any */
 } QF_K(qf_sites);
@@ -204,14 +205,15 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     for (int l = n; l < QF_KW; l++) q->site.i[l] = q->site.i[0];
     q->s = &q->site;
     q->face = 0;
+    const int wrap = w->wrap;
     for (int r = 0; r < nrun; r++) {
         const int *x = run[r].x;
         int first = run[r].first, k = run[r].n, last_x0 = x[0] + 2 * (k - 1);
         int row_on = 0; /* x[1..3] on a face: the whole run is */
-        for (int nu = 1; nu < QF_NDIM; nu++) row_on |= x[nu] == 0 || x[nu] == ext[nu] - 1;
+        for (int nu = 1; nu < QF_NDIM; nu++) row_on |= qf_walk_on_faces(w, nu, x[nu]);
         if (row_on) q->face |= ((1u << k) - 1) << first;
-        if (x[0] == 0) q->face |= 1u << first;
-        if (last_x0 == ext[0] - 1) q->face |= 1u << (first + k - 1);
+        if (!(wrap & 1) && x[0] == 0) q->face |= 1u << first;
+        if (!(wrap & 1) && last_x0 == ext[0] - 1) q->face |= 1u << (first + k - 1);
     }
     /* one run filling the batch: its sites, and their hop sources in the block, are runs of records */
     const int single = nrun == 1 && n == QF_KW;
@@ -229,6 +231,7 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
         return 1;
     }
     memset(q->hop, 0, sizeof q->hop);
+    memset(q->wrapped, 0, sizeof q->wrapped);
     for (int mu = 0; mu < QF_NDIM; mu++) q->src[mu][0].run = q->src[mu][1].run = 0;
     /* qf_block_site_index of a hop source, from the run's own: the lexicographic strides of the
      * block are even but in x, so a hop moves the lexicographic index by a stride and flips parity */
@@ -241,19 +244,36 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
         for (int mu = 0; mu < QF_NDIM; mu++)
             for (int dir = 0; dir < 2; dir++) {
                 int y[QF_NDIM] = {run[r].x[0], run[r].x[1], run[r].x[2], run[r].x[3]};
-                int edge = dir ? 0 : ext[mu] - 1;
-                /* the run's lanes j0 .. j1 - 1 take the hop from the block (HOPS) or through the face (FACES) */
+                int edge = dir ? 0 : ext[mu] - 1, wraps = wrap >> mu & 1;
+                const int64_t step = dir ? -stride[mu] : stride[mu], around = dir ? ext[mu] * stride[mu] : -ext[mu] * stride[mu];
+                if (kind == QF_SITES_FACES && wraps) continue; /* no face in mu */
+                /* the run's lanes j0 .. j1 - 1 take the hop from the block (HOPS) or through the face (FACES);
+                 * in a wrapping block the hops that leave it come back across its other face */
                 int j0 = 0, j1 = k;
                 if (mu == 0) {
                     int first_on = y[0] == edge, last_on = last_x0 == edge;
                     if (kind == QF_SITES_HOPS) {
                         j0 = first_on;
                         j1 = k - last_on;
+                        if (wraps && (first_on || last_on)) { /* the edge lane's source, across the block */
+                            int j = first_on ? 0 : k - 1;
+                            q->hop[mu][dir] |= 1u << (first + j);
+                            q->wrapped[mu][dir] |= 1u << (first + j);
+                            q->src[mu][dir].i[first + j] = (1 - parity) * half + ((lex + 2 * j + step + around) >> 1);
+                        }
                     } else {
                         j0 = first_on ? 0 : k - 1;
                         j1 = first_on || last_on ? j0 + 1 : j0;
                     }
                 } else if ((y[mu] == edge) == (kind == QF_SITES_HOPS)) {
+                    if (!(kind == QF_SITES_HOPS && wraps)) continue;
+                    /* the whole run's hop wraps: its sources are a run across the block */
+                    int64_t base = (1 - parity) * half + ((lex + step + around) >> 1);
+                    q->hop[mu][dir] |= ((1u << k) - 1) << first;
+                    q->wrapped[mu][dir] |= ((1u << k) - 1) << first;
+                    QF_K(qf_lanes) *src = &q->src[mu][dir];
+                    if (single && QF_K(qf_lanes_set_run)(src, base, volume)) continue;
+                    for (int j = 0; j < k; j++) src->i[first + j] = base + j;
                     continue;
                 }
                 if (j0 >= j1) continue;
@@ -261,8 +281,8 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
                 QF_K(qf_lanes) *src = &q->src[mu][dir];
                 if (kind == QF_SITES_HOPS) {
                     /* the source of lane first + j is base + j */
-                    int64_t base = (1 - parity) * half + ((lex + (dir ? -stride[mu] : stride[mu])) >> 1);
-                    if (single && QF_K(qf_lanes_set_run)(src, base, volume)) continue;
+                    int64_t base = (1 - parity) * half + ((lex + step) >> 1);
+                    if (single && !q->wrapped[mu][dir] && QF_K(qf_lanes_set_run)(src, base, volume)) continue;
                     for (int j = j0; j < j1; j++) src->i[first + j] = base + j;
                 } else {
                     y[0] += 2 * j0;
@@ -348,26 +368,28 @@ static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_sites)(const QF_K(qf_site
 
 /* The geometry of wilson.h's scalar sites, for a batch. */
 static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_hop)(const QF_K(qf_sites) *q, int mu, int dir,
-                                                            const int ext[QF_NDIM], QF_K(qf_index) *nb)
+                                                            const qf_wilson_args *a, QF_K(qf_index) *nb,
+                                                            QF_K(qf_mask) *wrapped)
 {
-    (void)ext;
+    (void)a;
     *nb = &q->src[mu][dir];
+    *wrapped = q->wrapped[mu][dir];
     return q->hop[mu][dir];
 }
 
-static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_on_face)(const QF_K(qf_sites) *q, const int ext[QF_NDIM])
+static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_on_face)(const QF_K(qf_sites) *q, const qf_wilson_args *a)
 {
-    (void)ext;
+    (void)a;
     return q->face;
 }
 
 static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_valid)(const QF_K(qf_sites) *q) { return q->valid; }
 
 static inline QF_HD_INLINE QF_K(qf_mask) QF_K(qf_sites_face_entry)(const QF_K(qf_sites) *q, int mu, int dir,
-                                                                   const int ext[QF_NDIM], int src_parity,
+                                                                   const qf_wilson_args *a, int src_parity,
                                                                    QF_K(qf_index) *f)
 {
-    (void)ext;
+    (void)a;
     (void)src_parity;
     *f = &q->src[mu][dir];
     return q->hop[mu][dir];

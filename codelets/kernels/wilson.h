@@ -49,6 +49,9 @@ typedef struct {
     int clover_on;         /* QF_CLOVER_* */
     int dirichlet;         /* the interior kernel on a Schwarz domain (kernels/sap.h): hops that leave the
                             * block are dropped, and every site is finished */
+    int wrap;              /* bit mu: the block is its own neighbour in direction mu (it spans the lattice
+                            * there, on one process): the interior takes the hops across its mu faces
+                            * itself, with the boundary phase, and the exterior reads no mu face */
     qf_precision prec;
     qf_recon recon;        /* of the links (qf_defs.h) */
 } qf_wilson_args;
@@ -59,6 +62,7 @@ typedef struct {
     int ext[QF_NDIM];
     int parity;
     int dagger;
+    int wrap;              /* as qf_wilson_args.wrap: the faces of these directions are not gathered */
     qf_precision prec;
     qf_recon recon;
 } qf_wilson_gather_args;
@@ -96,17 +100,27 @@ typedef struct {
 } qf_sites;
 
 /* Whether the source of the hop (mu, dir) of site q, x + mu (dir 0) or x - mu (dir 1), lies in the
- * block; if so *nb is its storage index. */
-static inline QF_HD qf_mask qf_sites_hop(const qf_sites *q, int mu, int dir, const int ext[QF_NDIM], qf_index *nb)
+ * block, across its mu face where the block wraps in mu (*wrapped: then the hop crosses the lattice's
+ * boundary); if so *nb is its storage index. */
+static inline QF_HD qf_mask qf_sites_hop(const qf_sites *q, int mu, int dir, const qf_wilson_args *a, qf_index *nb,
+                                         qf_mask *wrapped)
 {
     int y[QF_NDIM] = {q->x[0], q->x[1], q->x[2], q->x[3]};
     y[mu] += dir ? -1 : 1;
-    if (y[mu] < 0 || y[mu] >= ext[mu]) return 0;
-    *nb = qf_block_site_index(y, ext);
+    *wrapped = 0;
+    if (y[mu] < 0 || y[mu] >= a->ext[mu]) {
+        if (!(a->wrap >> mu & 1)) return 0;
+        y[mu] = dir ? a->ext[mu] - 1 : 0;
+        *wrapped = 1;
+    }
+    *nb = qf_block_site_index(y, a->ext);
     return 1;
 }
 
-static inline QF_HD qf_mask qf_sites_on_face(const qf_sites *q, const int ext[QF_NDIM]) { return qf_on_face(q->x, ext); }
+static inline QF_HD qf_mask qf_sites_on_face(const qf_sites *q, const qf_wilson_args *a)
+{
+    return qf_on_open_face(q->x, a->ext, a->wrap);
+}
 
 /* The lanes that hold a site: the one. */
 static inline QF_HD qf_mask qf_sites_valid(const qf_sites *q) { return (void)q, 1; }
@@ -114,10 +128,11 @@ static inline QF_HD qf_mask qf_sites_valid(const qf_sites *q) { return (void)q, 
 /* Whether the hop (mu, dir) of site q comes through a face; if so *f is the entry of the neighbour's
  * face that holds its source: the +mu neighbour's side-0 face (dir 0), the -mu neighbour's side-1 face
  * (dir 1), of sites of parity src_parity. */
-static inline QF_HD qf_mask qf_sites_face_entry(const qf_sites *q, int mu, int dir, const int ext[QF_NDIM],
+static inline QF_HD qf_mask qf_sites_face_entry(const qf_sites *q, int mu, int dir, const qf_wilson_args *a,
                                                 int src_parity, qf_index *f)
 {
-    if (q->x[mu] != (dir ? 0 : ext[mu] - 1)) return 0;
+    const int *ext = a->ext;
+    if (a->wrap >> mu & 1 || q->x[mu] != (dir ? 0 : ext[mu] - 1)) return 0;
     int y[QF_NDIM] = {q->x[0], q->x[1], q->x[2], q->x[3]};
     y[mu] = dir ? ext[mu] - 1 : 0;
     *f = qf_parity_face_index(y, ext, mu, dir, src_parity);
@@ -168,6 +183,7 @@ static inline QF_HD_INLINE void qf_wilson_gather_site(const void *spinor, const 
 {
     int mu, side, y[QF_NDIM];
     int64_t f = qf_parity_faces_entry(a->ext, a->parity, t, &mu, &side);
+    if (a->wrap >> mu & 1) return;
     qf_parity_face_coords(f, a->ext, mu, side, a->parity, y);
     qf_wilson_gather_at(spinor, gauge, face[2 * mu + side], mu, side, qf_block_site_index(y, a->ext), f, 1, a);
 }

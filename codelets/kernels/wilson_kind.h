@@ -106,7 +106,8 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
         for (int dir = 0; dir < 2; dir++) { /* the hop from x + mu (1 - s g_mu), then from x - mu (1 + s g_mu) */
             QF_K(qf_sites_prefetch_hop)(q, mu, dir, in, QF_SPINOR_REALS, gauge, qf_recon_link_reals(a->recon), dir);
             QF_K(qf_index) nb;
-            QF_K(qf_mask) m = QF_K(qf_sites_hop)(q, mu, dir, a->ext, &nb);
+            QF_K(qf_mask) wrapped;
+            QF_K(qf_mask) m = QF_K(qf_sites_hop)(q, mu, dir, a, &nb, &wrapped);
             if (!QF_K(qf_mask_any)(m)) continue;
             double t = dir ? qf_backward_sign(a->dagger) : qf_forward_sign(a->dagger);
             QF_K(qf_spinor) psi = QF_K(qf_spinor_load)(in, a->prec, nb);
@@ -116,10 +117,18 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
             QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, a->recon, dir ? nb : q->s, mu);
             QF_K(qf_half_spinor) h = QF_K(qf_half_mul)(&u, &p, dir);
             QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, t);
+            /* a hop across the lattice's boundary inside a wrapping block takes the phase (forward) or
+             * its conjugate (backward), as a face's does: (phase - 1) h added on those lanes */
+            double pr = a->phase[mu][0], pi = dir ? -a->phase[mu][1] : a->phase[mu][1];
+            if (QF_K(qf_mask_any)(wrapped) && (pr != 1.0 || pi != 0.0)) {
+                QF_K(qf_half_scale)(&h, pr - 1.0, pi);
+                QF_K(qf_half_keep)(&h, wrapped);
+                QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, t);
+            }
         }
     }
     QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
-    QF_K(qf_mask) face = a->dirichlet ? 0 : QF_K(qf_sites_on_face)(q, a->ext), inner = QF_K(qf_mask_not)(face);
+    QF_K(qf_mask) face = a->dirichlet ? 0 : QF_K(qf_sites_on_face)(q, a), inner = QF_K(qf_mask_not)(face);
     if (!QF_K(qf_mask_any)(inner)) {
         QF_K(qf_spinor_store)(out, a->prec, q->s, &acc, QF_K(qf_sites_valid)(q));
         return;
@@ -138,7 +147,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
                                                             const void *const nbr_face[QF_WILSON_NFACES],
                                                             const QF_K(qf_sites) *q, const qf_wilson_args *a)
 {
-    QF_K(qf_mask) face = QF_K(qf_sites_on_face)(q, a->ext);
+    QF_K(qf_mask) face = QF_K(qf_sites_on_face)(q, a);
     if (!QF_K(qf_mask_any)(face)) return;
     int src_parity = a->parity < 0 ? -1 : 1 - a->parity;
     QF_K(qf_spinor) acc = QF_K(qf_spinor_load)(out, a->prec, q->s);
@@ -148,7 +157,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
                                     qf_recon_link_reals(a->recon), 0);
         QF_K(qf_sites_prefetch_hop)(q, mu, 1, nbr_face[2 * mu], QF_HALF_SPINOR_REALS, NULL, 0, 0);
         QF_K(qf_index) f;
-        QF_K(qf_mask) m = QF_K(qf_sites_face_entry)(q, mu, 0, a->ext, src_parity, &f);
+        QF_K(qf_mask) m = QF_K(qf_sites_face_entry)(q, mu, 0, a, src_parity, &f);
         if (QF_K(qf_mask_any)(m)) {
             QF_K(qf_half_spinor) p = QF_K(qf_half_load)(nbr_face[2 * mu + 1], a->prec, f);
             if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&p, m);
@@ -158,7 +167,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
                 QF_K(qf_half_scale)(&h, a->phase[mu][0], a->phase[mu][1]);
             QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, qf_forward_sign(a->dagger));
         }
-        m = QF_K(qf_sites_face_entry)(q, mu, 1, a->ext, src_parity, &f);
+        m = QF_K(qf_sites_face_entry)(q, mu, 1, a, src_parity, &f);
         if (QF_K(qf_mask_any)(m)) {
             QF_K(qf_half_spinor) h = QF_K(qf_half_load)(nbr_face[2 * mu], a->prec, f);
             if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&h, m);
