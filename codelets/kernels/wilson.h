@@ -11,7 +11,9 @@
  * through a face: the neighbour's gather writes the projected half spinor of its side-0 sites (the
  * receiver multiplies by its own U_mu(x)), and U_mu(y)^dagger times the projected half spinor of its
  * side-1 sites (it owns U_mu(y)), so gauge links never travel. Hops that cross the lattice boundary
- * take the direction's phase (forward) or its conjugate (backward), applied by the receiver.
+ * take the direction's phase (forward) or its conjugate (backward), applied by the receiver. A block
+ * that is its own neighbour in direction mu (qf_wilson_args.wrap) has no mu faces: the interior
+ * takes the hops across them from the block's other side, with the phase where they cross.
  *
  * Parity: an operator restricted to output parity p reads sites of parity 1 - p, and its faces hold
  * only those: half-size faces indexed by face_index / 2 (consecutive face indices differ in parity,
