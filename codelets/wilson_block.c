@@ -22,7 +22,7 @@ typedef struct {
 
 static void pointers(void *buffers[], const qf_wilson_block_hop *h, hop_buffers *p)
 {
-    STARPU_ASSERT_MSG(h->a.wrap == (1 << QF_NDIM) - 1, "wilson_block on a block that does not wrap in every direction");
+    STARPU_ASSERT_MSG(!qf_wilson_has_faces(&h->a), "wilson_block on a block that does not wrap in every direction");
     p->src = optional(buffers, h->src);
     p->gauge = optional(buffers, QF_WILSON_BLOCK_LINKS);
     p->dst = (void *)STARPU_VECTOR_GET_PTR(buffers[h->dst]);

@@ -30,6 +30,9 @@ int qf_direct_block_create(qf_direct_block **out, const int block[QF_NDIM], cons
     qf_direct_block *kb = calloc(1, sizeof *kb);
     if (!kb) return qf_fail("out of host memory");
     kb->hop = plan.hop[hop];
+    /* timed as one block of a larger lattice: its hops across the faces go through the gather and the
+     * exterior, not around the block as on a one-block lattice (qf_wilson_args.wrap) */
+    kb->hop.a.wrap = kb->hop.g.wrap = 0;
     kb->volume = qf_volume(block);
     kb->prec = p->prec;
     *out = kb;

@@ -217,16 +217,17 @@ static void *cpu_direct_thread(void *arg_)
         for (int h = 0; h < p->nhops; h++) {
             const qf_direct_hop_args *hp = &p->hop[h];
             qf_wilson_args a = hp->a;
+            const int faces = qf_wilson_has_faces(&a); /* none where the block wraps in every direction */
             for (int b = tid; b < p->nblocks; b += nt) {
                 const void *src = spinor_of(p, hp->src, b, it);
                 const void *x = hp->x >= 0 ? spinor_of(p, hp->x, b, it) : NULL;
                 const void *cl = hp->clover >= 0 ? p->clover[hp->clover][b] : NULL;
-                qf_wilson_gather_run(&hp->g, src, p->gauge[b], c->face + (size_t)b * QF_WILSON_NFACES);
+                if (faces) qf_wilson_gather_run(&hp->g, src, p->gauge[b], c->face + (size_t)b * QF_WILSON_NFACES);
                 memcpy(a.origin, p->block_origin[b], sizeof a.origin);
                 qf_wilson_interior_run(&a, spinor_of(p, hp->dst, b, it), src, p->gauge[b], x, cl);
             }
             pthread_barrier_wait(&c->barrier);
-            for (int b = tid; b < p->nblocks; b += nt) {
+            for (int b = tid; b < p->nblocks && faces; b += nt) {
                 const void *nbr[QF_WILSON_NFACES];
                 for (int k = 0; k < QF_WILSON_NFACES; k++) nbr[k] = c->face[p->neighbour[b][k]];
                 const void *x = hp->x >= 0 ? spinor_of(p, hp->x, b, it) : NULL;

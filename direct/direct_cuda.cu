@@ -63,14 +63,16 @@ void *spinor_of(const qf_direct_plan *p, const device_plan *dp, int id, int b, l
 }
 
 /* Applications number first .. first + n - 1 (their number decides which buffer is the input), in the
- * order of the task graph's submission: per hop, every gather, every interior, every exterior. */
+ * order of the task graph's submission: per hop, every gather, every interior, every exterior (none of
+ * the gathers and exteriors where the block wraps in every direction, as in the task graph). */
 void launch(const qf_direct_plan *p, const device_plan *dp, long first, long n, cudaStream_t s)
 {
     for (long it = first; it < first + n; it++)
         for (int h = 0; h < p->nhops; h++) {
             const qf_direct_hop_args *hp = &p->hop[h];
             qf_wilson_args a = hp->a;
-            for (int b = 0; b < p->nblocks; b++)
+            const int faces = qf_wilson_has_faces(&a);
+            for (int b = 0; b < p->nblocks && faces; b++)
                 qf_wilson_gather_run_cuda(&hp->g, spinor_of(p, dp, hp->src, b, it), dp->gauge[b],
                                           dp->face + (size_t)b * QF_WILSON_NFACES, s);
             for (int b = 0; b < p->nblocks; b++) {
@@ -79,7 +81,7 @@ void launch(const qf_direct_plan *p, const device_plan *dp, long first, long n, 
                                             dp->gauge[b], hp->x >= 0 ? spinor_of(p, dp, hp->x, b, it) : NULL,
                                             hp->clover >= 0 ? dp->clover[hp->clover][b] : NULL, s);
             }
-            for (int b = 0; b < p->nblocks; b++) {
+            for (int b = 0; b < p->nblocks && faces; b++) {
                 const void *nbr[QF_WILSON_NFACES];
                 for (int k = 0; k < QF_WILSON_NFACES; k++) nbr[k] = dp->face[p->neighbour[b][k]];
                 memcpy(a.origin, p->block_origin[b], sizeof a.origin);

@@ -58,6 +58,10 @@ typedef struct {
     qf_recon recon;        /* of the links (qf_defs.h) */
 } qf_wilson_args;
 
+/* Whether a hop on the block has faces to gather and an exterior to run: not where it wraps in every
+ * direction (the whole lattice in one block on one process). */
+static inline QF_HD int qf_wilson_has_faces(const qf_wilson_args *a) { return a->wrap != (1 << QF_NDIM) - 1; }
+
 /* The gather writes the faces of one block: buffers R spinor, R gauge, W faces (mu, side) in the
  * order mu = 0..3, side 0 then 1. parity is that of the sites gathered (-1: all). */
 typedef struct {
