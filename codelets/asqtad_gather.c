@@ -39,13 +39,11 @@ int qf_asqtad_stages(const qf_lattice *lat, const qf_asqtad_hop *h, const char *
 {
     /* the gather packs the sites the hops read: the other parity */
     qf_asqtad_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .prec = h->prec};
-    /* x after in, links and out; the fused stage has the stencil's sixteen faces before it */
-    qf_asqtad_args a = {.parity = h->parity, .a = h->a, .b = h->b, .has_x = h->has_x, .x_buffer = 3, .prec = h->prec};
+    qf_asqtad_args a = {.parity = h->parity, .a = h->a, .b = h->b, .has_x = h->has_x, .prec = h->prec};
     memcpy(g.ext, lat->block, sizeof g.ext);
     memcpy(a.ext, lat->block, sizeof a.ext);
     qf_asqtad_args wrap = a;
     wrap.wrap = 1;
-    wrap.x_buffer = 3 + QF_ASQTAD_FACE_SETS * QF_NDIRS;
     memset(st, 0, 4 * sizeof *st); /* so that a failed bind frees only what was bound */
     if (qf_codelet_stage_bind(&st[0], &qf_cl_asqtad_gather, &g, sizeof g, -1, names[0]) ||
         qf_codelet_stage_bind(&st[1], &qf_cl_asqtad_interior, &a, sizeof a, -1, names[1]) ||

@@ -3,8 +3,7 @@
  * (a block that is the whole lattice of one process) it is the stencil's fused stage: every hop wraps
  * around inside the block, so the task needs no faces and finishes every site, where the three stages
  * would pay StarPU's latency between dependent tasks twice on a lone GPU and move the faces.
- * Buffers: R in, R asqtad links, W|RW out, [R x] (as the fused stage: the sixteen faces, unused, before
- * x; a->x_buffer says where). */
+ * Buffers: R in, R asqtad links, W|RW out, [R x]. */
 #include "codelets.h"
 #include "kernels/staggered.h"
 
@@ -17,7 +16,7 @@ static void asqtad_interior_cpu(void *buffers[], void *cl_arg)
     const qf_asqtad_args *a = cl_arg;
     const void *in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), *links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
     void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
-    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[a->x_buffer]) : NULL;
+    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[3]) : NULL;
     QF_WITH_PRECISION(a->prec, P, {
         qf_asqtad_args b = *a;
         b.prec = P;

@@ -15,7 +15,7 @@ static __global__ void asqtad_interior_kernel(const void *in, const void *links,
 extern "C" void qf_asqtad_interior_cuda(void *buffers[], void *cl_arg)
 {
     const qf_asqtad_args *a = (const qf_asqtad_args *)cl_arg;
-    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[a->x_buffer]) : NULL;
+    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[3]) : NULL;
     int64_t n = qf_parity_nsites(a->ext, a->parity);
     QF_WITH_PRECISION(a->prec, P, asqtad_interior_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0,
                                                               starpu_cuda_get_local_stream()>>>(

@@ -4,9 +4,8 @@
  * phases applied where a hop crosses the lattice's boundary). One task and one kernel where there
  * were three tasks a hop (gather, interior, exterior): StarPU's latency between dependent tasks (15-20
  * us each on a GPU) was a third of a 16^4 Mhat. tasks/stencil.c inserts it for one hop (buffers: R
- * in, R links, W|RW out, W the eight faces, unused, then R x if has_x, R clover if clover_on),
- * tasks/dirac.c for the two hops of an even-odd Mhat; each hop names its fields by buffer index
- * (qf_wilson_block_args). */
+ * in, R links, W|RW out, then R x if has_x, R clover if clover_on), tasks/dirac.c for the two hops of
+ * an even-odd Mhat; each hop names its fields by buffer index (qf_wilson_block_args). */
 #include "codelets.h"
 #include "wilson_launch.h"
 

@@ -99,8 +99,8 @@ int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *
     qf_wilson_args a;
     qf_wilson_hop_args(lat, h, &g, &a);
     int origin = (int)offsetof(qf_wilson_args, origin);
-    /* one hop on the stencil's buffers (tasks/stencil.h): in, links, out, the faces, then x, the clover */
-    int extra = QF_WILSON_BLOCK_FACES + QF_WILSON_NFACES;
+    /* one hop on the fused stage's buffers (tasks/stencil.h): in, links, out, then x, the clover */
+    int extra = 3;
     qf_wilson_block_args blk = {.nhops = 1,
                                 .hop = {{.a = a,
                                          .src = 0,

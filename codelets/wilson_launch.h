@@ -51,9 +51,8 @@ qf_wilson_hop qf_wilson_hop_of(const qf_dirac_hop *h, const qf_dirac_params *p, 
 
 /* The argument block of wilson_block (codelets/wilson_block.c): a program of hops on a one-block
  * lattice, each naming its fields by buffer index (-1: none). Buffers 0 and 2 are the first hop's
- * input and output, 1 the links; where the stencil inserts it, 3 .. 10 are the eight faces of its
- * task layout (tasks/stencil.c), which the block, wrapping in every direction, does not use. */
-enum { QF_WILSON_BLOCK_LINKS = 1, QF_WILSON_BLOCK_FACES = 3, QF_WILSON_BLOCK_MAX_HOPS = QF_DIRAC_MAX_HOPS };
+ * input and output, 1 the links; the others follow. */
+enum { QF_WILSON_BLOCK_LINKS = 1, QF_WILSON_BLOCK_MAX_HOPS = QF_DIRAC_MAX_HOPS };
 typedef struct {
     qf_wilson_args a;
     int src, dst, x, clover;

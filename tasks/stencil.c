@@ -35,15 +35,13 @@ static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffer
 
 int qf_stencil_fuses(const qf_lattice *lat) { return lat->nblocks == 1 && qf_runtime_fuse_blocks(); }
 
-/* The three stages of the one block as one task. */
+/* The hop of the one block, which wraps in every direction, as one task: no faces. */
 static int apply_fused(const qf_stencil *s)
 {
     buffers t = {.n = 0};
     add(&t, qf_field_block(s->in, 0), STARPU_R);
     add_links(&t, s, 0);
     add(&t, qf_field_block(s->out, 0), s->all_sites ? STARPU_W : STARPU_RW);
-    for (int k = 0; k < s->nfaces; k++)
-        for (int f = 0; f < 2 * QF_NDIM; f++) add(&t, qf_face_set_handle(s->faces[k], 0, f / 2, f % 2), STARPU_W);
     return insert(s, &s->stage[QF_STENCIL_FUSED], 0, &t, PRIO_INTERIOR);
 }
 

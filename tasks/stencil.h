@@ -11,11 +11,11 @@
  *   interior  R in(b) [R links(b)] W|RW out(b)    R extra[0](b) ...
  *   exterior  RW out(b) [R links(b)]              R faces_k(b - mu, mu, 1), faces_k(b + mu, mu, 0), mu = 0..3
  *                                                 R extra[0](b) ...
- *   fused     R in(b) [R links(b)] W|RW out(b) W faces_k(b, mu, side) as the gather's, R extra[0](b) ...
+ *   fused     R in(b) [R links(b)] W|RW out(b) R extra[0](b) ...
  * out is W when the stencil writes all its sites, RW when only one parity (the other keeps its values).
- * fused, an optional fourth stage, runs the three stages of a block that is its own neighbour in every
- * direction (the lattice in one block, one process) as one task; the graph uses it there when
- * qf_runtime_fuse_blocks says so (runtime/mpi_data.h). */
+ * fused, an optional fourth stage, is the hop of a block that is its own neighbour in every direction
+ * (the lattice in one block, one process) as one task: every hop wraps around the block, so it has no
+ * faces to gather or read; the graph uses it there unless qf_runtime_fuse_blocks says not to. */
 #ifndef QF_TASKS_STENCIL_H
 #define QF_TASKS_STENCIL_H
 

@@ -523,14 +523,13 @@ static inline QF_HD void qf_asqtad_gather_site(const qf_asqtad_gather_args *a, c
 /* One application out = a x + b D in (D^dag = -D: the caller negates b) on the output sites of parity
  * (-1: all). wrap: the block is the whole lattice of one process, and a hop that leaves it re-enters on
  * its other side (the boundary phases are in the links): no faces, every site finished at once (the
- * interior codelet as the stencil's fused stage). x_buffer: the buffer holding x in the task. */
+ * interior codelet as the stencil's fused stage). */
 typedef struct {
     int ext[QF_NDIM];
     int parity;
     double a, b;
     int has_x;
     int wrap;
-    int x_buffer;
     qf_precision prec;
 } qf_asqtad_args;
 
