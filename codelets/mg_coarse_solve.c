@@ -47,6 +47,19 @@ static void cpu_hop(void *ctx, const qf_coarse_args *a, const void *in, void *ou
  * coarse solve's time as scalar loops. */
 enum { LANES = 8 };
 
+/* re[j], im[j] += conj(x[e + j]) y[e + j] for j < len, len at most LANES (a constant in the loop's main
+ * part). */
+static inline QF_HD_INLINE void dot_lanes(qf_precision P, const void *x, const void *y, int64_t e, int len, double *re,
+                                          double *im)
+{
+    for (int j = 0; j < len; j++) {
+        double xr = qf_real_get(x, P, 2 * (e + j)), xi = qf_real_get(x, P, 2 * (e + j) + 1);
+        double yr = qf_real_get(y, P, 2 * (e + j)), yi = qf_real_get(y, P, 2 * (e + j) + 1);
+        re[j] += xr * yr + xi * yi;
+        im[j] += xr * yi - xi * yr;
+    }
+}
+
 static inline QF_HD_INLINE void dots_run(qf_precision prec, int m, const void *const *x, const void *const *y,
                                          int64_t first, int64_t n, double *out)
 {
@@ -54,19 +67,8 @@ static inline QF_HD_INLINE void dots_run(qf_precision prec, int m, const void *c
         for (int k = 0; k < m; k++) {
             double re[LANES] = {0}, im[LANES] = {0};
             int64_t e = first, end = first + n;
-            for (; e + LANES <= end; e += LANES)
-                for (int j = 0; j < LANES; j++) {
-                    double xr = qf_real_get(x[k], P, 2 * (e + j)), xi = qf_real_get(x[k], P, 2 * (e + j) + 1);
-                    double yr = qf_real_get(y[k], P, 2 * (e + j)), yi = qf_real_get(y[k], P, 2 * (e + j) + 1);
-                    re[j] += xr * yr + xi * yi;
-                    im[j] += xr * yi - xi * yr;
-                }
-            for (int j = 0; e < end; e++, j++) {
-                double xr = qf_real_get(x[k], P, 2 * e), xi = qf_real_get(x[k], P, 2 * e + 1);
-                double yr = qf_real_get(y[k], P, 2 * e), yi = qf_real_get(y[k], P, 2 * e + 1);
-                re[j] += xr * yr + xi * yi;
-                im[j] += xr * yi - xi * yr;
-            }
+            for (; e + LANES <= end; e += LANES) dot_lanes(P, x[k], y[k], e, LANES, re, im);
+            if (e < end) dot_lanes(P, x[k], y[k], e, (int)(end - e), re, im);
             double sr = 0.0, si = 0.0;
             for (int j = 0; j < LANES; j++) {
                 sr += re[j];
