@@ -20,7 +20,7 @@
 #   params: one solve at QF_MG_KAPPA per line of QF_MG_VARIANTS (name, then options);
 #   levels3: three levels on 16^4 and 32^4 fields (beta 6.0) at QF_MG_KAPPA: the GPU alone, the
 #         coarsest level (2^4 or 4^4 sites) forced onto the CPU team (--mg-location gpu,gpu,cpu) and
-#         placed by the scheduler (auto), against two levels on the GPU alone; two rounds;
+#         placed by the scheduler (auto), against two levels on the GPU alone; QF_MG_ROUNDS rounds (2);
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
@@ -95,7 +95,7 @@ levels3)
     > "$out/generate16.txt" 2>&1
   "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
     > "$out/generate32.txt" 2>&1
-  for round in 1 2; do
+  for round in $(seq 1 "${QF_MG_ROUNDS:-2}"); do
     for L in 16 32; do
       args="solve /tmp/g$L.nersc --csw 1.769 --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random"
       step l2_gpu_alone_${L}_$round 120 "$run" quarkflow --ncpu 0 --ncuda 1 $args

@@ -33,6 +33,8 @@
 #include "wilson.h" /* qf_gamma_block, su3, clover layout */
 #include "quarkflow/qf_multigrid.h" /* QF_MG_MAX_NVEC */
 
+#include <string.h>
+
 /* Matrices a coarse site: the 8 hops and the local term. */
 #define QF_MG_NMAT (QF_NDIRS + 1)
 #define QF_MG_LOCAL QF_NDIRS
@@ -693,74 +695,133 @@ static inline QF_HD qf_complex qf_coarse_hops_row(const qf_coarse_args *a, const
     return acc;
 }
 
-/* A CPU core's schedule of the same sums: all 2N rows of a site at once. The source site is loaded once
- * a direction into xp = (re, -im) and xs = (im, re) interleaved (with the dagger's sign on the
- * other-chirality half folded in: row r then takes -(M x') for r >= N), so that each row is two
- * contiguous dot products over its 4N reals; QF_COARSE_LANES accumulators a product keep the sums
- * vectorisable without reassociation. h[r] (re, im interleaved, 4N doubles) gets the hops added. */
-#define QF_COARSE_LANES 8
-static inline QF_HD_INLINE double qf_coarse_dot_lanes(const void *m, qf_precision prec, size_t mo, const double *v,
-                                                      int len)
-{
-    double acc[QF_COARSE_LANES] = {0.0};
-    int k = 0;
-    for (; k + QF_COARSE_LANES <= len; k += QF_COARSE_LANES)
-        for (int l = 0; l < QF_COARSE_LANES; l++) acc[l] += qf_real_get(m, prec, mo + (size_t)(k + l)) * v[k + l];
-    for (; k < len; k++) acc[0] += qf_real_get(m, prec, mo + (size_t)k) * v[k];
-    double sum = 0.0;
-    for (int l = 0; l < QF_COARSE_LANES; l++) sum += acc[l];
-    return sum;
-}
+#if !defined(__CUDACC__)
+/* A CPU core's schedule of the same sums (the CPU codelets mg_coarse_interior, _exterior and the
+ * one-task solve): all 2N rows of a site at once, summed over all of the site's hops before any sum
+ * across a vector's lanes. Each source site is loaded once into xp = (re, -im) and xs = (im, re)
+ * interleaved, in the storage's precision (the dagger's sign on the other-chirality half folded in:
+ * row r then takes -(M x') for r >= N), so that row r of M x is two contiguous dot products over its
+ * 4N reals. Four rows at a time share the loads of x; their eight accumulators (a vector of reals
+ * each) run through every hop matrix of the site, and only then are their lanes added, in double.
+ * Single-precision storage is multiplied in single precision, as QUDA's and DDalphaAMG's coarse
+ * operators are. The schedule before (each row and hop its own pair of dot products, in double, two
+ * chains of dependent FMAs and a lane sum each) was latency-bound at about 50k cycles a site of
+ * N = 24, most of the 2-core multigrid solve at m0 = -0.33 (bench/RESULTS.md). */
+typedef float qf_coarse_vf __attribute__((vector_size(32)));
+typedef double qf_coarse_vd __attribute__((vector_size(32)));
 
-/* The source vector v (4N reals, re and im interleaved) split for qf_coarse_matvec_rows. */
-static inline QF_HD_INLINE void qf_coarse_split(const double *v, int n, int dagger, double *xp, double *xs)
-{
-    for (int c = 0; c < 2 * n; c++) {
-        double sign = dagger && c >= n ? -1.0 : 1.0, re = sign * v[2 * c], im = sign * v[2 * c + 1];
-        xp[2 * c] = re;
-        xp[2 * c + 1] = -im;
-        xs[2 * c] = im;
-        xs[2 * c + 1] = re;
+/* QF_COARSE_CPU_SCHEDULE(T, V, S) defines, for storage of reals T in vectors V:
+ *   qf_coarse_split_S(v, vp, vo, n, dagger, xp, xs)  the site at reals offset vo of v (stored in vp)
+ *                                                    split into xp, xs (4N reals of T each)
+ *   qf_coarse_matvecs_S(n, dagger, nm, m, xp, xs, h)  h += sum_{j < nm} M_j x_j, M_j at m[j] (2N rows
+ *                                                    of 4N reals), x_j split into xp[j], xs[j]
+ *   qf_coarse_rows_S(..., r0, nr, h)                  the same for rows r0 .. r0 + nr - 1 (nr <= 4) */
+#define QF_COARSE_CPU_SCHEDULE(T, V, S)                                                                        \
+    static inline QF_HD_INLINE void qf_coarse_split_##S(const void *v, qf_precision vp, size_t vo, int n,         \
+                                                        int dagger, T *xp, T *xs)                               \
+    {                                                                                                          \
+        for (int c = 0; c < 2 * n; c++) {                                                                      \
+            double sign = dagger && c >= n ? -1.0 : 1.0;                                                       \
+            T re = (T)(sign * qf_real_get(v, vp, vo + (size_t)(2 * c)));                                       \
+            T im = (T)(sign * qf_real_get(v, vp, vo + (size_t)(2 * c + 1)));                                   \
+            xp[2 * c] = re;                                                                                    \
+            xp[2 * c + 1] = -im;                                                                               \
+            xs[2 * c] = im;                                                                                    \
+            xs[2 * c + 1] = re;                                                                                \
+        }                                                                                                      \
+    }                                                                                                          \
+    static inline QF_HD_INLINE void qf_coarse_rows_##S(int n, int dagger, int nm, const T *const *m,             \
+                                                       const T *const *xp, const T *const *xs, int r0, int nr,  \
+                                                       double *h)                                               \
+    {                                                                                                          \
+        enum { VL = sizeof(V) / sizeof(T) };                                                                   \
+        int len = 4 * n, vend = len / VL * VL;                                                                 \
+        V re[4] = {0}, im[4] = {0};                                                                            \
+        double tre[4] = {0.0}, tim[4] = {0.0};                                                                 \
+        for (int j = 0; j < nm; j++) {                                                                         \
+            const T *row = m[j] + (size_t)r0 * len;                                                            \
+            for (int k = 0; k < vend; k += VL) {                                                               \
+                V p, s;                                                                                        \
+                memcpy(&p, xp[j] + k, sizeof p);                                                               \
+                memcpy(&s, xs[j] + k, sizeof s);                                                               \
+                for (int q = 0; q < nr; q++) {                                                                 \
+                    V a;                                                                                       \
+                    memcpy(&a, row + (size_t)q * len + k, sizeof a);                                           \
+                    re[q] += a * p;                                                                            \
+                    im[q] += a * s;                                                                            \
+                }                                                                                              \
+            }                                                                                                  \
+            for (int k = vend; k < len; k++) /* 4N not a multiple of the lanes: N odd */                       \
+                for (int q = 0; q < nr; q++) {                                                                 \
+                    tre[q] += (double)row[(size_t)q * len + k] * xp[j][k];                                     \
+                    tim[q] += (double)row[(size_t)q * len + k] * xs[j][k];                                     \
+                }                                                                                              \
+        }                                                                                                      \
+        for (int q = 0; q < nr; q++) {                                                                         \
+            double sr = tre[q], si = tim[q], sign = dagger && r0 + q >= n ? -1.0 : 1.0;                        \
+            for (int l = 0; l < VL; l++) {                                                                     \
+                sr += re[q][l];                                                                                \
+                si += im[q][l];                                                                                \
+            }                                                                                                  \
+            h[2 * (r0 + q)] += sign * sr;                                                                      \
+            h[2 * (r0 + q) + 1] += sign * si;                                                                  \
+        }                                                                                                      \
+    }                                                                                                          \
+    static inline QF_HD_INLINE void qf_coarse_matvecs_##S(int n, int dagger, int nm, const T *const *m,          \
+                                                          const T *const *xp, const T *const *xs, double *h)    \
+    {                                                                                                          \
+        int r0 = 0;                                                                                            \
+        for (; r0 + 4 <= 2 * n; r0 += 4) qf_coarse_rows_##S(n, dagger, nm, m, xp, xs, r0, 4, h);               \
+        if (r0 < 2 * n) qf_coarse_rows_##S(n, dagger, nm, m, xp, xs, r0, 2, h); /* 2N is even */               \
     }
-}
-
-/* h += M x over all rows, M the matrix at reals offset mo of base, x split by qf_coarse_split. */
-static inline QF_HD_INLINE void qf_coarse_matvec_rows(const void *base, size_t mo, const double *xp, const double *xs,
-                                                      int n, int dagger, qf_precision prec, double *h)
-{
-    int len = 4 * n;
-    for (int r = 0; r < 2 * n; r++) {
-        size_t ro = mo + (size_t)r * len;
-        double sign = dagger && r >= n ? -1.0 : 1.0;
-        h[2 * r] += sign * qf_coarse_dot_lanes(base, prec, ro, xp, len);
-        h[2 * r + 1] += sign * qf_coarse_dot_lanes(base, prec, ro, xs, len);
-    }
-}
-
-/* h += M v: v the coarse site at reals offset vo of src. */
-static inline QF_HD_INLINE void qf_coarse_matvec_site(const void *base, size_t mo, const void *src, size_t vo, int n,
-                                                      int dagger, qf_precision prec, double *h)
-{
-    double v[4 * QF_MG_MAX_NVEC], xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
-    for (int k = 0; k < 4 * n; k++) v[k] = qf_real_get(src, prec, vo + (size_t)k);
-    qf_coarse_split(v, n, dagger, xp, xs);
-    qf_coarse_matvec_rows(base, mo, xp, xs, n, dagger, prec, h);
-}
+QF_COARSE_CPU_SCHEDULE(float, qf_coarse_vf, f)
+QF_COARSE_CPU_SCHEDULE(double, qf_coarse_vd, d)
 
 /* The hops of output site x (storage index s), in the block or through the faces as for
- * qf_coarse_hops_row, added into h for all rows. */
+ * qf_coarse_hops_row, added into h (re, im interleaved, 4N doubles) for all rows. */
+#define QF_COARSE_CPU_HOPS(T, S)                                                                               \
+    do {                                                                                                       \
+        T xp[QF_NDIRS][4 * QF_MG_MAX_NVEC], xs[QF_NDIRS][4 * QF_MG_MAX_NVEC];                                  \
+        const T *m[QF_NDIRS], *pp[QF_NDIRS], *ps[QF_NDIRS];                                                    \
+        int nm = 0;                                                                                            \
+        for (int d = 0; d < QF_NDIRS; d++) {                                                                   \
+            const void *src;                                                                                   \
+            int64_t ys;                                                                                        \
+            if (!qf_coarse_hop_source(a, in, faces, x, d, &src, &ys)) continue;                                \
+            qf_coarse_split_##S(src, a->prec, qf_coarse_site_offset(ys, n), n, a->dagger, xp[nm], xs[nm]);     \
+            m[nm] = (const T *)links + qf_coarse_matrix_offset(s, d, n);                                       \
+            pp[nm] = xp[nm];                                                                                   \
+            ps[nm] = xs[nm];                                                                                   \
+            nm++;                                                                                              \
+        }                                                                                                      \
+        qf_coarse_matvecs_##S(n, a->dagger, nm, m, pp, ps, h);                                                 \
+    } while (0)
 static inline QF_HD_INLINE void qf_coarse_hops_site(const qf_coarse_args *a, const void *in, const void *links,
                                                     const void *const *faces, const int x[QF_NDIM], int64_t s, double *h)
 {
     int n = a->nvec;
-    for (int d = 0; d < QF_NDIRS; d++) {
-        const void *src;
-        int64_t ys;
-        if (qf_coarse_hop_source(a, in, faces, x, d, &src, &ys))
-            qf_coarse_matvec_site(links, qf_coarse_matrix_offset(s, d, n), src, qf_coarse_site_offset(ys, n), n,
-                                  a->dagger, a->prec, h);
+    if (a->prec == QF_DOUBLE) QF_COARSE_CPU_HOPS(double, d);
+    else QF_COARSE_CPU_HOPS(float, f);
+}
+#undef QF_COARSE_CPU_HOPS
+
+/* out += M v for all rows: M the matrix at reals offset mo of base (stored in prec), v 4N doubles. */
+static inline QF_HD_INLINE void qf_coarse_matvec_local(const void *base, size_t mo, const double *v, int n, int dagger,
+                                                       qf_precision prec, double *out)
+{
+    if (prec == QF_DOUBLE) {
+        double xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
+        const double *m = (const double *)base + mo, *pp = xp, *ps = xs;
+        qf_coarse_split_d(v, QF_DOUBLE, 0, n, dagger, xp, xs);
+        qf_coarse_matvecs_d(n, dagger, 1, &m, &pp, &ps, out);
+    } else {
+        float xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
+        const float *m = (const float *)base + mo, *pp = xp, *ps = xs;
+        qf_coarse_split_f(v, QF_DOUBLE, 0, n, dagger, xp, xs);
+        qf_coarse_matvecs_f(n, dagger, 1, &m, &pp, &ps, out);
     }
 }
+#endif /* !__CUDACC__ */
 
 /* Whether site x of the block waits for face hops (the exterior finishes it). */
 static inline QF_HD int qf_coarse_partial(const qf_coarse_args *a, const int x[QF_NDIM])
@@ -823,6 +884,7 @@ static inline QF_HD qf_complex qf_coarse_finish_row(const qf_coarse_args *a, con
     return qf_cadd(acc, qf_cmake(own_r, own_i));
 }
 
+#if !defined(__CUDACC__)
 /* All rows of qf_coarse_finish_row at once (the CPU's schedule): out (4N doubles) from the hop sum h. */
 static inline QF_HD_INLINE void qf_coarse_finish_site(const qf_coarse_args *a, const double *h, const void *links,
                                                       const void *x, const void *xinv, int64_t s, double *out)
@@ -835,14 +897,13 @@ static inline QF_HD_INLINE void qf_coarse_finish_site(const qf_coarse_args *a, c
         out[k] = 0.0;
     }
     if (local) {
-        double xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
-        qf_coarse_split(v, n, a->dagger, xp, xs);
         size_t mo;
         const void *m = qf_coarse_local_matrix(a, links, xinv, s, &mo);
-        qf_coarse_matvec_rows(m, mo, xp, xs, n, a->dagger, a->prec, out);
+        qf_coarse_matvec_local(m, mo, v, n, a->dagger, a->prec, out);
     }
     for (int k = 0; k < len; k++) out[k] += own[k];
 }
+#endif
 
 /* Gather: entry t of all eight faces, whole coarse sites of the gathered parity. */
 static inline QF_HD void qf_coarse_gather_site(const qf_coarse_gather_args *a, const void *in, void *const *face,
