@@ -3,6 +3,7 @@
 #include "codelets.h"
 #include "kernels/simd.h"
 #include "cpu_versions.h"
+#include "site_plans.h"
 #include "wilson_launch.h"
 
 #if QF_HAVE_CUDA
@@ -15,11 +16,21 @@ static void wilson_gather_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
+/* One plan a face the gather packs, none in the directions in which the block wraps. */
 static inline QF_HD_INLINE void gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
                                             void *const face[QF_WILSON_NFACES])
 {
-    QF_SIMD_SPECIALISE(qf_wilson_gather_args, a, b, qf_wilson_gather_block_f8(spinor, gauge, face, &b),
-                       qf_wilson_gather_block_d4(spinor, gauge, face, &b));
+    const qf_sites_f8 *p8[QF_WILSON_NFACES] = {0};
+    const qf_sites_d4 *p4[QF_WILSON_NFACES] = {0};
+    int64_t n[QF_WILSON_NFACES] = {0};
+    for (int k = 0; k < QF_WILSON_NFACES; k++) {
+        if (a->wrap >> (k / 2) & 1) continue;
+        qf_sites_key key = qf_sites_key_make(QF_SITES_ENTRIES, a->ext, a->parity, 0, a->parity, k / 2, k % 2);
+        if (a->prec == QF_SINGLE) p8[k] = qf_sites_plan_f8(&key, &n[k]);
+        else p4[k] = qf_sites_plan_d4(&key, &n[k]);
+    }
+    QF_SIMD_SPECIALISE(qf_wilson_gather_args, a, b, qf_wilson_gather_block_f8(spinor, gauge, face, &b, p8, n),
+                       qf_wilson_gather_block_d4(spinor, gauge, face, &b, p4, n));
 }
 static inline void gather_scalar(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
                                  void *const face[QF_WILSON_NFACES])

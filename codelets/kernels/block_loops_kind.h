@@ -3,43 +3,41 @@
  * wilson_kind.h and clover_kind.h on them; each calls its kernel at one place, since an inlined
  * kernel is large. No include guard, on purpose. */
 
-/* wilson_interior: every output site. */
+/* wilson_interior: every output site, the n batches of plan (the walk of qf_sites_key QF_SITES_HOPS:
+ * qf_walk_block). */
 static inline QF_HD_INLINE void QF_K(qf_wilson_interior_block)(void *out, const void *in, const void *gauge,
                                                                const void *x, const void *clover,
-                                                               const qf_wilson_args *a)
+                                                               const qf_wilson_args *a, const QF_K(qf_sites) *plan,
+                                                               int64_t n)
 {
-    qf_walk w;
-    qf_walk_block(&w, a->ext, a->parity, a->wrap);
-    QF_SITES_FOR_BATCHES(&w, QF_SITES_HOPS, 0, q, QF_K(qf_wilson_interior_at)(out, in, gauge, x, clover, q, a));
+    QF_SITES_FOR_PLAN(plan, n, q, QF_K(qf_wilson_interior_at)(out, in, gauge, x, clover, q, a));
 }
 
-/* wilson_exterior: the output sites with a face hop (qf_walk_exterior), packed into full batches (a
- * lane spent on a site with none would be wasted). */
+/* wilson_exterior: the output sites with a face hop (QF_SITES_FACES: qf_walk_exterior), packed into full
+ * batches (a lane spent on a site with none would be wasted). */
 static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_block)(void *out, const void *gauge, const void *x,
                                                                const void *clover,
                                                                const void *const nbr_face[QF_WILSON_NFACES],
-                                                               const qf_wilson_args *a)
+                                                               const qf_wilson_args *a, const QF_K(qf_sites) *plan,
+                                                               int64_t n)
 {
-    int src_parity = a->parity < 0 ? -1 : 1 - a->parity;
-    qf_walk w;
-    qf_walk_exterior(&w, a->ext, a->parity, a->wrap);
-    QF_SITES_FOR_BATCHES(&w, QF_SITES_FACES, src_parity, q,
-                         QF_K(qf_wilson_exterior_at)(out, gauge, x, clover, nbr_face, q, a));
+    QF_SITES_FOR_PLAN(plan, n, q, QF_K(qf_wilson_exterior_at)(out, gauge, x, clover, nbr_face, q, a));
 }
 
-/* wilson_gather: the eight faces, but those of the directions in which the block wraps. */
+/* wilson_gather: the eight faces, but those of the directions in which the block wraps; plan[2 mu + side]
+ * the n[2 mu + side] batches of the (mu, side) face (QF_SITES_ENTRIES: qf_walk_face). */
 static inline QF_HD_INLINE void QF_K(qf_wilson_gather_block)(const void *spinor, const void *gauge,
                                                              void *const face[QF_WILSON_NFACES],
-                                                             const qf_wilson_gather_args *a)
+                                                             const qf_wilson_gather_args *a,
+                                                             const QF_K(qf_sites) *const plan[QF_WILSON_NFACES],
+                                                             const int64_t n[QF_WILSON_NFACES])
 {
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++) {
         if (a->wrap >> mu & 1) continue;
         QF_UNROLL
         for (int side = 0; side < 2; side++) {
-            qf_walk w;
-            qf_walk_face(&w, a->ext, mu, side, a->parity);
-            QF_SITES_FOR_BATCHES(&w, QF_SITES_ENTRIES, a->parity, q, {
+            QF_SITES_FOR_PLAN(plan[2 * mu + side], n[2 * mu + side], q, {
                 /* the next batch's sources: the hardware follows a face's rows no better than a hop's */
                 QF_K(qf_sites_prefetch_sites)(q, spinor, QF_SPINOR_REALS);
                 if (side && q->ahead)

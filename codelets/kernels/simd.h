@@ -255,20 +255,41 @@ static inline QF_HD_INLINE int qf_walk_next_run(qf_walk *w)
  * entries of its hops (exterior), the entries of the walk's face (gather). */
 typedef enum { QF_SITES_HOPS, QF_SITES_FACES, QF_SITES_ENTRIES } qf_sites_kind;
 
-/* In the loops of block_loops_kind.h: runs kernel (a statement on QF_K(qf_sites) *q) on the batches
- * of walk w filled for kind, each batch
- * filled before the one before is computed, so that the kernel can prefetch what it will load
- * (qf_sites_prefetch_hop). */
-#define QF_SITES_FOR_BATCHES(w, kind, src_parity, q, kernel)                                                   \
+/* A walk of the CPU loops (block_loops_kind.h) and what its batches are filled for: the walk of every
+ * site (QF_SITES_HOPS), of the sites with a face hop (QF_SITES_FACES, src_parity the faces'), or of the
+ * (mu, side) face (QF_SITES_ENTRIES, src_parity the spinor's). The batches of a walk depend on nothing
+ * else, so the codelets keep them (codelets/site_plans.c): a plan of batches filled once a key, which
+ * the loops read instead of working the geometry out again at each call (qf_sites_fill was a quarter
+ * of a CPU hop's time on the 2-core VM, bench/RESULTS.md). Every field an int, so that keys compare
+ * as bytes. */
+typedef struct {
+    int kind; /* qf_sites_kind */
+    int ext[QF_NDIM], parity, wrap, src_parity, mu, side;
+} qf_sites_key;
+
+static inline QF_HD_INLINE qf_sites_key qf_sites_key_make(qf_sites_kind kind, const int ext[QF_NDIM], int parity,
+                                                          int wrap, int src_parity, int mu, int side)
+{
+    qf_sites_key k = {.kind = kind, .parity = parity, .wrap = wrap, .src_parity = src_parity, .mu = mu, .side = side};
+    memcpy(k.ext, ext, sizeof k.ext);
+    return k;
+}
+
+static inline QF_HD_INLINE void qf_walk_of_key(qf_walk *w, const qf_sites_key *k)
+{
+    if (k->kind == QF_SITES_HOPS) qf_walk_block(w, k->ext, k->parity, k->wrap);
+    else if (k->kind == QF_SITES_FACES) qf_walk_exterior(w, k->ext, k->parity, k->wrap);
+    else qf_walk_face(w, k->ext, k->mu, k->side, k->parity);
+}
+
+/* In the loops of block_loops_kind.h: runs kernel (a statement on QF_K(qf_sites) *q) on the n batches
+ * of a plan (QF_K(qf_sites_plan_fill)), whose ahead pointers name the next, so that the kernel can
+ * prefetch what it will load (qf_sites_prefetch_hop). */
+#define QF_SITES_FOR_PLAN(plan, n, q, kernel)                                                                  \
     do {                                                                                                       \
-        QF_K(qf_sites) b_[2] = {0};                                                                            \
-        int k_ = 0, more_ = QF_K(qf_sites_fill)(&b_[0], (w), (kind), (src_parity));                           \
-        while (more_) {                                                                                        \
-            more_ = QF_K(qf_sites_fill)(&b_[1 - k_], (w), (kind), (src_parity));                               \
-            b_[k_].ahead = more_ ? &b_[1 - k_] : NULL;                                                         \
-            const QF_K(qf_sites) *q = &b_[k_];                                                                 \
+        for (int64_t i_ = 0; i_ < (n); i_++) {                                                                 \
+            const QF_K(qf_sites) *q = &(plan)[i_];                                                             \
             kernel;                                                                                            \
-            k_ = 1 - k_;                                                                                       \
         }                                                                                                      \
     } while (0)
 

@@ -302,6 +302,28 @@ static __attribute__((noinline)) int QF_K(qf_sites_fill)(QF_K(qf_sites) *q, qf_w
     return 1;
 }
 
+/* The batches of the walk of key into plan[0 .. max - 1], each filled from a zeroed batch (a lane outside
+ * a hop's mask then names record 0, which every field has), s and ahead pointing into the plan; returns
+ * their number, counting on past max (max 0: the size of the plan). */
+static inline int64_t QF_K(qf_sites_plan_fill)(QF_K(qf_sites) *plan, int64_t max, const qf_sites_key *key)
+{
+    QF_K(qf_sites) scratch;
+    qf_walk w;
+    qf_walk_of_key(&w, key);
+    int64_t n = 0;
+    for (;;) {
+        QF_K(qf_sites) *q = n < max ? &plan[n] : &scratch;
+        memset(q, 0, sizeof *q);
+        if (!QF_K(qf_sites_fill)(q, &w, (qf_sites_kind)key->kind, key->src_parity)) break;
+        n++;
+    }
+    for (int64_t i = 0; i < n && i < max; i++) {
+        plan[i].s = &plan[i].site;
+        plan[i].ahead = i + 1 < n ? &plan[i + 1] : NULL;
+    }
+    return n;
+}
+
 /* The kernels' prefetches fill the second-level cache, not the first (prefetcht1, not prefetcht0):
  * a batch prefetches some 150 lines that miss every cache, more than the first-level cache has miss
  * buffers, and with prefetcht0 they held those buffers until the lines came, stalling the kernel's own
