@@ -60,12 +60,10 @@ static const void *plan_of(const qf_sites_key *key, int lanes, size_t batch_byte
 static int64_t fill_f8(void *plan, int64_t max, const qf_sites_key *key) { return qf_sites_plan_fill_f8(plan, max, key); }
 static int64_t fill_d4(void *plan, int64_t max, const qf_sites_key *key) { return qf_sites_plan_fill_d4(plan, max, key); }
 
-const qf_sites_f8 *qf_sites_plan_f8(const qf_sites_key *key, int64_t *n)
+qf_sites_plan qf_sites_plan_of(const qf_sites_key *key, qf_precision prec)
 {
-    return plan_of(key, 8, sizeof(qf_sites_f8), fill_f8, n);
-}
-
-const qf_sites_d4 *qf_sites_plan_d4(const qf_sites_key *key, int64_t *n)
-{
-    return plan_of(key, 4, sizeof(qf_sites_d4), fill_d4, n);
+    qf_sites_plan p = {0};
+    if (prec == QF_SINGLE) p.f8 = plan_of(key, 8, sizeof(qf_sites_f8), fill_f8, &p.n);
+    else p.d4 = plan_of(key, 4, sizeof(qf_sites_d4), fill_d4, &p.n);
+    return p;
 }

@@ -8,10 +8,16 @@
 
 #include "kernels/simd.h"
 
-/* The plan of key for single-precision (8-lane) or double-precision (4-lane) batches, made on first
- * use; *n gets its number of batches. A plan that cannot be allocated ends the process with a
- * message (a codelet cannot return an error). */
-const qf_sites_f8 *qf_sites_plan_f8(const qf_sites_key *key, int64_t *n);
-const qf_sites_d4 *qf_sites_plan_d4(const qf_sites_key *key, int64_t *n);
+/* The plan of a key in the batch kind of a precision: f8 for single, d4 for double (the other NULL),
+ * n batches. */
+typedef struct {
+    const qf_sites_f8 *f8;
+    const qf_sites_d4 *d4;
+    int64_t n;
+} qf_sites_plan;
+
+/* The plan of key for fields in prec (single or double), made on first use. A plan that cannot be
+ * allocated ends the process with a message (a codelet cannot return an error). */
+qf_sites_plan qf_sites_plan_of(const qf_sites_key *key, qf_precision prec);
 
 #endif

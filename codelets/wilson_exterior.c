@@ -33,11 +33,9 @@ static inline QF_HD_INLINE void exterior_run(const qf_wilson_args *a, void *out,
 {
     qf_sites_key key = qf_sites_key_make(QF_SITES_FACES, a->ext, a->parity, a->wrap, a->parity < 0 ? -1 : 1 - a->parity,
                                          -1, -1);
-    int64_t n8 = 0, n4 = 0;
-    const qf_sites_f8 *p8 = a->prec == QF_SINGLE ? qf_sites_plan_f8(&key, &n8) : NULL;
-    const qf_sites_d4 *p4 = a->prec == QF_DOUBLE ? qf_sites_plan_d4(&key, &n4) : NULL;
-    QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_exterior_block_f8(out, gauge, x, clover, nbr_face, &b, p8, n8),
-                       qf_wilson_exterior_block_d4(out, gauge, x, clover, nbr_face, &b, p4, n4));
+    qf_sites_plan p = qf_sites_plan_of(&key, a->prec);
+    QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_exterior_block_f8(out, gauge, x, clover, nbr_face, &b, p.f8, p.n),
+                       qf_wilson_exterior_block_d4(out, gauge, x, clover, nbr_face, &b, p.d4, p.n));
 }
 static inline void exterior_scalar(const qf_wilson_args *a, void *out, const void *gauge, const void *x,
                                    const void *clover, const void *const nbr_face[QF_WILSON_NFACES])

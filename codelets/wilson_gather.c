@@ -26,8 +26,10 @@ static inline QF_HD_INLINE void gather_run(const qf_wilson_gather_args *a, const
     for (int k = 0; k < QF_WILSON_NFACES; k++) {
         if (a->wrap >> (k / 2) & 1) continue;
         qf_sites_key key = qf_sites_key_make(QF_SITES_ENTRIES, a->ext, a->parity, 0, a->parity, k / 2, k % 2);
-        if (a->prec == QF_SINGLE) p8[k] = qf_sites_plan_f8(&key, &n[k]);
-        else p4[k] = qf_sites_plan_d4(&key, &n[k]);
+        qf_sites_plan p = qf_sites_plan_of(&key, a->prec);
+        p8[k] = p.f8;
+        p4[k] = p.d4;
+        n[k] = p.n;
     }
     QF_SIMD_SPECIALISE(qf_wilson_gather_args, a, b, qf_wilson_gather_block_f8(spinor, gauge, face, &b, p8, n),
                        qf_wilson_gather_block_d4(spinor, gauge, face, &b, p4, n));

@@ -730,7 +730,9 @@ typedef double qf_coarse_vd __attribute__((vector_size(32)));
  *                                                    split into xp, xs (4N reals of T each)
  *   qf_coarse_matvecs_S(n, dagger, nm, m, xp, xs, h)  h += sum_{j < nm} M_j x_j, M_j at m[j] (2N rows
  *                                                    of 4N reals), x_j split into xp[j], xs[j]
- *   qf_coarse_rows_S(..., r0, nr, h)                  the same for rows r0 .. r0 + nr - 1 (nr <= 4) */
+ *   qf_coarse_rows_S(..., r0, nr, h)                  the same for rows r0 .. r0 + nr - 1 (nr <= 4)
+ *   qf_coarse_hops_site_S(a, in, links, faces, x, s, h)  qf_coarse_hops_site in this storage
+ *   qf_coarse_matvec_local_S(base, mo, v, n, dagger, out)  qf_coarse_matvec_local likewise */
 #define QF_COARSE_CPU_SCHEDULE(T, V, S)                                                                        \
     static inline QF_HD_INLINE void qf_coarse_split_##S(const void *v, qf_precision vp, size_t vo, int n,         \
                                                         int dagger, T *xp, T *xs)                               \
@@ -792,17 +794,14 @@ typedef double qf_coarse_vd __attribute__((vector_size(32)));
         int r0 = 0;                                                                                            \
         for (; r0 + 4 <= 2 * n; r0 += 4) qf_coarse_rows_##S(n, dagger, nm, m, xp, xs, r0, 4, h);               \
         if (r0 < 2 * n) qf_coarse_rows_##S(n, dagger, nm, m, xp, xs, r0, 2, h); /* 2N is even */               \
-    }
-QF_COARSE_CPU_SCHEDULE(float, qf_coarse_vf, f)
-QF_COARSE_CPU_SCHEDULE(double, qf_coarse_vd, d)
-
-/* The hops of output site x (storage index s), in the block or through the faces as for
- * qf_coarse_hops_row, added into h (re, im interleaved, 4N doubles) for all rows. */
-#define QF_COARSE_CPU_HOPS(T, S)                                                                               \
-    do {                                                                                                       \
+    }                                                                                                          \
+    static inline QF_HD_INLINE void qf_coarse_hops_site_##S(const qf_coarse_args *a, const void *in,             \
+                                                            const void *links, const void *const *faces,       \
+                                                            const int x[QF_NDIM], int64_t s, double *h)         \
+    {                                                                                                          \
+        int n = a->nvec, nm = 0;                                                                               \
         T xp[QF_NDIRS][4 * QF_MG_MAX_NVEC], xs[QF_NDIRS][4 * QF_MG_MAX_NVEC];                                  \
         const T *m[QF_NDIRS], *pp[QF_NDIRS], *ps[QF_NDIRS];                                                    \
-        int nm = 0;                                                                                            \
         for (int d = 0; d < QF_NDIRS; d++) {                                                                   \
             const void *src;                                                                                   \
             int64_t ys;                                                                                        \
@@ -814,31 +813,33 @@ QF_COARSE_CPU_SCHEDULE(double, qf_coarse_vd, d)
             nm++;                                                                                              \
         }                                                                                                      \
         qf_coarse_matvecs_##S(n, a->dagger, nm, m, pp, ps, h);                                                 \
-    } while (0)
+    }                                                                                                          \
+    static inline QF_HD_INLINE void qf_coarse_matvec_local_##S(const void *base, size_t mo, const double *v,     \
+                                                               int n, int dagger, double *out)                  \
+    {                                                                                                          \
+        T xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];                                                      \
+        const T *m = (const T *)base + mo, *pp = xp, *ps = xs;                                                 \
+        qf_coarse_split_##S(v, QF_DOUBLE, 0, n, dagger, xp, xs);                                               \
+        qf_coarse_matvecs_##S(n, dagger, 1, &m, &pp, &ps, out);                                                \
+    }
+QF_COARSE_CPU_SCHEDULE(float, qf_coarse_vf, f)
+QF_COARSE_CPU_SCHEDULE(double, qf_coarse_vd, d)
+
+/* The hops of output site x (storage index s), in the block or through the faces as for
+ * qf_coarse_hops_row, added into h (re, im interleaved, 4N doubles) for all rows. */
 static inline QF_HD_INLINE void qf_coarse_hops_site(const qf_coarse_args *a, const void *in, const void *links,
                                                     const void *const *faces, const int x[QF_NDIM], int64_t s, double *h)
 {
-    int n = a->nvec;
-    if (a->prec == QF_DOUBLE) QF_COARSE_CPU_HOPS(double, d);
-    else QF_COARSE_CPU_HOPS(float, f);
+    if (a->prec == QF_DOUBLE) qf_coarse_hops_site_d(a, in, links, faces, x, s, h);
+    else qf_coarse_hops_site_f(a, in, links, faces, x, s, h);
 }
-#undef QF_COARSE_CPU_HOPS
 
 /* out += M v for all rows: M the matrix at reals offset mo of base (stored in prec), v 4N doubles. */
 static inline QF_HD_INLINE void qf_coarse_matvec_local(const void *base, size_t mo, const double *v, int n, int dagger,
                                                        qf_precision prec, double *out)
 {
-    if (prec == QF_DOUBLE) {
-        double xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
-        const double *m = (const double *)base + mo, *pp = xp, *ps = xs;
-        qf_coarse_split_d(v, QF_DOUBLE, 0, n, dagger, xp, xs);
-        qf_coarse_matvecs_d(n, dagger, 1, &m, &pp, &ps, out);
-    } else {
-        float xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];
-        const float *m = (const float *)base + mo, *pp = xp, *ps = xs;
-        qf_coarse_split_f(v, QF_DOUBLE, 0, n, dagger, xp, xs);
-        qf_coarse_matvecs_f(n, dagger, 1, &m, &pp, &ps, out);
-    }
+    if (prec == QF_DOUBLE) qf_coarse_matvec_local_d(base, mo, v, n, dagger, out);
+    else qf_coarse_matvec_local_f(base, mo, v, n, dagger, out);
 }
 #endif /* !__CUDACC__ */
 
