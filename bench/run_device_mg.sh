@@ -21,10 +21,15 @@
 #   levels3: three levels on 16^4 and 32^4 fields (beta 6.0) at QF_MG_KAPPA: the GPU alone, the
 #         coarsest level (2^4 or 4^4 sites) forced onto the CPU team (--mg-location gpu,gpu,cpu) and
 #         placed by the scheduler (auto), against two levels on the GPU alone; QF_MG_ROUNDS rounds (2);
+#   auto: three levels at QF_MG_KAPPA on the lattices QF_MG_SIZES (16 32 48; beta 6.0 fields generated
+#         here, 48^4 after QF_MG_SWEEPS48 sweeps, default 100): the GPU alone, the coarsest level and
+#         both coarse levels forced onto the CPU team (the latter at 16^4 only: at 32^4 its setup alone
+#         outlasts 120 s), and auto (every worker,
+#         the setup's timed placement); QF_MG_ROUNDS rounds (2) alternated, 48^4 once;
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|final [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|auto|final [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -103,6 +108,29 @@ levels3)
       step l3_coarsest_cpu_${L}_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-levels 3 \
         --mg-location gpu,gpu,cpu
       step l3_auto_${L}_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-levels 3
+    done
+  done
+  ;;
+auto)
+  sizes=${QF_MG_SIZES:-16 32 48}
+  for L in $sizes; do
+    sweeps=$([ "$L" -ge 48 ] && echo "${QF_MG_SWEEPS48:-100}" || ([ "$L" -ge 32 ] && echo 200 || echo 100))
+    t0=$SECONDS
+    "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim $L $L $L $L --beta 6 --sweeps "$sweeps" \
+      --out /tmp/g$L.nersc > "$out/generate$L.txt" 2>&1
+    echo "== generate $L^4, $sweeps sweeps (exit $?, $((SECONDS - t0)) s)"; grep -E "plaquette" "$out/generate$L.txt" | tail -1
+  done
+  for round in $(seq 1 "${QF_MG_ROUNDS:-2}"); do
+    for L in $sizes; do
+      [ "$L" -ge 48 ] && [ "$round" -gt 1 ] && continue
+      limit=$([ "$L" -ge 48 ] && echo 300 || echo 120)
+      args="solve /tmp/g$L.nersc --csw 1.769 --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random --mg-levels 3"
+      step auto_gpu_alone_${L}_$round $limit "$run" quarkflow --ncpu 0 --ncuda 1 $args
+      step auto_coarsest_cpu_${L}_$round $limit "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-location gpu,gpu,cpu
+      [ "$L" -lt 32 ] && step auto_coarse_cpu_${L}_$round $limit "$run" quarkflow --ncuda 1 --sched dmdas $args \
+        --mg-location gpu,cpu
+      step auto_auto_${L}_$round $limit "$run" quarkflow --ncuda 1 --sched dmdas $args
+      grep -E "multigrid placement" "$out/auto_auto_${L}_$round.txt"
     done
   done
   ;;

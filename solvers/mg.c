@@ -45,6 +45,7 @@ struct qf_mg {
     qf_field **vec[QF_MG_MAX_LEVELS];     /* level l's near-null vectors, kept for the refinement cycles */
     level_ref ref[QF_MG_MAX_LEVELS];
     qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
+    int measured[QF_MG_MAX_LEVELS];        /* 1: level l placed auto, its placement chosen by timing */
     qf_scalar *one_task;                  /* the coarsest level's one-task solves: iterations, seconds */
     qf_mg_stats stats;
 };
@@ -368,6 +369,98 @@ static int refine_level(qf_mg *mg, int l)
     return rc;
 }
 
+/* ---- placement of the coarse levels (auto) ----
+ * A coarse level is a chain of small dependent tasks whose cost is latency, which per-task estimates
+ * do not see: dmdas, placing each task where its model says it finishes first, put 900-1500 of a
+ * 16^4 three-level solve's 5342 middle-level tasks on CPU workers and ran 11-29% slower than the GPU
+ * alone, and its setup took 5.2 s instead of 3.5 s (bench/RESULTS.md). So on a node with both kinds of
+ * worker the coarse levels placed auto are placed whole: the setup runs them on the GPU, and then
+ * times one K-cycle with the coarse levels from k on placed on the CPU workers and those above on the
+ * GPU, for k from the coarsest level up, and keeps the fastest. A coarser level is the more
+ * latency-bound one, so the search stops at the first k that is not at least 3% faster than the
+ * placement before it (the margin keeps noise from moving a level: the CPU team's times vary more).
+ * The input is a residual such as the outer solver gives its preconditioner: Gaussian noise after one
+ * preconditioned Richardson step (its high modes removed, so that the coarse solves work as in a
+ * solve). Times are summed over processes, so that every process makes the same choice. */
+enum { PLACE_ROUNDS = 2 };
+#define PLACE_MARGIN 0.97
+
+static int mixed_node(void)
+{
+    double mixed = qf_runtime_ncpu_workers() > 0 && qf_runtime_ncuda_workers() > 0, nprocs = 1.0;
+    if (qf_runtime_sum_doubles(&mixed, 1) || qf_runtime_sum_doubles(&nprocs, 1)) return 0;
+    return mixed == nprocs;
+}
+
+static int cycle_seconds(qf_mg *mg, qf_field *z, const qf_field *r, double *seconds)
+{
+    double flops = 0.0, t0 = qf_wtime();
+    qf_task_scope *outer = qf_task_scope_enter(&mg->scope[0]);
+    int rc = qf_precond_apply(mg->cycle[0], z, r, &flops);
+    qf_runtime_wait_all();
+    qf_task_scope_leave(outer);
+    *seconds = qf_wtime() - t0;
+    return rc || qf_runtime_sum_doubles(seconds, 1);
+}
+
+/* Places the coarse levels placed auto from level k on on the CPUs, those above on the GPU. */
+static void use_split(qf_mg *mg, int k)
+{
+    for (int l = 1; l < mg->p.levels; l++)
+        if (mg->p.location[l] == QF_PLACE_AUTO) mg->scope[l].where = l >= k ? QF_PLACE_CPU : QF_PLACE_GPU;
+}
+
+/* The first coarse level placed auto (levels where none is). */
+static int first_auto_level(const qf_mg *mg)
+{
+    int first = mg->p.levels;
+    for (int l = mg->p.levels - 1; l >= 1; l--)
+        if (mg->p.location[l] == QF_PLACE_AUTO) first = l;
+    return first;
+}
+
+static int place_coarse_levels(qf_mg *mg)
+{
+    int levels = mg->p.levels, first = first_auto_level(mg);
+    qf_linop *A = mg->op[0];
+    qf_field *r = NULL, *z = NULL, *t = NULL;
+    double best[QF_MG_MAX_LEVELS + 1], norm = 0.0, s;
+    int rc = qf_linop_field_take(A, &r) || qf_linop_field_take(A, &z) || qf_linop_field_take(A, &t) ||
+             qf_field_gaussian(t, mg->p.seed, QF_MG_MAX_LEVELS * QF_COARSE_MAX_COLOURS);
+    use_split(mg, levels); /* every coarse level on the GPU */
+    rc = rc || cycle_seconds(mg, z, t, &s) || qf_linop_apply(A, r, z) || qf_blas_axpby(1.0, t, -1.0, r, -1) ||
+         qf_krylov_norm(r, -1, &norm) || qf_blas_axpby(1.0 / norm, r, 0.0, r, -1);
+    int chosen = levels, tried = levels;
+    for (int k = levels; k >= first && !rc; k--) {
+        use_split(mg, k);
+        rc = cycle_seconds(mg, z, r, &s); /* the first cycle of a placement moves the levels' data */
+        best[k] = INFINITY;
+        for (int round = 0; round < PLACE_ROUNDS && !rc; round++) {
+            rc = cycle_seconds(mg, z, r, &s);
+            if (s < best[k]) best[k] = s;
+        }
+        tried = k;
+        if (k == levels || best[k] < PLACE_MARGIN * best[chosen]) chosen = k;
+        else break;
+    }
+    use_split(mg, chosen);
+    qf_field *own[3] = {r, z, t};
+    for (int j = 0; j < 3; j++)
+        if (own[j]) qf_linop_field_give_back(A, own[j]);
+    if (rc) return qf_fail_context("multigrid placement of the coarse levels (auto)");
+    for (int l = first; l < levels; l++) mg->measured[l] = mg->p.location[l] == QF_PLACE_AUTO;
+    if (mg->p.verbose && qf_runtime_rank() == 0) {
+        double ms = 1e3 / qf_runtime_nprocs(); /* the processes' mean */
+        printf("  multigrid placement (auto, K-cycles timed): coarse levels on the GPU %.2f ms", ms * best[levels]);
+        for (int k = levels - 1; k >= tried; k--) printf(", from level %d on the CPUs %.2f ms", k, ms * best[k]);
+        printf("; kept: levels");
+        for (int l = 0; l < levels; l++) printf(" %s", qf_placement_name(mg->scope[l].where));
+        printf("\n");
+        fflush(stdout);
+    }
+    return QF_SUCCESS;
+}
+
 int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
 {
     *out = NULL;
@@ -379,6 +472,8 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     if (!mg) return qf_fail("out of host memory creating a multigrid hierarchy");
     mg->p = *p;
     for (int l = 0; l < p->levels; l++) mg->scope[l].where = p->location[l];
+    int place = first_auto_level(mg) < p->levels && mixed_node();
+    if (place) use_split(mg, p->levels); /* the setup's coarse levels on the GPU, then timed */
     double t0 = qf_wtime();
     int rc = qf_linop_in_precision(A, p->prec, &mg->op[0]);
     if (!rc && p->smoother == QF_MG_SMOOTHER_SAP)
@@ -396,6 +491,7 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
         mg->ref[l] = (level_ref){mg, l};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
     }
+    if (!rc && place) rc = place_coarse_levels(mg);
     for (int r = 0; r < p->setup_refine && !rc; r++)
         for (int l = 0; l < p->levels - 1 && !rc; l++) rc = refine_level(mg, l);
     for (int l = 0; l < p->levels - 1; l++) free_vectors(mg, l);
@@ -431,7 +527,8 @@ void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s)
 {
     *s = mg->stats;
     for (int l = 0; l < mg->p.levels; l++) {
-        s->location[l] = mg->p.location[l];
+        s->location[l] = mg->scope[l].where;
+        s->measured[l] = mg->measured[l];
         for (int k = 0; k < 2; k++) s->ran[l][k] = __atomic_load_n(&mg->scope[l].ran[k], __ATOMIC_RELAXED);
     }
     double iterations, seconds;

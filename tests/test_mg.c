@@ -340,6 +340,19 @@ static int mg_solve(const int blocks[4], double *solution, int *iterations)
         CHECK(!rcb, "BiCGStab: %s", qf_last_error());
         qf_mg_stats st;
         qf_mg_get_stats(mg, &st);
+        /* auto placement: on a node with both kinds of worker the coarse level is placed whole by the
+         * setup's timed K-cycles (and the solve above then ran on that placement), elsewhere it is left
+         * to the scheduler */
+        int mixed = qf_runtime_ncpu_workers() > 0 && qf_runtime_ncuda_workers() > 0;
+        CHECK(st.measured[1] == mixed && st.measured[0] == 0 &&
+                  (mixed ? st.location[1] != QF_PLACE_AUTO : st.location[1] == QF_PLACE_AUTO),
+              "MG auto placement on %s workers: level 1 placed %s, measured %d",
+              mixed ? "CPU and CUDA" : "one kind of", qf_placement_name(st.location[1]), st.measured[1]);
+        if (mixed)
+            CHECK(st.ran[1][st.location[1] == QF_PLACE_CPU ? QF_WORKER_CUDA : QF_WORKER_CPU] == 0,
+                  "MG level 1 placed %s, but %ld of its tasks ran on the other kind of worker",
+                  qf_placement_name(st.location[1]),
+                  st.ran[1][st.location[1] == QF_PLACE_CPU ? QF_WORKER_CUDA : QF_WORKER_CPU]);
         double *a1 = exported(x), *a2 = exported(xb);
         double diff = rel_diff(a1, a2, nreals(x));
         CHECK(diff < 1e-8, "MG and BiCGStab solutions differ by %.2e", diff);

@@ -251,7 +251,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      one task each; 1: one task only where the lattice is one block anyway; 0: the\n"  \
     "                      coarsest solves as task graphs over blocks\n"                                    \
     "  --mg-location P[,P..]  where each level's tasks run, from the finest: cpu, gpu or auto (default auto:\n" \
-    "                      the scheduler decides; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"
+    "                      the scheduler decides; on CPU+GPU nodes the setup times the coarse levels on\n"   \
+    "                      each and keeps the faster; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"
 
 /* The help text of the asqtad action's options (qf_app_quark_option). */
 #define QF_APP_ASQTAD_HELP                                                                                             \

@@ -282,8 +282,8 @@ void qf_app_mg_report(qf_solver_params *sp)
             printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s %s", l, st.visits[l], st.iterations[l],
                    st.seconds[l],
                    st.one_task && l == st.levels - 1 ? "(one task a solve: the tasks' time)" : "(including the levels below)");
-        printf("; placed %s, tasks ran %ld on CPU, %ld on CUDA workers\n", qf_placement_name(st.location[l]),
-               st.ran[l][QF_WORKER_CPU], st.ran[l][QF_WORKER_CUDA]);
+        printf("; placed %s%s, tasks ran %ld on CPU, %ld on CUDA workers\n", qf_placement_name(st.location[l]),
+               st.measured[l] ? " (auto, timed)" : "", st.ran[l][QF_WORKER_CPU], st.ran[l][QF_WORKER_CUDA]);
     }
     qf_mg_reset_stats(sp->mg);
 }

@@ -96,7 +96,12 @@ typedef struct {
                                            * (QUDA's half-precision smoother); any other: in prec */
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
                                               * outer solve), level l >= 1's coarse solves, each level's
-                                              * share of the setup (qf_runtime.h's placement scopes) */
+                                              * share of the setup (qf_runtime.h's placement scopes).
+                                              * Auto: the scheduler places each task; on a node with CPU
+                                              * and CUDA workers the coarse levels (l >= 1) placed auto
+                                              * are placed whole instead: on the GPU for the setup, then
+                                              * on the CPUs from the level on where timed K-cycles say
+                                              * so (qf_mg_stats.measured) */
     uint64_t seed;                        /* of the random start vectors */
     int verbose;                          /* 1: report the setup's steps */
 } qf_mg_params;
@@ -134,7 +139,8 @@ typedef struct {
     long iterations[QF_MG_MAX_LEVELS];
     long visits[QF_MG_MAX_LEVELS];
     double seconds[QF_MG_MAX_LEVELS];
-    qf_placement location[QF_MG_MAX_LEVELS];
+    qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks were placed (auto resolved) */
+    int measured[QF_MG_MAX_LEVELS];       /* 1: level l was placed auto and its placement chosen by timing */
     long ran[QF_MG_MAX_LEVELS][2];        /* level l's tasks that ran on each worker type [qf_worker_kind] */
     int one_task;                         /* 1: the coarsest level's solves ran in one task each (its
                                            * seconds are then the tasks' own) */
