@@ -288,8 +288,9 @@ int qf_insert_mg_assemble(qf_field *links, qf_field *xinv, int c, const qf_latti
 
 /* One hop of a coarse operator of nvec colours in prec, out = a x + b H in with its local term where
  * local_on says (QF_CLOVER_*, X or X^-1 with local_inverse) on the sites of parity (-1: all), the dagger
- * g5 (.) g5 with dagger: st[0..2] the mg_coarse_gather, _interior and _exterior stages for blocks of
- * lat (tasks/stencil.h), task names names[0..2]. */
+ * g5 (.) g5 with dagger: st[0..3] the mg_coarse_gather, _interior and _exterior stages for blocks of
+ * lat and the fused one of a one-block lattice (mg_coarse_interior, its hops wrapping; tasks/stencil.h),
+ * task names names[0..3]. */
 typedef struct {
     int parity, dagger;
     double a, b;
@@ -297,7 +298,7 @@ typedef struct {
     int nvec;
     qf_precision prec;
 } qf_coarse_hop;
-int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[3], qf_codelet_stage st[3]);
+int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[4], qf_codelet_stage st[4]);
 
 /* mg_coarse_solve: the coarsest level's solve in one task, on a lattice of one block: x = A^-1 b by
  * GCR(nkrylov) on the Schur system to tol (at most max_iter iterations), A the coarse operator of

@@ -82,7 +82,7 @@ struct starpu_codelet qf_cl_mg_coarse_interior = {
     .model = &mg_coarse_interior_model,
 };
 
-int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[3], qf_codelet_stage st[3])
+int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[4], qf_codelet_stage st[4])
 {
     /* the gather packs the sites the hops read: the other parity */
     qf_coarse_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .nvec = h->nvec, .prec = h->prec};
@@ -90,11 +90,14 @@ int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *
                         .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = h->nvec, .prec = h->prec};
     memcpy(g.ext, lat->block, sizeof g.ext);
     memcpy(a.ext, lat->block, sizeof a.ext);
-    memset(st, 0, 3 * sizeof *st); /* so that a failed bind frees only what was bound */
+    qf_coarse_args wrap = a; /* the fused stage: a one-block lattice's hop, every hop wrapping, no faces */
+    wrap.wrap = 1;
+    memset(st, 0, 4 * sizeof *st); /* so that a failed bind frees only what was bound */
     if (qf_codelet_stage_bind(&st[0], &qf_cl_mg_coarse_gather, &g, sizeof g, -1, names[0]) ||
         qf_codelet_stage_bind(&st[1], &qf_cl_mg_coarse_interior, &a, sizeof a, -1, names[1]) ||
-        qf_codelet_stage_bind(&st[2], &qf_cl_mg_coarse_exterior, &a, sizeof a, -1, names[2])) {
-        qf_codelet_stages_free(st, 3);
+        qf_codelet_stage_bind(&st[2], &qf_cl_mg_coarse_exterior, &a, sizeof a, -1, names[2]) ||
+        qf_codelet_stage_bind(&st[3], &qf_cl_mg_coarse_interior, &wrap, sizeof wrap, -1, names[3])) {
+        qf_codelet_stages_free(st, 4);
         return QF_ERROR;
     }
     return QF_SUCCESS;

@@ -27,8 +27,9 @@ struct coarse_op {
     coarse_op *owner;                /* the full operator whose fields a Schur form uses (NULL: itself) */
 };
 
-static const char *const stage_names[2][3] = {{"c_gather:double", "c_interior:double", "c_exterior:double"},
-                                              {"c_gather:single", "c_interior:single", "c_exterior:single"}};
+static const char *const stage_names[2][4] = {
+    {"c_gather:double", "c_interior:double", "c_exterior:double", "c_block:double"},
+    {"c_gather:single", "c_interior:single", "c_exterior:single", "c_block:single"}};
 
 typedef struct {
     int parity, dagger;
