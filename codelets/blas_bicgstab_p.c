@@ -5,6 +5,7 @@
  * STARPU_VARIABLE_NBUFFERS: p, r, v, rho_new, rho, alpha, omega, each distinct one once. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "cpu_versions.h"
 
 #if QF_HAVE_CUDA
 void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg);
@@ -17,6 +18,16 @@ static inline QF_HD_INLINE void bicgstab_p_loop(qf_precision prec, const qf_blas
         qf_blas_bicgstab_p_unit(p, r, v, beta, omega, u, prec);
 }
 
+static inline QF_HD_INLINE void bicgstab_p_run(qf_precision prec, const qf_blas_args *a, void *p, const void *r,
+                                               const void *v, qf_complex beta, qf_complex omega)
+{
+    QF_WITH_ANY_PRECISION(prec, P, bicgstab_p_loop(P, a, p, r, v, beta, omega));
+}
+QF_CPU_VERSIONS(bicgstab_p_run, bicgstab_p_run,
+                (qf_precision prec, const qf_blas_args *a, void *p, const void *r, const void *v, qf_complex beta,
+                 qf_complex omega),
+                (prec, a, p, r, v, beta, omega))
+
 static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = cl_arg;
@@ -27,7 +38,7 @@ static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
     qf_complex beta =
         qf_bicgstab_beta(qf_blas_scalar_ptr(buffers, a, QF_BP_RHO_NEW), qf_blas_scalar_ptr(buffers, a, QF_BP_RHO),
                          qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA), omega);
-    QF_WITH_ANY_PRECISION(a->prec, P, bicgstab_p_loop(P, a, p, r, v, beta, qf_scalar_at(omega)));
+    QF_CPU_CALL(bicgstab_p_run, (a->prec, a, p, r, v, beta, qf_scalar_at(omega)));
 }
 
 static struct starpu_perfmodel blas_bicgstab_p_model = {

@@ -4,6 +4,7 @@
  * STARPU_VARIABLE_NBUFFERS: x, r, a, p, w, s, t, rr (8 at most), each distinct one once. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "cpu_versions.h"
 
 #if QF_HAVE_CUDA
 void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg);
@@ -13,11 +14,22 @@ static inline QF_HD_INLINE double bicgstab_loop(qf_precision prec, const qf_blas
                                                 qf_complex c, const void *p, qf_complex w, const void *s,
                                                 const void *t)
 {
-    double sum = 0.0;
-    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        sum += qf_blas_bicgstab_unit(x, r, c, p, w, s, t, u, prec);
-    return sum;
+    double lane[QF_BLAS_LANES] = {0};
+    int64_t first = qf_blas_first_unit(a, prec);
+    QF_BLAS_FOR_LANES(first, first + qf_blas_nunits(a, prec), u, j,
+                      lane[j] += qf_blas_bicgstab_unit(x, r, c, p, w, s, t, u, prec));
+    return qf_blas_lanes_sum(lane);
 }
+
+static inline QF_HD_INLINE void bicgstab_run(qf_precision prec, const qf_blas_args *a, void *x, void *r, qf_complex c,
+                                             const void *p, qf_complex w, const void *s, const void *t, double *norm)
+{
+    QF_WITH_ANY_PRECISION(prec, P, *norm = bicgstab_loop(P, a, x, r, c, p, w, s, t));
+}
+QF_CPU_VERSIONS(bicgstab_run, bicgstab_run,
+                (qf_precision prec, const qf_blas_args *a, void *x, void *r, qf_complex c, const void *p, qf_complex w,
+                 const void *s, const void *t, double *norm),
+                (prec, a, x, r, c, p, w, s, t, norm))
 
 static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
 {
@@ -32,7 +44,7 @@ static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
     qf_complex c = qf_cmake(sa[0], sa[1]), w = qf_cmake(sw[0], sw[1]);
     double norm;
-    QF_WITH_ANY_PRECISION(a->prec, P, norm = bicgstab_loop(P, a, x, r, c, p, w, s, t));
+    QF_CPU_CALL(bicgstab_run, (a->prec, a, x, r, c, p, w, s, t, &norm));
     qf_blas_result(a, rr, norm, 0.0);
 }
 

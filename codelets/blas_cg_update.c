@@ -5,6 +5,7 @@
  * STARPU_VARIABLE_NBUFFERS: x, r, a, p, q, rr, d, each distinct one once (the table in the arguments). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "cpu_versions.h"
 
 #if QF_HAVE_CUDA
 void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg);
@@ -13,11 +14,21 @@ void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg);
 static inline QF_HD_INLINE double cg_loop(qf_precision prec, const qf_blas_args *a, void *x, void *r, qf_complex c,
                                           const void *p, const void *q)
 {
-    double sum = 0.0;
-    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        sum += qf_blas_cg_unit(x, r, c, p, q, u, prec);
-    return sum;
+    double lane[QF_BLAS_LANES] = {0};
+    int64_t first = qf_blas_first_unit(a, prec);
+    QF_BLAS_FOR_LANES(first, first + qf_blas_nunits(a, prec), u, j, lane[j] += qf_blas_cg_unit(x, r, c, p, q, u, prec));
+    return qf_blas_lanes_sum(lane);
 }
+
+static inline QF_HD_INLINE void cg_run(qf_precision prec, const qf_blas_args *a, void *x, void *r, qf_complex c,
+                                       const void *p, const void *q, double *norm)
+{
+    QF_WITH_ANY_PRECISION(prec, P, *norm = cg_loop(P, a, x, r, c, p, q));
+}
+QF_CPU_VERSIONS(cg_run, cg_run,
+                (qf_precision prec, const qf_blas_args *a, void *x, void *r, qf_complex c, const void *p,
+                 const void *q, double *norm),
+                (prec, a, x, r, c, p, q, norm))
 
 static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
 {
@@ -30,7 +41,7 @@ static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
     qf_complex c = qf_blas_update_coefficient(1.0, qf_blas_scalar_ptr(buffers, a, QF_CG_A),
                                               qf_blas_scalar_ptr(buffers, a, QF_CG_D));
     double norm;
-    QF_WITH_ANY_PRECISION(a->prec, P, norm = cg_loop(P, a, x, r, c, p, q));
+    QF_CPU_CALL(cg_run, (a->prec, a, x, r, c, p, q, &norm));
     qf_blas_result(a, rr, norm, 0.0);
 }
 

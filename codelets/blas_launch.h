@@ -29,6 +29,34 @@ static inline double *qf_blas_scalar_ptr(void *buffers[], const qf_blas_args *a,
     return a->buf[k] < 0 ? NULL : (double *)STARPU_VARIABLE_GET_PTR(buffers[a->buf[k]]);
 }
 
+/* The CPU loops that sum over a task's units keep QF_BLAS_LANES partial sums, unit first + k into lane
+ * k % QF_BLAS_LANES, and add the lanes in order at the end (qf_blas_lanes_sum): the same result from
+ * every CPU version (cpu_versions.h), and loops that vectorise without reassociating a sum. One running
+ * sum was a chain of dependent additions: a fifth of a 16^4 multigrid solve's BLAS time on the 2-core
+ * VM went to the reductions. */
+#define QF_BLAS_LANES 8
+/* Runs the statement (the variadic part) for each unit u of [first, end) with its lane j, the main
+ * part's lanes a constant. */
+#define QF_BLAS_FOR_LANES(first, end, u, j, ...)                                                              \
+    do {                                                                                                       \
+        int64_t qf_lanes_u = (first), qf_lanes_end = (end);                                                    \
+        for (; qf_lanes_u + QF_BLAS_LANES <= qf_lanes_end; qf_lanes_u += QF_BLAS_LANES)                        \
+            for (int j = 0; j < QF_BLAS_LANES; j++) {                                                          \
+                int64_t u = qf_lanes_u + j;                                                                    \
+                __VA_ARGS__;                                                                                   \
+            }                                                                                                  \
+        for (int j = 0; qf_lanes_u + j < qf_lanes_end; j++) {                                                  \
+            int64_t u = qf_lanes_u + j;                                                                        \
+            __VA_ARGS__;                                                                                       \
+        }                                                                                                      \
+    } while (0)
+static inline double qf_blas_lanes_sum(const double *lane)
+{
+    double s = 0.0;
+    for (int j = 0; j < QF_BLAS_LANES; j++) s += lane[j];
+    return s;
+}
+
 /* Stores a task's sum into its result scalar r: added into the STARPU_REDUX copy, or assigned. */
 static inline void qf_blas_result(const qf_blas_args *a, double *r, double re, double im)
 {

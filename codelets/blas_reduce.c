@@ -4,18 +4,38 @@
  * STARPU_VARIABLE_NBUFFERS: x, then y unless it is x (or norm2), then r, then r2. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "cpu_versions.h"
 
 #if QF_HAVE_CUDA
 void qf_blas_reduce_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* The sums of one task: <x, y> or |x|^2 in dot, and |x|^2 in norm for QF_BLAS_DOT_NORM2. */
-static inline void reduce_loop(int op, qf_precision prec, const qf_blas_args *a, const void *x, const void *y,
-                               double dot[2], double *norm)
+/* The sums of one task, lane by lane (blas_launch.h): <x, y> or |x|^2 in dot, and |x|^2 in norm for
+ * QF_BLAS_DOT_NORM2. */
+static inline QF_HD_INLINE void reduce_loop(int op, qf_precision prec, const qf_blas_args *a, const void *x,
+                                            const void *y, double dot[2], double *norm)
 {
-    for (int64_t u = qf_blas_first_unit(a, prec), end = u + qf_blas_nunits(a, prec); u < end; u++)
-        qf_blas_reduce_unit(op, x, y, u, prec, dot, norm);
+    double re[QF_BLAS_LANES] = {0}, im[QF_BLAS_LANES] = {0}, nn[QF_BLAS_LANES] = {0};
+    int64_t first = qf_blas_first_unit(a, prec);
+    QF_BLAS_FOR_LANES(first, first + qf_blas_nunits(a, prec), u, j, {
+        double d[2] = {re[j], im[j]};
+        qf_blas_reduce_unit(op, x, y, u, prec, d, &nn[j]);
+        re[j] = d[0], im[j] = d[1];
+    });
+    dot[0] = qf_blas_lanes_sum(re);
+    dot[1] = qf_blas_lanes_sum(im);
+    *norm = qf_blas_lanes_sum(nn);
 }
+
+static inline QF_HD_INLINE void reduce_run(int op, qf_precision prec, const qf_blas_args *a, const void *x,
+                                           const void *y, double dot[2], double *norm)
+{
+    QF_WITH_ANY_PRECISION(prec, P, reduce_loop(op, P, a, x, y, dot, norm));
+}
+QF_CPU_VERSIONS(reduce_run, reduce_run,
+                (int op, qf_precision prec, const qf_blas_args *a, const void *x, const void *y, double dot[2],
+                 double *norm),
+                (op, prec, a, x, y, dot, norm))
 
 static void blas_reduce_cpu(void *buffers[], void *cl_arg)
 {
@@ -24,7 +44,7 @@ static void blas_reduce_cpu(void *buffers[], void *cl_arg)
     const void *y = qf_blas_field_ptr(buffers, a, QF_RED_Y);
     double dot[2] = {0.0, 0.0}, norm = 0.0;
     if (!y) y = x;
-    QF_WITH_ANY_PRECISION(a->prec, P, reduce_loop(a->op, P, a, x, y, dot, &norm));
+    QF_CPU_CALL(reduce_run, (a->op, a->prec, a, x, y, dot, &norm));
     qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R), dot[0], dot[1]);
     if (a->op == QF_BLAS_DOT_NORM2) qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R2), norm, 0.0);
 }

@@ -6,6 +6,7 @@
  * values. STARPU_VARIABLE_NBUFFERS: each distinct operand once (kernels/blas.h's operand table). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "cpu_versions.h"
 
 #if QF_HAVE_CUDA
 void qf_blas_update_cuda(void *buffers[], void *cl_arg);
@@ -25,14 +26,8 @@ static inline QF_HD_INLINE void update_block(int op, const qf_blas_args *a, void
     QF_WITH_ANY_PRECISION(a->prec, P, update_loop(op, P, a, y, x, w, c));
 }
 
-static void blas_update_cpu(void *buffers[], void *cl_arg)
+static inline QF_HD_INLINE void update_run(const qf_blas_args *a, void *y, const void *x, const void *w, qf_complex c)
 {
-    const qf_blas_args *a = cl_arg;
-    void *y = qf_blas_field_ptr(buffers, a, QF_UPD_Y);
-    const void *x = qf_blas_field_ptr(buffers, a, QF_UPD_X);
-    const void *w = qf_blas_field_ptr(buffers, a, QF_UPD_W);
-    qf_complex c = qf_blas_update_coefficient(a->s, qf_blas_scalar_ptr(buffers, a, QF_UPD_A),
-                                              qf_blas_scalar_ptr(buffers, a, QF_UPD_D));
     switch (a->op) {
     case QF_BLAS_COPY: update_block(QF_BLAS_COPY, a, y, x, w, c); break;
     case QF_BLAS_AXPBY: update_block(QF_BLAS_AXPBY, a, y, x, w, c); break;
@@ -42,6 +37,19 @@ static void blas_update_cpu(void *buffers[], void *cl_arg)
     case QF_BLAS_XPCW: update_block(QF_BLAS_XPCW, a, y, x, w, c); break;
     default: update_block(QF_BLAS_CXPAY, a, y, x, w, c); break;
     }
+}
+QF_CPU_VERSIONS(update_run, update_run, (const qf_blas_args *a, void *y, const void *x, const void *w, qf_complex c),
+                (a, y, x, w, c))
+
+static void blas_update_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_blas_args *a = cl_arg;
+    void *y = qf_blas_field_ptr(buffers, a, QF_UPD_Y);
+    const void *x = qf_blas_field_ptr(buffers, a, QF_UPD_X);
+    const void *w = qf_blas_field_ptr(buffers, a, QF_UPD_W);
+    QF_CPU_CALL(update_run, (a, y, x, w,
+                             qf_blas_update_coefficient(a->s, qf_blas_scalar_ptr(buffers, a, QF_UPD_A),
+                                                        qf_blas_scalar_ptr(buffers, a, QF_UPD_D))));
 }
 
 static struct starpu_perfmodel blas_update_model = {
