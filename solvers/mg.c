@@ -429,7 +429,7 @@ static int place_coarse_levels(qf_mg *mg)
              qf_field_gaussian(t, mg->p.seed, QF_MG_MAX_LEVELS * QF_COARSE_MAX_COLOURS);
     use_split(mg, levels); /* every coarse level on the GPU */
     rc = rc || cycle_seconds(mg, z, t, &s) || qf_linop_apply(A, r, z) || qf_blas_axpby(1.0, t, -1.0, r, -1) ||
-         qf_krylov_norm(r, -1, &norm) || qf_blas_axpby(1.0 / norm, r, 0.0, r, -1);
+         qf_krylov_norm(r, -1, &norm) || qf_blas_axpby(norm > 0.0 ? 1.0 / norm : 1.0, r, 0.0, r, -1);
     int chosen = levels, tried = levels;
     for (int k = levels; k >= first && !rc; k--) {
         use_split(mg, k);
