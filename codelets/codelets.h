@@ -300,14 +300,24 @@ typedef struct {
 } qf_coarse_hop;
 int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[4], qf_codelet_stage st[4]);
 
-/* mg_coarse_solve: the coarsest level's solve in one task, on a lattice of one block: x = A^-1 b by
- * GCR(nkrylov) on the Schur system to tol (at most max_iter iterations), A the coarse operator of
- * links and xinv (R b, W x), with work a scratch vector of qf_coarse_solve_work_doubles doubles,
- * adding the iterations and seconds into stats (2 doubles, RW). Task name "c_solve:<precision>". */
-size_t qf_coarse_solve_work_doubles(const qf_lattice *lat, int nvec, qf_precision prec, int nkrylov);
-int qf_insert_mg_coarse_solve(const qf_field *links, const qf_field *xinv, const qf_field *b, qf_field *x,
-                              starpu_data_handle_t work, starpu_data_handle_t stats, int nvec, double tol,
-                              int max_iter, int nkrylov);
+/* mg_coarse_solve: the solve of x = A^-1 b on coarse level 0 of nlevels (lattices of one block), the
+ * last the coarsest, in one task (kernels/coarse_gcr.h): on the coarsest by GCR(nkrylov) on its Schur
+ * system, above it by flexible GCR preconditioned by the K-cycle through the levels below
+ * (restriction by v[i], the transfer's vectors on level i with aggregates agg[i], the next level's
+ * solve, prolongation, smoother_steps MR steps on the Schur system), each to tol in at most max_iter
+ * iterations. links[i], xinv[i]: level i's operator, of nvec[i] colours; work a scratch vector of
+ * qf_coarse_solve_work_doubles doubles; each level's GCR iterations and seconds are added into
+ * stats[i] (2 doubles, RW). Task name "c_solve:<precision>" (one level), "c_cycle:<precision>". */
+typedef struct {
+    double tol;
+    int max_iter, nkrylov, smoother_steps;
+} qf_coarse_solve_params;
+size_t qf_coarse_solve_work_doubles(int nlevels, const qf_field *const *links, const int *nvec,
+                                    const qf_coarse_solve_params *p);
+int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const qf_field *const *xinv, const int *nvec,
+                              const qf_field *const *v, const int (*agg)[QF_NDIM], const qf_field *b, qf_field *x,
+                              starpu_data_handle_t work, const starpu_data_handle_t *stats,
+                              const qf_coarse_solve_params *p);
 
 /* ---- The Schwarz alternating procedure on the Wilson-clover operator (tasks/schwarz.c,
  * solvers/sap.c); argument blocks and site kernels in kernels/sap.h. Domains of extents dom tile every

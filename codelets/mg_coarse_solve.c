@@ -1,8 +1,8 @@
-/* Codelet mg_coarse_solve: the coarsest multigrid level's solve in one task (kernels/coarse_gcr.h),
- * on the CPU cores, the operator's sites shared among a team of threads (cpu_team.h: the other CPU
- * workers idle through this serial step of the K-cycle) and the vector loops over the even sites'
- * complex numbers on the calling core, or on a GPU (mg_coarse_solve.cu).
- * Buffers: R links, R X^-1, R b, W x, SCRATCH work, RW stats. */
+/* Codelet mg_coarse_solve: the coarse multigrid levels' solves in one task (kernels/coarse_gcr.h): the
+ * coarsest level's, or a coarse level's with the K-cycle of the levels below it inside. On the CPU
+ * cores the operators', restriction's and prolongation's sites are shared among a team of threads
+ * (cpu_team.h: the other CPU workers idle through this serial step of the K-cycle) and the vector
+ * loops run on the calling core; or on a GPU (mg_coarse_solve.cu). Buffers: kernels/coarse_gcr.h. */
 #include "codelets.h"
 #include "cpu_team.h"
 #include "cpu_versions.h"
@@ -14,14 +14,12 @@ void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg);
 #endif
 
 typedef struct {
-    const void *links, *xinv;
     qf_precision prec;
 } cpu_backend;
 
 typedef struct {
-    const cpu_backend *c;
     const qf_coarse_args *a;
-    const void *in, *x;
+    const void *links, *xinv, *in, *x;
     void *out;
 } hop_share;
 
@@ -30,13 +28,15 @@ static void hop_part(void *p, int k, int n)
     const hop_share *h = p;
     int64_t first, end;
     qf_cpu_team_share(qf_parity_nsites(h->a->ext, h->a->parity), k, n, &first, &end);
-    qf_coarse_interior_range_cpu(h->a, h->in, h->c->links, h->out, h->x, h->c->xinv, first, end);
+    qf_coarse_interior_range_cpu(h->a, h->in, h->links, h->out, h->x, h->xinv, first, end);
 }
 
 /* Every output site is one thread's alone, so the result is the same for every team size. */
-static void cpu_hop(void *ctx, const qf_coarse_args *a, const void *in, void *out, const void *x)
+static void cpu_hop(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
+                    const void *x)
 {
-    hop_share h = {ctx, a, in, x, out};
+    (void)ctx;
+    hop_share h = {a, links, xinv, in, x, out};
     qf_cpu_team_run(hop_part, &h);
 }
 
@@ -148,19 +148,41 @@ static void cpu_zero(void *ctx, void *dst, int64_t first, int64_t n)
     memset((char *)dst + (size_t)first * cb, 0, (size_t)n * cb);
 }
 
+static void cpu_restrict(void *ctx, const qf_mg_restrict_args *a, const void *fine, const void *v, void *coarse)
+{
+    (void)ctx;
+    qf_mg_restrict_run_cpu(a, &fine, &v, coarse);
+}
+
+static void cpu_prolong(void *ctx, const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine)
+{
+    (void)ctx;
+    qf_mg_prolong_run_cpu(a, coarse, v, fine);
+}
+
+static double cpu_seconds(void *ctx)
+{
+    (void)ctx;
+    return 1e-6 * starpu_timing_now();
+}
+
 static void mg_coarse_solve_cpu(void *buffers[], void *cl_arg)
 {
     const qf_coarse_solve_args *a = cl_arg;
-    cpu_backend c = {(const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                     a->prec};
-    const qf_coarse_gcr_backend be = {&c, cpu_hop, cpu_dots, cpu_axpys, cpu_copy, cpu_zero};
-    double *stats = (double *)STARPU_VARIABLE_GET_PTR(buffers[5]), rel;
-    int iterations;
-    double t0 = starpu_timing_now();
-    qf_coarse_gcr_solve(&be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[2]), (void *)STARPU_VECTOR_GET_PTR(buffers[3]),
-                        (void *)STARPU_VECTOR_GET_PTR(buffers[4]), &iterations, &rel);
-    stats[0] += iterations;
-    stats[1] += 1e-6 * (starpu_timing_now() - t0);
+    cpu_backend c = {a->prec};
+    const qf_coarse_gcr_backend be = {&c,         cpu_hop,      cpu_dots,    cpu_axpys,  cpu_copy,
+                                      cpu_zero,   cpu_restrict, cpu_prolong, cpu_seconds};
+    qf_coarse_task t;
+    qf_coarse_task_init(&t, &be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_b_buffer(a)]),
+                        (void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_x_buffer(a)]),
+                        (void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_work_buffer(a)]));
+    qf_coarse_task_operands(&t, buffers);
+    qf_coarse_task_solve(&t, 0);
+    for (int i = 0; i < a->nlevels; i++) {
+        double *stats = (double *)STARPU_VARIABLE_GET_PTR(buffers[qf_coarse_task_stats_buffer(a, i)]);
+        stats[0] += (double)t.lev[i].iterations;
+        stats[1] += t.lev[i].seconds;
+    }
 }
 
 static struct starpu_perfmodel mg_coarse_solve_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_coarse_solve"};
@@ -171,27 +193,76 @@ struct starpu_codelet qf_cl_mg_coarse_solve = {
 #if QF_HAVE_CUDA
     .cuda_funcs = {qf_mg_coarse_solve_cuda},
 #endif
-    .nbuffers = 6,
-    .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_W, STARPU_SCRATCH, STARPU_RW},
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &mg_coarse_solve_model,
 };
 
-size_t qf_coarse_solve_work_doubles(const qf_lattice *lat, int nvec, qf_precision prec, int nkrylov)
+/* The task's arguments; v and agg name the transfers between consecutive levels. */
+static qf_coarse_solve_args solve_args(int nlevels, const qf_field *const *links, const int *nvec,
+                                       const qf_field *const *v, const int (*agg)[QF_NDIM],
+                                       const qf_coarse_solve_params *p)
 {
-    /* the solve's fields, then room for a batch of inner products in double */
-    size_t field_bytes = (size_t)lat->block_volume * 4 * nvec * qf_real_size(prec);
-    return (qf_coarse_gcr_fields(nkrylov) * field_bytes) / sizeof(double) + 2 * QF_COARSE_GCR_MAX_NKRYLOV;
+    qf_coarse_solve_args a;
+    memset(&a, 0, sizeof a);
+    a.nlevels = nlevels;
+    a.prec = links[0]->prec;
+    a.tol = p->tol;
+    a.max_iter = p->max_iter;
+    a.nkrylov = p->nkrylov;
+    a.smoother_steps = p->smoother_steps;
+    for (int i = 0; i < nlevels; i++) {
+        memcpy(a.ext[i], links[i]->lat->block, sizeof a.ext[i]);
+        a.nvec[i] = nvec[i];
+    }
+    for (int i = 0; i + 1 < nlevels; i++) {
+        const qf_lattice *cl = links[i + 1]->lat;
+        qf_mg_restrict_args *r = &a.restrict_args[i];
+        qf_mg_prolong_args *pr = &a.prolong_args[i];
+        r->g = pr->g = qf_mg_transfer_geom(v[i], agg[i], nvec[i + 1]);
+        qf_lattice_coarse_ratio(cl, v[i]->lat, r->ratio);
+        r->nfine = 1;
+        r->team = 1;
+        memcpy(r->cext, cl->block, sizeof r->cext);
+        memcpy(pr->cext, cl->block, sizeof pr->cext);
+        qf_lattice_coarse_block_of(cl, v[i]->lat, 0, pr->pos);
+    }
+    return a;
 }
 
-int qf_insert_mg_coarse_solve(const qf_field *links, const qf_field *xinv, const qf_field *b, qf_field *x,
-                              starpu_data_handle_t work, starpu_data_handle_t stats, int nvec, double tol,
-                              int max_iter, int nkrylov)
+size_t qf_coarse_solve_work_doubles(int nlevels, const qf_field *const *links, const int *nvec,
+                                    const qf_coarse_solve_params *p)
 {
-    qf_coarse_solve_args a = {.nvec = nvec, .prec = links->prec, .tol = tol, .max_iter = max_iter, .nkrylov = nkrylov};
-    memcpy(a.ext, links->lat->block, sizeof a.ext);
-    int ret = QF_TASK_INSERT(&qf_cl_mg_coarse_solve, STARPU_R, qf_field_block(links, 0), STARPU_R,
-                             qf_field_block(xinv, 0), STARPU_R, qf_field_block(b, 0), STARPU_W, qf_field_block(x, 0),
-                             STARPU_SCRATCH, work, STARPU_RW, stats, STARPU_NAME,
-                             a.prec == QF_DOUBLE ? "c_solve:double" : "c_solve:single", QF_ARGS(a), 0);
+    qf_coarse_solve_args a = {.nlevels = nlevels, .prec = links[0]->prec, .nkrylov = p->nkrylov};
+    for (int i = 0; i < nlevels; i++) {
+        memcpy(a.ext[i], links[i]->lat->block, sizeof a.ext[i]);
+        a.nvec[i] = nvec[i];
+    }
+    /* the solves' fields, then room for a batch of inner products in double */
+    return (qf_coarse_task_work_bytes(&a) + sizeof(double) - 1) / sizeof(double) + 2 * QF_COARSE_GCR_MAX_NKRYLOV;
+}
+
+int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const qf_field *const *xinv, const int *nvec,
+                              const qf_field *const *v, const int (*agg)[QF_NDIM], const qf_field *b, qf_field *x,
+                              starpu_data_handle_t work, const starpu_data_handle_t *stats,
+                              const qf_coarse_solve_params *p)
+{
+    STARPU_ASSERT_MSG(nlevels >= 1 && nlevels <= QF_COARSE_TASK_MAX_LEVELS, "mg_coarse_solve: levels out of range");
+    qf_coarse_solve_args a = solve_args(nlevels, links, nvec, v, agg, p);
+    struct starpu_data_descr d[4 * QF_COARSE_TASK_MAX_LEVELS + 2];
+    for (int i = 0; i < nlevels; i++) {
+        d[qf_coarse_task_links_buffer(i)] = (struct starpu_data_descr){qf_field_block(links[i], 0), STARPU_R};
+        d[qf_coarse_task_xinv_buffer(i)] = (struct starpu_data_descr){qf_field_block(xinv[i], 0), STARPU_R};
+        d[qf_coarse_task_stats_buffer(&a, i)] = (struct starpu_data_descr){stats[i], STARPU_RW};
+        if (i < nlevels - 1)
+            d[qf_coarse_task_v_buffer(&a, i)] = (struct starpu_data_descr){qf_field_block(v[i], 0), STARPU_R};
+    }
+    d[qf_coarse_task_b_buffer(&a)] = (struct starpu_data_descr){qf_field_block(b, 0), STARPU_R};
+    d[qf_coarse_task_x_buffer(&a)] = (struct starpu_data_descr){qf_field_block(x, 0), STARPU_W};
+    d[qf_coarse_task_work_buffer(&a)] = (struct starpu_data_descr){work, STARPU_SCRATCH};
+    int ret = QF_TASK_INSERT(&qf_cl_mg_coarse_solve, STARPU_DATA_MODE_ARRAY, d, qf_coarse_task_nbuffers(nlevels),
+                             STARPU_NAME,
+                             nlevels > 1 ? (a.prec == QF_DOUBLE ? "c_cycle:double" : "c_cycle:single")
+                                         : (a.prec == QF_DOUBLE ? "c_solve:double" : "c_solve:single"),
+                             QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_coarse_solve");
 }

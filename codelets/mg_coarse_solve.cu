@@ -1,6 +1,6 @@
-/* CUDA implementation of mg_coarse_solve: the solve's loop (kernels/coarse_gcr.h) runs on the host of the
- * CUDA worker and launches on the worker's stream the coarse operator's step (mg_coarse_interior's
- * kernel), batched inner products (a grid row per product, partial sums added in double into the
+/* CUDA implementation of mg_coarse_solve: the solves' loops (kernels/coarse_gcr.h) run on the host of
+ * the CUDA worker and launch on the worker's stream the coarse operator's step (mg_coarse_interior's
+ * kernel), restriction and prolongation (mg_restrict's and mg_prolong's kernels), batched inner products (a grid row per product, partial sums added in double into the
  * scratch buffer's tail, then copied back: the host waits for each batch) and batched updates (one
  * thread per complex number, all terms of the batch at once). Synchronous: the task ends with the
  * solve. */
@@ -15,7 +15,6 @@ typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV], *y[QF_COARSE_GCR_MAX_
 typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV]; double c[2 * QF_COARSE_GCR_MAX_NKRYLOV]; } axpy_operands;
 
 typedef struct {
-    const void *links, *xinv;
     qf_precision prec;
     cudaStream_t stream;
     double *dev_sums; /* 2 QF_COARSE_GCR_MAX_NKRYLOV doubles in the scratch buffer */
@@ -66,10 +65,29 @@ static __global__ void axpys_kernel(const __grid_constant__ axpy_operands o, int
     qf_real_set(y, (qf_precision)P, 2 * e + 1, im);
 }
 
-static void cuda_hop(void *ctx, const qf_coarse_args *a, const void *in, void *out, const void *x)
+static void cuda_hop(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
+                     const void *x)
 {
     const cuda_backend *c = (const cuda_backend *)ctx;
-    qf_coarse_interior_run_cuda(a, in, c->links, out, x, c->xinv, c->stream);
+    qf_coarse_interior_run_cuda(a, in, links, out, x, xinv, c->stream);
+}
+
+static void cuda_restrict(void *ctx, const qf_mg_restrict_args *a, const void *fine, const void *v, void *coarse)
+{
+    qf_mg_restrict_run_cuda(a, &fine, &v, coarse, ((const cuda_backend *)ctx)->stream);
+}
+
+static void cuda_prolong(void *ctx, const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine)
+{
+    qf_mg_prolong_run_cuda(a, coarse, v, fine, ((const cuda_backend *)ctx)->stream);
+}
+
+/* A level's seconds end where its work does: the inner products wait for the stream anyway. */
+static double cuda_seconds(void *ctx)
+{
+    cudaError_t st = cudaStreamSynchronize(((const cuda_backend *)ctx)->stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
+    return 1e-6 * starpu_timing_now();
 }
 
 static void cuda_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out)
@@ -135,18 +153,19 @@ extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
 {
     const qf_coarse_solve_args *a = (const qf_coarse_solve_args *)cl_arg;
     STARPU_ASSERT_MSG(a->nkrylov >= 1 && a->nkrylov <= QF_COARSE_GCR_MAX_NKRYLOV, "mg_coarse_solve: nkrylov out of range");
-    void *work = (void *)STARPU_VECTOR_GET_PTR(buffers[4]);
-    size_t bytes = (size_t)qf_volume(a->ext) * 4 * a->nvec * qf_real_size(a->prec);
-    cuda_backend c = {(const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                      a->prec, starpu_cuda_get_local_stream(),
-                      (double *)qf_coarse_gcr_field(work, qf_coarse_gcr_fields(a->nkrylov), bytes)};
-    const qf_coarse_gcr_backend be = {&c, cuda_hop, cuda_dots, cuda_axpys, cuda_copy, cuda_zero};
-    int iterations;
-    double rel, t0 = starpu_timing_now();
-    qf_coarse_gcr_solve(&be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[2]), (void *)STARPU_VECTOR_GET_PTR(buffers[3]),
-                        work, &iterations, &rel);
-    add_stats_kernel<<<1, 1, 0, c.stream>>>((double *)STARPU_VARIABLE_GET_PTR(buffers[5]), (double)iterations,
-                                            1e-6 * (starpu_timing_now() - t0));
+    char *work = (char *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_work_buffer(a)]);
+    size_t sums = (qf_coarse_task_work_bytes(a) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    cuda_backend c = {a->prec, starpu_cuda_get_local_stream(), (double *)(work + sums)};
+    const qf_coarse_gcr_backend be = {&c,        cuda_hop,      cuda_dots,    cuda_axpys,  cuda_copy,
+                                      cuda_zero, cuda_restrict, cuda_prolong, cuda_seconds};
+    qf_coarse_task t;
+    qf_coarse_task_init(&t, &be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_b_buffer(a)]),
+                        (void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_x_buffer(a)]), work);
+    qf_coarse_task_operands(&t, buffers);
+    qf_coarse_task_solve(&t, 0);
+    for (int i = 0; i < a->nlevels; i++)
+        add_stats_kernel<<<1, 1, 0, c.stream>>>((double *)STARPU_VARIABLE_GET_PTR(buffers[qf_coarse_task_stats_buffer(a, i)]),
+                                                (double)t.lev[i].iterations, t.lev[i].seconds);
     QF_CUDA_CHECK_LAUNCH();
     cudaError_t st = cudaStreamSynchronize(c.stream);
     if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);

@@ -1,6 +1,9 @@
 /* Codelet mg_prolong: P of the multigrid transfer, one fine block from its coarse block and its
- * near-null vectors, out = P e or out += P e (kernels/mg.h). Buffers: R coarse, R V, W|RW fine. */
+ * near-null vectors, out = P e or out += P e (kernels/mg.h). Inside the one-task coarse solve
+ * (mg_coarse_solve) a serial step of its cycle, the fine sites shared among the CPU team.
+ * Buffers: R coarse, R V, W|RW fine. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
@@ -10,12 +13,13 @@
 void qf_mg_prolong_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* The fine block's sites one at a time in a->g.prec made a constant (QF_WITH_PRECISION). */
-static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out)
+/* The fine block's sites [first, end) one at a time in a->g.prec made a constant (QF_WITH_PRECISION). */
+static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out,
+                                              int64_t first, int64_t end)
 {
     double e[4 * QF_MG_MAX_NVEC];
     int len = 2 * a->g.nsite;
-    for (int64_t fs = 0, ns = qf_volume(a->g.fext); fs < ns; fs++) {
+    for (int64_t fs = first; fs < end; fs++) {
         qf_mg_prolong_site(a, coarse, v, fs, e);
         size_t o = (size_t)fs * len;
         for (int l = 0; l < len; l++)
@@ -23,21 +27,45 @@ static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const
     }
 }
 
-static inline QF_HD_INLINE void prolong_run(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out)
+static inline QF_HD_INLINE void prolong_run(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out,
+                                            int64_t first, int64_t end)
 {
     QF_WITH_PRECISION(a->g.prec, P, {
         qf_mg_prolong_args b = *a;
         b.g.prec = P;
-        prolong_block(&b, coarse, v, out);
+        prolong_block(&b, coarse, v, out, first, end);
     });
 }
-QF_CPU_VERSIONS(prolong_run, prolong_run, (const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out),
-                (a, coarse, v, out))
+QF_CPU_VERSIONS(prolong_run, prolong_run,
+                (const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out, int64_t first, int64_t end),
+                (a, coarse, v, out, first, end))
+
+typedef struct {
+    const qf_mg_prolong_args *a;
+    const void *coarse, *v;
+    void *fine;
+} prolong_share;
+
+static void prolong_part(void *p, int k, int n)
+{
+    const prolong_share *s = p;
+    int64_t first, end;
+    qf_cpu_team_share(qf_volume(s->a->g.fext), k, n, &first, &end);
+    QF_CPU_CALL(prolong_run, (s->a, s->coarse, s->v, s->fine, first, end));
+}
+
+void qf_mg_prolong_run_cpu(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine)
+{
+    prolong_share s = {a, coarse, v, fine};
+    qf_cpu_team_run(prolong_part, &s);
+}
 
 static void mg_prolong_cpu(void *buffers[], void *cl_arg)
 {
-    QF_CPU_CALL(prolong_run, ((const qf_mg_prolong_args *)cl_arg, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
-                              (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), (void *)STARPU_VECTOR_GET_PTR(buffers[2])));
+    const qf_mg_prolong_args *a = cl_arg;
+    QF_CPU_CALL(prolong_run, (a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                              (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), (void *)STARPU_VECTOR_GET_PTR(buffers[2]),
+                              0, qf_volume(a->g.fext)));
 }
 
 static struct starpu_perfmodel mg_prolong_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_prolong"};

@@ -2,7 +2,7 @@
  * vectors; out = P e, or out += P e (add). */
 #include "codelets.h"
 #include "cuda_launch.h"
-#include "kernels/mg.h"
+#include "mg_coarse_run.h"
 
 template <int P>
 static __global__ void mg_prolong_kernel(const void *coarse, const void *v, void *out, int64_t n, qf_mg_prolong_args a)
@@ -19,14 +19,18 @@ static __global__ void mg_prolong_kernel(const void *coarse, const void *v, void
     qf_real_set(out, a.g.prec, o + 1, e.im);
 }
 
-extern "C" void qf_mg_prolong_cuda(void *buffers[], void *cl_arg)
+extern "C" void qf_mg_prolong_run_cuda(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine,
+                                       cudaStream_t stream)
 {
-    const qf_mg_prolong_args *a = (const qf_mg_prolong_args *)cl_arg;
-    const void *coarse = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    const void *v = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
     int64_t n = qf_volume(a->g.fext) * a->g.nsite;
     if (n <= 0) return;
-    QF_WITH_PRECISION(a->g.prec, P, mg_prolong_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, starpu_cuda_get_local_stream()>>>(coarse, v, out, n, *a));
+    QF_WITH_PRECISION(a->g.prec, P, mg_prolong_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(coarse, v, fine, n, *a));
     QF_CUDA_CHECK_LAUNCH();
+}
+
+extern "C" void qf_mg_prolong_cuda(void *buffers[], void *cl_arg)
+{
+    qf_mg_prolong_run_cuda((const qf_mg_prolong_args *)cl_arg, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                           (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), (void *)STARPU_VECTOR_GET_PTR(buffers[2]),
+                           starpu_cuda_get_local_stream());
 }

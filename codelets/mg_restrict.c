@@ -62,16 +62,26 @@ static void restrict_part(void *p, int k, int n)
     free(work);
 }
 
+void qf_mg_restrict_run_cpu(const qf_mg_restrict_args *a, const void *const *fine, const void *const *v, void *coarse)
+{
+    restrict_share r = {.a = a, .coarse = coarse};
+    for (int j = 0; j < a->nfine; j++) {
+        r.fine[j] = fine[j];
+        r.v[j] = v[j];
+    }
+    if (a->team) qf_cpu_team_run(restrict_part, &r);
+    else restrict_part(&r, 0, 1);
+}
+
 static void mg_restrict_cpu(void *buffers[], void *cl_arg)
 {
-    restrict_share r = {.a = cl_arg};
-    for (int j = 0; j < r.a->nfine; j++) {
-        r.fine[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[j]);
-        r.v[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[r.a->nfine + j]);
+    const qf_mg_restrict_args *a = cl_arg;
+    const void *fine[QF_MG_MAX_FINE_BLOCKS], *v[QF_MG_MAX_FINE_BLOCKS];
+    for (int j = 0; j < a->nfine; j++) {
+        fine[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[j]);
+        v[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[a->nfine + j]);
     }
-    r.coarse = (void *)STARPU_VECTOR_GET_PTR(buffers[2 * r.a->nfine]);
-    if (r.a->team) qf_cpu_team_run(restrict_part, &r);
-    else restrict_part(&r, 0, 1);
+    qf_mg_restrict_run_cpu(a, fine, v, (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]));
 }
 
 static struct starpu_perfmodel mg_restrict_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_restrict"};

@@ -2,7 +2,7 @@
  * aggregate's fine sites; the fine blocks' and their vectors' pointers are passed by value. */
 #include "codelets.h"
 #include "cuda_launch.h"
-#include "kernels/mg.h"
+#include "mg_coarse_run.h"
 
 typedef struct { const void *fine[QF_MG_MAX_FINE_BLOCKS], *v[QF_MG_MAX_FINE_BLOCKS]; } restrict_ptrs;
 
@@ -21,18 +21,30 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
     qf_real_set(coarse, a.g.prec, o + 1, e.im);
 }
 
+extern "C" void qf_mg_restrict_run_cuda(const qf_mg_restrict_args *a, const void *const *fine, const void *const *v,
+                                        void *coarse, cudaStream_t stream)
+{
+    STARPU_ASSERT_MSG(a->nfine <= QF_MG_MAX_FINE_BLOCKS, "mg_restrict: too many fine blocks");
+    restrict_ptrs p;
+    for (int j = 0; j < QF_MG_MAX_FINE_BLOCKS; j++) {
+        p.fine[j] = j < a->nfine ? fine[j] : NULL;
+        p.v[j] = j < a->nfine ? v[j] : NULL;
+    }
+    int64_t n = qf_volume(a->cext) * 2 * a->g.nvec;
+    if (n <= 0) return;
+    QF_WITH_PRECISION(a->g.prec, P, mg_restrict_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(p, coarse, n, *a));
+    QF_CUDA_CHECK_LAUNCH();
+}
+
 extern "C" void qf_mg_restrict_cuda(void *buffers[], void *cl_arg)
 {
     const qf_mg_restrict_args *a = (const qf_mg_restrict_args *)cl_arg;
     STARPU_ASSERT_MSG(a->nfine <= QF_MG_MAX_FINE_BLOCKS, "mg_restrict: too many fine blocks");
-    restrict_ptrs p;
-    for (int j = 0; j < QF_MG_MAX_FINE_BLOCKS; j++) {
-        p.fine[j] = j < a->nfine ? (const void *)STARPU_VECTOR_GET_PTR(buffers[j]) : NULL;
-        p.v[j] = j < a->nfine ? (const void *)STARPU_VECTOR_GET_PTR(buffers[a->nfine + j]) : NULL;
+    const void *fine[QF_MG_MAX_FINE_BLOCKS], *v[QF_MG_MAX_FINE_BLOCKS];
+    for (int j = 0; j < a->nfine; j++) {
+        fine[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[j]);
+        v[j] = (const void *)STARPU_VECTOR_GET_PTR(buffers[a->nfine + j]);
     }
-    void *coarse = (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]);
-    int64_t n = qf_volume(a->cext) * 2 * a->g.nvec;
-    if (n <= 0) return;
-    QF_WITH_PRECISION(a->g.prec, P, mg_restrict_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, starpu_cuda_get_local_stream()>>>(p, coarse, n, *a));
-    QF_CUDA_CHECK_LAUNCH();
+    qf_mg_restrict_run_cuda(a, fine, v, (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]),
+                            starpu_cuda_get_local_stream());
 }

@@ -46,7 +46,8 @@ struct qf_mg {
     level_ref ref[QF_MG_MAX_LEVELS];
     qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
     int measured[QF_MG_MAX_LEVELS];        /* 1: level l placed auto, its placement chosen by timing */
-    qf_scalar *one_task;                  /* the coarsest level's one-task solves: iterations, seconds */
+    qf_scalar *one_task[QF_MG_MAX_LEVELS]; /* level l's solves inside one-task solves: iterations, seconds */
+    int one_task_from;                     /* the first level solved in one task (levels: none) */
     qf_mg_stats stats;
 };
 
@@ -54,7 +55,7 @@ qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
                       .smoother_steps = 4, .coarse_tol = 0.25, .coarse_max_iter = 100, .coarse_nkrylov = 64,
-                      .coarse_one_task = 2, .smoother = QF_MG_SMOOTHER_MR, .sap_block = {4, 4, 4, 4},
+                      .coarse_one_task = 3, .smoother = QF_MG_SMOOTHER_MR, .sap_block = {4, 4, 4, 4},
                       .sap_cycles = 4, .sap_mr = 4, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
@@ -87,9 +88,10 @@ static int check_params(const qf_mg_params *p)
         return qf_fail("multigrid coarse solves to tolerance %g in %d iterations: the tolerance is between 0 and 1 "
                        "(e.g. 0.25), the iterations at least 1",
                        p->coarse_tol, p->coarse_max_iter);
-    if (p->coarse_one_task < 0 || p->coarse_one_task > 2)
-        return qf_fail("multigrid coarse_one_task = %d: give 1 (one task a coarsest solve where its lattice is one "
-                       "block), 2 (make it one block) or 0 (task graphs)",
+    if (p->coarse_one_task < 0 || p->coarse_one_task > 3)
+        return qf_fail("multigrid coarse_one_task = %d: give 3 (every coarse lattice one block, each coarse solve one "
+                       "task with the levels below), 2 (the coarsest lattice one block, its solves one task), 1 (one "
+                       "task a coarsest solve where its lattice is one block anyway) or 0 (task graphs)",
                        p->coarse_one_task);
     if (qf_precision_check_full(p->prec, "multigrid")) return QF_ERROR;
     if (p->smoother_prec == QF_HALF && p->smoother != QF_MG_SMOOTHER_MR)
@@ -104,16 +106,29 @@ static int check_params(const qf_mg_params *p)
 
 /* ---- the K-cycle ---- */
 
+/* Whether levels c .. levels-1 run in one task a solve of level c: each one block on one process, and
+ * all placed alike (a split placement runs the levels above the split as task graphs). */
+static int one_task_below(const qf_mg *mg, int c)
+{
+    if (c < mg->one_task_from) return 0;
+    for (int d = c + 1; d < mg->p.levels; d++)
+        if (mg->scope[d].where != mg->scope[c].where) return 0;
+    return 1;
+}
+
 /* The coarse-grid solve of level l + 1: GCR to coarse_tol, preconditioned by the next cycle, or on the
- * even-odd system at the coarsest level; iterations that run out end it without failing. */
+ * even-odd system at the coarsest level, as task graphs or, where the levels from l + 1 on allow it, in
+ * one task; iterations that run out end it without failing. */
 static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
 {
     int c = l + 1, coarsest = c == mg->p.levels - 1, rc;
     qf_task_scope *outer = qf_task_scope_enter(&mg->scope[c]);
     mg->stats.visits[c]++;
-    if (coarsest && mg->one_task) { /* its iterations and time come from the task (qf_mg_get_stats) */
-        rc = qf_coarse_solve_one_task(mg->op[c], e, r, mg->p.coarse_tol, mg->p.coarse_max_iter, mg->p.coarse_nkrylov,
-                                      mg->one_task);
+    if (one_task_below(mg, c)) { /* the levels' iterations and time come from the task (qf_mg_get_stats) */
+        qf_coarse_task_params tp = {.tol = mg->p.coarse_tol, .max_iter = mg->p.coarse_max_iter,
+                                    .nkrylov = mg->p.coarse_nkrylov, .smoother_steps = mg->p.smoother_steps};
+        rc = qf_coarse_levels_solve_one_task(mg->p.levels - c, &mg->op[c], (const qf_transfer *const *)&mg->T[c], e, r,
+                                             &tp, &mg->one_task[c]);
     } else {
         qf_solver_params sp = qf_solver_default_params();
         sp.kind = QF_SOLVER_GCR;
@@ -328,7 +343,8 @@ static int setup_level(qf_mg *mg, int l)
     double t0 = qf_wtime();
     qf_task_scope *outer = qf_task_scope_enter(&mg->scope[l]);
     /* the transfer first: it checks the aggregates before the setup's solves */
-    int merge = mg->p.coarse_one_task == 2 && l == mg->p.levels - 2; /* the coarsest lattice one block */
+    /* the coarsest lattice one block (2), or every coarse lattice (3) */
+    int merge = mg->p.coarse_one_task == 3 || (mg->p.coarse_one_task == 2 && l == mg->p.levels - 2);
     int rc = qf_transfer_create(&mg->T[l], dom->lat, &dom->shape, mg->p.block[l], nvec, mg->p.prec, merge) ||
              near_null_vectors(mg, l, mg->vec[l]);
     double t1 = qf_wtime();
@@ -485,8 +501,14 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
         rc = setup_level(mg, l);
         if (!p->setup_refine) free_vectors(mg, l); /* only the refinement cycles read them again */
     }
-    if (!rc && p->coarse_one_task && qf_coarse_one_task_possible(mg->op[p->levels - 1]))
-        rc = qf_scalar_create(&mg->one_task);
+    /* the levels from one_task_from on run in one task a solve where their lattices allow it: the
+     * coarsest alone, or with coarse_one_task 3 every coarse level */
+    mg->one_task_from = p->levels;
+    int highest = p->coarse_one_task == 3 ? 1 : p->levels - 1;
+    for (int l = p->levels - 1; l >= highest && !rc && p->coarse_one_task && qf_coarse_one_task_possible(mg->op[l]); l--) {
+        mg->one_task_from = l;
+        rc = qf_scalar_create(&mg->one_task[l]);
+    }
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
         mg->ref[l] = (level_ref){mg, l};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
@@ -513,7 +535,8 @@ void qf_mg_destroy(qf_mg *mg)
         qf_precond_destroy(mg->cycle[l]);
         qf_precond_destroy(mg->smoother[l]);
     }
-    if (mg->one_task) qf_scalar_destroy(mg->one_task);
+    for (int l = 0; l < QF_MG_MAX_LEVELS; l++)
+        if (mg->one_task[l]) qf_scalar_destroy(mg->one_task[l]);
     for (int l = QF_MG_MAX_LEVELS - 1; l >= 1; l--) qf_linop_destroy(mg->op[l]);
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) qf_transfer_destroy(mg->T[l]);
     free(mg);
@@ -531,11 +554,15 @@ void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s)
         s->measured[l] = mg->measured[l];
         for (int k = 0; k < 2; k++) s->ran[l][k] = __atomic_load_n(&mg->scope[l].ran[k], __ATOMIC_RELAXED);
     }
-    double iterations, seconds;
-    if (mg->one_task && !qf_scalar_get(mg->one_task, &iterations, &seconds)) {
-        s->iterations[mg->p.levels - 1] += (long)iterations;
-        s->seconds[mg->p.levels - 1] += seconds;
-        s->one_task = 1;
+    /* a level inside one-task solves: its figures from the tasks; below the top of a task, one solve
+     * of it a cycle (an iteration) of the level above */
+    double it[QF_MG_MAX_LEVELS] = {0}, sec[QF_MG_MAX_LEVELS] = {0};
+    for (int l = mg->one_task_from; l < mg->p.levels; l++) {
+        if (qf_scalar_get(mg->one_task[l], &it[l], &sec[l])) break;
+        s->iterations[l] += (long)it[l];
+        s->seconds[l] += sec[l];
+        s->one_task[l] = it[l] > 0.0 || sec[l] > 0.0;
+        if (l > mg->one_task_from) s->visits[l] += (long)it[l - 1];
     }
 }
 
@@ -548,5 +575,6 @@ void qf_mg_reset_stats(qf_mg *mg)
     mg->stats.levels = mg->p.levels;
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++)
         for (int k = 0; k < 2; k++) __atomic_store_n(&mg->scope[l].ran[k], 0, __ATOMIC_RELAXED);
-    if (mg->one_task) qf_scalar_set(mg->one_task, 0.0, 0.0);
+    for (int l = 0; l < QF_MG_MAX_LEVELS; l++)
+        if (mg->one_task[l]) qf_scalar_set(mg->one_task[l], 0.0, 0.0);
 }

@@ -158,7 +158,7 @@ static int full_schur(void *ctx, qf_linop **schur)
     return QF_SUCCESS;
 }
 
-/* ---- the one-task solve (codelet mg_coarse_solve) ---- */
+/* ---- the one-task solves (codelet mg_coarse_solve) ---- */
 
 int qf_coarse_one_task_possible(const qf_linop *Ac)
 {
@@ -178,28 +178,61 @@ static int check_one_task_operand(const coarse_op *op, const qf_field *f, const 
     return QF_SUCCESS;
 }
 
+int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_transfer *const *T, qf_field *x,
+                                    const qf_field *b, const qf_coarse_task_params *p, qf_scalar *const *stats)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (nlevels < 1 || nlevels > QF_MG_MAX_LEVELS - 1)
+        return qf_fail("qf_coarse_levels_solve_one_task: %d levels: give 1 to %d", nlevels, QF_MG_MAX_LEVELS - 1);
+    if (!p || !(p->tol > 0.0 && p->tol < 1.0) || p->max_iter < 1 || p->nkrylov < 1 ||
+        p->nkrylov > QF_COARSE_ONE_TASK_MAX_NKRYLOV || p->smoother_steps < 0)
+        return qf_fail("qf_coarse_levels_solve_one_task: tolerance %g, %d iterations, GCR(%d), %d smoothing steps: give "
+                       "a tolerance in (0, 1), at least one iteration, 1 to %d directions and 0 or more steps",
+                       p ? p->tol : 0.0, p ? p->max_iter : 0, p ? p->nkrylov : 0, p ? p->smoother_steps : 0,
+                       QF_COARSE_ONE_TASK_MAX_NKRYLOV);
+    const qf_field *links[QF_MG_MAX_LEVELS], *xinv[QF_MG_MAX_LEVELS], *v[QF_MG_MAX_LEVELS];
+    int nvec[QF_MG_MAX_LEVELS], agg[QF_MG_MAX_LEVELS][QF_NDIM];
+    starpu_data_handle_t st[QF_MG_MAX_LEVELS];
+    const coarse_op *top = NULL;
+    for (int i = 0; i < nlevels; i++) {
+        const coarse_op *op = qf_linop_context(ops[i], &full_ops);
+        if (!qf_coarse_one_task_possible(ops[i]))
+            return qf_fail("qf_coarse_solve_one_task: %s is no coarse operator on a lattice of one block and one process",
+                           ops[i] ? qf_linop_name(ops[i]) : "NULL");
+        if (i == 0) top = op;
+        else if (op->prec != top->prec)
+            return qf_fail("qf_coarse_levels_solve_one_task: the levels' operators differ in precision");
+        const coarse_op *next = i < nlevels - 1 ? qf_linop_context(ops[i + 1], &full_ops) : NULL;
+        if (i < nlevels - 1 && (!next || !T || !T[i] || T[i]->fine != op->lat || T[i]->prec != op->prec ||
+                                !qf_lattice_same(&T[i]->coarse, next->lat)))
+            return qf_fail("qf_coarse_levels_solve_one_task: transfer %d does not map level %d's lattice to level %d's",
+                           i, i, i + 1);
+        if (!stats || !stats[i]) return qf_fail("qf_coarse_levels_solve_one_task: no statistics scalar for level %d", i);
+        links[i] = op->links;
+        xinv[i] = op->xinv;
+        nvec[i] = op->nvec;
+        st[i] = qf_scalar_handle(stats[i]);
+        if (i < nlevels - 1) {
+            v[i] = T[i]->v;
+            memcpy(agg[i], T[i]->agg, sizeof agg[i]);
+        }
+    }
+    if (check_one_task_operand(top, x, "solution") || check_one_task_operand(top, b, "source")) return QF_ERROR;
+    if (x == b) return qf_fail("qf_coarse_solve_one_task: the solution and the source are one field");
+    qf_coarse_solve_params cp = {p->tol, p->max_iter, p->nkrylov, p->smoother_steps};
+    starpu_data_handle_t work;
+    starpu_vector_data_register(&work, -1, 0, (uint32_t)qf_coarse_solve_work_doubles(nlevels, links, nvec, &cp),
+                                sizeof(double));
+    int rc = qf_insert_mg_coarse_solve(nlevels, links, xinv, nvec, v, (const int(*)[QF_NDIM])agg, b, x, work, st, &cp);
+    starpu_data_unregister_submit(work);
+    return rc;
+}
+
 int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, double tol, int max_iter, int nkrylov,
                              qf_scalar *stats)
 {
-    if (qf_sequence_failed()) return QF_ERROR;
-    const coarse_op *op = qf_linop_context(Ac, &full_ops);
-    if (!qf_coarse_one_task_possible(Ac))
-        return qf_fail("qf_coarse_solve_one_task: %s is no coarse operator on a lattice of one block and one process",
-                       Ac ? qf_linop_name(Ac) : "NULL");
-    if (check_one_task_operand(op, x, "solution") || check_one_task_operand(op, b, "source")) return QF_ERROR;
-    if (x == b) return qf_fail("qf_coarse_solve_one_task: the solution and the source are one field");
-    if (!stats) return qf_fail("qf_coarse_solve_one_task: no statistics scalar");
-    if (!(tol > 0.0 && tol < 1.0) || max_iter < 1 || nkrylov < 1 || nkrylov > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
-        return qf_fail("qf_coarse_solve_one_task: tolerance %g, %d iterations, GCR(%d): give a tolerance in (0, 1), at "
-                       "least one iteration and 1 to %d directions",
-                       tol, max_iter, nkrylov, QF_COARSE_ONE_TASK_MAX_NKRYLOV);
-    starpu_data_handle_t work;
-    starpu_vector_data_register(&work, -1, 0, (uint32_t)qf_coarse_solve_work_doubles(op->lat, op->nvec, op->prec, nkrylov),
-                                sizeof(double));
-    int rc = qf_insert_mg_coarse_solve(op->links, op->xinv, b, x, work, qf_scalar_handle(stats), op->nvec, tol, max_iter,
-                                       nkrylov);
-    starpu_data_unregister_submit(work);
-    return rc;
+    qf_coarse_task_params p = {.tol = tol, .max_iter = max_iter, .nkrylov = nkrylov};
+    return qf_coarse_levels_solve_one_task(1, &Ac, NULL, x, b, &p, &stats);
 }
 
 /* An operator on lat with N colours in prec, its fields allocated (contents to come). */

@@ -245,15 +245,71 @@ static void check_one_task(qf_linop *Ac, const qf_transfer *T, qf_precision prec
 
 /* Random (Gaussian) near-null vectors: the identities hold for any vectors. */
 static int make_transfer(qf_transfer **T, const qf_lattice *lat, const qf_field_shape *s, const int agg[4], int nvec,
-                         qf_precision prec)
+                         qf_precision prec, int one_block)
 {
     qf_field *v[16];
-    int rc = qf_transfer_create(T, lat, s, agg, nvec, prec, 0);
+    int rc = qf_transfer_create(T, lat, s, agg, nvec, prec, one_block);
     for (int k = 0; k < nvec && !rc; k++)
         rc = qf_field_create_shaped(&v[k], lat, s, prec, 0) || qf_field_gaussian(v[k], 5, k);
     rc = rc || qf_transfer_set_vectors(*T, v);
     for (int k = 0; k < nvec; k++) qf_field_destroy(v[k]);
     return rc;
+}
+
+/* Two coarse levels in one task (each lattice made one block): D_c x = b on the upper one by flexible
+ * GCR with the K-cycle through the lower one inside the task reaches the tolerance on the full system
+ * (checked with the task-graph operator), and both levels' statistics count; a transfer that does not
+ * join the levels is refused with the reason. */
+static void check_cycle_one_task(qf_linop *M, const qf_lattice *lat, const int agg[4], qf_precision prec, const char *cfg)
+{
+    static const int agg2[4] = {2, 1, 1, 2};
+    qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON), cs;
+    qf_transfer *T = NULL, *Tc = NULL;
+    qf_linop *ops[2] = {NULL, NULL};
+    qf_field *e = NULL, *b = NULL, *x = NULL, *r = NULL;
+    qf_scalar *stats[2] = {NULL, NULL};
+    double *e_h = NULL, tol = prec == QF_DOUBLE ? 1e-9 : 1e-5;
+    ref_rng g = {13};
+    int rc = make_transfer(&T, lat, &ws, agg, 6, prec, 1) || qf_linop_coarsen(M, T, &ops[0]);
+    if (!rc) {
+        cs = qf_transfer_coarse_shape(T);
+        const qf_lattice *cl = qf_transfer_coarse_lattice(T);
+        rc = make_transfer(&Tc, cl, &cs, agg2, 4, prec, 1) || qf_linop_coarsen(ops[0], Tc, &ops[1]) ||
+             qf_field_create_shaped(&b, cl, &cs, prec, 0) || qf_field_create_shaped(&x, cl, &cs, prec, 0) ||
+             qf_field_create_shaped(&r, cl, &cs, prec, 0) || qf_scalar_create(&stats[0]) ||
+             qf_scalar_create(&stats[1]);
+        if (!rc) e = random_field(cl, &cs, prec, &g, &e_h);
+        rc = rc || qf_linop_apply(ops[0], b, e);
+    }
+    CHECK(!rc, "%s: two levels in one task: setup: %s", cfg, qf_last_error());
+    if (!rc) {
+        qf_coarse_task_params p = {.tol = tol, .max_iter = 200, .nkrylov = 8, .smoother_steps = 2};
+        const qf_transfer *Ts[1] = {Tc}, *wrong[1] = {T};
+        double it0 = 0.0, s0 = -1.0, it1 = 0.0, s1 = -1.0;
+        int bad = qf_coarse_levels_solve_one_task(2, ops, wrong, x, b, &p, stats);
+        CHECK(bad && strstr(qf_last_error(), "does not map level 0's lattice to level 1's"),
+              "%s: two levels in one task with the wrong transfer: %s", cfg, bad ? qf_last_error() : "accepted");
+        rc = qf_coarse_levels_solve_one_task(2, ops, Ts, x, b, &p, stats) || qf_linop_apply(ops[0], r, x) ||
+             qf_blas_axpby(1.0, b, -1.0, r, -1) || qf_scalar_get(stats[0], &it0, &s0) ||
+             qf_scalar_get(stats[1], &it1, &s1);
+        CHECK(!rc, "%s: two levels in one task: %s", cfg, qf_last_error());
+        double *bh = exported(b), *rh = exported(r);
+        size_t n = nreals(b);
+        double res = sqrt(creal(host_dot(rh, rh, n)) / creal(host_dot(bh, bh, n)));
+        CHECK(!rc && res <= 2 * tol && it0 >= 1 && it1 >= it0 && s0 >= s1 && s1 >= 0.0,
+              "%s: two levels in one task: |b - D_c x| / |b| = %.2e (tolerance %.0e), iterations %g and %g, %g s and %g s",
+              cfg, res, tol, it0, it1, s0, s1);
+        free(bh), free(rh);
+    }
+    free(e_h);
+    for (int k = 0; k < 2; k++) {
+        if (stats[k]) qf_scalar_destroy(stats[k]);
+        qf_linop_destroy(ops[1 - k]);
+    }
+    qf_transfer_destroy(Tc), qf_transfer_destroy(T);
+    qf_field *fields[] = {e, b, x, r};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        if (fields[k]) qf_field_destroy(fields[k]);
 }
 
 static void galerkin_case(const int L[4], const int blocks[4], const int agg[4], double csw, int bc,
@@ -274,18 +330,19 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
     qf_transfer *T = NULL, *Tc = NULL;
     qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
     int rc = qf_dirac_create(&d, pb.u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
-             make_transfer(&T, &pb.lat, &ws, agg, 6, prec) || qf_linop_coarsen(M, T, &Ac);
+             make_transfer(&T, &pb.lat, &ws, agg, 6, prec, 0) || qf_linop_coarsen(M, T, &Ac);
     CHECK(!rc, "%s: setup: %s", cfg, qf_last_error());
     if (!rc) {
         check_transfer(T, prec, cfg);
         check_coarse(M, T, Ac, prec, cfg);
         check_one_task(Ac, T, prec, cfg);
+        if (third_level) check_cycle_one_task(M, &pb.lat, agg, prec, cfg);
     }
     if (!rc && third_level) {
         qf_field_shape cs = qf_transfer_coarse_shape(T);
         int agg2[4] = {2, 1, 1, 2};
         strcat(cfg, " level 3");
-        rc = make_transfer(&Tc, qf_transfer_coarse_lattice(T), &cs, agg2, 4, prec) || qf_linop_coarsen(Ac, Tc, &Acc);
+        rc = make_transfer(&Tc, qf_transfer_coarse_lattice(T), &cs, agg2, 4, prec, 0) || qf_linop_coarsen(Ac, Tc, &Acc);
         CHECK(!rc, "%s: setup: %s", cfg, qf_last_error());
         if (!rc) {
             check_transfer(Tc, prec, cfg);

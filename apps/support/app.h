@@ -247,9 +247,11 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
     "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"                   \
     "  --mg-coarse-nkrylov N  GCR search directions of the coarse-grid solves (default 64, at most 64)\n"   \
-    "  --mg-coarse-one-task 2|1|0  2 (default): the coarsest lattice made one block a process, its solves\n" \
-    "                      one task each; 1: one task only where the lattice is one block anyway; 0: the\n"  \
-    "                      coarsest solves as task graphs over blocks\n"                                    \
+    "  --mg-coarse-one-task 3|2|1|0  3 (default): every coarse lattice made one block a process, each\n"  \
+    "                      coarse solve one task with the levels below inside (where they are placed\n"   \
+    "                      alike); 2: the coarsest lattice made one block, its solves one task each, the\n" \
+    "                      levels above as task graphs; 1: one task only where the coarsest is one block\n" \
+    "                      anyway; 0: the coarse solves as task graphs over blocks\n"                     \
     "  --mg-location P[,P..]  where each level's tasks run, from the finest: cpu, gpu or auto (default auto:\n" \
     "                      the scheduler decides; on CPU+GPU nodes the setup times the coarse levels on\n"   \
     "                      each and keeps the faster; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"

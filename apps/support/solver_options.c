@@ -127,10 +127,11 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
         return qf_app_usage_error(command, "--mg-coarse-nkrylov %d: give 1 to %d", *value, QF_COARSE_ONE_TASK_MAX_NKRYLOV);
     if (!rc && value == &mg->levels && (*value < 2 || *value > QF_MG_MAX_LEVELS))
         return qf_app_usage_error(command, "--mg-levels %d: give 2 to %d", *value, QF_MG_MAX_LEVELS);
-    if (!rc && value == &mg->coarse_one_task && (*value < 0 || *value > 2))
+    if (!rc && value == &mg->coarse_one_task && (*value < 0 || *value > 3))
         return qf_app_usage_error(command,
-                                  "--mg-coarse-one-task %d: give 1 (one task a coarsest solve where its lattice is one "
-                                  "block), 2 (make it one block) or 0 (task graphs)",
+                                  "--mg-coarse-one-task %d: give 3 (every coarse lattice one block, each coarse solve "
+                                  "one task with the levels below), 2 (the coarsest one block), 1 (one task where "
+                                  "the lattices are one block anyway) or 0 (task graphs)",
                                   *value);
     int least = value == &mg->smoother_steps || value == &mg->coarse_one_task || value == &mg->setup_refine ? 0 : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
@@ -281,9 +282,15 @@ void qf_app_mg_report(qf_solver_params *sp)
         else
             printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s %s", l, st.visits[l], st.iterations[l],
                    st.seconds[l],
-                   st.one_task && l == st.levels - 1 ? "(one task a solve: the tasks' time)" : "(including the levels below)");
-        printf("; placed %s%s, tasks ran %ld on CPU, %ld on CUDA workers\n", qf_placement_name(st.location[l]),
-               st.measured[l] ? " (auto, timed)" : "", st.ran[l][QF_WORKER_CPU], st.ran[l][QF_WORKER_CUDA]);
+                   st.one_task[l] ? "(in one-task solves: the tasks' time, including the levels below)"
+                                  : "(including the levels below)");
+        int top = l; /* the level whose one-task solves hold this one's */
+        while (st.one_task[l] && top >= 2 && st.one_task[top - 1]) top--;
+        if (top < l)
+            printf("; inside level %d's tasks\n", top);
+        else
+            printf("; placed %s%s, tasks ran %ld on CPU, %ld on CUDA workers\n", qf_placement_name(st.location[l]),
+                   st.measured[l] ? " (auto, timed)" : "", st.ran[l][QF_WORKER_CPU], st.ran[l][QF_WORKER_CUDA]);
     }
     qf_mg_reset_stats(sp->mg);
 }

@@ -1,18 +1,25 @@
-/* The coarsest multigrid level's solve inside one task (codelet mg_coarse_solve): GCR on the coarse
- * operator's even-odd Schur system, written once against a small backend of field operations that the
- * CPU codelet implements with loops and the CUDA codelet with kernels on its stream. In a task graph
- * every step of a Krylov iteration on a coarse grid of a few thousand sites is a task whose overhead
- * (tens of microseconds, more where the host waits for a reduction) exceeds its kernel many times:
- * here the whole solve is one task, the host reading back only the reductions.
+/* The coarse multigrid levels' solves inside one task (codelet mg_coarse_solve): written once against a
+ * small backend of field operations that the CPU codelet implements with loops and the CUDA codelet
+ * with kernels on its stream. In a task graph every step of a Krylov iteration on a coarse grid of a
+ * few thousand sites is a task whose overhead (tens of microseconds, more where the host waits for a
+ * reduction) exceeds its kernel many times: here a whole solve is one task, the host reading back only
+ * the reductions. The task holds levels c .. c + n - 1 of the hierarchy (solvers/mg.c), each a lattice
+ * of one block:
  *
- * The algorithm: x_o and the Schur system as the task-graph coarse operator defines them
- * (tasks/coarse_op.c): bhat_e = b_e - H_eo X_oo^-1 b_o, Ahat = X_ee - H_eo X_oo^-1 H_oe, then
- * x_o = X_oo^-1 (b_o - H_oe x_e). GCR(nkrylov) with explicit updates of x and r: z_j = Ahat p_j is
- * orthogonalised against the earlier z_i by classical Gram-Schmidt (one batch of inner products, one
- * batch of updates), and p_j alongside, so that a loss of orthogonality slows convergence but never
- * spoils x = sum alpha_j p_j. |r|^2 follows from |r|^2 - |<z_j, r>|^2 / |z_j|^2; the true residual is
- * recomputed at each restart and before the solve ends. Host code (no device qualifiers): the
- * backend's calls do the work. */
+ *   the coarsest level (the last): GCR on the coarse operator's even-odd Schur system as the task-graph
+ *     coarse operator defines it (tasks/coarse_op.c): bhat_e = b_e - H_eo X_oo^-1 b_o,
+ *     Ahat = X_ee - H_eo X_oo^-1 H_oe, then x_o = X_oo^-1 (b_o - H_oe x_e);
+ *   a level above it: flexible GCR on the full operator A = X + H preconditioned by the K-cycle of the
+ *     levels below, as solvers/mg.c's cycle_apply: r_c = R r, e_c = the next level's solve,
+ *     z = P e_c, z += S (r - A z), S smoother_steps MR steps on the Schur system from zero.
+ *
+ * GCR(nkrylov) with explicit updates of x and r: z_j = A p_j (p_j = K r, or r) is orthogonalised
+ * against the earlier z_i by classical Gram-Schmidt (one batch of inner products, one batch of
+ * updates), and p_j alongside, so that a loss of orthogonality slows convergence but never spoils
+ * x = sum alpha_j p_j. |r|^2 follows from |r|^2 - |<z_j, r>|^2 / |z_j|^2; the true residual is
+ * recomputed at each restart and before the solve ends. Every solve starts from x = 0 and ends at
+ * |r| <= tol |b| or after max_iter iterations, which is no error. Host code (no device qualifiers):
+ * the backend's calls do the work. */
 #ifndef QF_COARSE_GCR_H
 #define QF_COARSE_GCR_H
 
@@ -21,165 +28,303 @@
 #include <math.h>
 #include <string.h>
 
-/* Most search directions the one-task solve keeps (the batches' argument arrays). */
+/* Most search directions a solve keeps (the batches' argument arrays). */
 #define QF_COARSE_GCR_MAX_NKRYLOV QF_COARSE_ONE_TASK_MAX_NKRYLOV
+/* Most levels one task holds: every coarse level. */
+#define QF_COARSE_TASK_MAX_LEVELS (QF_MG_MAX_LEVELS - 1)
 
-/* mg_coarse_solve — A x = b to |bhat - Ahat x_e| <= tol |bhat| on the Schur system (at most max_iter
- * iterations, GCR(nkrylov)), on a coarse lattice of one block (wrap: its hops re-enter on the other
- * side). Buffers: R links, R X^-1, R b, W x, SCRATCH work (qf_coarse_gcr_fields fields, then
- * 2 QF_COARSE_GCR_MAX_NKRYLOV doubles), RW stats of 2 doubles: the iterations and the seconds of the
- * solve, added to. */
+/* mg_coarse_solve — x = A^-1 b on the task's first level, to tol (relative; on the Schur system where
+ * that level is the coarsest), on lattices of one block (wrap: their hops re-enter on the other side).
+ * Buffers: R links[i], R X^-1[i] (i < nlevels), R V[i] (the transfer from level i to i + 1,
+ * i < nlevels - 1), R b, W x, SCRATCH work (qf_coarse_task_work_bytes, then 2 QF_COARSE_GCR_MAX_NKRYLOV
+ * doubles), RW stats[i] (i < nlevels) of 2 doubles each: level i's GCR iterations and the seconds of
+ * its solves (the first level's: the task's), added to. */
 typedef struct {
-    int ext[QF_NDIM];
-    int nvec;
+    int nlevels;
+    int ext[QF_COARSE_TASK_MAX_LEVELS][QF_NDIM];
+    int nvec[QF_COARSE_TASK_MAX_LEVELS];                 /* the colours of each level's fields */
+    qf_mg_restrict_args restrict_args[QF_COARSE_TASK_MAX_LEVELS - 1]; /* level i to i + 1 */
+    qf_mg_prolong_args prolong_args[QF_COARSE_TASK_MAX_LEVELS - 1];
     qf_precision prec;
     double tol;
-    int max_iter, nkrylov;
+    int max_iter, nkrylov, smoother_steps;
 } qf_coarse_solve_args;
 
-/* Fields of the scratch buffer: bhat, r, the odd intermediate, A x, and p_k, z_k for each direction. */
-static inline int qf_coarse_gcr_fields(int nkrylov) { return 4 + 2 * nkrylov; }
+/* Buffer indices of the codelet's handles. */
+static inline int qf_coarse_task_links_buffer(int i) { return 2 * i; }
+static inline int qf_coarse_task_xinv_buffer(int i) { return 2 * i + 1; }
+static inline int qf_coarse_task_v_buffer(const qf_coarse_solve_args *a, int i) { return 2 * a->nlevels + i; }
+static inline int qf_coarse_task_b_buffer(const qf_coarse_solve_args *a) { return 3 * a->nlevels - 1; }
+static inline int qf_coarse_task_x_buffer(const qf_coarse_solve_args *a) { return 3 * a->nlevels; }
+static inline int qf_coarse_task_work_buffer(const qf_coarse_solve_args *a) { return 3 * a->nlevels + 1; }
+static inline int qf_coarse_task_stats_buffer(const qf_coarse_solve_args *a, int i) { return 3 * a->nlevels + 2 + i; }
+static inline int qf_coarse_task_nbuffers(int nlevels) { return 4 * nlevels + 2; }
 
 /* A range of complex numbers of every field: [first, first + n). */
 typedef struct {
     void *ctx;
-    /* out = finish(a, x, b, H in) on a->parity's sites (kernels/mg.h; a->wrap set), with the
-     * operator's links and X^-1 that the backend holds */
-    void (*hop)(void *ctx, const qf_coarse_args *a, const void *in, void *out, const void *x);
+    /* out = finish(a, x, b, H in) on a->parity's sites (kernels/mg.h; a->wrap set), with the operator
+     * of links and X^-1 */
+    void (*hop)(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
+                const void *x);
     /* out[2 k] + i out[2 k + 1] = <x[k], y[k]> = sum conj(x[k]) y[k], k < m, summed in double */
     void (*dots)(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out);
     /* y += sum_k c[k] x[k], c[k] = c[2 k] + i c[2 k + 1], k < m */
     void (*axpys)(void *ctx, int m, const double *c, const void *const *x, void *y, int64_t first, int64_t n);
     void (*copy)(void *ctx, void *dst, const void *src, int64_t first, int64_t n);
     void (*zero)(void *ctx, void *dst, int64_t first, int64_t n);
+    /* coarse = R fine and fine = P coarse (or += with a->add), one block each (kernels/mg.h) */
+    void (*restrict_to)(void *ctx, const qf_mg_restrict_args *a, const void *fine, const void *v, void *coarse);
+    void (*prolong)(void *ctx, const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine);
+    double (*seconds)(void *ctx); /* a clock */
 } qf_coarse_gcr_backend;
+
+/* Fields a level keeps in the work buffer, after a lower level's source and solution: the residual,
+ * A x, the Schur complement's odd intermediate, the Schur source (coarsest) or the smoother's four
+ * (source, solution, residual, A r) and the cycle's two (A z, then S of the residual), and p_k, z_k. */
+enum { QF_COARSE_LEVEL_IO = 2, QF_COARSE_LEVEL_COMMON = 3, QF_COARSE_LEVEL_CYCLE = 6 };
+static inline int qf_coarse_level_fields(int top, int coarsest, int nkrylov)
+{
+    return (top ? 0 : QF_COARSE_LEVEL_IO) + QF_COARSE_LEVEL_COMMON + (coarsest ? 1 : QF_COARSE_LEVEL_CYCLE) + 2 * nkrylov;
+}
+static inline size_t qf_coarse_level_field_bytes(const int ext[QF_NDIM], int nvec, qf_precision prec)
+{
+    return (size_t)qf_volume(ext) * 4 * nvec * qf_real_size(prec);
+}
+/* The work buffer's bytes before its inner-product sums. */
+static inline size_t qf_coarse_task_work_bytes(const qf_coarse_solve_args *a)
+{
+    size_t bytes = 0;
+    for (int i = 0; i < a->nlevels; i++)
+        bytes += qf_coarse_level_fields(i == 0, i == a->nlevels - 1, a->nkrylov) *
+                 qf_coarse_level_field_bytes(a->ext[i], a->nvec[i], a->prec);
+    return bytes;
+}
+
+typedef struct {
+    const void *links, *xinv, *v;     /* v: the transfer to the next level */
+    qf_coarse_args base;              /* ext, nvec, prec, wrap */
+    int64_t all, even;                /* complex numbers of a field, and of its even sites */
+    void *b, *x;                      /* source and solution (a lower level's: in the work buffer) */
+    void *r, *ax, *t, *bhat, *xhat, *mr_r, *mr_q, *az, *s;
+    void *p[QF_COARSE_GCR_MAX_NKRYLOV], *z[QF_COARSE_GCR_MAX_NKRYLOV];
+    long iterations;
+    double seconds;
+} qf_coarse_level;
 
 typedef struct {
     const qf_coarse_gcr_backend *be;
-    qf_coarse_args base; /* ext, nvec, prec, wrap */
-    void *t;             /* the odd intermediate */
-    int64_t first, n;    /* the even sites' complex numbers */
-} qf_coarse_gcr_ctx;
+    const qf_coarse_solve_args *a;
+    qf_coarse_level lev[QF_COARSE_TASK_MAX_LEVELS];
+} qf_coarse_task;
 
-static inline void *qf_coarse_gcr_field(void *work, int k, size_t bytes) { return (char *)work + (size_t)k * bytes; }
-
-static inline void qf_coarse_gcr_hop(const qf_coarse_gcr_ctx *g, int parity, double a, double b, const void *x,
-                                     int local_on, int inverse, const void *in, void *out)
+/* Lays the levels' fields out in work; links, X^-1 and V are the caller's to set. */
+static inline void qf_coarse_task_init(qf_coarse_task *t, const qf_coarse_gcr_backend *be, const qf_coarse_solve_args *a,
+                                       const void *b, void *x, void *work)
 {
-    qf_coarse_args h = g->base;
+    memset(t, 0, sizeof *t);
+    t->be = be;
+    t->a = a;
+    char *w = (char *)work;
+    for (int i = 0; i < a->nlevels; i++) {
+        qf_coarse_level *L = &t->lev[i];
+        size_t bytes = qf_coarse_level_field_bytes(a->ext[i], a->nvec[i], a->prec);
+        memcpy(L->base.ext, a->ext[i], sizeof L->base.ext);
+        L->base.nvec = a->nvec[i];
+        L->base.prec = a->prec;
+        L->base.wrap = 1;
+        L->all = qf_volume(a->ext[i]) * 2 * a->nvec[i];
+        L->even = L->all / 2;
+        void **own[] = {&L->b, &L->x, &L->r, &L->ax, &L->t, &L->bhat, &L->xhat, &L->mr_r, &L->mr_q, &L->az, &L->s};
+        int first = i == 0 ? 2 : 0, n = i == a->nlevels - 1 ? 6 : 11;
+        for (int k = first; k < n; k++, w += bytes) *own[k] = w;
+        for (int k = 0; k < a->nkrylov; k++, w += bytes) L->p[k] = w;
+        for (int k = 0; k < a->nkrylov; k++, w += bytes) L->z[k] = w;
+    }
+    t->lev[0].b = (void *)b;
+    t->lev[0].x = x;
+}
+
+static inline void qf_coarse_task_hop(const qf_coarse_task *t, const qf_coarse_level *L, int parity, double a, double b,
+                                      const void *x, int local_on, int inverse, const void *in, void *out)
+{
+    qf_coarse_args h = L->base;
     h.parity = parity;
     h.a = a;
     h.b = b;
     h.has_x = x != NULL;
     h.local_on = local_on;
     h.local_inverse = inverse;
-    g->be->hop(g->be->ctx, &h, in, out, x);
+    t->be->hop(t->be->ctx, &h, L->links, L->xinv, in, out, x);
+}
+
+/* out = A in = X in + H in on every site */
+static inline void qf_coarse_task_full(const qf_coarse_task *t, const qf_coarse_level *L, const void *in, void *out)
+{
+    qf_coarse_task_hop(t, L, -1, 1.0, 1.0, in, QF_CLOVER_X, 0, in, out);
 }
 
 /* out_e = Ahat in_e = X_ee in_e - H_eo X_oo^-1 H_oe in_e */
-static inline void qf_coarse_gcr_schur(const qf_coarse_gcr_ctx *g, const void *in, void *out)
+static inline void qf_coarse_task_schur(const qf_coarse_task *t, const qf_coarse_level *L, const void *in, void *out)
 {
-    qf_coarse_gcr_hop(g, 1, 0.0, 1.0, NULL, QF_CLOVER_HOPS, 1, in, g->t);
-    qf_coarse_gcr_hop(g, 0, 1.0, -1.0, in, QF_CLOVER_X, 0, g->t, out);
+    qf_coarse_task_hop(t, L, 1, 0.0, 1.0, NULL, QF_CLOVER_HOPS, 1, in, L->t);
+    qf_coarse_task_hop(t, L, 0, 1.0, -1.0, in, QF_CLOVER_X, 0, L->t, out);
 }
 
-static inline double qf_coarse_gcr_norm2(const qf_coarse_gcr_ctx *g, const void *f)
+/* bhat_e = b_e - H_eo X_oo^-1 b_o */
+static inline void qf_coarse_task_prepare(const qf_coarse_task *t, const qf_coarse_level *L, const void *b, void *bhat)
+{
+    qf_coarse_task_hop(t, L, 1, 1.0, 0.0, b, QF_CLOVER_ALL, 1, b, L->t);
+    qf_coarse_task_hop(t, L, 0, 1.0, -1.0, b, QF_CLOVER_NONE, 0, L->t, bhat);
+}
+
+/* x_o = X_oo^-1 (b_o - H_oe x_e) */
+static inline void qf_coarse_task_reconstruct(const qf_coarse_task *t, const qf_coarse_level *L, const void *b, void *x)
+{
+    qf_coarse_task_hop(t, L, 1, 1.0, -1.0, b, QF_CLOVER_ALL, 1, x, x);
+}
+
+static inline double qf_coarse_task_norm2(const qf_coarse_task *t, const void *f, int64_t n)
 {
     double d[2];
-    g->be->dots(g->be->ctx, 1, &f, &f, g->first, g->n, d);
+    t->be->dots(t->be->ctx, 1, &f, &f, 0, n, d);
     return d[0];
 }
 
-/* r = bhat - Ahat x_e (ax: room for Ahat x_e); returns |r|^2. */
-static inline double qf_coarse_gcr_residual(const qf_coarse_gcr_ctx *g, const void *bhat, const void *x, void *ax,
-                                            void *r)
+/* out = A in on the level's system: the Schur complement on the coarsest level, else the full operator */
+static inline void qf_coarse_task_system(const qf_coarse_task *t, int i, const void *in, void *out)
 {
-    const double minus_one[2] = {-1.0, 0.0};
-    const void *axc = ax;
-    qf_coarse_gcr_schur(g, x, ax);
-    g->be->copy(g->be->ctx, r, bhat, g->first, g->n);
-    g->be->axpys(g->be->ctx, 1, minus_one, &axc, r, g->first, g->n);
-    return qf_coarse_gcr_norm2(g, r);
+    const qf_coarse_level *L = &t->lev[i];
+    if (i == t->a->nlevels - 1) qf_coarse_task_schur(t, L, in, out);
+    else qf_coarse_task_full(t, L, in, out);
 }
 
-/* Solves; *iterations and *rel (|bhat - Ahat x_e| / |bhat|) report it. Returns 1 on a breakdown (a
- * direction whose image vanished or turned NaN: x then holds the last good iterate), else 0. */
-static inline int qf_coarse_gcr_solve(const qf_coarse_gcr_backend *be, const qf_coarse_solve_args *p, const void *b,
-                                      void *x, void *work, int *iterations, double *rel)
+/* r = b - A x on the level's system; returns |r|^2. */
+static inline double qf_coarse_task_residual(const qf_coarse_task *t, int i, const void *b, const void *x, int64_t n)
 {
-    int nk = p->nkrylov, n2 = 2 * p->nvec, breakdown = 0;
-    int64_t vol = qf_volume(p->ext);
-    size_t bytes = (size_t)vol * n2 * 2 * qf_real_size(p->prec);
-    qf_coarse_gcr_ctx g;
-    memset(&g, 0, sizeof g);
-    g.be = be;
-    memcpy(g.base.ext, p->ext, sizeof g.base.ext);
-    g.base.nvec = p->nvec;
-    g.base.prec = p->prec;
-    g.base.wrap = 1;
-    g.first = 0;
-    g.n = vol / 2 * n2;
-    void *bhat = qf_coarse_gcr_field(work, 0, bytes), *r = qf_coarse_gcr_field(work, 1, bytes),
-         *ax = qf_coarse_gcr_field(work, 3, bytes);
-    g.t = qf_coarse_gcr_field(work, 2, bytes);
-    void *pk[QF_COARSE_GCR_MAX_NKRYLOV], *zk[QF_COARSE_GCR_MAX_NKRYLOV];
-    for (int k = 0; k < nk; k++) {
-        pk[k] = qf_coarse_gcr_field(work, 4 + k, bytes);
-        zk[k] = qf_coarse_gcr_field(work, 4 + nk + k, bytes);
-    }
-    double zz[QF_COARSE_GCR_MAX_NKRYLOV];
+    const qf_coarse_level *L = &t->lev[i];
+    const double minus_one[2] = {-1.0, 0.0};
+    const void *axc = L->ax;
+    qf_coarse_task_system(t, i, x, L->ax);
+    t->be->copy(t->be->ctx, L->r, b, 0, n);
+    t->be->axpys(t->be->ctx, 1, minus_one, &axc, L->r, 0, n);
+    return qf_coarse_task_norm2(t, L->r, n);
+}
 
-    /* bhat_e = b_e - H_eo X_oo^-1 b_o; x_e = 0 */
-    qf_coarse_gcr_hop(&g, 1, 1.0, 0.0, b, QF_CLOVER_ALL, 1, b, g.t);
-    qf_coarse_gcr_hop(&g, 0, 1.0, -1.0, b, QF_CLOVER_NONE, 0, g.t, bhat);
-    be->zero(be->ctx, x, 0, vol * n2);
-    be->copy(be->ctx, r, bhat, g.first, g.n);
-    double bb = qf_coarse_gcr_norm2(&g, r), rr = bb, target = p->tol * p->tol * bb;
+static inline int qf_coarse_task_solve(qf_coarse_task *t, int i);
+
+/* s = smoother_steps MR steps on the Schur system of A s = r from s = 0, the odd sites reconstructed */
+static inline void qf_coarse_task_smooth(const qf_coarse_task *t, qf_coarse_level *L, const void *r, void *s)
+{
+    const qf_coarse_gcr_backend *be = t->be;
+    qf_coarse_task_prepare(t, L, r, L->bhat);
+    be->zero(be->ctx, L->xhat, 0, L->even);
+    be->copy(be->ctx, L->mr_r, L->bhat, 0, L->even);
+    const void *q = L->mr_q, *rr = L->mr_r, *xs[2] = {q, q}, *ys[2] = {q, rr};
+    for (int k = 0; k < t->a->smoother_steps; k++) { /* a = <q, r> / |q|^2, x += a r, r -= a q */
+        double d[4];
+        qf_coarse_task_schur(t, L, L->mr_r, L->mr_q);
+        be->dots(be->ctx, 2, xs, ys, 0, L->even, d);
+        if (!(d[0] > 0.0) || !isfinite(d[0]) || !isfinite(d[2]) || !isfinite(d[3])) break;
+        double a[2] = {d[2] / d[0], d[3] / d[0]}, minus_a[2] = {-a[0], -a[1]};
+        be->axpys(be->ctx, 1, a, &rr, L->xhat, 0, L->even);
+        be->axpys(be->ctx, 1, minus_a, &q, L->mr_r, 0, L->even);
+    }
+    be->copy(be->ctx, s, L->xhat, 0, L->even);
+    qf_coarse_task_reconstruct(t, L, r, s);
+}
+
+/* z = K_i r: the next level's solve of R r prolonged, then z += S (r - A z) */
+static inline void qf_coarse_task_cycle(qf_coarse_task *t, int i, const void *r, void *z)
+{
+    const qf_coarse_gcr_backend *be = t->be;
+    qf_coarse_level *L = &t->lev[i], *C = &t->lev[i + 1];
+    be->restrict_to(be->ctx, &t->a->restrict_args[i], r, L->v, C->b);
+    qf_coarse_task_solve(t, i + 1); /* a breakdown there leaves its last good iterate, which serves */
+    be->prolong(be->ctx, &t->a->prolong_args[i], C->x, L->v, z);
+    if (t->a->smoother_steps > 0) {
+        const double minus_one[2] = {-1.0, 0.0}, one[2] = {1.0, 0.0};
+        const void *az = L->az;
+        qf_coarse_task_full(t, L, z, L->az);
+        be->copy(be->ctx, L->s, r, 0, L->all);
+        be->axpys(be->ctx, 1, minus_one, &az, L->s, 0, L->all);
+        qf_coarse_task_smooth(t, L, L->s, L->az);
+        be->axpys(be->ctx, 1, one, &az, z, 0, L->all);
+    }
+}
+
+/* GCR on level i's system A x = b (b: bhat on the coarsest level's even sites) over its first n complex
+ * numbers, preconditioned by the cycle where the level has one below. Returns 1 on a breakdown (a
+ * direction whose image vanished or turned NaN: x then holds the last good iterate). */
+static inline int qf_coarse_task_gcr(qf_coarse_task *t, int i, const void *b, void *x, int64_t n)
+{
+    const qf_coarse_gcr_backend *be = t->be;
+    qf_coarse_level *L = &t->lev[i];
+    int nk = t->a->nkrylov, precondition = i < t->a->nlevels - 1, breakdown = 0;
+    double zz[QF_COARSE_GCR_MAX_NKRYLOV];
+    be->zero(be->ctx, x, 0, L->all);
+    be->copy(be->ctx, L->r, b, 0, n);
+    double bb = qf_coarse_task_norm2(t, L->r, n), rr = bb, target = t->a->tol * t->a->tol * bb;
     int it = 0, j = 0;
-    while (bb > 0.0 && rr > target && it < p->max_iter) {
-        const void *zj = zk[j], *pj = pk[j], *rc = r;
-        be->copy(be->ctx, pk[j], r, g.first, g.n);
-        qf_coarse_gcr_schur(&g, pk[j], zk[j]);
+    while (bb > 0.0 && rr > target && it < t->a->max_iter) {
+        const void *zj = L->z[j], *pj = L->p[j], *rc = L->r;
+        if (precondition) qf_coarse_task_cycle(t, i, L->r, L->p[j]);
+        else be->copy(be->ctx, L->p[j], L->r, 0, n);
+        qf_coarse_task_system(t, i, L->p[j], L->z[j]);
         if (j > 0) { /* z_j -= sum beta_i z_i, p_j likewise, beta_i = <z_i, z_j> / |z_i|^2 */
             const void *zi[QF_COARSE_GCR_MAX_NKRYLOV], *pi[QF_COARSE_GCR_MAX_NKRYLOV], *zjs[QF_COARSE_GCR_MAX_NKRYLOV];
             double c[2 * QF_COARSE_GCR_MAX_NKRYLOV];
-            for (int i = 0; i < j; i++) {
-                zi[i] = zk[i];
-                pi[i] = pk[i];
-                zjs[i] = zj;
+            for (int k = 0; k < j; k++) {
+                zi[k] = L->z[k];
+                pi[k] = L->p[k];
+                zjs[k] = zj;
             }
-            be->dots(be->ctx, j, zi, zjs, g.first, g.n, c);
-            for (int i = 0; i < j; i++) {
-                c[2 * i] = -c[2 * i] / zz[i];
-                c[2 * i + 1] = -c[2 * i + 1] / zz[i];
+            be->dots(be->ctx, j, zi, zjs, 0, n, c);
+            for (int k = 0; k < j; k++) {
+                c[2 * k] = -c[2 * k] / zz[k];
+                c[2 * k + 1] = -c[2 * k + 1] / zz[k];
             }
-            be->axpys(be->ctx, j, c, zi, zk[j], g.first, g.n);
-            be->axpys(be->ctx, j, c, pi, pk[j], g.first, g.n);
+            be->axpys(be->ctx, j, c, zi, L->z[j], 0, n);
+            be->axpys(be->ctx, j, c, pi, L->p[j], 0, n);
         }
         /* alpha = <z_j, r> / |z_j|^2; x += alpha p_j, r -= alpha z_j */
         const void *xs[2] = {zj, zj}, *ys[2] = {zj, rc};
         double d[4];
-        be->dots(be->ctx, 2, xs, ys, g.first, g.n, d);
+        be->dots(be->ctx, 2, xs, ys, 0, n, d);
         if (!(d[0] > 0.0) || !isfinite(d[0]) || !isfinite(d[2]) || !isfinite(d[3])) {
             breakdown = 1;
             break;
         }
         zz[j] = d[0];
         double alpha[2] = {d[2] / d[0], d[3] / d[0]}, minus_alpha[2] = {-alpha[0], -alpha[1]};
-        be->axpys(be->ctx, 1, alpha, &pj, x, g.first, g.n);
-        be->axpys(be->ctx, 1, minus_alpha, &zj, r, g.first, g.n);
+        be->axpys(be->ctx, 1, alpha, &pj, x, 0, n);
+        be->axpys(be->ctx, 1, minus_alpha, &zj, L->r, 0, n);
         rr -= (d[2] * d[2] + d[3] * d[3]) / d[0];
         it++;
         j++;
-        if (j == nk || rr <= target || it >= p->max_iter) { /* restart from the true residual */
-            rr = qf_coarse_gcr_residual(&g, bhat, x, ax, r);
+        if (j == nk || rr <= target || it >= t->a->max_iter) { /* restart from the true residual */
+            rr = qf_coarse_task_residual(t, i, b, x, n);
             j = 0;
         }
     }
-    /* x_o = X_oo^-1 (b_o - H_oe x_e) */
-    qf_coarse_gcr_hop(&g, 1, 1.0, -1.0, b, QF_CLOVER_ALL, 1, x, x);
-    *iterations = it;
-    *rel = bb > 0.0 ? sqrt(fmax(rr, 0.0) / bb) : 0.0;
+    L->iterations += it;
+    return breakdown;
+}
+
+/* Level i's solve of A x = b (its fields b and x), counted in its figures. */
+static inline int qf_coarse_task_solve(qf_coarse_task *t, int i)
+{
+    qf_coarse_level *L = &t->lev[i];
+    double t0 = t->be->seconds(t->be->ctx);
+    int breakdown;
+    if (i < t->a->nlevels - 1) {
+        breakdown = qf_coarse_task_gcr(t, i, L->b, L->x, L->all);
+    } else {
+        qf_coarse_task_prepare(t, L, L->b, L->bhat);
+        breakdown = qf_coarse_task_gcr(t, i, L->bhat, L->x, L->even);
+        qf_coarse_task_reconstruct(t, L, L->b, L->x);
+    }
+    L->seconds += t->be->seconds(t->be->ctx) - t0;
     return breakdown;
 }
 

@@ -62,6 +62,20 @@ int qf_coarse_one_task_possible(const qf_linop *Ac);
 int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, double tol, int max_iter, int nkrylov,
                              qf_scalar *stats);
 
+/* The same for coarse levels ops[0 .. nlevels-1] (the last the coarsest, each one-task possible, of one
+ * precision; T[i] the transfer from level i to i + 1): A x = b on ops[0] to |b - A x| <= tol |b| by
+ * flexible GCR(nkrylov) preconditioned by the K-cycle below it as qf_mg_precond's (restriction, the next
+ * level's solve, prolongation, smoother_steps MR steps on the Schur system), the coarsest solved as
+ * above, every solve to tol in at most max_iter iterations; all in one task. stats[i] gathers level
+ * i's GCR iterations and seconds (the time of its solves, the levels below included). One level is
+ * qf_coarse_solve_one_task. */
+typedef struct {
+    double tol;
+    int max_iter, nkrylov, smoother_steps;
+} qf_coarse_task_params;
+int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_transfer *const *T, qf_field *x,
+                                    const qf_field *b, const qf_coarse_task_params *p, qf_scalar *const *stats);
+
 /* ---- the multigrid preconditioner ---- */
 
 #define QF_MG_MAX_LEVELS 4
@@ -88,9 +102,12 @@ typedef struct {
     int coarse_max_iter;                  /* iterations of the coarse-grid GCR */
     int coarse_nkrylov;                   /* its search directions between restarts (1 to
                                            * QF_COARSE_ONE_TASK_MAX_NKRYLOV) */
-    int coarse_one_task;                  /* 2: the coarsest lattice made one block a process so that its
-                                           * solves are one task each (qf_coarse_solve_one_task), 1: one
-                                           * task where the lattice is one block anyway, 0: task graphs */
+    int coarse_one_task;                  /* 3 (default): every coarse lattice made one block a process, each
+                                           * coarse solve one task with the levels below it inside
+                                           * (qf_coarse_levels_solve_one_task) where they are placed
+                                           * alike; 2: the coarsest lattice made one block, its solves
+                                           * one task each; 1: one task a coarsest solve where its
+                                           * lattice is one block anyway; 0: task graphs */
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
     qf_precision smoother_prec;           /* QF_HALF: level 0's MR smoother on its operator's half twin
                                            * (QUDA's half-precision smoother); any other: in prec */
@@ -142,8 +159,8 @@ typedef struct {
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks were placed (auto resolved) */
     int measured[QF_MG_MAX_LEVELS];       /* 1: level l was placed auto and its placement chosen by timing */
     long ran[QF_MG_MAX_LEVELS][2];        /* level l's tasks that ran on each worker type [qf_worker_kind] */
-    int one_task;                         /* 1: the coarsest level's solves ran in one task each (its
-                                           * seconds are then the tasks' own) */
+    int one_task[QF_MG_MAX_LEVELS];       /* 1: level l's solves ran inside one-task solves (its seconds
+                                           * are then the tasks' own, the levels below included) */
 } qf_mg_stats;
 void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s);
 void qf_mg_reset_stats(qf_mg *mg);
