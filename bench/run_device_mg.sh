@@ -26,10 +26,15 @@
 #         both coarse levels forced onto the CPU team (the latter at 16^4 only: at 32^4 its setup alone
 #         outlasts 120 s), and auto (every worker,
 #         the setup's timed placement); QF_MG_ROUNDS rounds (2) alternated, 48^4 once;
+#   cycle: three levels at QF_MG_KAPPA on 16^4 and 32^4 fields (beta 6.0): the middle level's solves as
+#         task graphs with the coarsest in one task (--mg-coarse-one-task 2) against the whole coarse
+#         hierarchy in one task a level-1 solve (3), on the GPU alone and on every worker (auto),
+#         QF_MG_ROUNDS rounds (2) alternated; then bench mg on the 32^4 field (mixed BiCGStab against
+#         three levels with 3) at QF_MG_KAPPAS (0.1350,0.1352);
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|auto|final [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|auto|cycle|final [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -133,6 +138,24 @@ auto)
       grep -E "multigrid placement" "$out/auto_auto_${L}_$round.txt"
     done
   done
+  ;;
+cycle)
+  for L in 16 32; do
+    "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim $L $L $L $L --beta 6 --sweeps $([ "$L" -ge 32 ] && echo 200 || echo 100) \
+      --out /tmp/g$L.nersc > "$out/generate$L.txt" 2>&1
+  done
+  for round in $(seq 1 "${QF_MG_ROUNDS:-2}"); do
+    for L in 16 32; do
+      args="solve /tmp/g$L.nersc --csw 1.769 --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random --mg-levels 3"
+      for ot in 2 3; do
+        step cycle_gpu_alone_${L}_ot${ot}_$round 120 "$run" quarkflow --ncpu 0 --ncuda 1 $args --mg-coarse-one-task $ot
+        step cycle_auto_${L}_ot${ot}_$round 120 "$run" quarkflow --ncuda 1 --sched dmdas $args --mg-coarse-one-task $ot
+        grep -E "multigrid placement" "$out/cycle_auto_${L}_ot${ot}_$round.txt"
+      done
+    done
+  done
+  step cycle_bench_32 400 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg /tmp/g32.nersc --csw 1.769 \
+    --kappa ${QF_MG_KAPPAS:-0.1350,0.1352} --mg-levels 3 --mg-coarse-one-task 3
   ;;
 h100cpu)
   "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
