@@ -1,9 +1,9 @@
 /* CUDA implementation of mg_coarse_solve: the solves' loops (kernels/coarse_gcr.h) run on the host of
  * the CUDA worker and launch on the worker's stream the coarse operator's step (mg_coarse_interior's
- * kernel), restriction and prolongation (mg_restrict's and mg_prolong's kernels), batched inner products (a grid row per product, partial sums added in double into the
- * scratch buffer's tail, then copied back: the host waits for each batch) and batched updates (one
- * thread per complex number, all terms of the batch at once). Synchronous: the task ends with the
- * solve. */
+ * kernel), restriction and prolongation (mg_restrict's and mg_prolong's kernels), batched inner
+ * products (a grid row per product, partial sums added in double into the scratch buffer's tail, then
+ * copied back: the host waits for each batch) and batched updates (one thread per complex number, all
+ * terms of the batch at once). Synchronous: the task ends with the solve. */
 #include "codelets.h"
 #include "cuda_launch.h"
 #include "kernels/coarse_gcr.h"

@@ -505,7 +505,8 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
      * coarsest alone, or with coarse_one_task 3 every coarse level */
     mg->one_task_from = p->levels;
     int highest = p->coarse_one_task == 3 ? 1 : p->levels - 1;
-    for (int l = p->levels - 1; l >= highest && !rc && p->coarse_one_task && qf_coarse_one_task_possible(mg->op[l]); l--) {
+    for (int l = p->levels - 1;
+         l >= highest && !rc && p->coarse_one_task && qf_coarse_one_task_possible(mg->op[l]); l--) {
         mg->one_task_from = l;
         rc = qf_scalar_create(&mg->one_task[l]);
     }
