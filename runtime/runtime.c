@@ -269,6 +269,14 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     qf_watchdog_configure(opt->watchdog_s);
     /* Our tasks are short; StarPU's default of printing a warning per uncalibrated model is noise. */
     setenv("STARPU_SILENT", "1", 0);
+    /* StarPU keeps a share of a GPU's buffers clean (STARPU_MINIMUM_CLEAN_BUFFERS, default 5%, up to
+     * STARPU_TARGET_CLEAN_BUFFERS, 10%) by copying dirty ones home in idle time. Our host-backed fields
+     * (links, clover term, sources, solutions, 0.1-0.6 GB each at 32^4) were copied so during the first
+     * solve after a multigrid setup, at about 1 GB/s, while the tasks reading them waited: 1.50-1.54 s
+     * against 0.62-0.64 s on an H100 at 32^4 (bench/RESULTS.md). An evicted buffer is still written
+     * home when memory runs short, so nothing is lost; a user's own setting is kept. */
+    setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+    setenv("STARPU_TARGET_CLEAN_BUFFERS", "0", 0);
 
     struct starpu_conf conf;
     starpu_conf_init(&conf);
