@@ -1,14 +1,18 @@
-/* The multigrid CPU kernels called directly, in every version of the CPU kernels that this build and
- * CPU run, on buffers with an inaccessible page right after their end (and, in a second pass, right
- * before their start): restriction, prolongation and the coarse operator's whole-site step must touch
- * nothing outside their fields and agree with the one-entry forms in kernels/mg.h. GCC 12 once
- * vectorised the prolongation over four "chiralities" and read past the coarse field's last site: a
- * read that changes no result and that only a fault at the field's end reveals (the runtime's own
- * allocations fault there once in dozens of runs). */
+/* CPU kernels called directly, in every version of the CPU kernels that this build and CPU run, on
+ * buffers with an inaccessible page right after their end (and, in a second pass, right before their
+ * start), so that a read or write outside a field faults at once:
+ *   - multigrid: restriction, prolongation and the coarse operator's whole-site step, against the
+ *     one-entry forms in kernels/mg.h;
+ *   - Wilson-clover: the gather, interior and exterior of each hop of Mhat on one block
+ *     (qf_direct.h), against the same calls on unfenced copies, bit for bit.
+ * GCC 12 once vectorised the prolongation over four "chiralities" and read past the coarse field's
+ * last site: a read that changes no result, and that only a fault at the field's end reveals (the
+ * runtime's own allocations fault there once in dozens of runs). */
 #define _DEFAULT_SOURCE
 #include "check.h"
 #include "codelets.h" /* QF_MG_MAX_FINE_BLOCKS */
 #include "mg_coarse_run.h"
+#include "quarkflow/qf_direct.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -202,6 +206,49 @@ static void check_coarse_hop(const int ext[QF_NDIM], int nvec, qf_precision prec
     guarded_free(&gin);
 }
 
+/* A buffer of n bytes of uniform reals in prec, fenced and as a plain copy. */
+static void fenced_pair(guarded *g, void **fenced, void **plain, size_t bytes, qf_precision prec, int at_end)
+{
+    *fenced = random_reals(g, bytes / qf_real_size(prec), prec, at_end);
+    *plain = malloc(bytes);
+    if (!*plain) exit(1);
+    memcpy(*plain, *fenced, bytes);
+}
+
+/* Every hop of Mhat (form, csw) on one block: the three kernels on fenced buffers and on plain copies. */
+static void check_wilson(const int block[QF_NDIM], qf_precision prec, qf_schur_form form, int at_end, const char *cfg)
+{
+    qf_dirac_params p = qf_dirac_default_params(0.12);
+    p.prec = prec;
+    p.csw = 1.0;
+    for (int hop = 0;; hop++) {
+        qf_direct_block *kb = NULL;
+        if (qf_direct_block_create(&kb, block, &p, form, hop)) break; /* no more hops */
+        qf_direct_block_bytes z;
+        qf_direct_block_sizes(kb, &z);
+        guarded g[5 + QF_DIRECT_NFACES];
+        qf_direct_block_fields f, c;
+        fenced_pair(&g[0], &f.in, &c.in, z.spinor, prec, at_end);
+        fenced_pair(&g[1], &f.out, &c.out, z.spinor, prec, at_end);
+        fenced_pair(&g[2], &f.x, &c.x, z.spinor, prec, at_end);
+        fenced_pair(&g[3], &f.gauge, &c.gauge, z.gauge, prec, at_end);
+        fenced_pair(&g[4], &f.clover, &c.clover, z.clover, prec, at_end);
+        for (int k = 0; k < QF_DIRECT_NFACES; k++) fenced_pair(&g[5 + k], &f.face[k], &c.face[k], z.face[k], prec, at_end);
+        for (int k = 0; k < QF_DIRECT_NKERNELS; k++) {
+            qf_direct_block_call(kb, (qf_direct_kernel)k, &f);
+            qf_direct_block_call(kb, (qf_direct_kernel)k, &c);
+        }
+        int same = !memcmp(f.out, c.out, z.spinor);
+        for (int k = 0; k < QF_DIRECT_NFACES; k++) same = same && !memcmp(f.face[k], c.face[k], z.face[k]);
+        CHECK(same, "%s, hop %d: the fenced fields came out different from their unfenced copies", cfg, hop);
+        for (int k = 0; k < 5 + QF_DIRECT_NFACES; k++) guarded_free(&g[k]);
+        void *plain[] = {c.in, c.out, c.x, c.gauge, c.clover};
+        for (int k = 0; k < 5; k++) free(plain[k]);
+        for (int k = 0; k < QF_DIRECT_NFACES; k++) free(c.face[k]);
+        qf_direct_block_destroy(kb);
+    }
+}
+
 int main(void)
 {
     static const transfer_case cases[] = {
@@ -228,6 +275,13 @@ int main(void)
                     snprintf(cfg, sizeof cfg, "%s, %s, %s, fields %s a guard page", versions[iv], cases[ic].name,
                              qf_precision_name(prec), at_end ? "ending at" : "starting after");
                     check_transfer(&cases[ic], prec, at_end, cfg);
+                }
+                static const int wilson_block[QF_NDIM] = {4, 6, 4, 8};
+                for (int form = 0; form < 2; form++) {
+                    snprintf(cfg, sizeof cfg, "%s, Wilson-clover Mhat (%s) on a 4x6x4x8 block, %s, fields %s a guard page",
+                             versions[iv], form ? "symmetric" : "asymmetric", qf_precision_name(prec),
+                             at_end ? "ending at" : "starting after");
+                    check_wilson(wilson_block, prec, form ? QF_SCHUR_SYMMETRIC : QF_SCHUR_ASYMMETRIC, at_end, cfg);
                 }
                 static const int ext[QF_NDIM] = {2, 2, 4, 2};
                 for (int dagger = 0; dagger <= 1; dagger++) {
