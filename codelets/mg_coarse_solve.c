@@ -134,6 +134,19 @@ static void cpu_axpys(void *ctx, int m, const double *cf, const void *const *x, 
     QF_CPU_CALL(axpys_run, (c->prec, m, cf, x, y, first, n));
 }
 
+/* The scalars are in host memory: formed and read in place. */
+static void cpu_scalars(void *ctx, double *s, int op, int j, int it)
+{
+    (void)ctx;
+    qf_coarse_gcr_scalars(s, op, j, it);
+}
+
+static void cpu_read(void *ctx, const double *s, int n, double *out)
+{
+    (void)ctx;
+    memcpy(out, s, (size_t)n * sizeof *out);
+}
+
 static size_t complex_bytes(const cpu_backend *c) { return 2 * qf_real_size(c->prec); }
 
 static void cpu_copy(void *ctx, void *dst, const void *src, int64_t first, int64_t n)
@@ -170,8 +183,19 @@ static void mg_coarse_solve_cpu(void *buffers[], void *cl_arg)
 {
     const qf_coarse_solve_args *a = cl_arg;
     cpu_backend c = {a->prec};
-    const qf_coarse_gcr_backend be = {&c,         cpu_hop,      cpu_dots,    cpu_axpys,  cpu_copy,
-                                      cpu_zero,   cpu_restrict, cpu_prolong, cpu_seconds};
+    const qf_coarse_gcr_backend be = {.ctx = &c,
+                                      .hop = cpu_hop,
+                                      .dots = cpu_dots,
+                                      .axpys = cpu_axpys,
+                                      .axpys_at = cpu_axpys,
+                                      .scalars = cpu_scalars,
+                                      .read = cpu_read,
+                                      .copy = cpu_copy,
+                                      .zero = cpu_zero,
+                                      .restrict_to = cpu_restrict,
+                                      .prolong = cpu_prolong,
+                                      .seconds = cpu_seconds,
+                                      .read_every = 1}; /* a read costs nothing here */
     qf_coarse_task t;
     qf_coarse_task_init(&t, &be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_b_buffer(a)]),
                         (void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_x_buffer(a)]),
@@ -237,8 +261,8 @@ size_t qf_coarse_solve_work_doubles(int nlevels, const qf_field *const *links, c
         memcpy(a.ext[i], links[i]->lat->block, sizeof a.ext[i]);
         a.nvec[i] = nvec[i];
     }
-    /* the solves' fields, then room for a batch of inner products in double */
-    return (qf_coarse_task_work_bytes(&a) + sizeof(double) - 1) / sizeof(double) + 2 * QF_COARSE_GCR_MAX_NKRYLOV;
+    /* the solves' fields, then their scalars */
+    return (qf_coarse_task_work_bytes(&a) + sizeof(double) - 1) / sizeof(double) + QF_COARSE_TASK_SCALARS;
 }
 
 int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const qf_field *const *xinv, const int *nvec,

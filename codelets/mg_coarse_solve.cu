@@ -1,15 +1,20 @@
 /* CUDA implementation of mg_coarse_solve: the solves' loops (kernels/coarse_gcr.h) run on the host of
  * the CUDA worker and launch on the worker's stream the coarse operator's step (mg_coarse_interior's
  * kernel), restriction and prolongation (mg_restrict's and mg_prolong's kernels), batched inner
- * products (a grid row per product, partial sums added in double into the scratch buffer's tail, then
- * copied back: the host waits for each batch) and batched updates (one thread per complex number, all
- * terms of the batch at once). Synchronous: the task ends with the solve. */
+ * products (a grid row per product, partial sums added in double into the solve's scalars in the
+ * scratch buffer's tail), the scalars' steps (one thread), and batched updates (one thread per complex
+ * number, all terms of the batch at once, the coefficients read from the scalars or passed by value).
+ * The host waits only where it reads |r|^2: every QF_COARSE_GPU_READ_EVERY iterations, at restarts and
+ * at each solve's start and end. Synchronous: the task ends with the solve. */
 #include "codelets.h"
 #include "cuda_launch.h"
 #include "kernels/coarse_gcr.h"
 #include "mg_coarse_run.h"
 
 #define DOT_THREADS 256
+/* GCR iterations between the host's reads of |r|^2: a solve may run up to 3 iterations past its
+ * tolerance (a coarsest iteration queued without waits costs a few tens of microseconds) */
+#define QF_COARSE_GPU_READ_EVERY 4
 
 typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV], *y[QF_COARSE_GCR_MAX_NKRYLOV]; } dot_operands;
 typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV]; double c[2 * QF_COARSE_GCR_MAX_NKRYLOV]; } axpy_operands;
@@ -17,7 +22,6 @@ typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV]; double c[2 * QF_COARS
 typedef struct {
     qf_precision prec;
     cudaStream_t stream;
-    double *dev_sums; /* 2 QF_COARSE_GCR_MAX_NKRYLOV doubles in the scratch buffer */
 } cuda_backend;
 
 template <int P>
@@ -50,20 +54,25 @@ dots_kernel(const __grid_constant__ dot_operands o, int64_t first, int64_t n, do
     }
 }
 
+/* y[e] += sum_k c_k x_k[e], c from the launch's arguments (o.c) or from the scalars (c != NULL) */
 template <int P>
-static __global__ void axpys_kernel(const __grid_constant__ axpy_operands o, int m, void *y, int64_t first, int64_t n)
+static __global__ void axpys_kernel(const __grid_constant__ axpy_operands o, const double *c, int m, void *y,
+                                    int64_t first, int64_t n)
 {
     int64_t e = first + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= first + n) return;
+    const double *cf = c ? c : o.c;
     double re = qf_real_get(y, (qf_precision)P, 2 * e), im = qf_real_get(y, (qf_precision)P, 2 * e + 1);
     for (int k = 0; k < m; k++) {
         double xr = qf_real_get(o.x[k], (qf_precision)P, 2 * e), xi = qf_real_get(o.x[k], (qf_precision)P, 2 * e + 1);
-        re += o.c[2 * k] * xr - o.c[2 * k + 1] * xi;
-        im += o.c[2 * k] * xi + o.c[2 * k + 1] * xr;
+        re += cf[2 * k] * xr - cf[2 * k + 1] * xi;
+        im += cf[2 * k] * xi + cf[2 * k + 1] * xr;
     }
     qf_real_set(y, (qf_precision)P, 2 * e, re);
     qf_real_set(y, (qf_precision)P, 2 * e + 1, im);
 }
+
+static __global__ void scalars_kernel(double *s, int op, int j, int it) { qf_coarse_gcr_scalars(s, op, j, it); }
 
 static void cuda_hop(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
                      const void *x)
@@ -82,7 +91,8 @@ static void cuda_prolong(void *ctx, const qf_mg_prolong_args *a, const void *coa
     qf_mg_prolong_run_cuda(a, coarse, v, fine, ((const cuda_backend *)ctx)->stream);
 }
 
-/* A level's seconds end where its work does: the inner products wait for the stream anyway. */
+/* A level's seconds end where its work does: a solve starts and ends with a read of |r|^2, which waits
+ * for the stream anyway. */
 static double cuda_seconds(void *ctx)
 {
     cudaError_t st = cudaStreamSynchronize(((const cuda_backend *)ctx)->stream);
@@ -90,7 +100,7 @@ static double cuda_seconds(void *ctx)
     return 1e-6 * starpu_timing_now();
 }
 
-static void cuda_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out)
+static void cuda_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *s)
 {
     const cuda_backend *c = (const cuda_backend *)ctx;
     dot_operands o;
@@ -98,29 +108,51 @@ static void cuda_dots(void *ctx, int m, const void *const *x, const void *const 
         o.x[k] = x[k];
         o.y[k] = y[k];
     }
-    cudaError_t st = cudaMemsetAsync(c->dev_sums, 0, 2 * (size_t)m * sizeof(double), c->stream);
+    cudaError_t st = cudaMemsetAsync(s, 0, 2 * (size_t)m * sizeof(double), c->stream);
     if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
     int64_t blocks = (n + DOT_THREADS - 1) / DOT_THREADS;
     dim3 grid((unsigned)(blocks < 128 ? (blocks > 0 ? blocks : 1) : 128), (unsigned)m);
-    QF_WITH_PRECISION(c->prec, P, dots_kernel<P><<<grid, DOT_THREADS, 0, c->stream>>>(o, first, n, c->dev_sums));
+    QF_WITH_PRECISION(c->prec, P, dots_kernel<P><<<grid, DOT_THREADS, 0, c->stream>>>(o, first, n, s));
     QF_CUDA_CHECK_LAUNCH();
-    st = cudaMemcpyAsync(out, c->dev_sums, 2 * (size_t)m * sizeof(double), cudaMemcpyDeviceToHost, c->stream);
-    if (st == cudaSuccess) st = cudaStreamSynchronize(c->stream);
-    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
 }
 
-static void cuda_axpys(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
+static void axpys_launch(const cuda_backend *c, int m, const double *host_c, const double *dev_c,
+                         const void *const *x, void *y, int64_t first, int64_t n)
 {
-    const cuda_backend *c = (const cuda_backend *)ctx;
     if (n <= 0) return;
     axpy_operands o;
     for (int k = 0; k < m; k++) {
         o.x[k] = x[k];
-        o.c[2 * k] = cf[2 * k];
-        o.c[2 * k + 1] = cf[2 * k + 1];
+        o.c[2 * k] = host_c ? host_c[2 * k] : 0.0;
+        o.c[2 * k + 1] = host_c ? host_c[2 * k + 1] : 0.0;
     }
-    QF_WITH_PRECISION(c->prec, P, axpys_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, c->stream>>>(o, m, y, first, n));
+    QF_WITH_PRECISION(c->prec, P,
+                      axpys_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, c->stream>>>(o, dev_c, m, y, first, n));
     QF_CUDA_CHECK_LAUNCH();
+}
+
+static void cuda_axpys(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
+{
+    axpys_launch((const cuda_backend *)ctx, m, cf, NULL, x, y, first, n);
+}
+
+static void cuda_axpys_at(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
+{
+    axpys_launch((const cuda_backend *)ctx, m, NULL, cf, x, y, first, n);
+}
+
+static void cuda_scalars(void *ctx, double *s, int op, int j, int it)
+{
+    scalars_kernel<<<1, 1, 0, ((const cuda_backend *)ctx)->stream>>>(s, op, j, it);
+    QF_CUDA_CHECK_LAUNCH();
+}
+
+static void cuda_read(void *ctx, const double *s, int n, double *out)
+{
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    cudaError_t st = cudaMemcpyAsync(out, s, (size_t)n * sizeof *out, cudaMemcpyDeviceToHost, c->stream);
+    if (st == cudaSuccess) st = cudaStreamSynchronize(c->stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
 }
 
 static size_t complex_bytes(const cuda_backend *c) { return 2 * qf_real_size(c->prec); }
@@ -154,10 +186,22 @@ extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
     const qf_coarse_solve_args *a = (const qf_coarse_solve_args *)cl_arg;
     STARPU_ASSERT_MSG(a->nkrylov >= 1 && a->nkrylov <= QF_COARSE_GCR_MAX_NKRYLOV, "mg_coarse_solve: nkrylov out of range");
     char *work = (char *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_work_buffer(a)]);
-    size_t sums = (qf_coarse_task_work_bytes(a) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
-    cuda_backend c = {a->prec, starpu_cuda_get_local_stream(), (double *)(work + sums)};
-    const qf_coarse_gcr_backend be = {&c,        cuda_hop,      cuda_dots,    cuda_axpys,  cuda_copy,
-                                      cuda_zero, cuda_restrict, cuda_prolong, cuda_seconds};
+    cuda_backend c = {a->prec, starpu_cuda_get_local_stream()};
+    qf_coarse_gcr_backend be;
+    memset(&be, 0, sizeof be);
+    be.ctx = &c;
+    be.hop = cuda_hop;
+    be.dots = cuda_dots;
+    be.axpys = cuda_axpys;
+    be.axpys_at = cuda_axpys_at;
+    be.scalars = cuda_scalars;
+    be.read = cuda_read;
+    be.copy = cuda_copy;
+    be.zero = cuda_zero;
+    be.restrict_to = cuda_restrict;
+    be.prolong = cuda_prolong;
+    be.seconds = cuda_seconds;
+    be.read_every = QF_COARSE_GPU_READ_EVERY;
     qf_coarse_task t;
     qf_coarse_task_init(&t, &be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_b_buffer(a)]),
                         (void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_x_buffer(a)]), work);

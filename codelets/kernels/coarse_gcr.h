@@ -19,7 +19,16 @@
  * x = sum alpha_j p_j. |r|^2 follows from |r|^2 - |<z_j, r>|^2 / |z_j|^2; the true residual is
  * recomputed at each restart and before the solve ends. Every solve starts from x = 0 and ends at
  * |r| <= tol |b| or after max_iter iterations, which is no error. Host code (no device qualifiers):
- * the backend's calls do the work. */
+ * the backend's calls do the work.
+ *
+ * The iterations' scalars (inner products, coefficients, |r|^2) stay where the backend computes: a
+ * level's block of doubles in the work buffer's tail (qf_coarse_gcr_scalars forms the coefficients
+ * there), and the host reads |r|^2 only every read_every iterations on the coarsest level (after each
+ * one above it, whose iterations are whole cycles). On a GPU the host had waited for
+ * two batches of inner products an iteration, and the coarsest solve's iterations (two hops on 4^4
+ * sites) took 166-185 us on an H100 where their arithmetic is worth about 16 (bench/RESULTS.md); now
+ * they queue on the stream back to back. A breakdown makes every later coefficient zero, so that x
+ * keeps its last good iterate until the host sees it. */
 #ifndef QF_COARSE_GCR_H
 #define QF_COARSE_GCR_H
 
@@ -33,10 +42,61 @@
 /* Most levels one task holds: every coarse level. */
 #define QF_COARSE_TASK_MAX_LEVELS (QF_MG_MAX_LEVELS - 1)
 
+/* A solve's scalars (doubles, complex numbers as re, im): the inner products <z_i, z_j> (i < j) and the
+ * coefficients -<z_i, z_j> / |z_i|^2 that orthogonalise z_j, each |z_i|^2, the step's |z_j|^2 and
+ * <z_j, r>, alpha and -alpha, |r|^2, and 0 or 1 + the iteration that broke down. */
+enum {
+    QF_GCR_S_DOTS = 0,
+    QF_GCR_S_COEF = QF_GCR_S_DOTS + 2 * QF_COARSE_GCR_MAX_NKRYLOV,
+    QF_GCR_S_ZZ = QF_GCR_S_COEF + 2 * QF_COARSE_GCR_MAX_NKRYLOV,
+    QF_GCR_S_ZR = QF_GCR_S_ZZ + QF_COARSE_GCR_MAX_NKRYLOV,
+    QF_GCR_S_ALPHA = QF_GCR_S_ZR + 4,
+    QF_GCR_S_RR = QF_GCR_S_ALPHA + 4,
+    QF_GCR_S_BROKEN = QF_GCR_S_RR + 2, /* right after |r|^2: one read takes both */
+    QF_GCR_S_COUNT = QF_GCR_S_BROKEN + 2
+};
+/* Doubles of the work buffer's tail: a GCR block and a smoother block a level. */
+#define QF_COARSE_TASK_SCALARS (2 * QF_COARSE_TASK_MAX_LEVELS * QF_GCR_S_COUNT)
+
+typedef enum { QF_GCR_RESET = 0, QF_GCR_COEF, QF_GCR_ALPHA } qf_gcr_scalar_op;
+
+/* One step on a solve's scalars s: RESET clears the breakdown; COEF forms the j coefficients of step
+ * j; ALPHA takes |z_j|^2 and <z_j, r> into alpha and -alpha, keeps |z_j|^2 and lowers |r|^2 by
+ * |<z_j, r>|^2 / |z_j|^2, or, where |z_j|^2 is not positive or a number is not finite, records the
+ * breakdown of iteration it. After a breakdown every coefficient is zero. */
+static inline QF_HD void qf_coarse_gcr_scalars(double *s, int op, int j, int it)
+{
+    if (op == QF_GCR_RESET) {
+        s[QF_GCR_S_BROKEN] = 0.0;
+        return;
+    }
+    int broken = s[QF_GCR_S_BROKEN] != 0.0;
+    if (op == QF_GCR_COEF) {
+        for (int k = 0; k < j; k++) {
+            double zz = s[QF_GCR_S_ZZ + k];
+            s[QF_GCR_S_COEF + 2 * k] = broken ? 0.0 : -s[QF_GCR_S_DOTS + 2 * k] / zz;
+            s[QF_GCR_S_COEF + 2 * k + 1] = broken ? 0.0 : -s[QF_GCR_S_DOTS + 2 * k + 1] / zz;
+        }
+        return;
+    }
+    double d0 = s[QF_GCR_S_ZR], re = s[QF_GCR_S_ZR + 2], im = s[QF_GCR_S_ZR + 3];
+    if (broken || !(d0 > 0.0) || !isfinite(d0) || !isfinite(re) || !isfinite(im)) {
+        if (!broken) s[QF_GCR_S_BROKEN] = 1.0 + it;
+        for (int k = 0; k < 4; k++) s[QF_GCR_S_ALPHA + k] = 0.0;
+        return;
+    }
+    s[QF_GCR_S_ZZ + j] = d0;
+    s[QF_GCR_S_ALPHA] = re / d0;
+    s[QF_GCR_S_ALPHA + 1] = im / d0;
+    s[QF_GCR_S_ALPHA + 2] = -re / d0;
+    s[QF_GCR_S_ALPHA + 3] = -im / d0;
+    s[QF_GCR_S_RR] -= (re * re + im * im) / d0;
+}
+
 /* mg_coarse_solve — x = A^-1 b on the task's first level, to tol (relative; on the Schur system where
  * that level is the coarsest), on lattices of one block (wrap: their hops re-enter on the other side).
  * Buffers: R links[i], R X^-1[i] (i < nlevels), R V[i] (the transfer from level i to i + 1,
- * i < nlevels - 1), R b, W x, SCRATCH work (qf_coarse_task_work_bytes, then 2 QF_COARSE_GCR_MAX_NKRYLOV
+ * i < nlevels - 1), R b, W x, SCRATCH work (qf_coarse_task_work_bytes, then QF_COARSE_TASK_SCALARS
  * doubles), RW stats[i] (i < nlevels) of 2 doubles each: level i's GCR iterations and the seconds of
  * its solves (the first level's: the task's), added to. */
 typedef struct {
@@ -67,16 +127,24 @@ typedef struct {
      * of links and X^-1 */
     void (*hop)(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
                 const void *x);
-    /* out[2 k] + i out[2 k + 1] = <x[k], y[k]> = sum conj(x[k]) y[k], k < m, summed in double */
-    void (*dots)(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out);
-    /* y += sum_k c[k] x[k], c[k] = c[2 k] + i c[2 k + 1], k < m */
+    /* s[2 k] + i s[2 k + 1] = <x[k], y[k]> = sum conj(x[k]) y[k], k < m, summed in double, into scalars
+     * s in the backend's memory (the work buffer's tail) */
+    void (*dots)(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *s);
+    /* y += sum_k c[k] x[k], c[k] = c[2 k] + i c[2 k + 1], k < m: c in the host's memory (axpys) or in
+     * the backend's scalars (axpys_at) */
     void (*axpys)(void *ctx, int m, const double *c, const void *const *x, void *y, int64_t first, int64_t n);
+    void (*axpys_at)(void *ctx, int m, const double *c, const void *const *x, void *y, int64_t first, int64_t n);
+    /* qf_coarse_gcr_scalars(s, op, j, it) on the backend's scalars */
+    void (*scalars)(void *ctx, double *s, int op, int j, int it);
+    /* out[0 .. n) = s[0 .. n) once the work queued before it is done */
+    void (*read)(void *ctx, const double *s, int n, double *out);
     void (*copy)(void *ctx, void *dst, const void *src, int64_t first, int64_t n);
     void (*zero)(void *ctx, void *dst, int64_t first, int64_t n);
     /* coarse = R fine and fine = P coarse (or += with a->add), one block each (kernels/mg.h) */
     void (*restrict_to)(void *ctx, const qf_mg_restrict_args *a, const void *fine, const void *v, void *coarse);
     void (*prolong)(void *ctx, const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine);
     double (*seconds)(void *ctx); /* a clock */
+    int read_every;               /* coarsest GCR iterations between the host's reads of |r|^2 */
 } qf_coarse_gcr_backend;
 
 /* Fields a level keeps in the work buffer, after a lower level's source and solution: the residual,
@@ -108,6 +176,7 @@ typedef struct {
     void *b, *x;                      /* source and solution (a lower level's: in the work buffer) */
     void *r, *ax, *t, *bhat, *xhat, *mr_r, *mr_q, *az, *s;
     void *p[QF_COARSE_GCR_MAX_NKRYLOV], *z[QF_COARSE_GCR_MAX_NKRYLOV];
+    double *gcr_s, *mr_s;             /* the GCR's and the smoother's scalars, in the backend's memory */
     long iterations;
     double seconds;
 } qf_coarse_level;
@@ -140,6 +209,12 @@ static inline void qf_coarse_task_init(qf_coarse_task *t, const qf_coarse_gcr_ba
         for (int k = first; k < n; k++, w += bytes) *own[k] = w;
         for (int k = 0; k < a->nkrylov; k++, w += bytes) L->p[k] = w;
         for (int k = 0; k < a->nkrylov; k++, w += bytes) L->z[k] = w;
+    }
+    double *scalars = (double *)((char *)work + (qf_coarse_task_work_bytes(a) + sizeof(double) - 1) /
+                                                    sizeof(double) * sizeof(double));
+    for (int i = 0; i < a->nlevels; i++) {
+        t->lev[i].gcr_s = scalars + 2 * i * QF_GCR_S_COUNT;
+        t->lev[i].mr_s = t->lev[i].gcr_s + QF_GCR_S_COUNT;
     }
     t->lev[0].b = (void *)b;
     t->lev[0].x = x;
@@ -184,11 +259,13 @@ static inline void qf_coarse_task_reconstruct(const qf_coarse_task *t, const qf_
     qf_coarse_task_hop(t, L, 1, 1.0, -1.0, b, QF_CLOVER_ALL, 1, x, x);
 }
 
-static inline double qf_coarse_task_norm2(const qf_coarse_task *t, const void *f, int64_t n)
+/* |f|^2 into the solve's scalars s (the |r|^2 the GCR follows), read back */
+static inline double qf_coarse_task_norm2(const qf_coarse_task *t, const void *f, int64_t n, double *s)
 {
-    double d[2];
-    t->be->dots(t->be->ctx, 1, &f, &f, 0, n, d);
-    return d[0];
+    double d;
+    t->be->dots(t->be->ctx, 1, &f, &f, 0, n, s + QF_GCR_S_RR);
+    t->be->read(t->be->ctx, s + QF_GCR_S_RR, 1, &d);
+    return d;
 }
 
 /* out = A in on the level's system: the Schur complement on the coarsest level, else the full operator */
@@ -199,7 +276,7 @@ static inline void qf_coarse_task_system(const qf_coarse_task *t, int i, const v
     else qf_coarse_task_full(t, L, in, out);
 }
 
-/* r = b - A x on the level's system; returns |r|^2. */
+/* r = b - A x on the level's system; returns |r|^2, which the GCR's scalars follow from there. */
 static inline double qf_coarse_task_residual(const qf_coarse_task *t, int i, const void *b, const void *x, int64_t n)
 {
     const qf_coarse_level *L = &t->lev[i];
@@ -208,7 +285,7 @@ static inline double qf_coarse_task_residual(const qf_coarse_task *t, int i, con
     qf_coarse_task_system(t, i, x, L->ax);
     t->be->copy(t->be->ctx, L->r, b, 0, n);
     t->be->axpys(t->be->ctx, 1, minus_one, &axc, L->r, 0, n);
-    return qf_coarse_task_norm2(t, L->r, n);
+    return qf_coarse_task_norm2(t, L->r, n, L->gcr_s);
 }
 
 static inline int qf_coarse_task_solve(qf_coarse_task *t, int i);
@@ -221,14 +298,14 @@ static inline void qf_coarse_task_smooth(const qf_coarse_task *t, qf_coarse_leve
     be->zero(be->ctx, L->xhat, 0, L->even);
     be->copy(be->ctx, L->mr_r, L->bhat, 0, L->even);
     const void *q = L->mr_q, *rr = L->mr_r, *xs[2] = {q, q}, *ys[2] = {q, rr};
-    for (int k = 0; k < t->a->smoother_steps; k++) { /* a = <q, r> / |q|^2, x += a r, r -= a q */
-        double d[4];
+    double *ms = L->mr_s; /* a GCR step's alpha with no earlier directions: a = <q, r> / |q|^2 */
+    be->scalars(be->ctx, ms, QF_GCR_RESET, 0, 0);
+    for (int k = 0; k < t->a->smoother_steps; k++) { /* x += a r, r -= a q; after a breakdown a = 0 */
         qf_coarse_task_schur(t, L, L->mr_r, L->mr_q);
-        be->dots(be->ctx, 2, xs, ys, 0, L->even, d);
-        if (!(d[0] > 0.0) || !isfinite(d[0]) || !isfinite(d[2]) || !isfinite(d[3])) break;
-        double a[2] = {d[2] / d[0], d[3] / d[0]}, minus_a[2] = {-a[0], -a[1]};
-        be->axpys(be->ctx, 1, a, &rr, L->xhat, 0, L->even);
-        be->axpys(be->ctx, 1, minus_a, &q, L->mr_r, 0, L->even);
+        be->dots(be->ctx, 2, xs, ys, 0, L->even, ms + QF_GCR_S_ZR);
+        be->scalars(be->ctx, ms, QF_GCR_ALPHA, 0, k);
+        be->axpys_at(be->ctx, 1, ms + QF_GCR_S_ALPHA, &rr, L->xhat, 0, L->even);
+        be->axpys_at(be->ctx, 1, ms + QF_GCR_S_ALPHA + 2, &q, L->mr_r, 0, L->even);
     }
     be->copy(be->ctx, s, L->xhat, 0, L->even);
     qf_coarse_task_reconstruct(t, L, r, s);
@@ -260,11 +337,14 @@ static inline int qf_coarse_task_gcr(qf_coarse_task *t, int i, const void *b, vo
 {
     const qf_coarse_gcr_backend *be = t->be;
     qf_coarse_level *L = &t->lev[i];
+    double *s = L->gcr_s;
     int nk = t->a->nkrylov, precondition = i < t->a->nlevels - 1, breakdown = 0;
-    double zz[QF_COARSE_GCR_MAX_NKRYLOV];
+    /* a level with a cycle reaches its tolerance in one or two costly iterations: read after each */
+    int read_every = precondition ? 1 : be->read_every;
     be->zero(be->ctx, x, 0, L->all);
     be->copy(be->ctx, L->r, b, 0, n);
-    double bb = qf_coarse_task_norm2(t, L->r, n), rr = bb, target = t->a->tol * t->a->tol * bb;
+    be->scalars(be->ctx, s, QF_GCR_RESET, 0, 0);
+    double bb = qf_coarse_task_norm2(t, L->r, n, s), rr = bb, target = t->a->tol * t->a->tol * bb;
     int it = 0, j = 0;
     while (bb > 0.0 && rr > target && it < t->a->max_iter) {
         const void *zj = L->z[j], *pj = L->p[j], *rc = L->r;
@@ -273,36 +353,37 @@ static inline int qf_coarse_task_gcr(qf_coarse_task *t, int i, const void *b, vo
         qf_coarse_task_system(t, i, L->p[j], L->z[j]);
         if (j > 0) { /* z_j -= sum beta_i z_i, p_j likewise, beta_i = <z_i, z_j> / |z_i|^2 */
             const void *zi[QF_COARSE_GCR_MAX_NKRYLOV], *pi[QF_COARSE_GCR_MAX_NKRYLOV], *zjs[QF_COARSE_GCR_MAX_NKRYLOV];
-            double c[2 * QF_COARSE_GCR_MAX_NKRYLOV];
             for (int k = 0; k < j; k++) {
                 zi[k] = L->z[k];
                 pi[k] = L->p[k];
                 zjs[k] = zj;
             }
-            be->dots(be->ctx, j, zi, zjs, 0, n, c);
-            for (int k = 0; k < j; k++) {
-                c[2 * k] = -c[2 * k] / zz[k];
-                c[2 * k + 1] = -c[2 * k + 1] / zz[k];
-            }
-            be->axpys(be->ctx, j, c, zi, L->z[j], 0, n);
-            be->axpys(be->ctx, j, c, pi, L->p[j], 0, n);
+            be->dots(be->ctx, j, zi, zjs, 0, n, s + QF_GCR_S_DOTS);
+            be->scalars(be->ctx, s, QF_GCR_COEF, j, it);
+            be->axpys_at(be->ctx, j, s + QF_GCR_S_COEF, zi, L->z[j], 0, n);
+            be->axpys_at(be->ctx, j, s + QF_GCR_S_COEF, pi, L->p[j], 0, n);
         }
         /* alpha = <z_j, r> / |z_j|^2; x += alpha p_j, r -= alpha z_j */
         const void *xs[2] = {zj, zj}, *ys[2] = {zj, rc};
-        double d[4];
-        be->dots(be->ctx, 2, xs, ys, 0, n, d);
-        if (!(d[0] > 0.0) || !isfinite(d[0]) || !isfinite(d[2]) || !isfinite(d[3])) {
-            breakdown = 1;
-            break;
-        }
-        zz[j] = d[0];
-        double alpha[2] = {d[2] / d[0], d[3] / d[0]}, minus_alpha[2] = {-alpha[0], -alpha[1]};
-        be->axpys(be->ctx, 1, alpha, &pj, x, 0, n);
-        be->axpys(be->ctx, 1, minus_alpha, &zj, L->r, 0, n);
-        rr -= (d[2] * d[2] + d[3] * d[3]) / d[0];
+        be->dots(be->ctx, 2, xs, ys, 0, n, s + QF_GCR_S_ZR);
+        be->scalars(be->ctx, s, QF_GCR_ALPHA, j, it);
+        be->axpys_at(be->ctx, 1, s + QF_GCR_S_ALPHA, &pj, x, 0, n);
+        be->axpys_at(be->ctx, 1, s + QF_GCR_S_ALPHA + 2, &zj, L->r, 0, n);
         it++;
         j++;
-        if (j == nk || rr <= target || it >= t->a->max_iter) { /* restart from the true residual */
+        int restart = j == nk || it >= t->a->max_iter;
+        if (restart || it % read_every == 0) {
+            double st[4]; /* |r|^2, then the breakdown */
+            be->read(be->ctx, s + QF_GCR_S_RR, 4, st);
+            if (st[2] != 0.0) { /* the iterations after it changed nothing */
+                it = (int)st[2] - 1;
+                breakdown = 1;
+                break;
+            }
+            rr = st[0];
+            restart = restart || rr <= target;
+        }
+        if (restart) { /* restart from the true residual */
             rr = qf_coarse_task_residual(t, i, b, x, n);
             j = 0;
         }
