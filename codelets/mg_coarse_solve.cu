@@ -187,21 +187,10 @@ extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
     STARPU_ASSERT_MSG(a->nkrylov >= 1 && a->nkrylov <= QF_COARSE_GCR_MAX_NKRYLOV, "mg_coarse_solve: nkrylov out of range");
     char *work = (char *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_work_buffer(a)]);
     cuda_backend c = {a->prec, starpu_cuda_get_local_stream()};
-    qf_coarse_gcr_backend be;
-    memset(&be, 0, sizeof be);
-    be.ctx = &c;
-    be.hop = cuda_hop;
-    be.dots = cuda_dots;
-    be.axpys = cuda_axpys;
-    be.axpys_at = cuda_axpys_at;
-    be.scalars = cuda_scalars;
-    be.read = cuda_read;
-    be.copy = cuda_copy;
-    be.zero = cuda_zero;
-    be.restrict_to = cuda_restrict;
-    be.prolong = cuda_prolong;
-    be.seconds = cuda_seconds;
-    be.read_every = QF_COARSE_GPU_READ_EVERY;
+    /* in the order of qf_coarse_gcr_backend's members (C++17 has no designated initialisers) */
+    const qf_coarse_gcr_backend be = {&c,           cuda_hop,  cuda_dots,     cuda_axpys,   cuda_axpys_at,
+                                      cuda_scalars, cuda_read, cuda_copy,     cuda_zero,    cuda_restrict,
+                                      cuda_prolong, cuda_seconds, QF_COARSE_GPU_READ_EVERY};
     qf_coarse_task t;
     qf_coarse_task_init(&t, &be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_b_buffer(a)]),
                         (void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_x_buffer(a)]), work);
