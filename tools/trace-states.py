@@ -8,7 +8,7 @@
 # first solve after a multigrid setup was found to wait for StarPU's clean-buffer write-backs
 # (bench/RESULTS.md). Times in ms, as in the trace.
 #   tools/trace-states.py DIR/paje.trace[.gz] [--from MS] [--to MS] [--top N]
-import argparse, collections, gzip, sys
+import argparse, collections, gzip, re, sys
 
 ap = argparse.ArgumentParser(description="time in each state per container, and transfers, of a paje.trace")
 ap.add_argument("paje")
@@ -20,6 +20,9 @@ opt = ap.parse_args()
 SET_STATE, PUSH_STATE, POP_STATE = {"10", "20", "21"}, "11", "12"
 START_LINK, END_LINK = "18", "19"
 names = {}                               # container alias -> name (PajeCreateContainer)
+values = {}                              # (state type, alias) -> name (PajeDefineEntityValue)
+managers = set()                         # the memory managers: links between them are transfers
+VALUE = re.compile(r'^6\s+(\S+)\s+(\S+)\s+("[^"]*"|\S+)')
 stacks = collections.defaultdict(list)   # (container, state type) -> [(state, since)]
 total = collections.Counter()            # (container, state) -> ms in the window
 intervals = []                           # (ms, start, container, state)
@@ -27,11 +30,12 @@ links = {}                               # key -> (start, kind, bytes, from)
 transfers = collections.defaultdict(lambda: [0, 0, 0.0, 0.0])  # (kind, from, to) -> count, bytes, ms, longest
 
 
-def close(container, state, start, end):
+def close(key, state, start, end):
+    container, name = key[0], values.get((key[1], state), state)
     s, e = max(start, opt.t0), min(end, opt.t1)
     if e > s:
-        total[(container, state)] += e - s
-        intervals.append((end - start, start, container, state))
+        total[(container, name)] += e - s
+        intervals.append((end - start, start, container, name))
 
 
 opener = gzip.open if opt.paje.endswith(".gz") else open
@@ -42,34 +46,38 @@ try:
             p = line.split()
             if not p or p[0][0] in "%#": continue
             ev = p[0]
-            if ev == "7" and len(p) >= 6:
+            if ev == "6":
+                m = VALUE.match(line)
+                if m: values[(m.group(2), m.group(1))] = " ".join(m.group(3).strip('"').split())
+            elif ev == "7" and len(p) >= 6:
                 names[p[2]] = p[5]
+                if p[3] == "Mm": managers.add(p[2])
             elif ev in SET_STATE and len(p) >= 5:
                 t, key, value = float(p[1]), (p[2], p[3]), p[4].strip('"')
                 st = stacks[key]
                 if st:
-                    close(p[2], st[-1][0], st[-1][1], t)
+                    close(key, st[-1][0], st[-1][1], t)
                     st[-1] = (value, t)
                 else:
                     st.append((value, t))
             elif ev == PUSH_STATE and len(p) >= 5:
                 t, key, value = float(p[1]), (p[2], p[3]), p[4].strip('"')
                 st = stacks[key]
-                if st: close(p[2], st[-1][0], st[-1][1], t)
+                if st: close(key, st[-1][0], st[-1][1], t)
                 st.append((value, t))
             elif ev == POP_STATE and len(p) >= 4:
                 t, key = float(p[1]), (p[2], p[3])
                 st = stacks[key]
                 if st:
                     value, since = st.pop()
-                    close(p[2], value, since, t)
+                    close(key, value, since, t)
                     if st: st[-1] = (st[-1][0], t)
             elif ev == START_LINK and len(p) >= 7:
                 links[p[6]] = (float(p[1]), p[2], int(p[4]) if p[4].isdigit() else 0, p[5])
             elif ev == END_LINK and len(p) >= 7 and p[6] in links:
                 start, kind, size, src = links.pop(p[6])
                 end = float(p[1])
-                if end > opt.t0 and start < opt.t1:
+                if end > opt.t0 and start < opt.t1 and src in managers and p[5] in managers:
                     tr = transfers[(kind, src, p[5])]
                     tr[0] += 1
                     tr[1] += size
