@@ -261,8 +261,7 @@ size_t qf_coarse_solve_work_doubles(int nlevels, const qf_field *const *links, c
         memcpy(a.ext[i], links[i]->lat->block, sizeof a.ext[i]);
         a.nvec[i] = nvec[i];
     }
-    /* the solves' fields, then their scalars */
-    return (qf_coarse_task_work_bytes(&a) + sizeof(double) - 1) / sizeof(double) + QF_COARSE_TASK_SCALARS;
+    return qf_coarse_task_work_doubles(&a);
 }
 
 int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const qf_field *const *xinv, const int *nvec,

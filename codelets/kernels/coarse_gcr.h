@@ -96,9 +96,9 @@ static inline QF_HD void qf_coarse_gcr_scalars(double *s, int op, int j, int it)
 /* mg_coarse_solve — x = A^-1 b on the task's first level, to tol (relative; on the Schur system where
  * that level is the coarsest), on lattices of one block (wrap: their hops re-enter on the other side).
  * Buffers: R links[i], R X^-1[i] (i < nlevels), R V[i] (the transfer from level i to i + 1,
- * i < nlevels - 1), R b, W x, SCRATCH work (qf_coarse_task_work_bytes, then QF_COARSE_TASK_SCALARS
- * doubles), RW stats[i] (i < nlevels) of 2 doubles each: level i's GCR iterations and the seconds of
- * its solves (the first level's: the task's), added to. */
+ * i < nlevels - 1), R b, W x, SCRATCH work (qf_coarse_task_work_doubles: the levels' fields, then
+ * QF_COARSE_TASK_SCALARS doubles), RW stats[i] (i < nlevels) of 2 doubles each: level i's GCR
+ * iterations and the seconds of its solves (the first level's: the task's), added to. */
 typedef struct {
     int nlevels;
     int ext[QF_COARSE_TASK_MAX_LEVELS][QF_NDIM];
@@ -159,7 +159,7 @@ static inline size_t qf_coarse_level_field_bytes(const int ext[QF_NDIM], int nve
 {
     return (size_t)qf_volume(ext) * 4 * nvec * qf_real_size(prec);
 }
-/* The work buffer's bytes before its inner-product sums. */
+/* The work buffer's bytes of the levels' fields. */
 static inline size_t qf_coarse_task_work_bytes(const qf_coarse_solve_args *a)
 {
     size_t bytes = 0;
@@ -167,6 +167,15 @@ static inline size_t qf_coarse_task_work_bytes(const qf_coarse_solve_args *a)
         bytes += qf_coarse_level_fields(i == 0, i == a->nlevels - 1, a->nkrylov) *
                  qf_coarse_level_field_bytes(a->ext[i], a->nvec[i], a->prec);
     return bytes;
+}
+/* Where the scalars start (in doubles, after the fields), and the whole buffer's doubles. */
+static inline size_t qf_coarse_task_scalars_at(const qf_coarse_solve_args *a)
+{
+    return (qf_coarse_task_work_bytes(a) + sizeof(double) - 1) / sizeof(double);
+}
+static inline size_t qf_coarse_task_work_doubles(const qf_coarse_solve_args *a)
+{
+    return qf_coarse_task_scalars_at(a) + QF_COARSE_TASK_SCALARS;
 }
 
 typedef struct {
@@ -210,8 +219,7 @@ static inline void qf_coarse_task_init(qf_coarse_task *t, const qf_coarse_gcr_ba
         for (int k = 0; k < a->nkrylov; k++, w += bytes) L->p[k] = w;
         for (int k = 0; k < a->nkrylov; k++, w += bytes) L->z[k] = w;
     }
-    double *scalars = (double *)((char *)work + (qf_coarse_task_work_bytes(a) + sizeof(double) - 1) /
-                                                    sizeof(double) * sizeof(double));
+    double *scalars = (double *)work + qf_coarse_task_scalars_at(a);
     for (int i = 0; i < a->nlevels; i++) {
         t->lev[i].gcr_s = scalars + 2 * i * QF_GCR_S_COUNT;
         t->lev[i].mr_s = t->lev[i].gcr_s + QF_GCR_S_COUNT;
