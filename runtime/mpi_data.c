@@ -72,6 +72,17 @@ int qf_runtime_sum_doubles(double *v, int64_t n)
     return QF_SUCCESS;
 }
 
+int qf_runtime_max_double(double *v)
+{
+#if QF_HAVE_MPI
+    if (qf_runtime_mpi_active() && MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return qf_fail("MPI_Allreduce of one double (maximum) failed");
+#else
+    (void)v;
+#endif
+    return QF_SUCCESS;
+}
+
 int qf_runtime_allgather(const void *mine, void *all, size_t bytes)
 {
 #if QF_HAVE_MPI

@@ -43,6 +43,9 @@ void qf_runtime_barrier(void);
 /* Sums v element by element over all processes, in place, on every process (MPI_Allreduce; one
  * process: nothing): per-process partial results, such as correlators over each part, made whole. */
 int qf_runtime_sum_doubles(double *v, int64_t n);
+/* The largest *v of all processes, in place, on every process (MPI_Allreduce; one process: nothing):
+ * a decision every process must take alike, such as a timed loop's count from its probe's time. */
+int qf_runtime_max_double(double *v);
 /* Every process's `bytes` bytes at all + rank * bytes, on every process (MPI_Allgather; one
  * process: a copy). */
 int qf_runtime_allgather(const void *mine, void *all, size_t bytes);
