@@ -9,7 +9,11 @@
 #          each process's core slice less one);
 #   gpus:  strong scaling on 32^3 x 64 (a beta 6 field generated first) over 1, 2, 4 and 8 GPUs (as
 #          many as the machine has), as one process driving all GPUs and as one process per GPU: the
-#          Dslash, mixed BiCGStab and the multigrid solve; then a traced 2-GPU solve.
+#          Dslash, mixed BiCGStab and the multigrid solve; then a traced 2-GPU solve. Knobs:
+#          QF_GPUS_COUNTS (GPU counts, default "1 2 4 8"), QF_GPUS_MG=0 (no multigrid runs),
+#          QF_GPUS_MG_OPTS (more multigrid options), QF_GPUS_TRACE=0 (no traced solve),
+#          QF_GPUS_PEER_AB=1 (the one-process runs also with StarPU's GPU-to-GPU copies off,
+#          STARPU_ENABLE_CUDA_GPU_GPU_DIRECT=0: the faces through host memory).
 set -u
 part=${1:?usage: run_device_mpi.sh trace|procs|gpus [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
@@ -62,22 +66,27 @@ WRAP
     --sweeps ${QF_GPUS_SWEEPS:-200} --out $g
   dslash="bench dslash --dim 32 32 32 64 --prec single"
   bicg="solve $g --csw 1.769 --kappa ${QF_GPUS_KAPPA:-0.1300} --source random --sloppy single"
-  mg="solve $g --csw 1.769 --kappa ${QF_GPUS_MG_KAPPA:-0.1350} --source random --solver mg"
-  for n in 1 2 4 8; do
+  mg="solve $g --csw 1.769 --kappa ${QF_GPUS_MG_KAPPA:-0.1350} --source random --solver mg ${QF_GPUS_MG_OPTS:-}"
+  mg_on=${QF_GPUS_MG:-1}
+  for n in ${QF_GPUS_COUNTS:-1 2 4 8}; do
     [ "$n" -le "$ngpu" ] || continue
     one="$run quarkflow --ncpu 0 --ncuda $n"
     each="$mpi -np $n -x STARPU_NCPU=0 -x STARPU_NCUDA=1 $out/one_gpu_each.sh $run quarkflow"
     step "dslash_${n}gpu" 60 $one $dslash
     step "bicgstab_${n}gpu_first" 60 $one $bicg
     step "bicgstab_${n}gpu" 60 $one $bicg
-    step "mg_${n}gpu" 120 $one $mg
+    [ "$mg_on" = 0 ] || step "mg_${n}gpu" 120 $one $mg
     [ "$n" -gt 1 ] || continue
-    step "dslash_${n}x1gpu" 90 $each $dslash
+    if [ "${QF_GPUS_PEER_AB:-0}" = 1 ]; then
+      step "dslash_${n}gpu_nopeer" 60 env STARPU_ENABLE_CUDA_GPU_GPU_DIRECT=0 $one $dslash
+      step "bicgstab_${n}gpu_nopeer" 60 env STARPU_ENABLE_CUDA_GPU_GPU_DIRECT=0 $one $bicg
+    fi
+    step "dslash_${n}x1gpu" 60 $each $dslash
     step "bicgstab_${n}x1gpu_first" 90 $each $bicg
     step "bicgstab_${n}x1gpu" 90 $each $bicg
-    step "mg_${n}x1gpu" 150 $each $mg
+    [ "$mg_on" = 0 ] || step "mg_${n}x1gpu" 150 $each $mg
   done
-  if [ "$ngpu" -ge 2 ]; then
+  if [ "$ngpu" -ge 2 ] && [ "${QF_GPUS_TRACE:-1}" != 0 ]; then
     step bicgstab_2x1gpu_traced 150 $mpi -np 2 -x STARPU_NCPU=0 -x STARPU_NCUDA=1 "$out/one_gpu_each.sh" \
       "$run" quarkflow --trace "$out/trace_gpus2" $bicg
     "$run" quarkflow trace summary "$out/trace_gpus2" > "$out/trace_gpus2_summary.txt" 2>&1

@@ -40,7 +40,8 @@ if [ "$want_cuda" != no ]; then
   elif [ -x "$cuda_home/bin/nvcc" ]; then nvcc=$cuda_home/bin/nvcc; fi
 fi
 flavour=$([ -n "$nvcc" ] && echo cuda || echo cpu)
-stamp="$prefix/.quarkflow-deps-$flavour-blocking" # a prefix from before blocking drivers is rebuilt
+# a prefix from before blocking drivers (and, with CUDA, before peer copies) is rebuilt
+stamp="$prefix/.quarkflow-deps-$flavour-blocking$([ -n "$nvcc" ] && echo -peer)"
 
 # --- Debian packages -------------------------------------------------------------------------
 packages=(build-essential cmake pkg-config dpkg-dev patch autoconf automake libtool
@@ -100,7 +101,9 @@ if [ -n "$nvcc" ]; then
   # CUDA 13 removed cudaDeviceProp::computeMode and the legacy cublas.h API.
   patch -p1 -s < "$here/patches/starpu-1.3.10-cuda13.patch"
   cuda_dir=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
-  config+=(--enable-cuda --with-cuda-dir="$cuda_dir" --disable-cuda-memcpy-peer)
+  # Peer copies: a block's face goes from one GPU to the next directly (NVLink), not through host
+  # memory in two copies; StarPU enables it per GPU pair (STARPU_ENABLE_CUDA_GPU_GPU_DIRECT=0 turns it off).
+  config+=(--enable-cuda --with-cuda-dir="$cuda_dir")
   export NVCCFLAGS="${NVCCFLAGS:--arch=sm_90}"
   export PATH="$cuda_dir/bin:$PATH"
   say "building StarPU 1.3.10 with CUDA ($cuda_dir), FxT and MPI into $prefix"
