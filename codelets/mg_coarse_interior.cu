@@ -1,7 +1,8 @@
 /* CUDA implementation of mg_coarse_interior, in one of two schedules by N (the launcher chooses):
  * - N >= QF_COARSE_WARP_MIN_NVEC: a thread block an output site, one warp a hop direction
  *   (kernels/mg_coarse_warp.cuh), so that the site's 8 in-block hops are summed side by side; the lanes
- *   stride over a matrix's columns so that the loads of each row are coalesced;
+ *   stride over a matrix's columns so that the loads of each row are coalesced; on lattices of fewer
+ *   sites than 2 a multiprocessor, 2 or 4 warps a direction, each a share of the rows;
  * - smaller N: a thread block holds a few output sites, one thread per row r of a site (threadIdx.x =
  *   r < 2 N, threadIdx.y = the site): each thread sums its row of the in-block hops into shared memory,
  *   then, once the site's hop sum is complete, stores its row.
@@ -42,16 +43,37 @@ mg_coarse_interior_rows_kernel(const void *in, const void *links, void *out, con
     qf_real_set(out, a.prec, o + 1, v.im);
 }
 
-template <int P>
-static __global__ void __launch_bounds__(COARSE_INTERIOR_WARPS * QF_COARSE_WARP_LANES, COARSE_INTERIOR_MIN_BLOCKS)
+/* R row parts a direction: R times the warps a block, as many fewer blocks an SM (the same 64 registers) */
+template <int P, int R>
+static __global__ void __launch_bounds__(COARSE_INTERIOR_WARPS * R * QF_COARSE_WARP_LANES, COARSE_INTERIOR_MIN_BLOCKS / R)
 mg_coarse_interior_warp_kernel(const void *in, const void *links, void *out, const void *x, const void *xinv,
                                const __grid_constant__ qf_coarse_args a)
 {
     int xs[QF_NDIM];
     int64_t s = qf_parity_site(a.ext, a.parity, blockIdx.x);
     qf_block_site_coords(s, a.ext, xs);
-    qf_coarse_warp_site<P, COARSE_INTERIOR_WARPS>(&a, in, links, NULL, x, xinv, NULL, !qf_coarse_partial(&a, xs), xs,
-                                                  s, out);
+    qf_coarse_warp_site<P, COARSE_INTERIOR_WARPS, R>(&a, in, links, NULL, x, xinv, NULL, !qf_coarse_partial(&a, xs),
+                                                     xs, s, out);
+}
+
+/* Row parts for ns output sites: a block a site fills the SMs only from COARSE_INTERIOR_MIN_BLOCKS
+ * sites an SM; the coarsest lattices (a 4^4 lattice has 128 sites a parity, an H100 132 SMs) get 2 or 4
+ * times the warps a site instead. */
+static int coarse_interior_row_parts(int64_t ns)
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+        sms = 0;
+    return ns <= sms ? 4 : ns <= 2 * (int64_t)sms ? 2 : 1;
+}
+
+template <int R>
+static void coarse_interior_warp_launch(const qf_coarse_args *a, int64_t ns, const void *in, const void *links,
+                                        void *out, const void *x, const void *xinv, cudaStream_t stream)
+{
+    dim3 threads(QF_COARSE_WARP_LANES, COARSE_INTERIOR_WARPS * R);
+    QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_warp_kernel<P, R><<<(unsigned)ns, threads, 0, stream>>>(
+                                      in, links, out, x, xinv, *a));
 }
 
 extern "C" void qf_coarse_interior_run_cuda(const qf_coarse_args *a, const void *in, const void *links, void *out,
@@ -62,9 +84,10 @@ extern "C" void qf_coarse_interior_run_cuda(const qf_coarse_args *a, const void 
     /* H100, 8^4 single (bench/RESULTS.md; timed on branch wip/coarse-warp-per-site): warps 408 us vs
      * rows 807 at N = 24, 1906 vs 5124 at 64, 125 vs 92 at 8 */
     if (a->nvec >= QF_COARSE_WARP_MIN_NVEC) {
-        dim3 threads(QF_COARSE_WARP_LANES, COARSE_INTERIOR_WARPS);
-        QF_WITH_PRECISION(a->prec, P, mg_coarse_interior_warp_kernel<P><<<(unsigned)ns, threads, 0, stream>>>(
-                                          in, links, out, x, xinv, *a));
+        int parts = coarse_interior_row_parts(ns);
+        if (parts == 4) coarse_interior_warp_launch<4>(a, ns, in, links, out, x, xinv, stream);
+        else if (parts == 2) coarse_interior_warp_launch<2>(a, ns, in, links, out, x, xinv, stream);
+        else coarse_interior_warp_launch<1>(a, ns, in, links, out, x, xinv, stream);
     } else {
         int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;
         dim3 threads(n2, spb);

@@ -98,18 +98,19 @@ static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, s
     return qf_coarse_warp_transpose_sum(p, lane);
 }
 
-/* Warp w's share of the hops of output site x (block storage index s) whose sources lie in the block
- * (faces NULL) or in the neighbours' faces (faces given), as qf_coarse_hops_row's: the directions
- * w D .. w D + D - 1, D = QF_NDIRS / W, summed into the warp's slice h. Each real of h is written only
- * by the lane that stores its row's sum, so the warp needs no fence of its own. */
-template <int P, int W>
+/* Warp (w, part)'s share of the hops of output site x (block storage index s) whose sources lie in the
+ * block (faces NULL) or in the neighbours' faces (faces given), as qf_coarse_hops_row's: the directions
+ * w D .. w D + D - 1, D = QF_NDIRS / W, and of their rows the groups part, part + R, .., summed into the
+ * slice h of direction group w. Each real of h is written only by the lane that stores its row's sum,
+ * so the warp needs no fence of its own. */
+template <int P, int W, int R>
 static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args *a, const void *in, const void *links,
                                                            const void *const *faces, const int x[QF_NDIM], int64_t s,
-                                                           int w, int lane, double *h)
+                                                           int w, int part, int lane, double *h)
 {
-    const int dirs = QF_NDIRS / W;
+    const int dirs = QF_NDIRS / W, first = part * QF_COARSE_WARP_ROWS, stride = R * QF_COARSE_WARP_ROWS;
     int n = a->nvec, n2 = 2 * n, e = lane / QF_COARSE_WARP_SPREAD, store = lane % QF_COARSE_WARP_SPREAD == 0;
-    for (int r0 = 0; r0 < n2; r0 += QF_COARSE_WARP_ROWS)
+    for (int r0 = first; r0 < n2; r0 += stride)
         if (store && r0 + e / 2 < n2) h[2 * r0 + e] = 0.0;
     for (int d = w * dirs; d < (w + 1) * dirs; d++) {
         const void *src;
@@ -123,7 +124,7 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
             v[k] = c < n2 ? qf_cscale(qf_coarse_warp_chiral_sign(a->dagger, c, n), qf_coarse_warp_load<P>(src, vc + c))
                           : qf_cmake(0.0, 0.0);
         }
-        for (int r0 = 0; r0 < n2; r0 += QF_COARSE_WARP_ROWS) {
+        for (int r0 = first; r0 < n2; r0 += stride) {
             double sum = qf_coarse_warp_rows<P>(links, mc, v, n2, r0, lane);
             int r = r0 + e / 2;
             if (store && r < n2) h[2 * r0 + e] += qf_coarse_warp_chiral_sign(a->dagger, r, n) * sum;
@@ -131,7 +132,9 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
     }
 }
 
-/* Output site x (storage index s) with thread block dimensions (32, W): its hops (those of
+/* Output site x (storage index s) with thread block dimensions (32, W R), warp y the direction group
+ * y % W and the row part y / W (R > 1 where there are too few sites to fill the SMs with blocks of W
+ * warps: the coarsest lattices, whose hop kernels otherwise run one short wave): its hops (those of
  * qf_coarse_warp_hops, when b != 0) added to the partial sum prior (the site in that field, or NULL
  * for none), then finished as qf_coarse_finish_row does for one row, or stored as they are (finish 0:
  * a site that waits for its face hops). The block's threads first take the site's entries one a
@@ -139,7 +142,7 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
  * outside the local matrix, kept in slices 0 and 1 (only the thread of an entry reads that entry's
  * slices, so they are reused without a barrier); the local matrix's row groups then go to the warps in
  * turn. */
-template <int P, int W>
+template <int P, int W, int R = 1>
 static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args *a, const void *in, const void *links,
                                                            const void *const *faces, const void *x, const void *xinv,
                                                            const void *prior, int finish, const int xs[QF_NDIM],
@@ -148,13 +151,14 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
     static_assert(W >= 2 && QF_NDIRS % W == 0, "whole directions a warp, and two slices for the finish");
     __shared__ double hs[W][QF_COARSE_WARP_SLICE];
     const qf_precision prec = (qf_precision)P;
+    const int warps = W * R;
     int w = threadIdx.y, lane = threadIdx.x, n = a->nvec, n2 = 2 * n, hops = a->b != 0.0;
-    if (hops) qf_coarse_warp_hops<P, W>(a, in, links, faces, xs, s, w, lane, hs[w]);
+    if (hops) qf_coarse_warp_hops<P, W, R>(a, in, links, faces, xs, s, w % W, w / W, lane, hs[w % W]);
     __syncthreads(); /* every slice, before an entry's slices are summed */
 
     int local = finish && a->local_on != QF_CLOVER_NONE;
     size_t so = qf_coarse_site_offset(s, n);
-    for (int e = w * QF_COARSE_WARP_LANES + lane; e < 2 * n2; e += W * QF_COARSE_WARP_LANES) {
+    for (int e = w * QF_COARSE_WARP_LANES + lane; e < 2 * n2; e += warps * QF_COARSE_WARP_LANES) {
         double h = prior ? qf_real_get(prior, prec, so + e) : 0.0;
         if (hops) {
             QF_UNROLL
@@ -185,7 +189,7 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
         v[k] = c < n2 ? qf_cmake(hs[0][2 * c], hs[0][2 * c + 1]) : qf_cmake(0.0, 0.0);
     }
     int e = lane / QF_COARSE_WARP_SPREAD;
-    for (int r0 = w * QF_COARSE_WARP_ROWS; r0 < n2; r0 += W * QF_COARSE_WARP_ROWS) {
+    for (int r0 = w * QF_COARSE_WARP_ROWS; r0 < n2; r0 += warps * QF_COARSE_WARP_ROWS) {
         double sum = qf_coarse_warp_rows<P>(lbase, lo / 2, v, n2, r0, lane);
         int r = r0 + e / 2;
         if (lane % QF_COARSE_WARP_SPREAD == 0 && r < n2)
