@@ -312,12 +312,13 @@ static void check_cycle_one_task(qf_linop *M, const qf_lattice *lat, const int a
         if (fields[k]) qf_field_destroy(fields[k]);
 }
 
-static void galerkin_case(const int L[4], const int blocks[4], const int agg[4], double csw, int bc,
+static void galerkin_case(const int L[4], const int blocks[4], const int agg[4], int nvec, double csw, int bc,
                           qf_precision prec, int third_level)
 {
     char cfg[200];
-    snprintf(cfg, sizeof cfg, "%d%d%d%d blocks %d%d%d%d agg %d%d%d%d csw %g bc %d %s", L[0], L[1], L[2], L[3], blocks[0],
-             blocks[1], blocks[2], blocks[3], agg[0], agg[1], agg[2], agg[3], csw, bc, qf_precision_name(prec));
+    snprintf(cfg, sizeof cfg, "%d%d%d%d blocks %d%d%d%d agg %d%d%d%d N %d csw %g bc %d %s", L[0], L[1], L[2], L[3],
+             blocks[0], blocks[1], blocks[2], blocks[3], agg[0], agg[1], agg[2], agg[3], nvec, csw, bc,
+             qf_precision_name(prec));
     problem pb;
     CHECK(!problem_init(&pb, L, blocks, 11), "%s: problem: %s", cfg, qf_last_error());
     qf_dirac_params dp = qf_dirac_default_params(0.11);
@@ -330,7 +331,7 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
     qf_transfer *T = NULL, *Tc = NULL;
     qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
     int rc = qf_dirac_create(&d, pb.u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
-             make_transfer(&T, &pb.lat, &ws, agg, 6, prec, 0) || qf_linop_coarsen(M, T, &Ac);
+             make_transfer(&T, &pb.lat, &ws, agg, nvec, prec, 0) || qf_linop_coarsen(M, T, &Ac);
     CHECK(!rc, "%s: setup: %s", cfg, qf_last_error());
     if (!rc) {
         check_transfer(T, prec, cfg);
@@ -437,11 +438,18 @@ int main(void)
     static const int L[4] = {8, 4, 4, 8};
     static const int one[4] = {1, 1, 1, 1}, two[4] = {2, 1, 1, 2}, all[4] = {2, 2, 2, 2};
     static const int agg4[4] = {4, 2, 2, 4}, agg2[4] = {2, 2, 2, 2};
-    galerkin_case(L, one, agg4, 0.0, 0, QF_DOUBLE, 0);
-    galerkin_case(L, two, agg2, 1.0, 0, QF_DOUBLE, 1);
-    galerkin_case(L, two, agg4, 1.0, 1, QF_DOUBLE, 0);
-    galerkin_case(L, all, agg2, 1.0, 2, QF_DOUBLE, 0);
-    galerkin_case(L, two, agg2, 1.0, 0, QF_SINGLE, 1);
+    galerkin_case(L, one, agg4, 6, 0.0, 0, QF_DOUBLE, 0);
+    galerkin_case(L, two, agg2, 6, 1.0, 0, QF_DOUBLE, 1);
+    galerkin_case(L, two, agg4, 6, 1.0, 1, QF_DOUBLE, 0);
+    galerkin_case(L, all, agg2, 6, 1.0, 2, QF_DOUBLE, 0);
+    galerkin_case(L, two, agg2, 6, 1.0, 0, QF_SINGLE, 1);
+    /* N = 16: the CUDA warp schedule of the coarse hops (N < 16 runs a thread a row), on coarse
+     * lattices of 32, 256 and 512 sites a parity, which take 4, 2 and 1 warps a direction on a GPU of
+     * 132 multiprocessors (H100) */
+    static const int L2[4] = {16, 8, 8, 8}, L3[4] = {16, 8, 8, 16};
+    galerkin_case(L, two, agg2, 16, 1.0, 0, QF_DOUBLE, 0);
+    galerkin_case(L2, one, agg2, 16, 1.0, 1, QF_SINGLE, 0);
+    galerkin_case(L3, one, agg2, 16, 1.0, 0, QF_DOUBLE, 0);
 
     static const int sb[4] = {2, 1, 1, 2};
     size_t n = (size_t)8 * 8 * 8 * 8 * 24;
