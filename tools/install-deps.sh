@@ -7,7 +7,13 @@
 # multigrid solve on the H100 node 2.6x faster, the 2-core CPU solve 8-15%; no cost measured on the
 # GPU's task latency: bench/RESULTS.md, "Blocking drivers").
 #
-#   tools/install-deps.sh [--prefix DIR] [--no-cuda] [--jobs N]
+#   tools/install-deps.sh [--prefix DIR] [--no-cuda] [--cuda-peer] [--jobs N]
+#
+# --cuda-peer builds StarPU with CUDA peer copies: one process driving several GPUs then sends a face
+# from GPU to GPU directly (NVLink) instead of through host memory, 5-9% faster on 2-4 H100s, but one
+# GPU's solve is about 12% slower (bench/RESULTS.md, "Four H100s, and faces copied GPU to GPU").
+# Without it, the default, faces between GPUs of one process travel through host memory.
+# QF_CUDA_PEER=1 in the environment does the same (QF_CUDA_PEER=1 tools/pack-device.sh).
 #
 # Environment: QF_DEPS_PREFIX (default /opt/quarkflow/starpu-1.3.10), QF_DEPS_BUILD (scratch folder),
 # CUDA_HOME (default /usr/local/cuda). A second run finds the stamp file in the prefix and returns at
@@ -20,13 +26,16 @@ build=${QF_DEPS_BUILD:-/tmp/quarkflow-deps-build}
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
 jobs=$(nproc)
 want_cuda=auto
+cuda_peer=no
+[ "${QF_CUDA_PEER:-0}" != 1 ] || cuda_peer=yes
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix=$2; shift 2 ;;
     --no-cuda) want_cuda=no; shift ;;
+    --cuda-peer) cuda_peer=yes; shift ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -40,8 +49,10 @@ if [ "$want_cuda" != no ]; then
   elif [ -x "$cuda_home/bin/nvcc" ]; then nvcc=$cuda_home/bin/nvcc; fi
 fi
 flavour=$([ -n "$nvcc" ] && echo cuda || echo cpu)
-# a prefix from before blocking drivers (and, with CUDA, before peer copies) is rebuilt
-stamp="$prefix/.quarkflow-deps-$flavour-blocking$([ -n "$nvcc" ] && echo -peer)"
+[ -n "$nvcc" ] || cuda_peer=no
+# a prefix from before blocking drivers, or built with the other choice of peer copies, is rebuilt
+stamp="$prefix/.quarkflow-deps-$flavour-blocking"
+[ "$cuda_peer" = no ] || stamp="$stamp-peer"
 
 # --- Debian packages -------------------------------------------------------------------------
 packages=(build-essential cmake pkg-config dpkg-dev patch autoconf automake libtool
@@ -101,9 +112,10 @@ if [ -n "$nvcc" ]; then
   # CUDA 13 removed cudaDeviceProp::computeMode and the legacy cublas.h API.
   patch -p1 -s < "$here/patches/starpu-1.3.10-cuda13.patch"
   cuda_dir=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
-  # Peer copies: a block's face goes from one GPU to the next directly (NVLink), not through host
-  # memory in two copies; StarPU enables it per GPU pair (STARPU_ENABLE_CUDA_GPU_GPU_DIRECT=0 turns it off).
   config+=(--enable-cuda --with-cuda-dir="$cuda_dir")
+  # peer copies (--cuda-peer, see above): StarPU enables them per GPU pair at start-up
+  # (STARPU_ENABLE_CUDA_GPU_GPU_DIRECT=0 turns them off at run time)
+  [ "$cuda_peer" = yes ] || config+=(--disable-cuda-memcpy-peer)
   export NVCCFLAGS="${NVCCFLAGS:--arch=sm_90}"
   export PATH="$cuda_dir/bin:$PATH"
   say "building StarPU 1.3.10 with CUDA ($cuda_dir), FxT and MPI into $prefix"
@@ -129,6 +141,7 @@ if [ -n "$nvcc" ]; then
   grep -q '^#define STARPU_USE_CUDA 1' "$prefix/include/starpu/1.3/starpu_config.h" \
     || die "StarPU was built without CUDA although nvcc exists (see $build/configure.log)"
 fi
+rm -f "$prefix"/.quarkflow-deps-"$flavour"-* # the stamp of the build this one replaced
 touch "$stamp"
 rm -rf "$build/starpu-1.3.10+dfsg"
 say "done"
