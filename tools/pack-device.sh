@@ -8,6 +8,7 @@
 #
 #   tools/pack-device.sh            then, on the GPU machine:   .deploy/run.sh COMMAND [ARGS...]
 #   e.g. .deploy/run.sh ctest-gpu   .deploy/run.sh quarkflow info   .deploy/run.sh test_fields
+#   .deploy/run.sh memcheck-gpu     every test program's CUDA kernels under compute-sanitizer memcheck
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${QF_DEVICE_BUILD_DIR:-$top/build-device}
@@ -46,7 +47,8 @@ cp "$top/tests/solve_invariance.sh" "$top/tests/explore_guard.sh" "$deploy/"
 cat > "$deploy/run.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs a packed quarkflow program on the GPU machine: .deploy/run.sh PROGRAM [ARGS...]
-# 'ctest-gpu' runs the GPU-labelled tests (CUDA workers only, then CUDA + CPU workers).
+# 'ctest-gpu' runs the GPU-labelled tests (CUDA workers only, then CUDA + CPU workers);
+# 'memcheck-gpu' the test programs' CUDA kernels under compute-sanitizer's memcheck.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export STARPU_HOME=${STARPU_HOME:-/tmp/quarkflow-starpu-home} STARPU_SILENT=${STARPU_SILENT:-1}
@@ -74,6 +76,28 @@ if [ "$prog" = ctest-gpu ]; then
   echo "== a fresh node's first solve with CPU + CUDA workers: no GPU-sized task timed on a CPU core"
   sh "$here/explore_guard.sh" "$here/bin/quarkflow"
   exit 0
+fi
+if [ "$prog" = memcheck-gpu ]; then
+  # compute-sanitizer's memcheck on every test program's CUDA kernels (the GPU's counterpart of the
+  # CPU kernels' fenced test): CUDA workers only, the quick sizes; programs that never call CUDA
+  # (CPU kernels and references) are skipped. Exit status 1 if any reports an error or fails.
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  [ -x "$cs" ] || { echo "memcheck-gpu: compute-sanitizer not found (CUDA toolkit's bin)" >&2; exit 2; }
+  bad=0
+  for t in "$here"/bin/test_*; do
+    log=$(STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 \
+          "$cs" --tool memcheck --leak-check no --error-exitcode 3 "$t" 2>&1)
+    rc=$?
+    if grep -q 'terminated before first instrumented API call' <<<"$log"; then
+      echo "skip $(basename "$t"): no CUDA call"
+    elif [ $rc -eq 0 ]; then
+      echo "ok   $(basename "$t"): $(grep -E '[0-9]+ passed' <<<"$log" | tail -1), $(grep 'ERROR SUMMARY' <<<"$log" | sed 's/=* *//')"
+    else
+      echo "FAIL $(basename "$t") (exit $rc):"; grep -E 'Invalid|ERROR SUMMARY|FAIL|at 0x|by thread' <<<"$log" | head -12
+      bad=1
+    fi
+  done
+  exit $bad
 fi
 [ -x "$here/bin/$prog" ] && prog="$here/bin/$prog"
 exec "$prog" "$@"
