@@ -58,13 +58,21 @@ mg_coarse_interior_warp_kernel(const void *in, const void *links, void *out, con
 
 /* Row parts for ns output sites: a block a site fills the SMs only from COARSE_INTERIOR_MIN_BLOCKS
  * sites an SM; the coarsest lattices (a 4^4 lattice has 128 sites a parity, an H100 132 SMs) get 2 or 4
- * times the warps a site instead. */
+ * times the warps a site instead. QF_COARSE_ROW_PARTS=1|2|4 forces one choice everywhere (to measure
+ * the rule). Both are read once (a device's SM count per device). */
 static int coarse_interior_row_parts(int64_t ns)
 {
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-        sms = 0;
-    return ns <= sms ? 4 : ns <= 2 * (int64_t)sms ? 2 : 1;
+    static int forced = -1, sms[STARPU_MAXCUDADEVS];
+    if (forced < 0) {
+        const char *e = getenv("QF_COARSE_ROW_PARTS");
+        int v = e && *e ? atoi(e) : 0;
+        forced = v == 1 || v == 2 || v == 4 ? v : 0;
+    }
+    if (forced) return forced;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= STARPU_MAXCUDADEVS) return 1;
+    if (!sms[dev] && cudaDeviceGetAttribute(&sms[dev], cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) return 1;
+    return ns <= sms[dev] ? 4 : ns <= 2 * (int64_t)sms[dev] ? 2 : 1;
 }
 
 template <int R>
