@@ -60,7 +60,13 @@ int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, doubl
     }
     *norm = sqrt(re);
     if (k->p->verbose && qf_runtime_rank() == 0) {
-        printf("  %-9s iteration %5d   iterated residual %.3e\n", solver, k->iterations, *norm);
+        /* the norm itself says little where |b| is large (a random source: about the square root of the
+         * field's size); its ratio to |b| is what the tolerance bounds */
+        if (k->bnorm > 0.0)
+            printf("  %-9s iteration %5d   iterated residual %.3e, %.3e of |b|\n", solver, k->iterations, *norm,
+                   *norm / k->bnorm);
+        else
+            printf("  %-9s iteration %5d   iterated residual %.3e\n", solver, k->iterations, *norm);
         fflush(stdout);
     }
     return QF_SUCCESS;

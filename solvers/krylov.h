@@ -20,6 +20,7 @@ typedef struct {
     int iterations;          /* Krylov iterations so far, over restarts */
     int updates;             /* high-precision corrections so far */
     int breakdown;           /* the last failure was NaN or Inf in the iterations (set by the checks) */
+    double bnorm;            /* |b| of the solve (0: unknown), so that progress lines read as the tolerance */
 } qf_krylov;
 
 /* Temporary fields of the system's shape, zero, from the operator's pool: in the iterations'

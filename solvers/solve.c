@@ -197,6 +197,7 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
     qf_field *r = NULL, *bs = NULL, *xs = NULL;
     double bnorm = 0.0, best = 0.0;
     int rc = qf_krylov_field_hi(&k, &r) || qf_krylov_norm(b, parity, &bnorm);
+    k.bnorm = bnorm;
     if (!rc && bnorm == 0.0) { /* M x = 0: x = 0 */
         rc = qf_blas_axpby(0.0, NULL, 0.0, x, parity);
         res->converged = 1;

@@ -9,6 +9,7 @@
 /* The multigrid options of the command being run (one command a process). */
 static qf_mg_params mg_options;
 static int mg_options_set;
+static int mg_prec_given; /* --mg-prec: otherwise single under a double operator */
 
 static qf_mg_params *mg_params(void)
 {
@@ -91,6 +92,15 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
         if (strcmp(v, "mr") && strcmp(v, "sap"))
             return qf_app_usage_error(command, "--mg-smoother needs mr (even-odd MR steps) or sap (Schwarz cycles)");
         mg->smoother = strcmp(v, "sap") ? QF_MG_SMOOTHER_MR : QF_MG_SMOOTHER_SAP;
+        *i += 1;
+        return 0;
+    }
+    if (!strcmp(a, "--mg-prec")) {
+        const char *v = *i + 1 < argc ? argv[*i + 1] : "";
+        if (strcmp(v, "single") && strcmp(v, "double"))
+            return qf_app_usage_error(command, "--mg-prec needs single or double (the hierarchy's precision)");
+        mg->prec = strcmp(v, "double") ? QF_SINGLE : QF_DOUBLE;
+        mg_prec_given = 1;
         *i += 1;
         return 0;
     }
@@ -261,7 +271,11 @@ int qf_app_mg_prepare(qf_linop *M, qf_solver_params *sp)
 {
     if (sp->kind != QF_SOLVER_MG || sp->mg) return QF_SUCCESS;
     qf_mg_params p = *mg_params();
-    p.prec = qf_linop_get_domain(M)->prec == QF_DOUBLE ? QF_SINGLE : qf_linop_get_domain(M)->prec;
+    qf_precision op = qf_linop_get_domain(M)->prec;
+    if (mg_prec_given && p.prec < op)
+        return qf_fail("--mg-prec %s is finer than the operator's %s precision: give --prec %s too, or --mg-prec %s",
+                       qf_precision_name(p.prec), qf_precision_name(op), qf_precision_name(p.prec), qf_precision_name(op));
+    if (!mg_prec_given) p.prec = op == QF_DOUBLE ? QF_SINGLE : op;
     p.verbose = qf_runtime_rank() == 0;
     if (qf_mg_setup(&sp->mg, M, &p)) return QF_ERROR;
     qf_mg_stats st;
