@@ -54,6 +54,9 @@ export LD_LIBRARY_PATH="$here/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_
 export STARPU_HOME=${STARPU_HOME:-/tmp/quarkflow-starpu-home} STARPU_SILENT=${STARPU_SILENT:-1}
 prog=$1
 shift
+# a test program on the CUDA worker alone (quick sizes), and beside CPU workers
+cuda_only=(env STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1)
+cuda_cpu=(env STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1)
 if [ "$prog" = ctest-gpu ]; then
   set -e
   echo "== test_fields, CUDA workers only (STARPU_NCPU=0 STARPU_NCUDA=1, dmda)"
@@ -63,9 +66,9 @@ if [ "$prog" = ctest-gpu ]; then
   for t in "$here"/bin/test_*; do
     case $t in */test_fields|*/test_gauge_io*|*/test_geometry|*/test_fermion_io|*/test_dirac_reference|*/test_watchdog) continue ;; esac
     echo "== $(basename "$t"), CUDA workers only"
-    STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 "$t"
+    "${cuda_only[@]}" "$t"
     echo "== $(basename "$t"), CUDA + CPU workers (dmdas)"
-    STARPU_NCUDA=1 STARPU_SCHED=dmdas QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 "$t"
+    "${cuda_cpu[@]}" "$t"
   done
   for solver in bicgstab "gcr --sloppy single --inner-mr 2" "mg --mg-nvec 6 --mg-block 2 2 2 2"; do
     echo "== the same $solver solve on CPU workers, a CUDA worker, and both"
@@ -85,8 +88,7 @@ if [ "$prog" = memcheck-gpu ]; then
   [ -x "$cs" ] || { echo "memcheck-gpu: compute-sanitizer not found (CUDA toolkit's bin)" >&2; exit 2; }
   bad=0
   for t in "$here"/bin/test_*; do
-    log=$(STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda QF_TEST_REQUIRE_CUDA=1 QF_TEST_QUICK=1 \
-          "$cs" --tool memcheck --leak-check no --error-exitcode 3 "$t" 2>&1)
+    log=$("${cuda_only[@]}" "$cs" --tool memcheck --leak-check no --error-exitcode 3 "$t" 2>&1)
     rc=$?
     if grep -q 'terminated before first instrumented API call' <<<"$log"; then
       echo "skip $(basename "$t"): no CUDA call"

@@ -239,8 +239,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 4)\n" \
     "  --mg-smoother mr|sap  the finest level's smoother: even-odd MR steps (default) or the Schwarz\n"     \
     "                      alternating procedure (MR on domains with Dirichlet boundaries, no messages)\n" \
-    "  --mg-prec single|double  the hierarchy's precision, and the outer GCR's iterations (default single\n" \
-    "                      under a double operator: double/single; double where single loses a solve)\n"   \
+    "  --mg-prec single|double  the hierarchy's precision, and the outer GCR's iterations (default: single\n" \
+    "                      under a double operator, the operator's own under a single one)\n"              \
     "  --mg-smoother-prec half|hierarchy  the finest level's MR smoother on a half-precision twin of its\n"  \
     "                      operator (QUDA's half smoother), or in the hierarchy's precision (default)\n"      \
     "  --mg-sap-block X Y Z T  Schwarz domains (default 4 4 4 4; even, dividing the blocks, at most 256 sites)\n" \
