@@ -300,7 +300,7 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
         if (q->mass_list)
             printf("solver        multi-shift CG (MILC's multi-mass inverter), %s, tolerance %.1e, at most %d iterations, "
                    "residual read every %d\n",
-                   qf_app_solver_precision(&o->sp, o->dp.prec), o->sp.tol, o->sp.max_iter, o->sp.check_every);
+                   qf_app_solver_precision(&o->sp, o->dp.prec), o->sp.tol, o->sp.max_iter, qf_solver_check_every(&o->sp));
         else
             qf_app_print_solver(&o->sp, o->dp.prec);
     }

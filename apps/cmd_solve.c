@@ -108,7 +108,7 @@ static int run(const qf_app_problem *o, qf_solver_params *sp, const int dims[4])
     if (o->q.mass_list)
         printf("solver        multi-shift CG on -D_eo D_oe + 4m^2 and -D_oe D_eo + 4m^2, x = M^dag y (MILC's multi-mass "
                "inverter), %s, tolerance %.1e, at most %d iterations, residual read every %d\n",
-               qf_app_solver_precision(sp, o->p.prec), sp->tol, sp->max_iter, sp->check_every);
+               qf_app_solver_precision(sp, o->p.prec), sp->tol, sp->max_iter, qf_solver_check_every(sp));
     else
         qf_app_print_solver(sp, o->p.prec);
     fflush(stdout);

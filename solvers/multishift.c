@@ -100,8 +100,9 @@ static int check(qf_linop *A, int n, const double *shifts, const double *tol, qf
         for (int t = 0; t < s; t++)
             if (x[t] == x[s]) return qf_fail("multi-shift CG: shifts %d and %d share a solution field", t, s);
     }
-    if (p->max_iter < 1 || p->check_every < 1)
-        return qf_fail("multi-shift CG: max_iter %d and check_every %d must be at least 1", p->max_iter, p->check_every);
+    if (p->max_iter < 1 || p->check_every < 0)
+        return qf_fail("multi-shift CG: max_iter %d must be at least 1 and check_every %d at least 0 (0: every 10)",
+                       p->max_iter, p->check_every);
     return qf_precision_check_full(p->sloppy, "multi-shift CG's iterations");
 }
 
@@ -170,7 +171,7 @@ static int iterate(multishift *m, const qf_solver_params *p)
         alpha_old = alpha;
         beta_old = beta;
         rr = rr_new;
-        if (!rc && p->verbose && (k + 1) % p->check_every == 0 && qf_runtime_rank() == 0) {
+        if (!rc && p->verbose && (k + 1) % qf_solver_check_every(p) == 0 && qf_runtime_rank() == 0) {
             printf("  multi-shift CG iteration %5d  |r| / |b| = %.3e, %d shifts iterating\n", k + 1, sqrt(rr) / m->bnorm,
                    any);
             fflush(stdout);

@@ -155,6 +155,21 @@ static void test_edge_cases(problem *pb)
     qf_solver_kind k;
     CHECK(qf_solver_parse("gmres", &k) == QF_ERROR && strstr(qf_last_error(), "gcr"), "parse: %s", qf_last_error());
 
+    /* the residual's cadence: the method's where none is given, never past the iteration limit */
+    p = qf_solver_default_params();
+    CHECK(qf_solver_check_every(&p) == 10, "BiCGStab's cadence %d, not 10", qf_solver_check_every(&p));
+    p.kind = QF_SOLVER_MG;
+    CHECK(qf_solver_check_every(&p) == 1, "multigrid's cadence %d, not every K-cycle", qf_solver_check_every(&p));
+    p.kind = QF_SOLVER_GCR;
+    p.max_iter = 4;
+    CHECK(qf_solver_check_every(&p) == 4, "GCR's cadence %d past max_iter 4", qf_solver_check_every(&p));
+    p.check_every = 3;
+    CHECK(qf_solver_check_every(&p) == 3, "a given cadence 3 became %d", qf_solver_check_every(&p));
+    p = qf_solver_default_params();
+    p.check_every = -1;
+    CHECK(qf_solve(M, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "check_every -1"), "check_every -1: %s",
+          qf_last_error());
+
     qf_field_destroy(b);
     qf_field_destroy(x);
     qf_linop_destroy(M);

@@ -189,8 +189,9 @@ int qf_app_write_result(const qf_app_problem *pr, const char *path, const qf_fie
  * MAX_ITER (the one its parser sets, so that the help cannot name another). */
 #define QF_APP_NOT_A_SOLVER_OPTION (-1)
 int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_solver_params *sp);
-/* The commands' start: qf_solver_default_params with the tolerance and the cadence of the residual
- * checks left open, for qf_app_solver_check to choose when no option gives them. */
+/* The commands' start: qf_solver_default_params with the tolerance left open, for qf_app_solver_check
+ * to choose when no option gives it (the residual checks keep the method's cadence,
+ * qf_solver_check_every, unless --check-every gives one). */
 qf_solver_params qf_app_solver_defaults(void);
 /* After all options: the defaults left open, and the checks that join several options (--tol
  * against the operator's precision op_prec, --check-every against --max-iter): 0 or a usage error's
@@ -220,7 +221,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     " with a single one (their rounding allows no less;\n"                                                             \
     "                      default 1e-10, or " QF_APP_STR(QF_SOLVER_MIN_TOL_SINGLE) " in single)\n"                   \
     "  --max-iter N        iteration limit (default " QF_APP_STR(max_iter) ")\n"                                     \
-    "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10)\n"      \
+    "  --check-every K     the host reads the residual every K iterations, at most --max-iter (default 10;\n"         \
+    "                      1 for --solver mg, whose iterations are whole K-cycles)\n"                                 \
     "  --sloppy P          precision of the iterations: double (default), single or half (16-bit, QUDA's);\n"   \
     "                      below the operator's it is mixed precision (reliable updates; GCR restarts)\n"       \
     "  --delta D           the residual's fall that triggers a high-precision update (default 0.1)\n"            \

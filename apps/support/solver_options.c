@@ -193,23 +193,20 @@ int qf_app_solver_option(const char *command, int argc, char **argv, int *i, qf_
 qf_solver_params qf_app_solver_defaults(void)
 {
     qf_solver_params sp = qf_solver_default_params();
-    sp.tol = NAN; /* no option gives these: qf_app_solver_check */
-    sp.check_every = 0;
+    sp.tol = NAN; /* no option gives it: qf_app_solver_check */
     return sp;
 }
 
 int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision op_prec)
 {
-    /* the defaults follow the other options: the tolerance a single-precision operator, the cadence
-     * a lower iteration limit (at which the solver reads the residual anyway); values given beyond
-     * them are mistakes worth naming */
+    /* the tolerance's default follows a single-precision operator (the cadence's, the method and the
+     * iteration limit: qf_solver_check_every); values given beyond them are mistakes worth naming */
     if (op_prec == QF_HALF)
         return qf_app_usage_error(command, "--prec half: a solve and its solution are in double or single; give half as "
                                            "the precision of the iterations instead (--prec double --sloppy half)");
     const qf_solver_params library = qf_solver_default_params();
     double least = qf_solver_min_tol(op_prec);
     if (isnan(sp->tol)) sp->tol = fmax(library.tol, least);
-    if (!sp->check_every) sp->check_every = library.check_every < sp->max_iter ? library.check_every : sp->max_iter;
     if (!(sp->tol >= least && sp->tol < 1.0))
         return qf_app_usage_error(command,
                                   "--tol %g: the relative residual to reach, between %g (the least a %s-precision "
@@ -248,7 +245,7 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
                mg->coarse_nkrylov, mg->coarse_tol,
                op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
         printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
-               sp->check_every);
+               qf_solver_check_every(sp));
         return;
     }
     if (sp->kind == QF_SOLVER_GCR) {
@@ -264,7 +261,7 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
     if (mixed_precision(sp, op_prec))
         printf(" (%s at a residual fall of %g)", sp->kind == QF_SOLVER_GCR ? "restarts" : "reliable updates", sp->delta);
     printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
-           sp->check_every);
+           qf_solver_check_every(sp));
 }
 
 int qf_app_mg_prepare(qf_linop *M, qf_solver_params *sp)

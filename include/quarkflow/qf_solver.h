@@ -54,7 +54,8 @@ typedef struct {
     qf_solver_kind kind;
     double tol;        /* on the true relative residual |b - M x| / |b| */
     int max_iter;
-    int check_every;   /* the host reads the iterated residual every this many iterations */
+    int check_every;   /* the host reads the iterated residual every this many iterations; 0: the
+                        * method's own cadence (qf_solver_check_every) */
     int even_odd;      /* 1: solve the even-odd Schur system and reconstruct */
     int verbose;       /* print the iterated residual at each check */
     qf_precision sloppy; /* precision of the iterations (the lower of this and the operator's) */
@@ -82,9 +83,12 @@ typedef struct {
 double qf_solver_min_tol(qf_precision op_prec);
 
 #define QF_SOLVER_DEFAULT_MAX_ITER 1000
-/* BiCGStab, tol 1e-10, QF_SOLVER_DEFAULT_MAX_ITER iterations, a check every 10, even-odd, quiet,
- * uniform double precision, delta 0.1, GCR with 16 vectors and no preconditioner. */
+/* BiCGStab, tol 1e-10, QF_SOLVER_DEFAULT_MAX_ITER iterations, the method's check cadence, even-odd,
+ * quiet, uniform double precision, delta 0.1, GCR with 16 vectors and no preconditioner. */
 qf_solver_params qf_solver_default_params(void);
+/* How often p's solve reads the residual: check_every, or where it is 0 the method's cadence, every
+ * iteration for mg (an iteration is a whole K-cycle) and every 10 for the others, at most max_iter. */
+int qf_solver_check_every(const qf_solver_params *p);
 const char *qf_solver_name(qf_solver_kind k);
 /* Parses cg, cgnr, cgne, bicgstab, gcr, mr or mg. */
 int qf_solver_parse(const char *s, qf_solver_kind *k);
