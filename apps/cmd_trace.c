@@ -1,9 +1,10 @@
-/* quarkflow trace: `trace summary` and `trace gantt` on a trace folder (or a tasks.rec); the reading
+/* quarkflow trace: `trace summary`, `trace gantt` and `trace states` on a trace folder (or its files); the reading
  * of traces is the command line's support (support/trace.c), which every command's --trace uses. */
 #include "app.h"
 #include "commands.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 static const char help[] =
     "usage: quarkflow trace summary TASKS_REC|DIR [--window CODELET]\n"
     "       quarkflow trace gantt DIR [--from MS] [--to MS] [--out FILE.svg]\n"
+    "       quarkflow trace states PAJE_TRACE|DIR [--from MS] [--to MS] [--top N]\n"
     "\n"
     "Summarises the tasks.rec that starpu_fxt_tool writes from an FxT trace (quarkflow --trace DIR\n"
     "writes it into DIR): tasks, total and mean time per task name (stage, operator, precision), tasks,\n"
@@ -20,25 +22,36 @@ static const char help[] =
     "\n"
     "gantt draws the tasks of each worker between --from and --to ms (default 0 and 20) after the start\n"
     "of the recorded window, one colour per codelet, with gnuplot into --out (default DIR/gantt.svg);\n"
-    "DIR/gantt.dat and DIR/gantt.gp stay beside it for other pictures.\n";
+    "DIR/gantt.dat and DIR/gantt.gp stay beside it for other pictures.\n"
+    "\n"
+    "states reads the paje.trace and says what the runtime's threads and memory managers did between\n"
+    "--from and --to ms of the trace (the times ViTE shows; default all of it): the --top N (default 20)\n"
+    "largest times a container spent in one state (Executing, FetchingInput, DriverCopyAsync, ...), the\n"
+    "N longest state intervals, and the transfers between memory nodes and MPI messages by kind (F fetch,\n"
+    "PF prefetch, IF idle fetch, MPIL) and ends, with bytes and rates. A worker in FetchingInput while a\n"
+    "memory manager copies in idle time is waiting for that copy.\n";
 
 int qf_cmd_trace(int argc, char **argv)
 {
     if (qf_app_help_requested(argc, argv, 1, help)) return 0;
-    int gantt = argc >= 2 && !strcmp(argv[1], "gantt");
-    if (argc < 3 || (strcmp(argv[1], "summary") && !gantt))
-        return qf_app_usage_error("trace", "give 'summary' or 'gantt' and a trace folder (or a tasks.rec)");
+    int gantt = argc >= 2 && !strcmp(argv[1], "gantt"), states = argc >= 2 && !strcmp(argv[1], "states");
+    if (argc < 3 || (strcmp(argv[1], "summary") && !gantt && !states))
+        return qf_app_usage_error("trace", "give 'summary', 'gantt' or 'states' and a trace folder (or its file)");
     const char *window = NULL, *in = NULL, *out = NULL;
-    double from = 0.0, to = 20.0;
+    double from = 0.0, to = states ? INFINITY : 20.0;
+    int top = 20;
     for (int i = 2; i < argc; i++) {
         int rc = 0;
-        if (!gantt && !strcmp(argv[i], "--window")) {
+        if (!gantt && !states && !strcmp(argv[i], "--window")) {
             if (i + 1 >= argc) return qf_app_usage_error("trace", "--window needs a codelet name");
             window = argv[++i];
-        } else if (gantt && !strcmp(argv[i], "--from")) {
+        } else if ((gantt || states) && !strcmp(argv[i], "--from")) {
             rc = qf_app_double("trace", argc, argv, &i, &from);
-        } else if (gantt && !strcmp(argv[i], "--to")) {
+        } else if ((gantt || states) && !strcmp(argv[i], "--to")) {
             rc = qf_app_double("trace", argc, argv, &i, &to);
+        } else if (states && !strcmp(argv[i], "--top")) {
+            rc = qf_app_int("trace", argc, argv, &i, &top);
+            if (!rc && top < 1) return qf_app_usage_error("trace", "--top %d: give at least 1", top);
         } else if (gantt && !strcmp(argv[i], "--out")) {
             if (i + 1 >= argc) return qf_app_usage_error("trace", "--out needs a file name");
             out = argv[++i];
@@ -61,6 +74,12 @@ int qf_cmd_trace(int argc, char **argv)
     }
     char path[PATH_MAX + 16];
     struct stat st;
-    snprintf(path, sizeof path, stat(in, &st) == 0 && S_ISDIR(st.st_mode) ? "%s/tasks.rec" : "%s", in);
+    int dir = stat(in, &st) == 0 && S_ISDIR(st.st_mode);
+    if (states) {
+        if (!(to > from)) return qf_app_usage_error("trace", "--from %g --to %g: give an interval", from, to);
+        snprintf(path, sizeof path, dir ? "%s/paje.trace" : "%s", in);
+        return qf_app_trace_states(path, from, to, top, stdout) ? qf_app_error() : 0;
+    }
+    snprintf(path, sizeof path, dir ? "%s/tasks.rec" : "%s", in);
     return qf_app_trace_summary(path, window, stdout) ? qf_app_error() : 0;
 }

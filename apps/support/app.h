@@ -280,6 +280,12 @@ void qf_app_mg_release(qf_solver_params *sp);
 void qf_app_trace_finish(const char *dir);
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
 int qf_app_trace_gantt(const char *dir, double from, double to, const char *picture);
+/* What the runtime's threads and memory managers did between from and to ms of a paje.trace (the
+ * times ViTE shows): the top largest times a container spent in a state (FetchingInput, Executing,
+ * DriverCopyAsync ...), the top longest state intervals, and the transfers and MPI messages by kind
+ * and ends with their bytes and rates. A worker in FetchingInput while a memory manager copies in idle
+ * time waits for that copy. */
+int qf_app_trace_states(const char *paje, double from, double to, int top, FILE *out);
 /* Plots (support/plot.c). Runs gnuplot on script (without a shell), which must write picture; fails
  * with a message naming the fix when gnuplot is missing or fails. */
 int qf_app_gnuplot(const char *script, const char *picture);

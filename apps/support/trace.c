@@ -4,7 +4,8 @@
  * idle share of the traced span, the critical path through the task dependencies with the tasks'
  * durations (a lower bound on the span with unlimited workers), and from the paje.trace beside it the
  * share of the communication (transfers between memory nodes, MPI messages) hidden behind
- * computation; and the Gantt chart of `quarkflow trace gantt`. Support of the command line, since
+ * computation; the Gantt chart of `quarkflow trace gantt`; and from the paje.trace the runtime's
+ * states and transfers of `quarkflow trace states`. Support of the command line, since
  * every command's --trace ends here (qf_app_stop). A trace may come from anywhere: its numbers are
  * bounds-checked and its names never reach a gnuplot script unsanitised. */
 #include "app.h"
@@ -340,6 +341,8 @@ static int in_windows(const trace_task *t, double win[][2], int n)
 
 typedef struct {
     char key[96];  /* container and link key of paje.trace, which pair a link's start and end */
+    char kind[8];  /* F fetch, PF prefetch, IF idle fetch (StarPU's link types), MPIL an MPI message */
+    char node[32]; /* the container it leaves (a start) or reaches (an end): a memory manager, an MPI one */
     double time;   /* ms */
     int rank;      /* the process that waits for the data */
     int mpi;
@@ -376,38 +379,77 @@ static int container_rank(const trace_place *at, const char *c, int *rank)
     return QF_SUCCESS;
 }
 
-/* The data links of a paje.trace: start (18, or 23 for MPI messages) and end (19) events of the
- * transfers between memory nodes (types F, PF, IF: fetch, prefetch, idle fetch) and of MPI messages
- * (MPIL); work-stealing links (WSL) are not data. *found: whether there is a paje.trace (none is no
- * error: the summary says communication was not measured). */
-static int read_links(const char *paje, link_events *starts, link_events *ends, int *found)
+/* A paje.trace line's fields, split at blanks (starpu_fxt_tool mixes tabs and spaces); a field in
+ * double quotes (a state's name, a colour) is one field, without its quotes. Returns the count. */
+static int paje_fields(char *line, char *field[], int max)
+{
+    int n = 0;
+    char *c = line;
+    while (n < max) {
+        while (*c && isspace((unsigned char)*c)) c++;
+        if (!*c) break;
+        int quoted = *c == '"';
+        field[n++] = c += quoted;
+        while (*c && (quoted ? *c != '"' : !isspace((unsigned char)*c))) c++;
+        if (!*c) break;
+        *c++ = '\0';
+    }
+    return n;
+}
+
+/* Reads paje's lines, each split into its fields, into visit (ctx; 0 to go on); comments and the event
+ * definitions skipped. *found: whether the file opened (a missing one is no error here). */
+#define PAJE_MAX_FIELDS 16
+typedef int (*paje_visit)(void *ctx, const trace_place *at, char **field, int nf);
+static int paje_read(const char *paje, paje_visit visit, void *ctx, int *found)
 {
     FILE *f = fopen(paje, "r");
     *found = f != NULL;
     if (!f) return QF_SUCCESS;
     trace_place at = {paje, 0};
-    char *line = NULL;
+    char *line = NULL, *field[PAJE_MAX_FIELDS];
     size_t size = 0;
     int rc = QF_SUCCESS;
     while (!rc && getline(&line, &size, f) >= 0) {
         at.line++;
-        if (strncmp(line, "18\t", 3) && strncmp(line, "19\t", 3) && strncmp(line, "23\t", 3)) continue;
-        int end = line[1] == '9';
-        char *field[8] = {0};
-        int nf = 0;
-        for (char *tok = strtok(line, "\t\n"); tok && nf < 8; tok = strtok(NULL, "\t\n")) field[nf++] = tok;
-        if (nf < 7 || !strcmp(field[2], "WSL")) continue;
-        link_event e = {.mpi = !strcmp(field[2], "MPIL")};
-        rc = trace_double(&at, "time", field[1], TRACE_MAX_MS, &e.time);
-        if (!rc) rc = trace_double(&at, "size", field[4], TRACE_MAX_BYTES, &e.bytes);
-        if (!rc) rc = container_rank(&at, e.mpi ? field[5] : field[3], &e.rank);
-        if (rc) break;
-        snprintf(e.key, sizeof e.key, "%s/%s", field[3], field[6]);
-        rc = push_link(paje, end ? ends : starts, &e);
+        if (line[0] == '%' || line[0] == '#') continue;
+        int nf = paje_fields(line, field, PAJE_MAX_FIELDS);
+        if (nf) rc = visit(ctx, &at, field, nf);
     }
     free(line);
     fclose(f);
     return rc;
+}
+
+typedef struct {
+    link_events *starts, *ends;
+} link_reader;
+
+/* The data links of a paje.trace: start (18, or 23 for MPI messages) and end (19) events of the
+ * transfers between memory nodes (types F, PF, IF: fetch, prefetch, idle fetch) and of MPI messages
+ * (MPIL); work-stealing links (WSL) are not data. */
+static int visit_link(void *ctx, const trace_place *at, char **field, int nf)
+{
+    const link_reader *l = ctx;
+    int start = !strcmp(field[0], "18") || !strcmp(field[0], "23"), end = !strcmp(field[0], "19");
+    if (!(start || end) || nf < 7 || !strcmp(field[2], "WSL")) return QF_SUCCESS;
+    link_event e = {.mpi = !strcmp(field[2], "MPIL")};
+    int rc = trace_double(at, "time", field[1], TRACE_MAX_MS, &e.time) ||
+             trace_double(at, "size", field[4], TRACE_MAX_BYTES, &e.bytes) ||
+             container_rank(at, e.mpi ? field[5] : field[3], &e.rank);
+    if (rc) return QF_ERROR;
+    snprintf(e.key, sizeof e.key, "%s/%s", field[3], field[6]);
+    snprintf(e.kind, sizeof e.kind, "%s", field[2]);
+    snprintf(e.node, sizeof e.node, "%s", field[5]);
+    return push_link(at->path, end ? l->ends : l->starts, &e);
+}
+
+/* The data links of paje (visit_link); *found: whether there is a paje.trace (none is no error: the
+ * summary says communication was not measured). */
+static int read_links(const char *paje, link_events *starts, link_events *ends, int *found)
+{
+    link_reader l = {starts, ends};
+    return paje_read(paje, visit_link, &l, found);
 }
 
 /* Length of [s, e) covered by the sorted disjoint intervals iv[0..n). */
@@ -601,6 +643,276 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     fprintf(out, "note          an asynchronous CUDA task lasts from its launch to the driver's seeing it end, so it\n"
                  "              may include the tasks queued before it on the GPU\n");
     free(names), free(busy), free(count), free(starts.e), free(ends.e), tasks_free(&ts);
+    return QF_SUCCESS;
+}
+
+/* ---- what the runtime's threads and memory managers did: trace states ---- */
+
+/* Paje's names: containers (7: alias, type, parent, name) and state values (6: alias, state type,
+ * name, colour), looked up only to print. */
+typedef struct {
+    char alias[32], type[16], name[64];
+} paje_name;
+
+typedef struct {
+    char value[32]; /* the state's alias */
+    double ms;      /* inside the window */
+} state_time;
+
+/* One container's states of one type: the stack of paje's push and pop (set replaces the top), and
+ * the time in each state. */
+typedef struct {
+    char container[32], type[16];
+    struct {
+        char value[32];
+        double since;
+    } *stack;
+    int depth, stack_cap;
+    state_time *times;
+    int ntimes, times_cap;
+} state_track;
+
+typedef struct {
+    double ms, start;
+    int track;
+    char value[32];
+} state_interval;
+
+typedef struct {
+    double from, to;
+    int top;
+    paje_name *names, *values;
+    int nnames, names_cap, nvalues, values_cap;
+    state_track *tracks;
+    int ntracks, tracks_cap;
+    state_interval *longest; /* top, longest first */
+    int nlongest;
+    link_reader links;
+} state_reader;
+
+static int push_name(const char *paje, paje_name **a, int *n, int *cap, const char *alias, const char *type,
+                     const char *name)
+{
+    paje_name *p = grow(*a, *n, cap, sizeof *p, paje, "names");
+    if (!p) return QF_ERROR;
+    *a = p;
+    paje_name *e = &p[(*n)++];
+    snprintf(e->alias, sizeof e->alias, "%s", alias);
+    snprintf(e->type, sizeof e->type, "%s", type);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    return QF_SUCCESS;
+}
+
+/* The name of alias (of state type type, or a container where type is NULL), or alias itself. */
+static const char *paje_lookup(const paje_name *a, int n, const char *alias, const char *type)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (!strcmp(a[i].alias, alias) && (!type || !strcmp(a[i].type, type))) return a[i].name;
+    return alias;
+}
+
+static int state_track_of(const char *paje, state_reader *r, const char *container, const char *type)
+{
+    for (int i = 0; i < r->ntracks; i++)
+        if (!strcmp(r->tracks[i].container, container) && !strcmp(r->tracks[i].type, type)) return i;
+    state_track *t = grow(r->tracks, r->ntracks, &r->tracks_cap, sizeof *t, paje, "state tracks");
+    if (!t) return -1;
+    r->tracks = t;
+    t = &r->tracks[r->ntracks];
+    memset(t, 0, sizeof *t);
+    snprintf(t->container, sizeof t->container, "%s", container);
+    snprintf(t->type, sizeof t->type, "%s", type);
+    return r->ntracks++;
+}
+
+/* State value of track k held over [start, end): its share inside the window, and a candidate for
+ * the longest intervals. */
+static int state_close(const char *paje, state_reader *r, int k, const char *value, double start, double end)
+{
+    state_track *t = &r->tracks[k];
+    double a = start > r->from ? start : r->from, b = end < r->to ? end : r->to;
+    if (b <= a) return QF_SUCCESS;
+    int i = 0;
+    while (i < t->ntimes && strcmp(t->times[i].value, value)) i++;
+    if (i == t->ntimes) {
+        state_time *p = grow(t->times, t->ntimes, &t->times_cap, sizeof *p, paje, "states");
+        if (!p) return QF_ERROR;
+        t->times = p;
+        memset(&p[i], 0, sizeof p[i]);
+        snprintf(p[i].value, sizeof p[i].value, "%s", value);
+        t->ntimes++;
+    }
+    t->times[i].ms += b - a;
+    double ms = end - start;
+    int at = r->nlongest < r->top ? r->nlongest : r->top - 1;
+    if (r->top < 1 || (r->nlongest == r->top && ms <= r->longest[at].ms)) return QF_SUCCESS;
+    while (at > 0 && r->longest[at - 1].ms < ms) { /* insertion into the list, longest first */
+        r->longest[at] = r->longest[at - 1];
+        at--;
+    }
+    r->longest[at] = (state_interval){.ms = ms, .start = start, .track = k};
+    snprintf(r->longest[at].value, sizeof r->longest[at].value, "%s", value);
+    if (r->nlongest < r->top) r->nlongest++;
+    return QF_SUCCESS;
+}
+
+/* Paje's set (10, and 20/21 with a task's details), push (11) and pop (12) of a container's state, the
+ * names (6, 7) and the links (visit_link). */
+static int visit_state(void *ctx, const trace_place *at, char **field, int nf)
+{
+    state_reader *r = ctx;
+    const char *ev = field[0];
+    if (!strcmp(ev, "6") && nf >= 4)
+        return push_name(at->path, &r->values, &r->nvalues, &r->values_cap, field[1], field[2], field[3]);
+    if (!strcmp(ev, "7") && nf >= 6)
+        return push_name(at->path, &r->names, &r->nnames, &r->names_cap, field[2], field[3], field[5]);
+    int set = !strcmp(ev, "10") || !strcmp(ev, "20") || !strcmp(ev, "21"), push = !strcmp(ev, "11"),
+        pop = !strcmp(ev, "12");
+    if (!(set || push || pop)) return visit_link(&r->links, at, field, nf);
+    if (nf < (pop ? 4 : 5)) return QF_SUCCESS;
+    double time;
+    int k = -1;
+    if (trace_double(at, "time", field[1], TRACE_MAX_MS, &time) || (k = state_track_of(at->path, r, field[2], field[3])) < 0)
+        return QF_ERROR;
+    state_track *t = &r->tracks[k];
+    if (t->depth > 0) { /* the state on top ends, or pauses under a pushed one */
+        if (state_close(at->path, r, k, t->stack[t->depth - 1].value, t->stack[t->depth - 1].since, time))
+            return QF_ERROR;
+        t = &r->tracks[k];
+    }
+    if (pop) {
+        if (t->depth > 0) t->depth--;
+        if (t->depth > 0) t->stack[t->depth - 1].since = time; /* the state below resumes */
+        return QF_SUCCESS;
+    }
+    if (push || t->depth == 0) {
+        void *p = grow(t->stack, t->depth, &t->stack_cap, sizeof *t->stack, at->path, "nested states");
+        if (!p) return QF_ERROR;
+        t->stack = p;
+        t->depth++;
+    }
+    snprintf(t->stack[t->depth - 1].value, sizeof t->stack[t->depth - 1].value, "%s", field[4]);
+    t->stack[t->depth - 1].since = time;
+    return QF_SUCCESS;
+}
+
+static void state_reader_free(state_reader *r)
+{
+    for (int i = 0; i < r->ntracks; i++) free(r->tracks[i].stack), free(r->tracks[i].times);
+    free(r->tracks), free(r->names), free(r->values), free(r->longest);
+    free(r->links.starts->e), free(r->links.ends->e);
+}
+
+/* "alias (name)" of a container */
+static const char *container_label(const state_reader *r, const char *alias, char *buf, size_t size)
+{
+    const char *name = paje_lookup(r->names, r->nnames, alias, NULL);
+    if (name == alias) snprintf(buf, size, "%s", alias);
+    else snprintf(buf, size, "%s (%s)", alias, name);
+    return buf;
+}
+
+typedef struct {
+    char kind[8], from[32], to[32];
+    long n;
+    double bytes, ms, longest;
+} transfer_sum;
+
+int qf_app_trace_states(const char *paje, double from, double to, int top, FILE *out)
+{
+    link_events starts = {0}, ends = {0};
+    state_reader r = {.from = from, .to = to, .top = top, .links = {&starts, &ends}};
+    int found = 0;
+    r.longest = calloc((size_t)(top > 0 ? top : 1), sizeof *r.longest);
+    int rc = r.longest ? paje_read(paje, visit_state, &r, &found) : qf_fail("out of host memory");
+    if (!rc && !found) rc = qf_fail("cannot read %s (%s): give a paje.trace, or the folder quarkflow --trace wrote", paje, strerror(errno));
+    int any = 0;
+    for (int i = 0; !rc && i < r.ntracks; i++) any |= r.tracks[i].ntimes > 0;
+    /* the links, paired by key as the summary pairs them, summed by kind and ends */
+    transfer_sum *sums = NULL;
+    int nsums = 0, sums_cap = 0;
+    if (!rc) {
+        qsort(starts.e, (size_t)starts.n, sizeof *starts.e, by_key);
+        qsort(ends.e, (size_t)ends.n, sizeof *ends.e, by_key);
+    }
+    for (int i = 0, j = 0; !rc && i < starts.n && j < ends.n;) {
+        int c = strcmp(starts.e[i].key, ends.e[j].key);
+        if (c) {
+            c < 0 ? i++ : j++;
+            continue;
+        }
+        const link_event *s = &starts.e[i++], *e = &ends.e[j++];
+        if (!(e->time > from && s->time < to) || e->time < s->time) continue;
+        int k = 0;
+        while (k < nsums && (strcmp(sums[k].kind, s->kind) || strcmp(sums[k].from, s->node) || strcmp(sums[k].to, e->node)))
+            k++;
+        if (k == nsums) {
+            transfer_sum *p = grow(sums, nsums, &sums_cap, sizeof *p, paje, "kinds of transfer");
+            if (!p) {
+                rc = QF_ERROR;
+                break;
+            }
+            sums = p;
+            memset(&sums[k], 0, sizeof sums[k]);
+            snprintf(sums[k].kind, sizeof sums[k].kind, "%s", s->kind);
+            snprintf(sums[k].from, sizeof sums[k].from, "%s", s->node);
+            snprintf(sums[k].to, sizeof sums[k].to, "%s", e->node);
+            nsums++;
+        }
+        double ms = e->time - s->time;
+        sums[k].n++;
+        sums[k].bytes += s->bytes;
+        sums[k].ms += ms;
+        if (ms > sums[k].longest) sums[k].longest = ms;
+    }
+    if (!rc && !any && !nsums)
+        rc = qf_fail("%s: no state held and no transfer between %g and %g ms: check --from and --to against the times "
+                     "ViTE shows",
+                     paje, from, to);
+    if (rc) {
+        free(sums);
+        state_reader_free(&r);
+        return QF_ERROR;
+    }
+    char label[128], label2[128], span[96];
+    if (from <= 0.0 && isinf(to)) snprintf(span, sizeof span, "over the whole trace");
+    else snprintf(span, sizeof span, "between %g and %g ms of the trace (the times ViTE shows)", from, to);
+    fprintf(out, "states        ms in each state %s, largest first\n", span);
+    if (!any) fprintf(out, "  none in the window\n");
+    for (int printed = 0; printed < top; printed++) { /* the top entries over all tracks, largest first */
+        int bk = -1, bi = -1;
+        for (int k = 0; k < r.ntracks; k++)
+            for (int i = 0; i < r.tracks[k].ntimes; i++)
+                if (r.tracks[k].times[i].ms > 0 && (bk < 0 || r.tracks[k].times[i].ms > r.tracks[bk].times[bi].ms))
+                    bk = k, bi = i;
+        if (bk < 0) break;
+        state_time *st = &r.tracks[bk].times[bi];
+        fprintf(out, "  %-32s %-30s %10.1f\n", container_label(&r, r.tracks[bk].container, label, sizeof label),
+                paje_lookup(r.values, r.nvalues, st->value, r.tracks[bk].type), st->ms);
+        st->ms = -st->ms; /* printed */
+    }
+    fprintf(out, "longest       state intervals: ms, start ms, container, state\n");
+    for (int i = 0; i < r.nlongest; i++) {
+        const state_interval *v = &r.longest[i];
+        fprintf(out, "  %10.1f %12.1f  %s %s\n", v->ms, v->start,
+                container_label(&r, r.tracks[v->track].container, label, sizeof label),
+                paje_lookup(r.values, r.nvalues, v->value, r.tracks[v->track].type));
+    }
+    fprintf(out, "transfers     by kind (F fetch, PF prefetch, IF idle fetch, MPIL MPI message), from -> to: count, MB, "
+                 "ms, longest ms, GB/s\n");
+    if (!nsums) fprintf(out, "  none in the window\n");
+    for (int printed = 0; printed < nsums; printed++) { /* longest total time first */
+        int k = -1;
+        for (int j = 0; j < nsums; j++)
+            if (sums[j].n > 0 && (k < 0 || sums[j].ms > sums[k].ms)) k = j;
+        fprintf(out, "  %-4s %s -> %s: %ld transfer%s, %.1f MB, %.1f ms, longest %.1f ms, %.2f GB/s\n", sums[k].kind,
+                container_label(&r, sums[k].from, label, sizeof label), container_label(&r, sums[k].to, label2, sizeof label2),
+                sums[k].n, sums[k].n > 1 ? "s" : "", sums[k].bytes / 1e6, sums[k].ms, sums[k].longest,
+                sums[k].ms > 0 ? sums[k].bytes / (sums[k].ms * 1e6) : 0.0);
+        sums[k].n = -sums[k].n; /* printed */
+    }
+    free(sums);
+    state_reader_free(&r);
     return QF_SUCCESS;
 }
 
