@@ -249,10 +249,11 @@ static void print_table(const bench_opts *o, const bench_row *rows, int n)
                    PROPAGATOR_SOLVES * w->bicg.seconds / (w->setup_seconds + PROPAGATOR_SOLVES * w->mg.seconds));
         else printf("%7s %8s\n", "-", "-");
     }
-    printf("\nBiCGSt: mixed-precision BiCGStab iterations ('-': not converged in %d). outer: MG-GCR iterations.\n"
+    printf("\nBiCGSt: mixed-precision BiCGStab iterations ('-': not converged in %d). outer: MG-GCR iterations ('-':\n"
+           "not converged, or stalled: no halving of the residual in %d K-cycles).\n"
            "coarse its/solve: GCR iterations per coarse solve on levels 1, 2, ... speedup: BiCGStab time / MG solve\n"
            "time. x%d e2e: %d BiCGStab solves / (MG setup + %d MG solves), a propagator's cost each way.\n",
-           o->sp.max_iter, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES);
+           o->sp.max_iter, QF_MG_STALL_KCYCLES, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES);
 }
 
 /* Iterations and seconds against the quark mass, one panel each, BiCGStab and MG (setup apart). */

@@ -113,7 +113,7 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     qf_scalar_create(&rr);
     qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
     int j = 0;
-    while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
+    while (!qf_sequence_failed() && !k->stalled && norm > target && k->iterations < k->p->max_iter) {
         direction(k, &s, j++, r);
         qf_krylov_next_iteration(k);
         int full = j == s.n;
@@ -121,7 +121,7 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         qf_blas_norm2(rr, r, k->parity);
         qf_krylov_check(k, rr, "GCR", &norm);
         if (!qf_sequence_failed() &&
-            (full || norm <= target || k->iterations >= k->p->max_iter || qf_reliable_due(&rel, norm))) {
+            (full || norm <= target || k->iterations >= k->p->max_iter || k->stalled || qf_reliable_due(&rel, norm))) {
             /* restart: the solution from the directions so far, the residual recomputed */
             implicit_update(&s, j, rel.xs, k->parity);
             qf_reliable_update(&rel, r, &norm);

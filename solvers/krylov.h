@@ -21,7 +21,11 @@ typedef struct {
     int updates;             /* high-precision corrections so far */
     int breakdown;           /* the last failure was NaN or Inf in the iterations (set by the checks) */
     double bnorm;            /* |b| of the solve (0: unknown), so that progress lines read as the tolerance */
+    double stall_mark;       /* multigrid: the residual the next must halve (0: none yet) */
+    int stall_since;         /* and the iteration it was read at */
+    int stalled;             /* stopped for want of progress, where reaching max_iter is no error */
 } qf_krylov;
+
 
 /* Temporary fields of the system's shape, zero, from the operator's pool: in the iterations'
  * precision, or in the solve's. */
@@ -36,7 +40,8 @@ int qf_krylov_norm(const qf_field *f, int parity, double *norm);
  * flops. */
 int qf_krylov_apply(qf_krylov *k, int dagger, qf_field *out, const qf_field *in);
 /* Reads the iterated residual norm^2 rr (the host's only wait in an iteration) and returns its
- * square root, or fails on NaN or Inf: a breakdown (k->breakdown set). */
+ * square root, or fails on NaN or Inf: a breakdown (k->breakdown set); a multigrid solve also stops
+ * when stalled (QF_MG_STALL_KCYCLES): failing, or k->stalled under accept_max_iter. */
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm);
 /* Counts an iteration and marks its submission in a trace. */
 void qf_krylov_next_iteration(qf_krylov *k);

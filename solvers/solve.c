@@ -135,12 +135,15 @@ static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *
     int rc = qf_krylov_field_hi(k, &start) || residual(k, k->A, r, x, b, &norm);
     *best = norm;
     while (!rc && norm > target) {
-        if (k->iterations >= k->p->max_iter) {
+        if (k->iterations >= k->p->max_iter || k->stalled) { /* stalled: only under accept_max_iter */
             if (k->p->accept_max_iter) break;
             rc = qf_fail("%s did not converge in %d iterations: the best true residual reached is %.3e of the "
-                         "requested %.3e (relative); raise max_iter, loosen the tolerance or use %s",
+                         "requested %.3e (relative); raise max_iter, loosen the tolerance or %s",
                          qf_solver_name(k->p->kind), k->iterations, *best / (target / k->p->tol), k->p->tol,
-                         k->p->kind == QF_SOLVER_BICGSTAB ? "GCR" : "BiCGStab");
+                         k->p->kind == QF_SOLVER_MG       ? "strengthen the multigrid setup (more setup iterations "
+                                                            "or near-null vectors, another level)"
+                         : k->p->kind == QF_SOLVER_BICGSTAB ? "use GCR"
+                                                            : "use BiCGStab");
             break;
         }
         if (runs++ > 0) k->updates++; /* a restart from the corrected solution */

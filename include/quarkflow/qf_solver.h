@@ -82,6 +82,12 @@ typedef struct {
 #define QF_SOLVER_MIN_TOL_SINGLE 1e-6
 double qf_solver_min_tol(qf_precision op_prec);
 
+/* Multigrid's outer residual falls by orders of magnitude in tens of K-cycles, even near the critical
+ * mass; QF_MG_STALL_KCYCLES of them without halving it mean a coarse space that misses some of the
+ * operator's lowest modes, which more iterations do not mend: qf_solve stops there and fails naming
+ * the fix (with accept_max_iter it ends as if out of iterations, the result not converged). */
+#define QF_MG_STALL_KCYCLES 30
+
 #define QF_SOLVER_DEFAULT_MAX_ITER 1000
 /* BiCGStab, tol 1e-10, QF_SOLVER_DEFAULT_MAX_ITER iterations, the method's check cadence, even-odd,
  * quiet, uniform double precision, delta 0.1, GCR with 16 vectors and no preconditioner. */
