@@ -1,4 +1,4 @@
-/* quarkflow trace: `trace summary`, `trace gantt` and `trace states` on a trace folder (or its files); the reading
+/* quarkflow trace: `trace summary`, `gaps`, `gantt` and `states` on a trace folder (or its files); the reading
  * of traces is the command line's support (support/trace.c), which every command's --trace uses. */
 #include "app.h"
 #include "commands.h"
@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 
 static const char help[] =
-    "usage: quarkflow trace summary TASKS_REC|DIR [--window CODELET]\n"
+    "usage: quarkflow trace summary TASKS_REC|DIR [--window NAME]\n"
+    "       quarkflow trace gaps TASKS_REC|DIR [--window NAME] [--top N]\n"
     "       quarkflow trace gantt DIR [--from MS] [--to MS] [--out FILE.svg]\n"
     "       quarkflow trace states PAJE_TRACE|DIR [--from MS] [--to MS] [--top N]\n"
     "\n"
@@ -18,7 +19,13 @@ static const char help[] =
     "writes it into DIR): tasks, total and mean time per task name (stage, operator, precision), tasks,\n"
     "busy time and idle share per worker over the traced span, the critical path through the task\n"
     "dependencies, and the transfers and MPI messages of the paje.trace beside it with the share of\n"
-    "their time hidden behind running tasks. --window NAME starts the span at the first task of that name or codelet (e.g. qf_wilson_gather).\n"
+    "their time hidden behind running tasks. --window NAME starts the span at the first task of that name,\n"
+    "codelet or stage (e.g. qf_wilson_gather, or c_cycle for a multigrid solve's first coarse task).\n"
+    "\n"
+    "gaps says where each worker waited: its idle time before each kind of task (from the latest end of\n"
+    "its earlier tasks), and the --top N (default 20) largest gaps with the tasks on either side and the\n"
+    "waiting task's submission time (a task submitted long before it started waited inside the runtime,\n"
+    "for its data or an allocation; one submitted just before it, for the host).\n"
     "\n"
     "gantt draws the tasks of each worker between --from and --to ms (default 0 and 20) after the start\n"
     "of the recorded window, one colour per codelet, with gnuplot into --out (default DIR/gantt.svg);\n"
@@ -34,9 +41,10 @@ static const char help[] =
 int qf_cmd_trace(int argc, char **argv)
 {
     if (qf_app_help_requested(argc, argv, 1, help)) return 0;
-    int gantt = argc >= 2 && !strcmp(argv[1], "gantt"), states = argc >= 2 && !strcmp(argv[1], "states");
-    if (argc < 3 || (strcmp(argv[1], "summary") && !gantt && !states))
-        return qf_app_usage_error("trace", "give 'summary', 'gantt' or 'states' and a trace folder (or its file)");
+    int gantt = argc >= 2 && !strcmp(argv[1], "gantt"), states = argc >= 2 && !strcmp(argv[1], "states"),
+        gaps = argc >= 2 && !strcmp(argv[1], "gaps");
+    if (argc < 3 || (strcmp(argv[1], "summary") && !gantt && !states && !gaps))
+        return qf_app_usage_error("trace", "give 'summary', 'gaps', 'gantt' or 'states' and a trace folder (or its file)");
     const char *window = NULL, *in = NULL, *out = NULL;
     double from = 0.0, to = states ? INFINITY : 20.0;
     int top = 20;
@@ -49,7 +57,7 @@ int qf_cmd_trace(int argc, char **argv)
             rc = qf_app_double("trace", argc, argv, &i, &from);
         } else if ((gantt || states) && !strcmp(argv[i], "--to")) {
             rc = qf_app_double("trace", argc, argv, &i, &to);
-        } else if (states && !strcmp(argv[i], "--top")) {
+        } else if ((states || gaps) && !strcmp(argv[i], "--top")) {
             rc = qf_app_int("trace", argc, argv, &i, &top);
             if (!rc && top < 1) return qf_app_usage_error("trace", "--top %d: give at least 1", top);
         } else if (gantt && !strcmp(argv[i], "--out")) {
@@ -81,5 +89,6 @@ int qf_cmd_trace(int argc, char **argv)
         return qf_app_trace_states(path, from, to, top, stdout) ? qf_app_error() : 0;
     }
     snprintf(path, sizeof path, dir ? "%s/tasks.rec" : "%s", in);
+    if (gaps) return qf_app_trace_gaps(path, window, top, stdout) ? qf_app_error() : 0;
     return qf_app_trace_summary(path, window, stdout) ? qf_app_error() : 0;
 }

@@ -280,6 +280,10 @@ void qf_app_mg_release(qf_solver_params *sp);
 void qf_app_trace_finish(const char *dir);
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out);
 int qf_app_trace_gantt(const char *dir, double from, double to, const char *picture);
+/* Where each worker of a tasks.rec waited (window as for the summary): per worker its idle time before
+ * each task name (from the latest end of its earlier tasks), and the top largest gaps with the tasks on
+ * either side and the waiting task's submission time. */
+int qf_app_trace_gaps(const char *tasks_rec, const char *window, int top, FILE *out);
 /* What the runtime's threads and memory managers did between from and to ms of a paje.trace (the
  * times ViTE shows): the top largest times a container spent in a state (FetchingInput, Executing,
  * DriverCopyAsync ...), the top longest state intervals, and the transfers and MPI messages by kind

@@ -4,7 +4,8 @@
  * idle share of the traced span, the critical path through the task dependencies with the tasks'
  * durations (a lower bound on the span with unlimited workers), and from the paje.trace beside it the
  * share of the communication (transfers between memory nodes, MPI messages) hidden behind
- * computation; the Gantt chart of `quarkflow trace gantt`; and from the paje.trace the runtime's
+ * computation; each worker's waits (`quarkflow trace gaps`); the Gantt chart of `quarkflow trace
+ * gantt`; and from the paje.trace the runtime's
  * states and transfers of `quarkflow trace states`. Support of the command line, since
  * every command's --trace ends here (qf_app_stop). A trace may come from anywhere: its numbers are
  * bounds-checked and its names never reach a gnuplot script unsanitised. */
@@ -25,6 +26,7 @@ typedef struct {
     int worker, rank;    /* worker: a row over all processes' workers (worker_rows); wid: StarPU's id */
     int wid;
     double start, end;   /* ms */
+    double submit;       /* ms; -1 where the record has none */
     long *deps;
     int ndeps;
 } trace_task;
@@ -184,7 +186,7 @@ static int tasks_read(const char *path, trace_tasks *ts)
     FILE *f = fopen(path, "r");
     if (!f) return qf_fail("cannot read %s: give the tasks.rec that starpu_fxt_tool wrote (or its folder)", path);
     memset(ts, 0, sizeof *ts);
-    trace_task cur = {.job = -1, .worker = -1, .start = -1, .end = -1};
+    trace_task cur = {.job = -1, .worker = -1, .start = -1, .end = -1, .submit = -1};
     const trace_task fresh = cur;
     trace_place at = {path, 0}, end_at = at;
     char *line = NULL;
@@ -226,6 +228,8 @@ static int tasks_read(const char *path, trace_tasks *ts)
             cur.worker = cur.wid = (int)x;
         } else if (!strcmp(line, "StartTime")) {
             rc = trace_double(&at, line, v, TRACE_MAX_MS, &cur.start);
+        } else if (!strcmp(line, "SubmitTime")) {
+            rc = trace_double(&at, line, v, TRACE_MAX_MS, &cur.submit);
         } else if (!strcmp(line, "EndTime")) {
             rc = trace_double(&at, line, v, TRACE_MAX_MS, &cur.end);
             end_at = at;
@@ -542,18 +546,32 @@ static void communication_summary(link_events starts, link_events ends, int foun
     free(busy), free(first);
 }
 
+/* The index of the first task (ts sorted by start) of the window: named window, of codelet window, or
+ * of stage window (the name's part before ':', as "c_cycle" of "c_cycle:single"); 0 without a window;
+ * -1 with the message set when there is none. */
+static int window_start(const trace_tasks *ts, const char *window, const char *tasks_rec)
+{
+    if (!window) return 0;
+    size_t len = strlen(window);
+    for (int i = 0; i < ts->n; i++) {
+        const trace_task *t = &ts->t[i];
+        if (!strcmp(t->name, window) || !strcmp(t->model, window) || (!strncmp(t->name, window, len) && t->name[len] == ':'))
+            return i;
+    }
+    qf_fail("%s has no task named %s, of codelet %s or of stage %s to start the window at", tasks_rec, window, window,
+            window);
+    return -1;
+}
+
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
 {
     trace_tasks ts;
     if (tasks_read(tasks_rec, &ts)) return QF_ERROR;
     qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
-    int first = 0;
-    if (window) {
-        while (first < ts.n && strcmp(ts.t[first].name, window) && strcmp(ts.t[first].model, window)) first++;
-        if (first == ts.n) {
-            tasks_free(&ts);
-            return qf_fail("%s has no task named %s or of codelet %s to start the window at", tasks_rec, window, window);
-        }
+    int first = window_start(&ts, window, tasks_rec);
+    if (first < 0) {
+        tasks_free(&ts);
+        return QF_ERROR;
     }
     trace_task *t = ts.t + first;
     int n = ts.n - first, maxw = 0;
@@ -643,6 +661,86 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
     fprintf(out, "note          an asynchronous CUDA task lasts from its launch to the driver's seeing it end, so it\n"
                  "              may include the tasks queued before it on the GPU\n");
     free(names), free(busy), free(count), free(starts.e), free(ends.e), tasks_free(&ts);
+    return QF_SUCCESS;
+}
+
+/* ---- where each worker waited: trace gaps ---- */
+
+typedef struct {
+    double ms;
+    const trace_task *before, *after; /* the task the worker waited for, and the one it ran before */
+} trace_gap;
+
+static int by_gap(const void *a, const void *b)
+{
+    double x = ((const trace_gap *)a)->ms, y = ((const trace_gap *)b)->ms;
+    return (x < y) - (x > y); /* largest first */
+}
+
+int qf_app_trace_gaps(const char *tasks_rec, const char *window, int top, FILE *out)
+{
+    trace_tasks ts;
+    if (tasks_read(tasks_rec, &ts)) return QF_ERROR;
+    qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
+    int first = window_start(&ts, window, tasks_rec);
+    if (first < 0) {
+        tasks_free(&ts);
+        return QF_ERROR;
+    }
+    const trace_task *t = ts.t + first;
+    int n = ts.n - first, maxw = 0;
+    for (int i = 0; i < n; i++) maxw = t[i].worker > maxw ? t[i].worker : maxw;
+    trace_gap *gaps = malloc((size_t)n * sizeof *gaps);
+    name_sum *names = calloc((size_t)n, sizeof *names);
+    if (!gaps || !names) {
+        free(gaps), free(names), tasks_free(&ts);
+        return qf_fail("out of host memory reading the gaps of %s", tasks_rec);
+    }
+    fprintf(out, "gaps          each worker's idle time before each task, from the latest end of its earlier tasks (from\n"
+                 "              the %s on); a task submitted long before it started waited inside the\n"
+                 "              runtime (for its data, an allocation), one submitted just before it, for the host\n",
+            window ? "window's first task" : "first task");
+    for (int w = 0; w <= maxw; w++) {
+        int ntasks = 0, ngaps = 0, nnames = 0;
+        const trace_task *last = NULL, *first_task = NULL;
+        double last_end = 0.0, idle = 0.0;
+        for (int i = 0; i < n; i++) {
+            if (t[i].worker != w) continue;
+            if (!first_task) first_task = &t[i];
+            ntasks++;
+            if (last && t[i].start > last_end) {
+                double ms = t[i].start - last_end;
+                gaps[ngaps++] = (trace_gap){ms, &t[i], last};
+                idle += ms;
+                int k = 0;
+                while (k < nnames && strcmp(names[k].name, t[i].name)) k++;
+                if (k == nnames) names[nnames++] = (name_sum){t[i].name, 0, 0.0};
+                names[k].n++;
+                names[k].total += ms;
+            }
+            if (!last || t[i].end > last_end) last = &t[i], last_end = t[i].end;
+        }
+        if (!ntasks) continue;
+        fprintf(out, "worker %d (rank %d, StarPU's worker %d): %d tasks over %.3f ms, idle %.3f ms before them\n", w,
+                first_task->rank, first_task->wid, ntasks, last_end - first_task->start, idle);
+        fprintf(out, "  %-34s %10s %6s\n", "idle before", "ms", "gaps");
+        for (int done = 0; done < nnames && done < top; done++) { /* largest total first */
+            int k = -1;
+            for (int j = 0; j < nnames; j++)
+                if (names[j].n > 0 && (k < 0 || names[j].total > names[k].total)) k = j;
+            fprintf(out, "  %-34s %10.3f %6ld\n", names[k].name, names[k].total, names[k].n);
+            names[k].n = -names[k].n; /* printed */
+        }
+        qsort(gaps, (size_t)ngaps, sizeof *gaps, by_gap);
+        fprintf(out, "  largest gaps: ms, after -> before, start ms (submitted ms)\n");
+        for (int g = 0; g < ngaps && g < top; g++) {
+            char submitted[32] = "-";
+            if (gaps[g].before->submit >= 0.0) snprintf(submitted, sizeof submitted, "%.3f", gaps[g].before->submit);
+            fprintf(out, "  %10.3f  %s -> %s  at %.3f (%s)\n", gaps[g].ms, gaps[g].after->name, gaps[g].before->name,
+                    gaps[g].before->start, submitted);
+        }
+    }
+    free(gaps), free(names), tasks_free(&ts);
     return QF_SUCCESS;
 }
 
