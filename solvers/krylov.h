@@ -26,7 +26,6 @@ typedef struct {
     int stalled;             /* stopped for want of progress, where reaching max_iter is no error */
 } qf_krylov;
 
-
 /* Temporary fields of the system's shape, zero, from the operator's pool: in the iterations'
  * precision, or in the solve's. */
 int qf_krylov_field(const qf_krylov *k, qf_field **f);
