@@ -1,5 +1,6 @@
 /* Restarted, flexible GCR with the implicit solution update, as Algorithm 1 of the GCR-DD paper:
  * the search directions p_j = K r (K: the solve's preconditioner, or the identity) and z_j = A p_j
+ * (from K itself where it knows A p_j from its own residual: MR steps, the multigrid K-cycle)
  * orthogonalised against the earlier z_i (modified Gram-Schmidt, beta_ij = <z_i, z_j> / |z_i|^2),
  * the residual r -= alpha_j z_j with alpha_j = <z_j, r> / |z_j|^2, all as tasks in the iterations'
  * precision. The space keeps the inner products, not the ratios: each update divides in its own task
@@ -69,9 +70,13 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
 {
     int parity = k->parity, n = s->n;
     if (space_direction(k, s, j)) return;
-    if (k->K) qf_precond_apply(k->K, s->p[j], r, &k->flops);
-    else qf_blas_copy(s->p[j], r, parity);
-    qf_krylov_apply(k, 0, s->z[j], s->p[j]);
+    if (k->K && k->K_image) { /* z_j = A p_j from the preconditioner's own residual */
+        qf_precond_apply_image(k->K, s->p[j], s->z[j], r, &k->flops);
+    } else {
+        if (k->K) qf_precond_apply(k->K, s->p[j], r, &k->flops);
+        else qf_blas_copy(s->p[j], r, parity);
+        qf_krylov_apply(k, 0, s->z[j], s->p[j]);
+    }
     for (int i = 0; i < j; i++) { /* z_j -= (<z_i, z_j> / |z_i|^2) z_i */
         qf_blas_dot(s->beta[i * n + j], s->z[i], s->z[j], parity);
         qf_blas_caxpy_ratio(s->beta[i * n + j], s->zz[i], -1.0, s->z[i], s->z[j], parity);

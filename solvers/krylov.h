@@ -14,6 +14,7 @@ typedef struct {
     qf_linop *A;             /* the system in the solve's precision */
     qf_linop *As;            /* the system the iterations use: A, or its sloppy twin */
     qf_precond *K;           /* GCR's preconditioner, in the iterations' precision (NULL: none) */
+    int K_image;             /* 1: K's image A K r is of the iterations' operator As (qf_precond_apply_image) */
     const qf_solver_params *p;
     int parity;              /* sites of the system: its domain's parity (0 for even-odd) */
     double flops;            /* of the operator applications so far (QUDA's counts) */

@@ -150,9 +150,10 @@ static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
-static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
+/* z = K_l r; with az, also A_l z: (r - t) + A_l s for the smoother's correction s of t = r - A_l P e_c,
+ * where the smoother gives A_l s (qf_precond_has_image), else by an application of A_l */
+static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_field *r, double *flops)
 {
-    const level_ref *ref = ctx;
     qf_mg *mg = ref->mg;
     int l = ref->l;
     qf_linop *A = mg->op[l], *Ac = mg->op[l + 1];
@@ -167,12 +168,23 @@ static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
     qf_transfer_restrict(mg->T[l], rc, r);
     coarse_solve(mg, l, ec, rc);
     qf_transfer_prolong(mg->T[l], z, ec, 0);
+    int image = az && mg->smoother[l] && qf_precond_has_image(mg->smoother[l]);
     if (mg->smoother[l]) {
         *flops += qf_linop_flops(A, 0);
         qf_linop_apply(A, t, z);
         qf_blas_axpby(1.0, r, -1.0, t, -1);
-        qf_precond_apply(mg->smoother[l], s, t, flops);
+        if (image) { /* az = A s + (r - t) */
+            qf_precond_apply_image(mg->smoother[l], s, az, t, flops);
+            qf_blas_axpby(1.0, r, -1.0, t, -1);
+            qf_blas_axpby(1.0, t, 1.0, az, -1);
+        } else {
+            qf_precond_apply(mg->smoother[l], s, t, flops);
+        }
         qf_blas_axpby(1.0, s, 1.0, z, -1);
+    }
+    if (az && !image) {
+        *flops += qf_linop_flops(A, 0);
+        qf_linop_apply(A, az, z);
     }
     int ret = qf_sequence_end();
     qf_task_scope_leave(outer);
@@ -187,7 +199,17 @@ static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
     return ret;
 }
 
-static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = cycle_apply};
+static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
+{
+    return cycle_run(ctx, z, NULL, r, flops);
+}
+
+static int cycle_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_field *r, double *flops)
+{
+    return cycle_run(ctx, z, az, r, flops);
+}
+
+static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = cycle_apply, .apply_image = cycle_apply_image};
 
 /* ---- the smoother ---- */
 
@@ -196,33 +218,53 @@ typedef struct {
     qf_precond *mr;    /* MR steps on its Schur complement */
     qf_field *bhat, *xhat; /* the Schur system's source and solution, kept from one application to the next */
     qf_field *t, *z;   /* the input and output in the smoother's precision where it is not the level's */
+    qf_field *w;       /* Ahat xhat, where the smoother gives its image (eo_smoother_has_image) */
 } eo_smoother;
 
-static int eo_smoother_apply(void *ctx, qf_field *z, const qf_field *t, double *flops)
+/* z = S t; with az (only where eo_smoother_has_image), also A z from the MR steps' residual and the
+ * operator's schur_image, instead of an application of A */
+static int eo_smoother_run(eo_smoother *s, qf_field *z, qf_field *az, const qf_field *t, double *flops)
 {
-    eo_smoother *s = ctx;
     qf_sequence_begin();
     if (s->t) qf_field_convert(s->t, t);
     const qf_field *in = s->t ? s->t : t;
     qf_linop_prepare(s->A, s->bhat, in);
-    qf_precond_apply(s->mr, s->xhat, s->bhat, flops);
+    if (az) qf_precond_apply_image(s->mr, s->xhat, s->w, s->bhat, flops);
+    else qf_precond_apply(s->mr, s->xhat, s->bhat, flops);
     qf_linop_reconstruct(s->A, s->z ? s->z : z, s->xhat, in);
     if (s->z) qf_field_convert(z, s->z);
+    if (az) qf_linop_schur_image(s->A, az, in, s->bhat, s->w);
     return qf_sequence_end();
+}
+
+static int eo_smoother_apply(void *ctx, qf_field *z, const qf_field *t, double *flops)
+{
+    return eo_smoother_run(ctx, z, NULL, t, flops);
+}
+
+static int eo_smoother_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_field *t, double *flops)
+{
+    return eo_smoother_run(ctx, z, az, t, flops);
 }
 
 static void eo_smoother_destroy(void *ctx)
 {
     eo_smoother *s = ctx;
     qf_precond_destroy(s->mr);
-    qf_field *own[4] = {s->bhat, s->xhat, s->t, s->z};
-    for (int k = 0; k < 4; k++)
+    qf_field *own[5] = {s->bhat, s->xhat, s->t, s->z, s->w};
+    for (int k = 0; k < 5; k++)
         if (own[k]) qf_linop_field_give_back(s->A, own[k]);
     free(s);
 }
 
 static const qf_precond_ops eo_smoother_ops = {
     .name = "even-odd MR smoother", .apply = eo_smoother_apply, .destroy = eo_smoother_destroy};
+/* In the level's own precision the smoother also gives A z (the image's rounding is that of the
+ * iterations); in another (a half-precision smoother) it does not, and the K-cycle applies A. */
+static const qf_precond_ops eo_smoother_image_ops = {.name = "even-odd MR smoother",
+                                                     .apply = eo_smoother_apply,
+                                                     .apply_image = eo_smoother_apply_image,
+                                                     .destroy = eo_smoother_destroy};
 
 /* The smoother of level l's operator A, in precision prec (A's twin there; the input converted to it and
  * the output back). Its fields start at zero: the prepared source is written on the even sites only,
@@ -239,11 +281,13 @@ static int smoother_create(qf_precond **S, qf_linop *A, int steps, qf_precision 
         free(s);
         return QF_ERROR;
     }
+    int image = own_precision && qf_linop_has_schur_image(s->A);
     if (qf_linop_schur(s->A, &schur) || qf_precond_mr(&s->mr, schur, steps) || qf_linop_field_take(s->A, &s->bhat) ||
         qf_linop_field_take(s->A, &s->xhat) || qf_blas_axpby(0.0, NULL, 0.0, s->bhat, -1) ||
         qf_blas_axpby(0.0, NULL, 0.0, s->xhat, -1) ||
         (!own_precision && (qf_linop_field_take(s->A, &s->t) || qf_linop_field_take(s->A, &s->z))) ||
-        qf_precond_create(S, &eo_smoother_ops, s)) {
+        (image && (qf_linop_field_take(s->A, &s->w) || qf_blas_axpby(0.0, NULL, 0.0, s->w, -1))) ||
+        qf_precond_create(S, image ? &eo_smoother_image_ops : &eo_smoother_ops, s)) {
         eo_smoother_destroy(s);
         return QF_ERROR;
     }

@@ -34,9 +34,10 @@ typedef struct {
     qf_field *t[2]; /* the steps' residual e and q = A e, from A's pool at the first application */
 } mr_precond;
 
-static int mr_precond_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
+/* z = the steps from zero; with az, also A z = r - e from the steps' residual e (no application of A,
+ * the rounding of the iterated residual aside) */
+static int mr_precond_run(mr_precond *m, qf_field *z, qf_field *az, const qf_field *r, double *flops)
 {
-    mr_precond *m = ctx;
     int parity = qf_linop_get_domain(m->A)->parity;
     qf_scalar *c[NS] = {0};
     qf_sequence_begin();
@@ -47,8 +48,19 @@ static int mr_precond_apply(void *ctx, qf_field *z, const qf_field *r, double *f
     qf_blas_axpby(0.0, NULL, 0.0, z, parity);
     qf_blas_copy(m->t[0], r, parity);
     for (int i = 0; i < m->steps && !qf_sequence_failed(); i++) mr_step(m->A, z, m->t[0], m->t[1], c, flops);
+    if (az) qf_blas_copy(az, r, parity), qf_blas_axpby(-1.0, m->t[0], 1.0, az, parity);
     scalars_destroy(c);
     return qf_sequence_end();
+}
+
+static int mr_precond_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
+{
+    return mr_precond_run(ctx, z, NULL, r, flops);
+}
+
+static int mr_precond_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_field *r, double *flops)
+{
+    return mr_precond_run(ctx, z, az, r, flops);
 }
 
 static void mr_precond_destroy(void *ctx)
@@ -58,7 +70,8 @@ static void mr_precond_destroy(void *ctx)
     free(m);
 }
 
-static const qf_precond_ops mr_precond_ops = {.name = "MR", .apply = mr_precond_apply, .destroy = mr_precond_destroy};
+static const qf_precond_ops mr_precond_ops = {
+    .name = "MR", .apply = mr_precond_apply, .apply_image = mr_precond_apply_image, .destroy = mr_precond_destroy};
 
 int qf_precond_mr(qf_precond **K, qf_linop *A, int steps)
 {

@@ -37,3 +37,18 @@ int qf_precond_apply(qf_precond *K, qf_field *z, const qf_field *r, double *flop
     if (flops) *flops += spent;
     return rc;
 }
+
+int qf_precond_has_image(const qf_precond *K) { return K && K->ops->apply_image; }
+
+int qf_precond_apply_image(qf_precond *K, qf_field *z, qf_field *az, const qf_field *r, double *flops)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (!qf_precond_has_image(K)) return qf_fail("preconditioner %s gives no image A z", K ? qf_precond_name(K) : "NULL");
+    if (!z || !az || !r) return qf_fail("preconditioner %s: a NULL field", qf_precond_name(K));
+    if (z == r || az == r || az == z)
+        return qf_fail("preconditioner %s: the input, output and image must be distinct fields", qf_precond_name(K));
+    double spent = 0.0;
+    int rc = K->ops->apply_image(K->ctx, z, az, r, &spent);
+    if (flops) *flops += spent;
+    return rc;
+}

@@ -164,6 +164,9 @@ static int preconditioner(qf_krylov *k, qf_precond **own)
     const qf_solver_params *p = k->p;
     if (p->kind == QF_SOLVER_MG) {
         k->K = qf_mg_precond(p->mg);
+        /* the K-cycle's image is of its finest operator, which is the iterations' where the hierarchy
+         * was built for this operator */
+        k->K_image = qf_precond_has_image(k->K) && qf_mg_level_op(p->mg, 0) == k->As;
         return QF_SUCCESS;
     }
     if (p->kind != QF_SOLVER_GCR) return QF_SUCCESS;
@@ -173,8 +176,9 @@ static int preconditioner(qf_krylov *k, qf_precond **own)
     }
     if (p->gcr_sap_cycles > 0) {
         if (qf_precond_sap(own, k->As, p->gcr_sap_block, p->gcr_sap_cycles, p->gcr_sap_mr)) return QF_ERROR;
-    } else if (p->gcr_inner_mr > 0 && qf_precond_mr(own, k->As, p->gcr_inner_mr)) {
-        return QF_ERROR;
+    } else if (p->gcr_inner_mr > 0) {
+        if (qf_precond_mr(own, k->As, p->gcr_inner_mr)) return QF_ERROR;
+        k->K_image = 1; /* MR steps on As itself */
     }
     k->K = *own;
     return QF_SUCCESS;

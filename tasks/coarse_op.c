@@ -108,6 +108,13 @@ static int full_reconstruct(void *ctx, qf_field *x, const qf_field *x_even, cons
     return qf_blas_copy(x, x_even, -1) || hop(op, x, x_even, &odd) ? QF_ERROR : QF_SUCCESS;
 }
 
+/* the coarse Schur form is the asymmetric one (schur_apply) */
+static int full_schur_image(void *ctx, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
+{
+    (void)ctx;
+    return qf_linop_schur_image_asymmetric(az, b, bhat, w);
+}
+
 static void op_free(coarse_op *op)
 {
     if (!op) return;
@@ -133,6 +140,7 @@ static const qf_linop_ops full_ops = {.name = "D_c",
                                       .schur = full_schur,
                                       .prepare = full_prepare,
                                       .reconstruct = full_reconstruct,
+                                      .schur_image = full_schur_image,
                                       .coarsen = full_coarsen,
                                       .destroy = full_destroy};
 static const qf_linop_ops schur_ops = {

@@ -259,6 +259,19 @@ int qf_dirac_prepare(qf_dirac *d, qf_field *bhat, const qf_field *b)
     return hop(d, bhat, u, &s);
 }
 
+int qf_dirac_schur_image(qf_dirac *d, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
+{
+    if (check_operand(d, az, "image") || check_operand(d, b, "source") || check_operand(d, bhat, "prepared source") ||
+        check_operand(d, w, "Schur image"))
+        return QF_ERROR;
+    if (!(has_clover(d) && d->form == QF_SCHUR_SYMMETRIC)) return qf_linop_schur_image_asymmetric(az, b, bhat, w);
+    qf_field *diff = d->tmp[1];
+    return qf_blas_copy(az, b, -1) || qf_blas_copy(diff, w, 0) || qf_blas_axpby(-1.0, bhat, 1.0, diff, 0) ||
+                   qf_clover_apply(az, 1.0, az, 1.0, d->clover, diff, 0)
+               ? QF_ERROR
+               : QF_SUCCESS;
+}
+
 int qf_dirac_reconstruct(qf_dirac *d, qf_field *x, const qf_field *x_even, const qf_field *b)
 {
     if (check_operand(d, x, "solution") || check_operand(d, x_even, "even-site solution") ||

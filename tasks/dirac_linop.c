@@ -75,6 +75,11 @@ static int full_reconstruct(void *ctx, qf_field *x, const qf_field *x_even, cons
     return qf_dirac_reconstruct(((const dirac_linop *)ctx)->d, x, x_even, b);
 }
 
+static int full_schur_image(void *ctx, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
+{
+    return qf_dirac_schur_image(((const dirac_linop *)ctx)->d, az, b, bhat, w);
+}
+
 static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
 {
     const dirac_linop *w = ctx;
@@ -97,6 +102,7 @@ static const qf_linop_ops full_ops = {.name = "M",
                                       .schur = full_schur,
                                       .prepare = full_prepare,
                                       .reconstruct = full_reconstruct,
+                                      .schur_image = full_schur_image,
                                       .coarsen = full_coarsen,
                                       .domains = full_domains,
                                       .destroy = wilson_destroy};

@@ -150,6 +150,25 @@ int qf_linop_prepare(qf_linop *A, qf_field *bhat, const qf_field *b)
                                                                                       : A->ops->prepare(A->ctx, bhat, b);
 }
 
+int qf_linop_has_schur_image(const qf_linop *A) { return qf_linop_has_even_odd(A) && A->ops->schur_image; }
+
+int qf_linop_schur_image(qf_linop *A, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
+{
+    if (!qf_linop_has_schur_image(A))
+        return qf_fail("operator %s has no image of its even-odd solution (schur_image)", qf_linop_name(A));
+    return check_operand(A, az, "image") || check_operand(A, b, "source") || check_operand(A, bhat, "prepared source") ||
+                   check_operand(A, w, "Schur image")
+               ? QF_ERROR
+               : A->ops->schur_image(A->ctx, az, b, bhat, w);
+}
+
+int qf_linop_schur_image_asymmetric(qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
+{
+    return qf_blas_copy(az, b, -1) || qf_blas_axpby(1.0, w, 1.0, az, 0) || qf_blas_axpby(-1.0, bhat, 1.0, az, 0)
+               ? QF_ERROR
+               : QF_SUCCESS;
+}
+
 int qf_linop_reconstruct(qf_linop *A, qf_field *x, const qf_field *x_even, const qf_field *b)
 {
     if (!qf_linop_has_even_odd(A)) return no_even_odd(A);

@@ -207,6 +207,32 @@ static void check_coarse(qf_linop *A, qf_transfer *T, qf_linop *Ac, qf_precision
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
 }
 
+/* The image of an even-odd solution without applying the operator (qf_linop_schur_image): for random b
+ * and y, A x of x = reconstruct(y, b) from b, prepare(b) and Ahat y, against A applied to x. */
+static void check_schur_image(qf_linop *A, const qf_lattice *lat, const qf_field_shape *s, qf_precision prec,
+                              const char *cfg)
+{
+    double tol = prec == QF_DOUBLE ? 1e-13 : 1e-5;
+    ref_rng g = {31};
+    qf_field *b = random_field(lat, s, prec, &g, NULL), *y = random_field(lat, s, prec, &g, NULL);
+    qf_field *bhat = NULL, *w = NULL, *x = NULL, *ax = NULL, *az = NULL;
+    qf_linop *schur = NULL;
+    int rc = qf_field_create_shaped(&bhat, lat, s, prec, 0) || qf_field_create_shaped(&w, lat, s, prec, 0) ||
+             qf_field_create_shaped(&x, lat, s, prec, 0) || qf_field_create_shaped(&ax, lat, s, prec, 0) ||
+             qf_field_create_shaped(&az, lat, s, prec, 0) || qf_blas_axpby(0.0, NULL, 0.0, w, -1) ||
+             qf_blas_axpby(0.0, NULL, 0.0, bhat, -1) || qf_linop_schur(A, &schur) || qf_linop_prepare(A, bhat, b) ||
+             qf_linop_apply(schur, w, y) || qf_linop_reconstruct(A, x, y, b) || qf_linop_apply(A, ax, x);
+    CHECK(qf_linop_has_schur_image(A), "%s: %s has no schur_image", cfg, qf_linop_name(A));
+    rc = rc || qf_linop_schur_image(A, az, b, bhat, w);
+    CHECK(!rc, "%s: schur image: %s", cfg, qf_last_error());
+    double *e1 = exported(ax), *e2 = exported(az), d = rel_diff(e2, e1, nreals(ax));
+    CHECK(d < tol, "%s: %s's image of the reconstructed solution against the operator applied: %.2e", cfg,
+          qf_linop_name(A), d);
+    free(e1), free(e2);
+    qf_field *fields[] = {b, y, bhat, w, x, ax, az};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+}
+
 /* The one-task coarse solve (where the coarse lattice is one block): D_c x = b for b = D_c e reaches the
  * tolerance on the full system, and the statistics count its iterations; refused with the reason on a
  * lattice of several blocks. */
@@ -336,6 +362,14 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
     if (!rc) {
         check_transfer(T, prec, cfg);
         check_coarse(M, T, Ac, prec, cfg);
+        qf_field_shape cs = qf_transfer_coarse_shape(T);
+        check_schur_image(M, &pb.lat, &ws, prec, cfg);
+        check_schur_image(Ac, qf_transfer_coarse_lattice(T), &cs, prec, cfg);
+        qf_dirac *ds = NULL; /* the symmetric form's image passes through the clover term */
+        qf_linop *Ms = NULL;
+        if (!qf_dirac_create(&ds, pb.u, &dp, QF_SCHUR_SYMMETRIC) && !qf_dirac_linop(ds, &Ms))
+            check_schur_image(Ms, &pb.lat, &ws, prec, cfg);
+        qf_linop_destroy(Ms), qf_dirac_destroy(ds);
         check_one_task(Ac, T, prec, cfg);
         if (third_level) check_cycle_one_task(M, &pb.lat, agg, prec, cfg);
     }
@@ -379,6 +413,22 @@ static int mg_solve(const int blocks[4], double *solution, int *iterations)
              qf_field_create(&xb, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_mg_setup(&mg, M, &mp);
     CHECK(!rc, "MG blocks %d%d%d%d: setup: %s", blocks[0], blocks[1], blocks[2], blocks[3], qf_last_error());
     if (!rc) {
+        /* the K-cycle's image A z from its smoother's residual against the finest operator applied */
+        qf_precond *K = qf_mg_precond(mg);
+        qf_linop *A0 = qf_mg_level_op(mg, 0);
+        qf_field *r0 = NULL, *z0 = NULL, *az = NULL, *ax = NULL;
+        int ri = qf_linop_field_take(A0, &r0) || qf_linop_field_take(A0, &z0) || qf_linop_field_take(A0, &az) ||
+                 qf_linop_field_take(A0, &ax) || qf_field_convert(r0, b) ||
+                 qf_precond_apply_image(K, z0, az, r0, NULL) || qf_linop_apply(A0, ax, z0);
+        CHECK(!ri && qf_precond_has_image(K), "K-cycle image: %s", ri ? qf_last_error() : "none");
+        if (!ri) {
+            double *e1 = exported(ax), *e2 = exported(az), di = rel_diff(e2, e1, nreals(ax));
+            CHECK(di < 1e-4, "the K-cycle's image A z against the operator applied to z: %.2e", di);
+            free(e1), free(e2);
+        }
+        qf_field *tk[] = {r0, z0, az, ax};
+        for (int k = 0; k < 4; k++)
+            if (tk[k]) qf_linop_field_give_back(A0, tk[k]);
         qf_solver_params p = qf_solver_default_params();
         p.kind = QF_SOLVER_MG;
         p.mg = mg;

@@ -88,6 +88,10 @@ int qf_dirac_prepare(qf_dirac *d, qf_field *bhat, const qf_field *b);
 /* Full solution from the even-site solution: copies x_e from x_even and sets
  * x_o = A_oo^-1 (b_o + kappa D_oe x_e). */
 int qf_dirac_reconstruct(qf_dirac *d, qf_field *x, const qf_field *x_even, const qf_field *b);
+/* az = M x for x = qf_dirac_reconstruct(x_even, b), from b, bhat = qf_dirac_prepare(b) and w = Mhat
+ * x_even, in vector passes (and one clover application in the symmetric form): M x = b on the odd
+ * sites, w + b - bhat on the even ones (A_ee (w - bhat) + b symmetric). */
+int qf_dirac_schur_image(qf_dirac *d, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w);
 
 /* Flops of one application of op on the whole lattice by QUDA's counts (DESIGN.md): Wilson dslash
  * 1320 a site it writes, clover term 504 a site (A or A^-1 applied), x + b y 48. */

@@ -51,6 +51,10 @@ typedef struct {
     int (*schur)(void *ctx, qf_linop **schur);
     int (*prepare)(void *ctx, qf_field *bhat, const qf_field *b);
     int (*reconstruct)(void *ctx, qf_field *x, const qf_field *x_even, const qf_field *b);
+    /* Optional, with the even-odd form: az = A x for the x that reconstruct makes from x_even and b,
+     * given bhat (prepare's of b) and w = Ahat x_even, without applying A: A x = b on the odd sites,
+     * and on the even ones w + b - bhat in the asymmetric Schur form. NULL: not available. */
+    int (*schur_image)(void *ctx, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w);
     /* Optional: the Galerkin coarse operator R A P for the transfer T (qf_multigrid.h), a new operator
      * that the caller owns. NULL: A cannot be coarsened. */
     int (*coarsen)(void *ctx, const qf_transfer *T, qf_linop **coarse);
@@ -94,6 +98,14 @@ int qf_linop_has_even_odd(const qf_linop *A);
 int qf_linop_schur(qf_linop *A, qf_linop **schur);
 int qf_linop_prepare(qf_linop *A, qf_field *bhat, const qf_field *b);
 int qf_linop_reconstruct(qf_linop *A, qf_field *x, const qf_field *x_even, const qf_field *b);
+/* Whether A has schur_image, and az = A x of the reconstructed x from b, bhat = prepare(b) and
+ * w = Ahat x_even (qf_linop_ops.schur_image): the image an even-odd smoother gets for a few vector
+ * passes instead of an application of A. */
+int qf_linop_has_schur_image(const qf_linop *A);
+int qf_linop_schur_image(qf_linop *A, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w);
+/* schur_image for an implementation whose Schur form is the asymmetric one: az = b, then
+ * az_e += w - bhat (three vector passes). */
+int qf_linop_schur_image_asymmetric(qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w);
 
 /* Domain solves for Schwarz methods (solvers/sap.c). Domains of extents dom tile every block of A's
  * lattice and are coloured like a chessboard (neighbouring domains differ in colour: the lattice holds
@@ -129,6 +141,10 @@ typedef struct {
     /* z = K r, on the sites of the operator the preconditioner was made for; adds the flops of the
      * operator applications it made to *flops */
     int (*apply)(void *ctx, qf_field *z, const qf_field *r, double *flops);
+    /* Optional: z = K r as apply, and az = A z for the operator A the preconditioner was made for,
+     * which some preconditioners know from their own residual (MR, the multigrid K-cycle), so that
+     * flexible GCR need not apply A to z. */
+    int (*apply_image)(void *ctx, qf_field *z, qf_field *az, const qf_field *r, double *flops);
     void (*destroy)(void *ctx); /* optional */
 } qf_precond_ops;
 
@@ -137,6 +153,9 @@ void qf_precond_destroy(qf_precond *K);
 const char *qf_precond_name(const qf_precond *K);
 /* z = K r; z and r distinct fields; *flops (may be NULL) grows by the flops K spent. */
 int qf_precond_apply(qf_precond *K, qf_field *z, const qf_field *r, double *flops);
+/* Whether K has apply_image; z = K r and az = A z (three distinct fields besides r). */
+int qf_precond_has_image(const qf_precond *K);
+int qf_precond_apply_image(qf_precond *K, qf_field *z, qf_field *az, const qf_field *r, double *flops);
 
 /* K = n minimal-residual steps on A z = r from z = 0 (the cheap smoother of GCR-DD and multigrid);
  * A must outlive K. */
