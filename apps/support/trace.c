@@ -563,16 +563,21 @@ static int window_start(const trace_tasks *ts, const char *window, const char *t
     return -1;
 }
 
+/* The executed tasks of tasks_rec in start order (ts, to free), and the index of the window's first. */
+static int tasks_in_window(const char *tasks_rec, const char *window, trace_tasks *ts, int *first)
+{
+    if (tasks_read(tasks_rec, ts)) return QF_ERROR;
+    qsort(ts->t, (size_t)ts->n, sizeof *ts->t, by_start);
+    if ((*first = window_start(ts, window, tasks_rec)) >= 0) return QF_SUCCESS;
+    tasks_free(ts);
+    return QF_ERROR;
+}
+
 int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
 {
     trace_tasks ts;
-    if (tasks_read(tasks_rec, &ts)) return QF_ERROR;
-    qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
-    int first = window_start(&ts, window, tasks_rec);
-    if (first < 0) {
-        tasks_free(&ts);
-        return QF_ERROR;
-    }
+    int first;
+    if (tasks_in_window(tasks_rec, window, &ts, &first)) return QF_ERROR;
     trace_task *t = ts.t + first;
     int n = ts.n - first, maxw = 0;
     /* the recorded windows only, where the run marked them (StarPU 1.3 still records some events outside) */
@@ -680,13 +685,8 @@ static int by_gap(const void *a, const void *b)
 int qf_app_trace_gaps(const char *tasks_rec, const char *window, int top, FILE *out)
 {
     trace_tasks ts;
-    if (tasks_read(tasks_rec, &ts)) return QF_ERROR;
-    qsort(ts.t, (size_t)ts.n, sizeof *ts.t, by_start);
-    int first = window_start(&ts, window, tasks_rec);
-    if (first < 0) {
-        tasks_free(&ts);
-        return QF_ERROR;
-    }
+    int first;
+    if (tasks_in_window(tasks_rec, window, &ts, &first)) return QF_ERROR;
     const trace_task *t = ts.t + first;
     int n = ts.n - first, maxw = 0;
     for (int i = 0; i < n; i++) maxw = t[i].worker > maxw ? t[i].worker : maxw;
