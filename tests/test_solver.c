@@ -165,6 +165,17 @@ static void test_edge_cases(problem *pb)
     CHECK(qf_solver_check_every(&p) == 4, "GCR's cadence %d past max_iter 4", qf_solver_check_every(&p));
     p.check_every = 3;
     CHECK(qf_solver_check_every(&p) == 3, "a given cadence 3 became %d", qf_solver_check_every(&p));
+    /* and the fall between high-precision updates */
+    p = qf_solver_default_params();
+    CHECK(qf_solver_delta(&p) == 0.1, "BiCGStab's delta %g, not 0.1", qf_solver_delta(&p));
+    p.kind = QF_SOLVER_MG;
+    CHECK(qf_solver_delta(&p) == 1e-3, "multigrid's delta %g, not 1e-3", qf_solver_delta(&p));
+    p.delta = 0.3;
+    CHECK(qf_solver_delta(&p) == 0.3, "a given delta 0.3 became %g", qf_solver_delta(&p));
+    p = qf_solver_default_params();
+    p.delta = -0.5;
+    CHECK(qf_solve(M, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "delta -0.5"), "delta -0.5: %s",
+          qf_last_error());
     p = qf_solver_default_params();
     p.check_every = -1;
     CHECK(qf_solve(M, x, b, &p, &res) == QF_ERROR && strstr(qf_last_error(), "check_every -1"), "check_every -1: %s",

@@ -225,7 +225,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      1 for --solver mg, whose iterations are whole K-cycles)\n"                                 \
     "  --sloppy P          precision of the iterations: double (default), single or half (16-bit, QUDA's);\n"   \
     "                      below the operator's it is mixed precision (reliable updates; GCR restarts)\n"       \
-    "  --delta D           the residual's fall that triggers a high-precision update (default 0.1)\n"            \
+    "  --delta D           the residual's fall that triggers a high-precision update (default 0.1; 1e-3\n"      \
+    "                      for --solver mg)\n"                                                               \
     "  --nkrylov N         GCR: search directions between restarts (default 16)\n"                                \
     "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"                               \
     "  --sap N             GCR: N Schwarz cycles as the preconditioner (GCR-SAP; with --full), default 0\n"      \

@@ -259,7 +259,8 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
     }
     printf(", %s, %s", sp->even_odd ? "even-odd Schur system" : "full lattice", qf_app_solver_precision(sp, op_prec));
     if (mixed_precision(sp, op_prec))
-        printf(" (%s at a residual fall of %g)", sp->kind == QF_SOLVER_GCR ? "restarts" : "reliable updates", sp->delta);
+        printf(" (%s at a residual fall of %g)", sp->kind == QF_SOLVER_GCR ? "restarts" : "reliable updates",
+               qf_solver_delta(sp));
     printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
            qf_solver_check_every(sp));
 }

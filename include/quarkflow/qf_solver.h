@@ -59,7 +59,8 @@ typedef struct {
     int even_odd;      /* 1: solve the even-odd Schur system and reconstruct */
     int verbose;       /* print the iterated residual at each check */
     qf_precision sloppy; /* precision of the iterations (the lower of this and the operator's) */
-    double delta;        /* reliable-update / high-precision restart threshold, in (0, 1) */
+    double delta;        /* reliable-update / high-precision restart threshold, in (0, 1); 0: the
+                          * method's own (qf_solver_delta) */
     int gcr_nkrylov;     /* GCR: search directions kept between restarts */
     int gcr_inner_mr;    /* GCR: MR steps of the preconditioner, 0 for none (when precond is NULL) */
     int gcr_sap_cycles;  /* GCR: Schwarz cycles of the preconditioner (qf_precond_sap on the full lattice,
@@ -89,12 +90,16 @@ double qf_solver_min_tol(qf_precision op_prec);
 #define QF_MG_STALL_KCYCLES 30
 
 #define QF_SOLVER_DEFAULT_MAX_ITER 1000
-/* BiCGStab, tol 1e-10, QF_SOLVER_DEFAULT_MAX_ITER iterations, the method's check cadence, even-odd,
- * quiet, uniform double precision, delta 0.1, GCR with 16 vectors and no preconditioner. */
+/* BiCGStab, tol 1e-10, QF_SOLVER_DEFAULT_MAX_ITER iterations, the method's check cadence and delta,
+ * even-odd, quiet, uniform double precision, GCR with 16 vectors and no preconditioner. */
 qf_solver_params qf_solver_default_params(void);
 /* How often p's solve reads the residual: check_every, or where it is 0 the method's cadence, every
  * iteration for mg (an iteration is a whole K-cycle) and every 10 for the others, at most max_iter. */
 int qf_solver_check_every(const qf_solver_params *p);
+/* The fall of the iterated residual that triggers a high-precision update (a restart of GCR): delta,
+ * or where it is 0 the method's, 1e-3 for mg (which reads its residual every K-cycle, so that 0.1
+ * restarted its GCR every one or two of them) and 0.1 for the others. */
+double qf_solver_delta(const qf_solver_params *p);
 const char *qf_solver_name(qf_solver_kind k);
 /* Parses cg, cgnr, cgne, bicgstab, gcr, mr or mg. */
 int qf_solver_parse(const char *s, qf_solver_kind *k);
