@@ -47,6 +47,24 @@ int qf_krylov_apply(qf_krylov *k, int dagger, qf_field *out, const qf_field *in)
     return dagger ? qf_linop_apply_dagger(A, out, in) : qf_linop_apply(A, out, in);
 }
 
+/* Multigrid's stall watch (QF_MG_STALL_KCYCLES) on the residual norm just read. */
+static int stall_check(qf_krylov *k, double norm)
+{
+    if (k->stall_mark == 0.0 || norm < 0.5 * k->stall_mark) {
+        k->stall_mark = norm;
+        k->stall_since = k->iterations;
+    } else if (k->iterations - k->stall_since >= QF_MG_STALL_KCYCLES) {
+        k->stalled = 1;
+        if (k->p->accept_max_iter) return QF_SUCCESS;
+        return qf_fail("multigrid stalled at %.3e of |b|: the residual has not halved in the %d K-cycles since "
+                       "iteration %d, so the coarse levels miss some of the operator's lowest modes; rebuild the "
+                       "hierarchy with more setup iterations or near-null vectors, or another level (--mg-setup-iter, "
+                       "--mg-setup-krylov, --mg-nvec, --mg-levels; qf_mg_params)",
+                       k->bnorm > 0.0 ? norm / k->bnorm : norm, k->iterations - k->stall_since, k->stall_since);
+    }
+    return QF_SUCCESS;
+}
+
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm)
 {
     double re, im;
@@ -69,20 +87,7 @@ int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, doubl
             printf("  %-9s iteration %5d   iterated residual %.3e\n", solver, k->iterations, *norm);
         fflush(stdout);
     }
-    if (k->p->kind != QF_SOLVER_MG) return QF_SUCCESS;
-    if (k->stall_mark == 0.0 || *norm < 0.5 * k->stall_mark) {
-        k->stall_mark = *norm;
-        k->stall_since = k->iterations;
-    } else if (k->iterations - k->stall_since >= QF_MG_STALL_KCYCLES) {
-        k->stalled = 1;
-        if (k->p->accept_max_iter) return QF_SUCCESS;
-        return qf_fail("multigrid stalled at %.3e of |b|: the residual has not halved in the %d K-cycles since "
-                       "iteration %d, so the coarse levels miss some of the operator's lowest modes; rebuild the "
-                       "hierarchy with more setup iterations or near-null vectors, or another level (--mg-setup-iter, "
-                       "--mg-setup-krylov, --mg-nvec, --mg-levels; qf_mg_params)",
-                       k->bnorm > 0.0 ? *norm / k->bnorm : *norm, k->iterations - k->stall_since, k->stall_since);
-    }
-    return QF_SUCCESS;
+    return k->p->kind == QF_SOLVER_MG ? stall_check(k, *norm) : QF_SUCCESS;
 }
 
 void qf_krylov_next_iteration(qf_krylov *k)

@@ -64,7 +64,6 @@ int qf_solver_check_every(const qf_solver_params *p)
     return every < p->max_iter ? every : p->max_iter;
 }
 
-/* |f| on the sites of parity: a reduction and the host's wait for it. */
 /* |b - A x| on A's sites, into r; counts A's flops. */
 static int residual(qf_krylov *k, qf_linop *A, qf_field *r, const qf_field *x, const qf_field *b, double *norm)
 {

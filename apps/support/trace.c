@@ -291,6 +291,26 @@ typedef struct {
     double total;
 } name_sum;
 
+/* Adds ms to name's sum among the *n of names (a new entry where it has none). */
+static void name_sum_add(name_sum *names, int *n, const char *name, double ms)
+{
+    int k = 0;
+    while (k < *n && strcmp(names[k].name, name)) k++;
+    if (k == *n) names[(*n)++] = (name_sum){name, 0, 0.0};
+    names[k].n++;
+    names[k].total += ms;
+}
+
+/* The entry of the largest total not yet taken, marked taken (its count negated: print -n), or -1. */
+static int name_sum_take_largest(name_sum *names, int n)
+{
+    int k = -1;
+    for (int j = 0; j < n; j++)
+        if (names[j].n > 0 && (k < 0 || names[j].total > names[k].total)) k = j;
+    if (k >= 0) names[k].n = -names[k].n;
+    return k;
+}
+
 /* The recording windows of a run that used qf_runtime_trace_begin / _end: the start_profiling and
  * stop_profiling events of the trace.rec beside the tasks.rec, in ms; none without them. */
 #define MAX_WINDOWS 4096
@@ -625,22 +645,14 @@ int qf_app_trace_summary(const char *tasks_rec, const char *window, FILE *out)
         double d = t[i].end - t[i].start;
         busy[t[i].worker] += d;
         count[t[i].worker]++;
-        int k = 0;
-        while (k < nnames && strcmp(names[k].name, t[i].name)) k++;
-        if (k == nnames) names[nnames++].name = t[i].name;
-        names[k].n++;
-        names[k].total += d;
+        name_sum_add(names, &nnames, t[i].name, d);
     }
     if (nwin) fprintf(out, "span          %.3f ms in %d recorded window%s (qf_runtime_trace_begin / _end), %d tasks\n", span, nwin, nwin > 1 ? "s" : "", n);
     else fprintf(out, "span          %.3f ms from the %s, %d tasks\n", span, window ? "window's first task" : "first task", n);
     fprintf(out, "%-34s %8s %11s %10s\n", "task", "tasks", "total ms", "mean us");
-    for (int done = 0; done < nnames; done++) { /* largest total first */
-        int k = -1;
-        for (int j = 0; j < nnames; j++)
-            if (names[j].n > 0 && (k < 0 || names[j].total > names[k].total)) k = j;
-        fprintf(out, "%-34s %8ld %11.3f %10.1f\n", names[k].name, names[k].n, names[k].total, 1e3 * names[k].total / names[k].n);
-        names[k].n = -names[k].n; /* printed */
-    }
+    for (int k; (k = name_sum_take_largest(names, nnames)) >= 0;)
+        fprintf(out, "%-34s %8ld %11.3f %10.1f\n", names[k].name, -names[k].n, names[k].total,
+                1e3 * names[k].total / -names[k].n);
     int *rank_of = calloc((size_t)maxw + 1, sizeof *rank_of), *wid_of = calloc((size_t)maxw + 1, sizeof *wid_of);
     int several = 0;
     for (int i = 0; rank_of && wid_of && i < n; i++) {
@@ -712,11 +724,7 @@ int qf_app_trace_gaps(const char *tasks_rec, const char *window, int top, FILE *
                 double ms = t[i].start - last_end;
                 gaps[ngaps++] = (trace_gap){ms, &t[i], last};
                 idle += ms;
-                int k = 0;
-                while (k < nnames && strcmp(names[k].name, t[i].name)) k++;
-                if (k == nnames) names[nnames++] = (name_sum){t[i].name, 0, 0.0};
-                names[k].n++;
-                names[k].total += ms;
+                name_sum_add(names, &nnames, t[i].name, ms);
             }
             if (!last || t[i].end > last_end) last = &t[i], last_end = t[i].end;
         }
@@ -724,13 +732,8 @@ int qf_app_trace_gaps(const char *tasks_rec, const char *window, int top, FILE *
         fprintf(out, "worker %d (rank %d, StarPU's worker %d): %d tasks over %.3f ms, idle %.3f ms before them\n", w,
                 first_task->rank, first_task->wid, ntasks, last_end - first_task->start, idle);
         fprintf(out, "  %-34s %10s %6s\n", "idle before", "ms", "gaps");
-        for (int done = 0; done < nnames && done < top; done++) { /* largest total first */
-            int k = -1;
-            for (int j = 0; j < nnames; j++)
-                if (names[j].n > 0 && (k < 0 || names[j].total > names[k].total)) k = j;
-            fprintf(out, "  %-34s %10.3f %6ld\n", names[k].name, names[k].total, names[k].n);
-            names[k].n = -names[k].n; /* printed */
-        }
+        for (int done = 0, k; done < top && (k = name_sum_take_largest(names, nnames)) >= 0; done++)
+            fprintf(out, "  %-34s %10.3f %6ld\n", names[k].name, names[k].total, -names[k].n);
         qsort(gaps, (size_t)ngaps, sizeof *gaps, by_gap);
         fprintf(out, "  largest gaps: ms, after -> before, start ms (submitted ms)\n");
         for (int g = 0; g < ngaps && g < top; g++) {
