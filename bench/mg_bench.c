@@ -197,13 +197,16 @@ static int time_coarse_op(qf_mg *mg, int l, double ceiling)
     qf_timing t;
     rc = rc || qf_timing_run(coarse_apply_run, &c, 2, 0, 0.3, &t);
     if (!rc) {
-        double n2 = dom->shape.site_reals / 2, real = dom->prec == QF_DOUBLE ? 8.0 : 4.0;
-        double bytes = (double)dom->lat->global_volume * (9.0 * n2 * n2 + 2.0 * n2) * 2.0 * real;
+        /* 9 matrices of n2 rows a site (a record a row in half), the input and output sites */
+        int n2 = dom->shape.site_reals / 2;
+        qf_precision lp = qf_coarse_op_link_precision(c.A);
+        double bytes = (double)dom->lat->global_volume *
+                       (9.0 * n2 * (double)qf_record_bytes(lp, 2 * n2) + 2.0 * (double)qf_record_bytes(dom->prec, 2 * n2));
         double gbps = bytes / t.best * 1e-9;
-        printf("level %d       coarse operator D_c, %d %d %d %d sites, N = %d, %s: %.1f us an application (best of %ld), "
-               "%.1f GB/s = %.2f of the ceiling\n",
-               l, dom->lat->global[0], dom->lat->global[1], dom->lat->global[2], dom->lat->global[3],
-               dom->shape.site_reals / 4, qf_precision_name(dom->prec), t.best * 1e6, t.n, gbps, gbps / ceiling);
+        printf("level %d       coarse operator D_c, %d %d %d %d sites, N = %d, %s, links in %s: %.1f us an application "
+               "(best of %ld), %.1f GB/s = %.2f of the ceiling\n",
+               l, dom->lat->global[0], dom->lat->global[1], dom->lat->global[2], dom->lat->global[3], n2 / 2,
+               qf_precision_name(dom->prec), qf_precision_name(lp), t.best * 1e6, t.n, gbps, gbps / ceiling);
         fflush(stdout);
     }
     qf_linop_field_give_back(c.A, c.f[0]);

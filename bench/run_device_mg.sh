@@ -31,10 +31,13 @@
 #         hierarchy in one task a level-1 solve (3), on the GPU alone and on every worker (auto),
 #         QF_MG_ROUNDS rounds (2) alternated; then bench mg on the 32^4 field (mixed BiCGStab against
 #         three levels with 3) at QF_MG_KAPPAS (0.1350,0.1352);
-#   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical.
+#   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical;
+#   halflinks: the 32^4 field, bench mg at QF_MG_KAPPA (default 0.1351) with three levels, the coarse
+#         links in the hierarchy's precision and in half (--mg-link-prec), QF_MG_ROUNDS rounds (2)
+#         alternated: mixed BiCGStab, the multigrid solve and each coarse operator's application.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|auto|cycle|final [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|auto|cycle|final|halflinks [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -46,7 +49,7 @@ step() { # name, seconds, environment and program args...
   timeout "$limit" env "$@" > "$out/$name.txt" 2>&1
   local rc=$?
   echo "== $name (exit $rc, $((SECONDS - t0)) s): $*"
-  grep -E "passed|failed|FAIL|error|^kappa|^[0-9.]+ +-?[0-9.]+ \||^ +level|^solved|^multigrid +setup|^MG " "$out/$name.txt" | head -24
+  grep -E "passed|failed|FAIL|error|^kappa|^[0-9.]+ +-?[0-9.]+ \||^ +level|^level|^solved|^multigrid +setup|^MG " "$out/$name.txt" | head -24
 }
 gpu="STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_SCHED=dmda"
 case $part in
@@ -75,6 +78,16 @@ half)
     for sp in hierarchy half; do
       step h100_smoother_${sp}_$round 200 "$run" quarkflow --ncpu 0 --ncuda 1 solve /tmp/g32.nersc --csw 1.769 \
         --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random --mg-smoother-prec $sp
+    done
+  done
+  ;;
+halflinks)
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate.txt" 2>&1
+  for round in $(seq 1 "${QF_MG_ROUNDS:-2}"); do
+    for lp in hierarchy half; do
+      step h100_links_${lp}_$round 300 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg /tmp/g32.nersc --csw 1.769 \
+        --kappa ${QF_MG_KAPPA:-0.1351} --mg-levels 3 --mg-link-prec $lp
     done
   done
   ;;

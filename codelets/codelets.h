@@ -286,7 +286,8 @@ int qf_insert_mg_assemble(qf_field *links, qf_field *xinv, int c, const qf_latti
                           int nvec, const starpu_data_handle_t *partial, starpu_data_handle_t scratch,
                           struct starpu_data_descr singular);
 
-/* One hop of a coarse operator of nvec colours in prec, out = a x + b H in with its local term where
+/* One hop of a coarse operator of nvec colours in prec (its links and X^-1 in link_prec: prec, or half
+ * with single fields), out = a x + b H in with its local term where
  * local_on says (QF_CLOVER_*, X or X^-1 with local_inverse) on the sites of parity (-1: all), the dagger
  * g5 (.) g5 with dagger: st[0..3] the mg_coarse_gather, _interior and _exterior stages for blocks of
  * lat and the fused one of a one-block lattice (mg_coarse_interior, its hops wrapping; tasks/stencil.h),
@@ -296,7 +297,7 @@ typedef struct {
     double a, b;
     int has_x, local_on, local_inverse;
     int nvec;
-    qf_precision prec;
+    qf_precision prec, link_prec;
 } qf_coarse_hop;
 int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *const names[4], qf_codelet_stage st[4]);
 
@@ -311,6 +312,7 @@ int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *
 typedef struct {
     double tol;
     int max_iter, nkrylov, smoother_steps;
+    qf_precision prec; /* of the levels' fields; each level's links and X^-1 in theirs (half allowed) */
 } qf_coarse_solve_params;
 size_t qf_coarse_solve_work_doubles(int nlevels, const qf_field *const *links, const int *nvec,
                                     const qf_coarse_solve_params *p);

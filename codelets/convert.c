@@ -30,8 +30,12 @@ struct starpu_codelet qf_cl_convert = {
 
 int qf_insert_convert(qf_field *dst, const qf_field *src, int b)
 {
-    qf_convert_args a = {
-        .nsites = dst->lat->block_volume, .rec = dst->shape.site_reals, .src_prec = src->prec, .dst_prec = dst->prec};
+    /* records, not sites: a half field's norms cover records (a coarse link matrix's rows) */
+    int rec = qf_field_shape_record_reals(&dst->shape);
+    qf_convert_args a = {.nsites = dst->lat->block_volume * (dst->shape.site_reals / rec),
+                         .rec = rec,
+                         .src_prec = src->prec,
+                         .dst_prec = dst->prec};
     int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W,
                                    qf_field_block(dst, b), QF_ARGS(a), 0);
     return qf_task_check(ret, "convert");

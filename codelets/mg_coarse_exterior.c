@@ -8,7 +8,8 @@
 void qf_mg_coarse_exterior_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* The block's face sites one at a time, all rows at once (kernels/mg.h), in a->prec made a constant. */
+/* The block's face sites one at a time, all rows at once (kernels/mg.h), in a->prec and a->link_prec made
+ * constants. */
 static inline QF_HD_INLINE void exterior_block(const qf_coarse_args *a, void *out, const void *links,
                                                const void *const *faces, const void *x, const void *xinv)
 {
@@ -29,9 +30,10 @@ static inline QF_HD_INLINE void exterior_block(const qf_coarse_args *a, void *ou
 static inline QF_HD_INLINE void exterior_run(const qf_coarse_args *a, void *out, const void *links,
                                              const void *const *faces, const void *x, const void *xinv)
 {
-    QF_WITH_PRECISION(a->prec, P, {
+    QF_WITH_COARSE_PRECISIONS(a, P, PL, {
         qf_coarse_args b = *a;
         b.prec = P;
+        b.link_prec = PL;
         exterior_block(&b, out, links, faces, x, xinv);
     });
 }

@@ -12,7 +12,8 @@ void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg);
 #endif
 
 /* The block's output sites first .. end - 1 one at a time, all rows at once (kernels/mg.h:
- * qf_coarse_hops_site), in a->prec, which the caller has made a constant (QF_WITH_PRECISION). */
+ * qf_coarse_hops_site), in a->prec and a->link_prec, which the caller has made constants
+ * (QF_WITH_COARSE_PRECISIONS). */
 static inline QF_HD_INLINE void interior_block(const qf_coarse_args *a, const void *in, const void *links, void *out,
                                                const void *x, const void *xinv, int64_t first, int64_t end)
 {
@@ -36,9 +37,10 @@ static inline QF_HD_INLINE void interior_block(const qf_coarse_args *a, const vo
 static inline QF_HD_INLINE void interior_run(const qf_coarse_args *a, const void *in, const void *links, void *out,
                                              const void *x, const void *xinv, int64_t first, int64_t end)
 {
-    QF_WITH_PRECISION(a->prec, P, {
+    QF_WITH_COARSE_PRECISIONS(a, P, PL, {
         qf_coarse_args b = *a;
         b.prec = P;
+        b.link_prec = PL;
         interior_block(&b, in, links, out, x, xinv, first, end);
     });
 }
@@ -87,7 +89,8 @@ int qf_coarse_stages(const qf_lattice *lat, const qf_coarse_hop *h, const char *
     /* the gather packs the sites the hops read: the other parity */
     qf_coarse_gather_args g = {.parity = h->parity < 0 ? -1 : 1 - h->parity, .nvec = h->nvec, .prec = h->prec};
     qf_coarse_args a = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->has_x,
-                        .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = h->nvec, .prec = h->prec};
+                        .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = h->nvec, .prec = h->prec,
+                        .link_prec = h->link_prec};
     memcpy(g.ext, lat->block, sizeof g.ext);
     memcpy(a.ext, lat->block, sizeof a.ext);
     qf_coarse_args wrap = a; /* the fused stage: a one-block lattice's hop, every hop wrapping, no faces */

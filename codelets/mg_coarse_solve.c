@@ -229,7 +229,7 @@ static qf_coarse_solve_args solve_args(int nlevels, const qf_field *const *links
     qf_coarse_solve_args a;
     memset(&a, 0, sizeof a);
     a.nlevels = nlevels;
-    a.prec = links[0]->prec;
+    a.prec = p->prec;
     a.tol = p->tol;
     a.max_iter = p->max_iter;
     a.nkrylov = p->nkrylov;
@@ -237,6 +237,7 @@ static qf_coarse_solve_args solve_args(int nlevels, const qf_field *const *links
     for (int i = 0; i < nlevels; i++) {
         memcpy(a.ext[i], links[i]->lat->block, sizeof a.ext[i]);
         a.nvec[i] = nvec[i];
+        a.link_prec[i] = links[i]->prec;
     }
     for (int i = 0; i + 1 < nlevels; i++) {
         const qf_lattice *cl = links[i + 1]->lat;
@@ -256,7 +257,7 @@ static qf_coarse_solve_args solve_args(int nlevels, const qf_field *const *links
 size_t qf_coarse_solve_work_doubles(int nlevels, const qf_field *const *links, const int *nvec,
                                     const qf_coarse_solve_params *p)
 {
-    qf_coarse_solve_args a = {.nlevels = nlevels, .prec = links[0]->prec, .nkrylov = p->nkrylov};
+    qf_coarse_solve_args a = {.nlevels = nlevels, .prec = p->prec, .nkrylov = p->nkrylov};
     for (int i = 0; i < nlevels; i++) {
         memcpy(a.ext[i], links[i]->lat->block, sizeof a.ext[i]);
         a.nvec[i] = nvec[i];

@@ -15,12 +15,12 @@ static const char *const kind_names[] = {"gauge", "wilson", "staggered", "field 
 /* the named kinds' shapes (a Wilson face site: a spin-projected half spinor); the coarse kind's is made
  * by qf_field_shape_coarse */
 static const qf_field_shape kind_shapes[] = {
-    {QF_FIELD_GAUGE, 72, 72, 1},          {QF_FIELD_WILSON, 24, 12, 1},
-    {QF_FIELD_STAGGERED, 6, 6, 3},        {QF_FIELD_FIELD_STRENGTH, 108, 0, 0},
-    {QF_FIELD_CLOVER, 72, 0, 0},          {QF_FIELD_COARSE, 0, 0, 0},
-    {QF_FIELD_TRANSFER, 0, 0, 0},         {QF_FIELD_COARSE_LINKS, 0, 0, 0},
-    {QF_FIELD_COMPRESSED_GAUGE, 0, 0, 0}, {QF_FIELD_LINK_MATRIX, 18, 0, 0},
-    {QF_FIELD_ASQTAD_LINKS, 144, 0, 0}};
+    {QF_FIELD_GAUGE, 72, 72, 1, 0},          {QF_FIELD_WILSON, 24, 12, 1, 0},
+    {QF_FIELD_STAGGERED, 6, 6, 3, 0},        {QF_FIELD_FIELD_STRENGTH, 108, 0, 0, 0},
+    {QF_FIELD_CLOVER, 72, 0, 0, 0},          {QF_FIELD_COARSE, 0, 0, 0, 0},
+    {QF_FIELD_TRANSFER, 0, 0, 0, 0},         {QF_FIELD_COARSE_LINKS, 0, 0, 0, 0},
+    {QF_FIELD_COMPRESSED_GAUGE, 0, 0, 0, 0}, {QF_FIELD_LINK_MATRIX, 18, 0, 0, 0},
+    {QF_FIELD_ASQTAD_LINKS, 144, 0, 0, 0}};
 
 const char *qf_field_kind_name(qf_field_kind k) { return (unsigned)k < QF_FIELD_NKINDS ? kind_names[k] : "?"; }
 qf_field_shape qf_field_kind_shape(qf_field_kind k)
@@ -34,7 +34,7 @@ int qf_field_shape_coarse(qf_field_shape *s, int ncolour)
     if (ncolour < 1 || ncolour > QF_COARSE_MAX_COLOURS)
         return qf_fail("a coarse field of %d colours (near-null vectors): keep between 1 and %d", ncolour,
                        QF_COARSE_MAX_COLOURS);
-    *s = (qf_field_shape){QF_FIELD_COARSE, 4 * ncolour, 4 * ncolour, 1};
+    *s = (qf_field_shape){QF_FIELD_COARSE, 4 * ncolour, 4 * ncolour, 1, 0};
     return QF_SUCCESS;
 }
 
@@ -46,7 +46,7 @@ int qf_field_shape_transfer(qf_field_shape *s, int fine_site_reals, int nvec)
         return qf_fail("a prolongator of fields of %d reals a site: a fine site must hold two chiral halves of "
                        "complex numbers (a multiple of 4 reals)",
                        fine_site_reals);
-    *s = (qf_field_shape){QF_FIELD_TRANSFER, nvec * fine_site_reals, nvec * fine_site_reals, 1};
+    *s = (qf_field_shape){QF_FIELD_TRANSFER, nvec * fine_site_reals, nvec * fine_site_reals, 1, 0};
     return QF_SUCCESS;
 }
 
@@ -56,7 +56,7 @@ int qf_field_shape_coarse_links(qf_field_shape *s, int ncolour, int nmatrices)
         return qf_fail("coarse links of %d matrices for %d colours: give at least one matrix and between 1 and %d "
                        "colours",
                        nmatrices, ncolour, QF_COARSE_MAX_COLOURS);
-    *s = (qf_field_shape){QF_FIELD_COARSE_LINKS, nmatrices * 8 * ncolour * ncolour, 0, 0};
+    *s = (qf_field_shape){QF_FIELD_COARSE_LINKS, nmatrices * 8 * ncolour * ncolour, 0, 0, 4 * ncolour};
     return QF_SUCCESS;
 }
 
@@ -66,7 +66,7 @@ int qf_field_shape_compressed_gauge(qf_field_shape *s, qf_recon r)
         return qf_fail("compressed links of reconstruction %s: compression keeps 12 or 8 reals a link (whole links "
                        "are a gauge field)",
                        qf_recon_name(r));
-    *s = (qf_field_shape){QF_FIELD_COMPRESSED_GAUGE, QF_NDIM * qf_recon_link_reals(r), 0, 0};
+    *s = (qf_field_shape){QF_FIELD_COMPRESSED_GAUGE, QF_NDIM * qf_recon_link_reals(r), 0, 0, 0};
     return QF_SUCCESS;
 }
 
@@ -155,7 +155,8 @@ static int check_face_depth(const qf_lattice *lat, const qf_field_shape *shape)
 /* The kinds whose codelets know half precision (QF_WITH_ANY_PRECISION). */
 static int kind_keeps_half(qf_field_kind k)
 {
-    return k == QF_FIELD_WILSON || k == QF_FIELD_GAUGE || k == QF_FIELD_COMPRESSED_GAUGE || k == QF_FIELD_CLOVER;
+    return k == QF_FIELD_WILSON || k == QF_FIELD_GAUGE || k == QF_FIELD_COMPRESSED_GAUGE || k == QF_FIELD_CLOVER ||
+           k == QF_FIELD_COARSE_LINKS;
 }
 
 int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec,
@@ -173,13 +174,16 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
         return qf_fail("a %s field on a lattice split over %d processes, but %d are running: make the lattice with "
                        "the running processes' count and rank (qf_runtime_nprocs, qf_runtime_rank)",
                        kind_names[shape->kind], lat->nprocs, qf_runtime_nprocs());
+    if (shape->record_reals < 0 || shape->record_reals % 2 || (shape->record_reals && shape->site_reals % shape->record_reals))
+        return qf_fail("qf_field_create: records of %d reals in a site of %d: a record's reals must be even and divide "
+                       "the site's", shape->record_reals, shape->site_reals);
     if ((flags & QF_FIELD_WITH_FACES) && shape->face_reals == 0)
         return qf_fail("a %s field has no faces", kind_names[shape->kind]);
     if ((flags & QF_FIELD_WITH_FACES) && check_face_depth(lat, shape)) return QF_ERROR;
     if (qf_precision_check(prec, "field")) return QF_ERROR;
     if (prec == QF_HALF && !kind_keeps_half(shape->kind))
-        return qf_fail("a %s field in half precision: half is kept for the Wilson-clover operator's fields (wilson, "
-                       "gauge, compressed gauge, clover); make this one in single or double",
+        return qf_fail("a %s field in half precision: half is kept for the operators' fields (wilson, gauge, "
+                       "compressed gauge, clover, coarse links); make this one in single or double",
                        kind_names[shape->kind]);
     qf_field *f = calloc(1, sizeof *f);
     if (!f) return qf_fail("out of host memory allocating a field");
@@ -197,7 +201,7 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
         qf_field_destroy(f);
         return QF_ERROR;
     }
-    size_t site_bytes = qf_record_bytes(prec, shape->site_reals);
+    size_t site_bytes = qf_field_shape_site_bytes(shape, prec);
     size_t nsites = (size_t)lat->block_volume;
     for (int b = 0; b < nb; b++) {
         if ((flags & QF_FIELD_SCRATCH) || !qf_lattice_block_is_local(lat, b)) {
@@ -287,7 +291,7 @@ static site_box box_of(const qf_lattice *lat, int part)
 static void copy_block(const qf_field *f, int b, const site_box *box, double *array, void *data, int to_field)
 {
     const qf_lattice *lat = f->lat;
-    int n = f->shape.site_reals, o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
+    int n = f->shape.site_reals, rec = qf_field_shape_record_reals(&f->shape), o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
     qf_lattice_block_origin(lat, b, o);
     for (int mu = 0; mu < QF_NDIM; mu++) o[mu] -= box->origin[mu];
     QF_WITH_ANY_PRECISION(f->prec, P, {
@@ -295,8 +299,11 @@ static void copy_block(const qf_field *f, int b, const site_box *box, double *ar
             qf_block_site_coords(s, lat->block, x);
             for (int mu = 0; mu < QF_NDIM; mu++) g[mu] = o[mu] + x[mu];
             double *a = array + qf_lex_index(g, box->ext) * n;
-            if (to_field) qf_record_reals_store(data, P, (size_t)s, n, 0, a, n);
-            else qf_record_reals_load(data, P, (size_t)s, n, 0, a, n);
+            for (int k = 0; k < n / rec; k++) {
+                size_t i = (size_t)s * (size_t)(n / rec) + (size_t)k;
+                if (to_field) qf_record_reals_store(data, P, i, rec, 0, a + k * rec, rec);
+                else qf_record_reals_load(data, P, i, rec, 0, a + k * rec, rec);
+            }
         }
     });
 }

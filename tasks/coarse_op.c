@@ -20,6 +20,8 @@ struct coarse_op {
     int nvec;
     qf_precision prec;
     qf_field *links, *xinv;          /* 9 matrices a site; the local term's inverse */
+    qf_field *links_half, *xinv_half; /* their 16-bit copies, which the applications read where set
+                                       * (qf_coarse_op_set_link_precision) */
     qf_face_set faces_full, faces_half;
     qf_field *tmp;                   /* the odd intermediate of the Schur complement */
     qf_linop *twin;                  /* owned: the operator in the other precision */
@@ -38,17 +40,22 @@ typedef struct {
     int local_on, local_inverse;
 } coarse_hop;
 
+/* The links and X^-1 the applications read. */
+static const qf_field *applied_links(const coarse_op *op) { return op->links_half ? op->links_half : op->links; }
+static const qf_field *applied_xinv(const coarse_op *op) { return op->xinv_half ? op->xinv_half : op->xinv; }
+
 /* out = finish(a, x, b, H in) on the sites of h->parity. */
 static int hop(coarse_op *op, qf_field *out, const qf_field *in, const coarse_hop *h)
 {
     qf_coarse_hop c = {.parity = h->parity, .dagger = h->dagger, .a = h->a, .b = h->b, .has_x = h->x != NULL,
-                       .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = op->nvec, .prec = op->prec};
+                       .local_on = h->local_on, .local_inverse = h->local_inverse, .nvec = op->nvec, .prec = op->prec,
+                       .link_prec = qf_field_precision(applied_links(op))};
     qf_stencil s = {.in = in,
                     .out = out,
                     .all_sites = h->parity < 0,
-                    .links = op->links,
+                    .links = applied_links(op),
                     .gather_without_links = 1,
-                    .extra = {h->x, h->local_on != QF_CLOVER_NONE && h->local_inverse ? op->xinv : NULL},
+                    .extra = {h->x, h->local_on != QF_CLOVER_NONE && h->local_inverse ? applied_xinv(op) : NULL},
                     .nfaces = 1,
                     .faces = {h->parity < 0 ? &op->faces_full : &op->faces_half}};
     if (qf_coarse_stages(op->lat, &c, stage_names[op->prec == QF_SINGLE], s.stage)) return QF_ERROR;
@@ -115,10 +122,18 @@ static int full_schur_image(void *ctx, qf_field *az, const qf_field *b, const qf
     return qf_linop_schur_image_asymmetric(az, b, bhat, w);
 }
 
+static void drop_half_links(coarse_op *op)
+{
+    if (op->links_half) qf_field_destroy(op->links_half);
+    if (op->xinv_half) qf_field_destroy(op->xinv_half);
+    op->links_half = op->xinv_half = NULL;
+}
+
 static void op_free(coarse_op *op)
 {
     if (!op) return;
     qf_linop_destroy(op->twin);
+    drop_half_links(op);
     if (op->links) qf_field_destroy(op->links);
     if (op->xinv) qf_field_destroy(op->xinv);
     if (op->tmp) qf_field_destroy(op->tmp);
@@ -216,8 +231,8 @@ int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_
             return qf_fail("qf_coarse_levels_solve_one_task: transfer %d does not map level %d's lattice to level %d's",
                            i, i, i + 1);
         if (!stats || !stats[i]) return qf_fail("qf_coarse_levels_solve_one_task: no statistics scalar for level %d", i);
-        links[i] = op->links;
-        xinv[i] = op->xinv;
+        links[i] = applied_links(op);
+        xinv[i] = applied_xinv(op);
         nvec[i] = op->nvec;
         st[i] = qf_scalar_handle(stats[i]);
         if (i < nlevels - 1) {
@@ -227,7 +242,7 @@ int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_
     }
     if (check_one_task_operand(top, x, "solution") || check_one_task_operand(top, b, "source")) return QF_ERROR;
     if (x == b) return qf_fail("qf_coarse_solve_one_task: the solution and the source are one field");
-    qf_coarse_solve_params cp = {p->tol, p->max_iter, p->nkrylov, p->smoother_steps};
+    qf_coarse_solve_params cp = {p->tol, p->max_iter, p->nkrylov, p->smoother_steps, top->prec};
     starpu_data_handle_t work;
     starpu_vector_data_register(&work, -1, 0, (uint32_t)qf_coarse_solve_work_doubles(nlevels, links, nvec, &cp),
                                 sizeof(double));
@@ -285,6 +300,35 @@ static int full_in_precision(void *ctx, qf_precision prec, qf_linop **twin)
     }
     *twin = op->twin;
     return QF_SUCCESS;
+}
+
+int qf_coarse_op_set_link_precision(qf_linop *Ac, qf_precision link_prec)
+{
+    coarse_op *op = (coarse_op *)qf_linop_context(Ac, &full_ops);
+    if (!op) return qf_fail("qf_coarse_op_set_link_precision: %s is no coarse operator", Ac ? qf_linop_name(Ac) : "NULL");
+    if (link_prec == op->prec) {
+        drop_half_links(op);
+        return QF_SUCCESS;
+    }
+    if (link_prec != QF_HALF || op->prec != QF_SINGLE)
+        return qf_fail("coarse links in %s precision for a coarse operator in %s: give the operator's precision, or half "
+                       "for a single-precision operator",
+                       qf_precision_name(link_prec), qf_precision_name(op->prec));
+    if (op->links_half) return QF_SUCCESS;
+    qf_field_shape links, xinv;
+    int rc = qf_field_shape_coarse_links(&links, op->nvec, qf_coarse_link_matrices()) ||
+             qf_field_shape_coarse_links(&xinv, op->nvec, 1) ||
+             qf_field_create_shaped(&op->links_half, op->lat, &links, QF_HALF, QF_FIELD_SCRATCH) ||
+             qf_field_create_shaped(&op->xinv_half, op->lat, &xinv, QF_HALF, QF_FIELD_SCRATCH) ||
+             qf_field_convert(op->links_half, op->links) || qf_field_convert(op->xinv_half, op->xinv);
+    if (rc) drop_half_links(op);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
+qf_precision qf_coarse_op_link_precision(const qf_linop *Ac)
+{
+    const coarse_op *op = qf_linop_context(Ac, &full_ops);
+    return op ? qf_field_precision(applied_links(op)) : qf_linop_get_domain(Ac)->prec;
 }
 
 static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)

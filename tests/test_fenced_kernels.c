@@ -164,7 +164,7 @@ static void check_coarse_hop(const int ext[QF_NDIM], int nvec, qf_precision prec
     const void *links = random_reals(&gl, 2 * links_n, prec, at_end);
     void *out = guarded_alloc(&go, 2 * site_n * qf_real_size(prec), at_end);
     qf_coarse_args a = {.parity = -1, .dagger = dagger, .a = 0.75, .b = -1.25, .has_x = 1,
-                        .local_on = QF_CLOVER_NONE, .nvec = nvec, .wrap = 1, .prec = prec};
+                        .local_on = QF_CLOVER_NONE, .nvec = nvec, .wrap = 1, .prec = prec, .link_prec = prec};
     memcpy(a.ext, ext, sizeof a.ext);
     qf_coarse_interior_run_cpu(&a, in, links, out, x, NULL);
 

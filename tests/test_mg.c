@@ -234,14 +234,14 @@ static void check_schur_image(qf_linop *A, const qf_lattice *lat, const qf_field
 }
 
 /* The one-task coarse solve (where the coarse lattice is one block): D_c x = b for b = D_c e reaches the
- * tolerance on the full system, and the statistics count its iterations; refused with the reason on a
- * lattice of several blocks. */
-static void check_one_task(qf_linop *Ac, const qf_transfer *T, qf_precision prec, const char *cfg)
+ * tolerance tol on the full system, and the statistics count its iterations; refused with the reason on
+ * a lattice of several blocks. */
+static void check_one_task(qf_linop *Ac, const qf_transfer *T, qf_precision prec, double tol, const char *cfg)
 {
     ref_rng g = {7};
     qf_field_shape cs = qf_transfer_coarse_shape(T);
     const qf_lattice *cl = qf_transfer_coarse_lattice(T);
-    double *e_h, tol = prec == QF_DOUBLE ? 1e-10 : 1e-5;
+    double *e_h;
     qf_field *e = random_field(cl, &cs, prec, &g, &e_h), *b = NULL, *x = NULL, *r = NULL;
     qf_scalar *stats = NULL;
     int rc = qf_field_create_shaped(&b, cl, &cs, prec, 0) || qf_field_create_shaped(&x, cl, &cs, prec, 0) ||
@@ -267,6 +267,51 @@ static void check_one_task(qf_linop *Ac, const qf_transfer *T, qf_precision prec
     qf_scalar_destroy(stats);
     qf_field *fields[] = {e, b, x, r};
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+}
+
+/* Half-precision links (qf_coarse_op_set_link_precision) on a single-precision coarse operator: D_c e,
+ * its dagger and its Schur complement agree with those of the single links to the 16-bit rounding of
+ * each row (about 3e-5 of a row's largest entry) but not bit for bit, the one-task solve converges on
+ * them, and back in single the operator applies its single links again, bit for bit. */
+static void check_half_links(qf_linop *Ac, const qf_transfer *T, const char *cfg)
+{
+    ref_rng g = {5};
+    qf_field_shape cs = qf_transfer_coarse_shape(T);
+    const qf_lattice *cl = qf_transfer_coarse_lattice(T);
+    qf_field *e = random_field(cl, &cs, QF_SINGLE, &g, NULL), *out[2][3] = {{NULL}};
+    qf_linop *schur = NULL;
+    int rc = qf_linop_schur(Ac, &schur);
+    for (int h = 0; h < 2; h++) {
+        rc = rc || (h && qf_coarse_op_set_link_precision(Ac, QF_HALF));
+        for (int k = 0; k < 3; k++) rc = rc || qf_field_create_shaped(&out[h][k], cl, &cs, QF_SINGLE, 0);
+        rc = rc || qf_linop_apply(Ac, out[h][0], e) || qf_linop_apply_dagger(Ac, out[h][1], e) ||
+             qf_linop_apply(schur, out[h][2], e);
+    }
+    CHECK(!rc, "%s: half links: %s", cfg, qf_last_error());
+    static const char *const what[3] = {"D_c e", "D_c^dag e", "Dhat_c e"};
+    for (int k = 0; k < 3 && !rc; k++) {
+        double *a = exported(out[0][k]), *b = exported(out[1][k]), d = rel_diff(b, a, nreals(e));
+        CHECK(d > 1e-8 && d < 2e-4, "%s: %s with half links against single links: %.2e (want 1e-8 .. 2e-4)", cfg,
+              what[k], d);
+        free(a), free(b);
+    }
+    /* the full system's residual stops near 1e-4: X and X^-1 are rounded apart, so the Schur solve's
+     * reconstruction X_oo^-1 is no exact inverse of X_oo */
+    if (!rc) check_one_task(Ac, T, QF_SINGLE, 1e-3, cfg);
+    rc = qf_coarse_op_set_link_precision(Ac, QF_DOUBLE);
+    CHECK(rc && strstr(qf_last_error(), "half for a single-precision operator"), "%s: double links refused: %s", cfg,
+          rc ? qf_last_error() : "accepted");
+    rc = qf_coarse_op_set_link_precision(Ac, QF_SINGLE) || qf_linop_apply(Ac, out[1][0], e);
+    CHECK(!rc, "%s: back to single links: %s", cfg, qf_last_error());
+    if (!rc) {
+        double *a = exported(out[0][0]), *b = exported(out[1][0]);
+        CHECK(!memcmp(a, b, nreals(e) * sizeof *a), "%s: D_c e with single links again differs from the first", cfg);
+        free(a), free(b);
+    }
+    qf_field_destroy(e);
+    for (int h = 0; h < 2; h++)
+        for (int k = 0; k < 3; k++)
+            if (out[h][k]) qf_field_destroy(out[h][k]);
 }
 
 /* Random (Gaussian) near-null vectors: the identities hold for any vectors. */
@@ -370,7 +415,8 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
         if (!qf_dirac_create(&ds, pb.u, &dp, QF_SCHUR_SYMMETRIC) && !qf_dirac_linop(ds, &Ms))
             check_schur_image(Ms, &pb.lat, &ws, prec, cfg);
         qf_linop_destroy(Ms), qf_dirac_destroy(ds);
-        check_one_task(Ac, T, prec, cfg);
+        check_one_task(Ac, T, prec, prec == QF_DOUBLE ? 1e-10 : 1e-5, cfg);
+        if (prec == QF_SINGLE) check_half_links(Ac, T, cfg);
         if (third_level) check_cycle_one_task(M, &pb.lat, agg, prec, cfg);
     }
     if (!rc && third_level) {
@@ -391,7 +437,7 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
 
 /* ---- the solver ---- */
 
-static int mg_solve(const int blocks[4], double *solution, int *iterations)
+static int mg_solve(const int blocks[4], qf_precision link_prec, double *solution, int *iterations)
 {
     static const int L[4] = {8, 8, 8, 8};
     qf_lattice lat;
@@ -404,6 +450,7 @@ static int mg_solve(const int blocks[4], double *solution, int *iterations)
     qf_mg_params mp = qf_mg_default_params();
     mp.nvec[0] = 8;
     mp.coarse_one_task = 1; /* coarse task graphs on the grids whose coarsest lattice has several blocks */
+    mp.coarse_link_prec = link_prec;
     qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
     int rc = qf_lattice_init(&lat, L, NULL, blocks, 0, 1, 2) ||
              qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, 3, 0.3) ||
@@ -411,7 +458,8 @@ static int mg_solve(const int blocks[4], double *solution, int *iterations)
              qf_field_create_shaped(&b, &lat, &ws, QF_DOUBLE, 0) || qf_field_gaussian(b, 9, 0) ||
              qf_field_create(&x, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
              qf_field_create(&xb, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_mg_setup(&mg, M, &mp);
-    CHECK(!rc, "MG blocks %d%d%d%d: setup: %s", blocks[0], blocks[1], blocks[2], blocks[3], qf_last_error());
+    CHECK(!rc, "MG blocks %d%d%d%d links %s: setup: %s", blocks[0], blocks[1], blocks[2], blocks[3],
+          qf_precision_name(link_prec), qf_last_error());
     if (!rc) {
         /* the K-cycle's image A z from its smoother's residual against the finest operator applied */
         qf_precond *K = qf_mg_precond(mg);
@@ -464,8 +512,10 @@ static int mg_solve(const int blocks[4], double *solution, int *iterations)
         double *a1 = exported(x), *a2 = exported(xb);
         double diff = rel_diff(a1, a2, nreals(x));
         CHECK(diff < 1e-8, "MG and BiCGStab solutions differ by %.2e", diff);
-        printf("MG blocks %d%d%d%d: %d outer iterations (BiCGStab %d), true residual %.2e, setup %.2f s, solve %.2f s\n",
-               blocks[0], blocks[1], blocks[2], blocks[3], res.iterations, rb.iterations, res.residual,
+        printf("MG blocks %d%d%d%d, coarse links in %s: %d outer iterations (BiCGStab %d), true residual %.2e, setup "
+               "%.2f s, solve %.2f s\n",
+               blocks[0], blocks[1], blocks[2], blocks[3], qf_precision_name(link_prec), res.iterations, rb.iterations,
+               res.residual,
                st.setup_seconds, res.seconds);
         CHECK(res.iterations < rb.iterations, "MG took %d iterations, BiCGStab %d", res.iterations, rb.iterations);
         memcpy(solution, a1, nreals(x) * sizeof *solution);
@@ -504,12 +554,14 @@ int main(void)
     static const int sb[4] = {2, 1, 1, 2};
     size_t n = (size_t)8 * 8 * 8 * 8 * 24;
     double *x1 = malloc(n * sizeof *x1), *x2 = malloc(n * sizeof *x2);
-    int it1 = -1, it2 = -2;
-    if (!mg_solve(one, x1, &it1) && !mg_solve(sb, x2, &it2)) {
+    int it1 = -1, it2 = -2, it3 = -3;
+    if (!mg_solve(one, QF_SINGLE, x1, &it1) && !mg_solve(sb, QF_SINGLE, x2, &it2)) {
         CHECK(abs(it1 - it2) <= 1, "MG iterations differ between block grids: %d and %d", it1, it2);
         double diff = rel_diff(x1, x2, n);
         CHECK(diff < 1e-9, "MG solutions of two block grids differ by %.2e", diff);
     }
+    /* half coarse links: a preconditioner of 16-bit accuracy, the outer iterations barely change */
+    if (!mg_solve(sb, QF_HALF, x2, &it3)) CHECK(abs(it3 - it1) <= 2, "MG iterations with half coarse links: %d, single %d", it3, it1);
     free(x1), free(x2);
     qf_runtime_shutdown();
     return qf_check_summary();

@@ -103,9 +103,10 @@ typedef struct {
     int nlevels;
     int ext[QF_COARSE_TASK_MAX_LEVELS][QF_NDIM];
     int nvec[QF_COARSE_TASK_MAX_LEVELS];                 /* the colours of each level's fields */
+    qf_precision link_prec[QF_COARSE_TASK_MAX_LEVELS];   /* of each level's links and X^-1 (prec or half) */
     qf_mg_restrict_args restrict_args[QF_COARSE_TASK_MAX_LEVELS - 1]; /* level i to i + 1 */
     qf_mg_prolong_args prolong_args[QF_COARSE_TASK_MAX_LEVELS - 1];
-    qf_precision prec;
+    qf_precision prec;                                   /* of the fields */
     double tol;
     int max_iter, nkrylov, smoother_steps;
 } qf_coarse_solve_args;
@@ -180,7 +181,7 @@ static inline size_t qf_coarse_task_work_doubles(const qf_coarse_solve_args *a)
 
 typedef struct {
     const void *links, *xinv, *v;     /* v: the transfer to the next level */
-    qf_coarse_args base;              /* ext, nvec, prec, wrap */
+    qf_coarse_args base;              /* ext, nvec, prec, link_prec, wrap */
     int64_t all, even;                /* complex numbers of a field, and of its even sites */
     void *b, *x;                      /* source and solution (a lower level's: in the work buffer) */
     void *r, *ax, *t, *bhat, *xhat, *mr_r, *mr_q, *az, *s;
@@ -210,6 +211,7 @@ static inline void qf_coarse_task_init(qf_coarse_task *t, const qf_coarse_gcr_ba
         memcpy(L->base.ext, a->ext[i], sizeof L->base.ext);
         L->base.nvec = a->nvec[i];
         L->base.prec = a->prec;
+        L->base.link_prec = a->link_prec[i];
         L->base.wrap = 1;
         L->all = qf_volume(a->ext[i]) * 2 * a->nvec[i];
         L->even = L->all / 2;

@@ -5,16 +5,18 @@
 #define QF_KERNEL_CONVERT_H
 
 #include "su3.h"
+#include "quarkflow/qf_multigrid.h" /* QF_MG_MAX_NVEC */
 
-/* The argument block of convert: nsites records of rec reals. */
+/* The argument block of convert: nsites records of rec reals (a site, or a coarse link matrix's row). */
 typedef struct {
     int64_t nsites;
     int rec;
     qf_precision src_prec, dst_prec;
 } qf_convert_args;
 
-/* The longest record kept in half precision: a site's links or clover term (72 reals). */
-#define QF_HALF_RECORD_MAX 72
+/* The longest record kept in half precision: a row of a coarse link matrix of QF_MG_MAX_NVEC colours
+ * (a site's links or clover term are 72 reals). */
+#define QF_HALF_RECORD_MAX (4 * QF_MG_MAX_NVEC)
 
 static inline QF_HD int qf_convert_by_record(const qf_convert_args *a)
 {

@@ -25,7 +25,9 @@
  * into X(A) otherwise. The fine operator is the Wilson-clover M = A - kappa D (M_m = -kappa phase
  * (1 -+ g_mu) U for the hops, the clover term A for the local term) or a coarse operator (its Y and X).
  *
- * Arithmetic is in double; fields are stored in the precision of their arguments. */
+ * Arithmetic is in double, but for the coarse operator's hops, which multiply in the fields' precision
+ * (single fields: single, as QUDA's and DDalphaAMG's coarse operators); fields are stored in the
+ * precision of their arguments, a coarse operator's links and X^-1 also in half (a record a row). */
 #ifndef QF_KERNEL_MG_H
 #define QF_KERNEL_MG_H
 
@@ -122,8 +124,25 @@ typedef struct {
     int local_inverse;
     int nvec;
     int wrap;
-    qf_precision prec;
+    qf_precision prec;      /* of the coarse fields */
+    qf_precision link_prec; /* of the links and X^-1: prec, or half (a record a row: qf_coarse_matrix_entry) with
+                             * single-precision fields */
 } qf_coarse_args;
+
+/* Runs the statement with P and PL the constants of a coarse operator's field and link precisions:
+ * (double, double), (single, single) or (single, half). */
+#define QF_WITH_COARSE_PRECISIONS(a, P, PL, ...)                                                                 \
+    do {                                                                                                       \
+        if ((a)->link_prec == QF_HALF) {                                                                       \
+            const qf_precision P = QF_SINGLE, PL = QF_HALF;                                                    \
+            __VA_ARGS__;                                                                                       \
+        } else {                                                                                               \
+            QF_WITH_PRECISION((a)->prec, P, {                                                                  \
+                const qf_precision PL = P;                                                                     \
+                __VA_ARGS__;                                                                                   \
+            });                                                                                                \
+        }                                                                                                      \
+    } while (0)
 typedef struct {
     int ext[QF_NDIM];
     int parity;            /* of the sites gathered, -1 for all */
@@ -651,15 +670,29 @@ static inline QF_HD double qf_coarse_sign(int dagger, int r, int c, int n)
     return dagger && (r < n) != (c < n) ? -1.0 : 1.0;
 }
 
-/* Row r of M v: M the matrix at reals offset mo of base, v the coarse site at reals offset vo of src. */
-static inline QF_HD qf_complex qf_coarse_row(const void *base, size_t mo, const void *src, size_t vo, int r, int n,
-                                             int dagger, qf_precision prec)
+/* Entry (r, c) of the matrix at reals offset mo of base (the offset single and double storage give it:
+ * qf_coarse_matrix_offset, qf_coarse_local_matrix), stored in lp: in half, its row r is record
+ * mo / 4N + r of 4N reals, so that each row keeps its own scale. */
+static inline QF_HD qf_complex qf_coarse_matrix_entry(const void *base, qf_precision lp, size_t mo, int n, int r, int c)
+{
+    if (lp == QF_HALF) {
+        double v[2];
+        qf_half_record_load(base, mo / (size_t)(4 * n) + (size_t)r, 4 * n, 2 * c, v, 2);
+        return qf_cmake(v[0], v[1]);
+    }
+    size_t o = mo + (size_t)4 * n * r + (size_t)2 * c;
+    return qf_cmake(qf_real_get(base, lp, o), qf_real_get(base, lp, o + 1));
+}
+
+/* Row r of M v: M the matrix at reals offset mo of base (stored in lp), v the coarse site at reals
+ * offset vo of src (in prec). */
+static inline QF_HD qf_complex qf_coarse_row(const void *base, qf_precision lp, size_t mo, const void *src, size_t vo,
+                                             int r, int n, int dagger, qf_precision prec)
 {
     int n2 = 2 * n;
     qf_complex same = qf_cmake(0.0, 0.0), other = qf_cmake(0.0, 0.0);
-    size_t ro = mo + (size_t)2 * r * n2;
     for (int c = 0; c < n2; c++) {
-        qf_complex m = qf_cmake(qf_real_get(base, prec, ro + 2 * c), qf_real_get(base, prec, ro + 2 * c + 1));
+        qf_complex m = qf_coarse_matrix_entry(base, lp, mo, n, r, c);
         qf_complex x = qf_cmake(qf_real_get(src, prec, vo + 2 * c), qf_real_get(src, prec, vo + 2 * c + 1));
         if ((r < n) == (c < n)) same = qf_cmadd(same, m, x);
         else other = qf_cmadd(other, m, x);
@@ -709,8 +742,8 @@ static inline QF_HD qf_complex qf_coarse_hops_row(const qf_coarse_args *a, const
         const void *src;
         int64_t ys;
         if (qf_coarse_hop_source(a, in, faces, x, d, &src, &ys))
-            acc = qf_cadd(acc, qf_coarse_row(links, qf_coarse_matrix_offset(s, d, n), src, qf_coarse_site_offset(ys, n),
-                                             r, n, a->dagger, a->prec));
+            acc = qf_cadd(acc, qf_coarse_row(links, a->link_prec, qf_coarse_matrix_offset(s, d, n), src,
+                                             qf_coarse_site_offset(ys, n), r, n, a->dagger, a->prec));
     }
     return acc;
 }
@@ -726,21 +759,26 @@ static inline QF_HD qf_complex qf_coarse_hops_row(const qf_coarse_args *a, const
  * the rows of each matrix two groups on are prefetched (the hardware's prefetch alone left the loads
  * waiting: N = 24 on 4^4, one core, 2.4 -> 1.9-2.1 ms an application, N = 32 8.2 -> 3.3-3.7 ms).
  * Single-precision storage is multiplied in single precision, as QUDA's and DDalphaAMG's coarse
- * operators are. The schedule before (each row and hop its own pair of dot products, in double, two
+ * operators are; half-precision links (a record a row) are widened to single as they are loaded, each
+ * row's scale multiplied in. The schedule before (each row and hop its own pair of dot products, in double, two
  * chains of dependent FMAs and a lane sum each) was latency-bound at about 50k cycles a site of
  * N = 24, most of the 2-core multigrid solve at m0 = -0.33 (bench/RESULTS.md). */
 typedef float qf_coarse_vf __attribute__((vector_size(32)));
 typedef double qf_coarse_vd __attribute__((vector_size(32)));
+typedef short qf_coarse_vh8 __attribute__((vector_size(16))); /* a qf_coarse_vf's lanes as 16-bit integers */
+typedef short qf_coarse_vh4 __attribute__((vector_size(8)));  /* a qf_coarse_vd's */
 
-/* QF_COARSE_CPU_SCHEDULE(T, V, S) defines, for storage of reals T in vectors V:
+/* QF_COARSE_CPU_SCHEDULE(T, V, VH, LP, S) defines, for arithmetic on reals T in vectors V, the matrices
+ * stored in precision LP (T's own, or QF_HALF for T float: VH the vector of V's lanes in 16 bits):
  *   qf_coarse_split_S(v, vp, vo, n, dagger, xp, xs)  the site at reals offset vo of v (stored in vp)
  *                                                    split into xp, xs (4N reals of T each)
- *   qf_coarse_matvecs_S(n, dagger, nm, m, xp, xs, h)  h += sum_{j < nm} M_j x_j, M_j at m[j] (2N rows
- *                                                    of 4N reals), x_j split into xp[j], xs[j]
+ *   qf_coarse_matrix_S(links, mo, n)                 the first row of the matrix at reals offset mo
+ *   qf_coarse_matvecs_S(n, dagger, nm, m, xp, xs, h)  h += sum_{j < nm} M_j x_j, M_j's rows from m[j]
+ *                                                    (2N rows of 4N reals), x_j split into xp[j], xs[j]
  *   qf_coarse_rows_S(..., r0, nr, h)                  the same for rows r0 .. r0 + nr - 1 (nr <= 4)
  *   qf_coarse_hops_site_S(a, in, links, faces, x, s, h)  qf_coarse_hops_site in this storage
  *   qf_coarse_matvec_local_S(base, mo, v, n, dagger, out)  qf_coarse_matvec_local likewise */
-#define QF_COARSE_CPU_SCHEDULE(T, V, S)                                                                        \
+#define QF_COARSE_CPU_SCHEDULE(T, V, VH, LP, S)                                                                \
     static inline QF_HD_INLINE void qf_coarse_split_##S(const void *v, qf_precision vp, size_t vo, int n,         \
                                                         int dagger, T *xp, T *xs)                               \
     {                                                                                                          \
@@ -754,35 +792,70 @@ typedef double qf_coarse_vd __attribute__((vector_size(32)));
             xs[2 * c + 1] = re;                                                                                \
         }                                                                                                      \
     }                                                                                                          \
-    static inline QF_HD_INLINE void qf_coarse_rows_##S(int n, int dagger, int nm, const T *const *m,             \
+    static inline QF_HD_INLINE const char *qf_coarse_matrix_##S(const void *links, size_t mo, int n)            \
+    {                                                                                                          \
+        return LP == QF_HALF ? qf_half_record_ptr(links, mo / (size_t)(4 * n), 4 * n)                          \
+                             : (const char *)((const T *)links + mo);                                          \
+    }                                                                                                          \
+    /* lanes k .. k + VL - 1 of a row, and its scale (1 unless in half) */                                     \
+    static inline QF_HD_INLINE void qf_coarse_row_lanes_##S(const char *row, int k, V *a)                      \
+    {                                                                                                          \
+        if (LP == QF_HALF) {                                                                                   \
+            VH q;                                                                                              \
+            memcpy(&q, (const short *)row + k, sizeof q);                                                      \
+            *a = __builtin_convertvector(q, V);                                                                \
+        } else {                                                                                               \
+            memcpy(a, (const T *)row + k, sizeof *a);                                                          \
+        }                                                                                                      \
+    }                                                                                                          \
+    static inline QF_HD_INLINE T qf_coarse_row_real_##S(const char *row, int k)                                \
+    {                                                                                                          \
+        return LP == QF_HALF ? (T)((const short *)row)[k] : ((const T *)row)[k];                               \
+    }                                                                                                          \
+    static inline QF_HD_INLINE T qf_coarse_row_scale_##S(const char *row, int len)                             \
+    {                                                                                                          \
+        return LP == QF_HALF ? (T)(*qf_half_norm_at(row, 0, len) * (1.0 / QF_HALF_MAX)) : (T)1;               \
+    }                                                                                                          \
+    static inline QF_HD_INLINE void qf_coarse_rows_##S(int n, int dagger, int nm, const char *const *m,          \
                                                        const T *const *xp, const T *const *xs, int r0, int nr,  \
                                                        double *h)                                               \
     {                                                                                                          \
         enum { VL = sizeof(V) / sizeof(T) };                                                                   \
         int len = 4 * n, vend = len / VL * VL;                                                                 \
+        size_t rb = qf_record_bytes(LP, len);                                                                  \
         V re[4] = {0}, im[4] = {0};                                                                            \
         double tre[4] = {0.0}, tim[4] = {0.0};                                                                 \
         for (int j = 0; j < nm; j++) {                                                                         \
-            const T *row = m[j] + (size_t)r0 * len;                                                            \
+            const char *row = m[j] + (size_t)r0 * rb;                                                          \
+            T scale[4];                                                                                        \
+            for (int q = 0; q < nr; q++) scale[q] = qf_coarse_row_scale_##S(row + q * rb, len);                \
             if (r0 + 2 * nr < 2 * n) { /* the rows of M_j two groups on into the second-level cache */          \
-                const char *next = (const char *)(row + (size_t)2 * nr * len);                                 \
-                for (size_t b = 0; b < (size_t)nr * len * sizeof(T); b += 64) __builtin_prefetch(next + b, 0, 2); \
+                const char *next = row + (size_t)2 * nr * rb;                                                  \
+                for (size_t b = 0; b < (size_t)nr * rb; b += 64) __builtin_prefetch(next + b, 0, 2);           \
             }                                                                                                  \
+            /* in half a matrix's sums apart, each row's scale multiplied in once they are whole */            \
+            V jre[4] = {0}, jim[4] = {0}, *are = LP == QF_HALF ? jre : re, *aim = LP == QF_HALF ? jim : im;    \
             for (int k = 0; k < vend; k += VL) {                                                               \
                 V p, s;                                                                                        \
                 memcpy(&p, xp[j] + k, sizeof p);                                                               \
                 memcpy(&s, xs[j] + k, sizeof s);                                                               \
                 for (int q = 0; q < nr; q++) {                                                                 \
                     V a;                                                                                       \
-                    memcpy(&a, row + (size_t)q * len + k, sizeof a);                                           \
-                    re[q] += a * p;                                                                            \
-                    im[q] += a * s;                                                                            \
+                    qf_coarse_row_lanes_##S(row + q * rb, k, &a);                                              \
+                    are[q] += a * p;                                                                           \
+                    aim[q] += a * s;                                                                           \
                 }                                                                                              \
             }                                                                                                  \
+            if (LP == QF_HALF)                                                                                 \
+                for (int q = 0; q < nr; q++) {                                                                 \
+                    re[q] += jre[q] * scale[q];                                                                \
+                    im[q] += jim[q] * scale[q];                                                                \
+                }                                                                                              \
             for (int k = vend; k < len; k++) /* 4N not a multiple of the lanes: N odd */                       \
                 for (int q = 0; q < nr; q++) {                                                                 \
-                    tre[q] += (double)row[(size_t)q * len + k] * xp[j][k];                                     \
-                    tim[q] += (double)row[(size_t)q * len + k] * xs[j][k];                                     \
+                    double a = (double)qf_coarse_row_real_##S(row + q * rb, k) * scale[q];                     \
+                    tre[q] += a * xp[j][k];                                                                    \
+                    tim[q] += a * xs[j][k];                                                                    \
                 }                                                                                              \
         }                                                                                                      \
         for (int q = 0; q < nr; q++) {                                                                         \
@@ -795,7 +868,7 @@ typedef double qf_coarse_vd __attribute__((vector_size(32)));
             h[2 * (r0 + q) + 1] += sign * si;                                                                  \
         }                                                                                                      \
     }                                                                                                          \
-    static inline QF_HD_INLINE void qf_coarse_matvecs_##S(int n, int dagger, int nm, const T *const *m,          \
+    static inline QF_HD_INLINE void qf_coarse_matvecs_##S(int n, int dagger, int nm, const char *const *m,       \
                                                           const T *const *xp, const T *const *xs, double *h)    \
     {                                                                                                          \
         int r0 = 0;                                                                                            \
@@ -808,13 +881,14 @@ typedef double qf_coarse_vd __attribute__((vector_size(32)));
     {                                                                                                          \
         int n = a->nvec, nm = 0;                                                                               \
         T xp[QF_NDIRS][4 * QF_MG_MAX_NVEC], xs[QF_NDIRS][4 * QF_MG_MAX_NVEC];                                  \
-        const T *m[QF_NDIRS], *pp[QF_NDIRS], *ps[QF_NDIRS];                                                    \
+        const char *m[QF_NDIRS];                                                                               \
+        const T *pp[QF_NDIRS], *ps[QF_NDIRS];                                                                  \
         for (int d = 0; d < QF_NDIRS; d++) {                                                                   \
             const void *src;                                                                                   \
             int64_t ys;                                                                                        \
             if (!qf_coarse_hop_source(a, in, faces, x, d, &src, &ys)) continue;                                \
             qf_coarse_split_##S(src, a->prec, qf_coarse_site_offset(ys, n), n, a->dagger, xp[nm], xs[nm]);     \
-            m[nm] = (const T *)links + qf_coarse_matrix_offset(s, d, n);                                       \
+            m[nm] = qf_coarse_matrix_##S(links, qf_coarse_matrix_offset(s, d, n), n);                          \
             pp[nm] = xp[nm];                                                                                   \
             ps[nm] = xs[nm];                                                                                   \
             nm++;                                                                                              \
@@ -825,27 +899,31 @@ typedef double qf_coarse_vd __attribute__((vector_size(32)));
                                                                int n, int dagger, double *out)                  \
     {                                                                                                          \
         T xp[4 * QF_MG_MAX_NVEC], xs[4 * QF_MG_MAX_NVEC];                                                      \
-        const T *m = (const T *)base + mo, *pp = xp, *ps = xs;                                                 \
+        const char *m = qf_coarse_matrix_##S(base, mo, n);                                                     \
+        const T *pp = xp, *ps = xs;                                                                            \
         qf_coarse_split_##S(v, QF_DOUBLE, 0, n, dagger, xp, xs);                                               \
         qf_coarse_matvecs_##S(n, dagger, 1, &m, &pp, &ps, out);                                                \
     }
-QF_COARSE_CPU_SCHEDULE(float, qf_coarse_vf, f)
-QF_COARSE_CPU_SCHEDULE(double, qf_coarse_vd, d)
+QF_COARSE_CPU_SCHEDULE(float, qf_coarse_vf, qf_coarse_vh8, QF_SINGLE, f)
+QF_COARSE_CPU_SCHEDULE(double, qf_coarse_vd, qf_coarse_vh4, QF_DOUBLE, d)
+QF_COARSE_CPU_SCHEDULE(float, qf_coarse_vf, qf_coarse_vh8, QF_HALF, h)
 
 /* The hops of output site x (storage index s), in the block or through the faces as for
  * qf_coarse_hops_row, added into h (re, im interleaved, 4N doubles) for all rows. */
 static inline QF_HD_INLINE void qf_coarse_hops_site(const qf_coarse_args *a, const void *in, const void *links,
                                                     const void *const *faces, const int x[QF_NDIM], int64_t s, double *h)
 {
-    if (a->prec == QF_DOUBLE) qf_coarse_hops_site_d(a, in, links, faces, x, s, h);
+    if (a->link_prec == QF_HALF) qf_coarse_hops_site_h(a, in, links, faces, x, s, h);
+    else if (a->prec == QF_DOUBLE) qf_coarse_hops_site_d(a, in, links, faces, x, s, h);
     else qf_coarse_hops_site_f(a, in, links, faces, x, s, h);
 }
 
-/* out += M v for all rows: M the matrix at reals offset mo of base (stored in prec), v 4N doubles. */
+/* out += M v for all rows: M the matrix at reals offset mo of base (stored in lp), v 4N doubles. */
 static inline QF_HD_INLINE void qf_coarse_matvec_local(const void *base, size_t mo, const double *v, int n, int dagger,
-                                                       qf_precision prec, double *out)
+                                                       qf_precision lp, double *out)
 {
-    if (prec == QF_DOUBLE) qf_coarse_matvec_local_d(base, mo, v, n, dagger, out);
+    if (lp == QF_HALF) qf_coarse_matvec_local_h(base, mo, v, n, dagger, out);
+    else if (lp == QF_DOUBLE) qf_coarse_matvec_local_d(base, mo, v, n, dagger, out);
     else qf_coarse_matvec_local_f(base, mo, v, n, dagger, out);
 }
 #endif /* !__CUDACC__ */
@@ -898,11 +976,10 @@ static inline QF_HD qf_complex qf_coarse_finish_row(const qf_coarse_args *a, con
     if (a->local_on != QF_CLOVER_NONE) {
         size_t lo;
         const void *lbase = qf_coarse_local_matrix(a, links, xinv, s, &lo);
-        size_t ro = lo + (size_t)2 * r * n2;
         for (int c = 0; c < n2; c++) {
             qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, a->prec, xo, 2 * c), h[c].re, &vr, &own_r);
             qf_coarse_finish_terms(a, qf_coarse_x_entry(a, x, a->prec, xo, 2 * c + 1), h[c].im, &vi, &own_i);
-            qf_complex m = qf_cmake(qf_real_get(lbase, a->prec, ro + 2 * c), qf_real_get(lbase, a->prec, ro + 2 * c + 1));
+            qf_complex m = qf_coarse_matrix_entry(lbase, a->link_prec, lo, n, r, c);
             acc = qf_cmadd(acc, qf_cscale(qf_coarse_sign(a->dagger, r, c, n), m), qf_cmake(vr, vi));
         }
     }
@@ -926,7 +1003,7 @@ static inline QF_HD_INLINE void qf_coarse_finish_site(const qf_coarse_args *a, c
     if (local) {
         size_t mo;
         const void *m = qf_coarse_local_matrix(a, links, xinv, s, &mo);
-        qf_coarse_matvec_local(m, mo, v, n, a->dagger, a->prec, out);
+        qf_coarse_matvec_local(m, mo, v, n, a->dagger, a->link_prec, out);
     }
     for (int k = 0; k < len; k++) out[k] += own[k];
 }

@@ -4,16 +4,19 @@
  * thread block computes one output site with W warps, warp w the hops of its QF_NDIRS / W directions,
  * each into its own slice of shared memory: with a whole site in one warp its 8 matrix-vector products
  * ran one after another, and the 4096 warps of an 8^4 lattice could not keep enough loads in flight. A
- * coarse matrix is row-major, so the lanes stride over a row's columns (lane j holds columns j, j + 32,
- * ..): lanes read consecutive complex entries of a row (coalesced), and a row's dot product is a warp
- * sum. After __syncthreads the block's threads sum the slices entry by entry, and the local matrix's
- * rows are spread over the warps as well. The precision P is a template parameter down to the loads,
- * and the argument block is read where the launch put it (a __grid_constant__ parameter, never copied
- * to the stack), so that the loads are specialised. */
+ * coarse matrix is row-major, so the lanes stride over a row's columns in pairs (qf_coarse_warp_col):
+ * lanes read consecutive complex entries of a row (coalesced), and a row's dot product is a warp sum.
+ * After __syncthreads the block's threads sum the slices entry by entry, and the local matrix's rows
+ * are spread over the warps as well. The precisions P (fields) and PL (links and X^-1: P, or half with
+ * single fields, a record a row whose scale multiplies the lane's share of the row's sum) are template
+ * parameters down to the loads, and the argument block is read where the launch put it (a
+ * __grid_constant__ parameter, never copied to the stack), so that the loads are specialised. */
 #ifndef QF_MG_COARSE_WARP_CUH
 #define QF_MG_COARSE_WARP_CUH
 
 #include "mg.h"
+
+#include <type_traits>
 
 #define QF_COARSE_WARP_LANES 32
 /* the smallest N the warp schedule takes: from N = 16 a site's 2 N columns fill a warp's lanes; below,
@@ -24,34 +27,54 @@
 /* rows a warp sums at once (a power of two up to 16): their 2 ROWS reals share one transposing
  * reduction, and their loads are in flight together; 4 rows fit the kernels' 64 (interior) and 80
  * (exterior) registers a thread (ptxas, sm_90: no spills but 8 bytes in the double exterior), where 8
- * take about 120, and so a third fewer warps an SM */
+ * took about 120 in double arithmetic; with single arithmetic 8 rows measured no faster (H100, the 8^4
+ * level of N = 24: 262-270 us against 272-274 with half links, 289-291 against 294-295 in single) */
 #define QF_COARSE_WARP_ROWS 4
 /* reals of a site's shared slice: 2 N complex entries, in double */
 #define QF_COARSE_WARP_SLICE (4 * QF_MG_MAX_NVEC)
 
-static_assert(2 * QF_MG_MAX_NVEC % QF_COARSE_WARP_LANES == 0, "a site's columns fill whole warps");
+static_assert(2 * QF_MG_MAX_NVEC % (2 * QF_COARSE_WARP_LANES) == 0, "a site's columns fill whole warps in pairs");
 
 /* The warp's sum of each of the V values v (V a power of two up to 32), lane l getting that of value
  * l / (32 / V). Each step hands half of the values still held to the lane across one bit of the lane
  * index and keeps the other half, so the V sums take V - 1 + log2(32 / V) shuffles, where V separate
  * reductions would take 5 V. A step a template instance, so that every index is a constant and the
  * values stay in registers. */
-template <int V, int BIT = QF_COARSE_WARP_LANES / 2>
-static __device__ __forceinline__ double qf_coarse_warp_transpose_sum(const double (&v)[V], int lane)
+template <typename T, int V, int BIT = QF_COARSE_WARP_LANES / 2>
+static __device__ __forceinline__ T qf_coarse_warp_transpose_sum(const T (&v)[V], int lane)
 {
     if constexpr (BIT == 0) {
         return v[0];
     } else if constexpr (V == 1) {
-        const double w[1] = {v[0] + __shfl_xor_sync(0xffffffffu, v[0], BIT)};
-        return qf_coarse_warp_transpose_sum<1, BIT / 2>(w, lane);
+        const T w[1] = {v[0] + __shfl_xor_sync(0xffffffffu, v[0], BIT)};
+        return qf_coarse_warp_transpose_sum<T, 1, BIT / 2>(w, lane);
     } else {
-        double w[V / 2];
+        T w[V / 2];
         int upper = lane & BIT;
         QF_UNROLL
         for (int k = 0; k < V / 2; k++)
             w[k] = (upper ? v[k + V / 2] : v[k]) + __shfl_xor_sync(0xffffffffu, upper ? v[k] : v[k + V / 2], BIT);
-        return qf_coarse_warp_transpose_sum<V / 2, BIT / 2>(w, lane);
+        return qf_coarse_warp_transpose_sum<T, V / 2, BIT / 2>(w, lane);
     }
+}
+
+/* The arithmetic of a lane's products and of the warp's sums: single where the fields are single (the
+ * links single or half), as the CPU's schedule and QUDA's coarse operator multiply; double for double.
+ * The partial sums of the directions and the finish stay in double. In double the single-precision
+ * kernel converted every loaded real (the slow conversion pipe), ran its FMAs at the FP64 rate and
+ * shuffled two words a value. */
+template <int P>
+using qf_coarse_warp_real = typename std::conditional<P == QF_DOUBLE, double, float>::type;
+template <typename T>
+struct qf_coarse_warp_cplx {
+    T re, im;
+};
+template <typename T>
+static __device__ __forceinline__ void qf_coarse_warp_cmadd(qf_coarse_warp_cplx<T> &acc, const qf_coarse_warp_cplx<T> &m,
+                                                            const qf_coarse_warp_cplx<T> &v)
+{
+    acc.re += m.re * v.re - m.im * v.im;
+    acc.im += m.re * v.im + m.im * v.re;
 }
 
 /* Complex entry i of an array the kernel only reads (8 or 16 bytes a lane): indexed by complex entry,
@@ -62,6 +85,44 @@ static __device__ __forceinline__ qf_complex qf_coarse_warp_load(const void *bas
     double v[2];
     qf_reals_load(base, (qf_precision)P, 2 * i, v, 2);
     return qf_cmake(v[0], v[1]);
+}
+
+/* Column k (k < QF_COARSE_WARP_COLS) of a lane's columns: neighbours in pairs, 2 lane and 2 lane + 1,
+ * then the same 64 columns on, so that a lane loads two complex entries of a row at once (16 bytes in
+ * single, 8 in half; with a column a lane the half loads were 4 bytes, and the kernel issued as many
+ * loads as in single for half the bytes: 393 against 415 us on the H100's 8^4 level, N = 24). */
+static __device__ __forceinline__ int qf_coarse_warp_col(int lane, int k)
+{
+    return 2 * lane + (k & 1) + (k >> 1) * 2 * QF_COARSE_WARP_LANES;
+}
+
+/* Complex entries c and c + 1 (c even) of row `row` (counted from the array's first) of rows of n2 = 2 N
+ * complex numbers stored in PL (matrices, or the sites of a coarse field); in half unscaled
+ * (qf_coarse_warp_row_scale). Rows of an even count of complex numbers keep the pairs aligned. */
+template <int PL, typename T>
+static __device__ __forceinline__ void qf_coarse_warp_pair(const void *base, size_t row, int c, int n2,
+                                                           qf_coarse_warp_cplx<T> &a, qf_coarse_warp_cplx<T> &b)
+{
+    if constexpr (PL == QF_HALF) {
+        short4 q = __ldg((const short4 *)qf_half_record_ptr(base, row, 2 * n2) + c / 2);
+        a = {(T)q.x, (T)q.y};
+        b = {(T)q.z, (T)q.w};
+    } else if constexpr (PL == QF_SINGLE) {
+        float4 q = __ldg((const float4 *)base + (row * (size_t)n2 + c) / 2);
+        a = {(T)q.x, (T)q.y};
+        b = {(T)q.z, (T)q.w};
+    } else {
+        qf_complex x = qf_coarse_warp_load<PL>(base, row * (size_t)n2 + c),
+                   y = qf_coarse_warp_load<PL>(base, row * (size_t)n2 + c + 1);
+        a = {(T)x.re, (T)x.im};
+        b = {(T)y.re, (T)y.im};
+    }
+}
+template <int PL, typename T>
+static __device__ __forceinline__ T qf_coarse_warp_row_scale(const void *base, size_t row, int n2)
+{
+    if constexpr (PL == QF_HALF) return __ldg(qf_half_norm_at(base, row, 2 * n2)) * (T)(1.0 / QF_HALF_MAX);
+    else return (T)1;
 }
 
 /* The dagger's sign of entry (r, c), qf_coarse_sign, is s(r) s(c) with s(i) = -1 on the second
@@ -75,27 +136,37 @@ static __device__ __forceinline__ double qf_coarse_warp_chiral_sign(int dagger, 
  * reals (re, im a row); the first lane of each such run stores it. */
 #define QF_COARSE_WARP_SPREAD (QF_COARSE_WARP_LANES / (2 * QF_COARSE_WARP_ROWS))
 
-/* Rows r0 .. r0 + ROWS - 1 of M v, M the matrix at complex offset mc of base and v the lane's columns
- * of the source (signs s(c) folded in): the warp's sums, spread over the lanes as above. */
-template <int P>
-static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, size_t mc,
-                                                             const qf_complex (&v)[QF_COARSE_WARP_COLS], int n2, int r0,
-                                                             int lane)
+/* Rows r0 .. r0 + ROWS - 1 of M v, M the matrix whose first row is row mr of base and v the lane's
+ * columns of the source (signs s(c) folded in): the warp's sums, spread over the lanes as above. */
+template <int PL, typename T>
+static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, size_t mr,
+                                                             const qf_coarse_warp_cplx<T> (&v)[QF_COARSE_WARP_COLS],
+                                                             int n2, int r0, int lane)
 {
-    double p[2 * QF_COARSE_WARP_ROWS];
+    T p[2 * QF_COARSE_WARP_ROWS];
     QF_UNROLL
     for (int q = 0; q < QF_COARSE_WARP_ROWS; q++) {
         int r = r0 + q;
-        qf_complex acc = qf_cmake(0.0, 0.0);
+        qf_coarse_warp_cplx<T> acc = {(T)0, (T)0};
         QF_UNROLL
-        for (int k = 0; k < QF_COARSE_WARP_COLS; k++) {
-            int c = lane + k * QF_COARSE_WARP_LANES;
-            if (r < n2 && c < n2) acc = qf_cmadd(acc, qf_coarse_warp_load<P>(base, mc + (size_t)r * n2 + c), v[k]);
+        for (int k = 0; k < QF_COARSE_WARP_COLS; k += 2) {
+            int c = qf_coarse_warp_col(lane, k);
+            if (r < n2 && c < n2) {
+                qf_coarse_warp_cplx<T> m0, m1;
+                qf_coarse_warp_pair<PL>(base, mr + r, c, n2, m0, m1);
+                qf_coarse_warp_cmadd(acc, m0, v[k]);
+                qf_coarse_warp_cmadd(acc, m1, v[k + 1]);
+            }
+        }
+        if (PL == QF_HALF && r < n2) {
+            T scale = qf_coarse_warp_row_scale<PL, T>(base, mr + r, n2);
+            acc.re *= scale;
+            acc.im *= scale;
         }
         p[2 * q] = acc.re;
         p[2 * q + 1] = acc.im;
     }
-    return qf_coarse_warp_transpose_sum(p, lane);
+    return (double)qf_coarse_warp_transpose_sum(p, lane);
 }
 
 /* Warp (w, part)'s share of the hops of output site x (block storage index s) whose sources lie in the
@@ -103,7 +174,7 @@ static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, s
  * w D .. w D + D - 1, D = QF_NDIRS / W, and of their rows the groups part, part + R, .., summed into the
  * slice h of direction group w. Each real of h is written only by the lane that stores its row's sum,
  * so the warp needs no fence of its own. */
-template <int P, int W, int R>
+template <int P, int PL, int W, int R>
 static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args *a, const void *in, const void *links,
                                                            const void *const *faces, const int x[QF_NDIM], int64_t s,
                                                            int w, int part, int lane, double *h)
@@ -116,16 +187,24 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
         const void *src;
         int64_t ys;
         if (!qf_coarse_hop_source(a, in, faces, x, d, &src, &ys)) continue;
-        size_t vc = qf_coarse_site_offset(ys, n) / 2, mc = qf_coarse_matrix_offset(s, d, n) / 2;
-        qf_complex v[QF_COARSE_WARP_COLS];
+        size_t mr = qf_coarse_matrix_offset(s, d, n) / (2 * n2);
+        typedef qf_coarse_warp_real<P> T;
+        qf_coarse_warp_cplx<T> v[QF_COARSE_WARP_COLS];
         QF_UNROLL
-        for (int k = 0; k < QF_COARSE_WARP_COLS; k++) {
-            int c = lane + k * QF_COARSE_WARP_LANES;
-            v[k] = c < n2 ? qf_cscale(qf_coarse_warp_chiral_sign(a->dagger, c, n), qf_coarse_warp_load<P>(src, vc + c))
-                          : qf_cmake(0.0, 0.0);
+        for (int k = 0; k < QF_COARSE_WARP_COLS; k += 2) {
+            int c = qf_coarse_warp_col(lane, k);
+            v[k] = v[k + 1] = {(T)0, (T)0};
+            if (c < n2) {
+                qf_coarse_warp_pair<P>(src, (size_t)ys, c, n2, v[k], v[k + 1]);
+                for (int j = 0; j < 2; j++) {
+                    T sign = (T)qf_coarse_warp_chiral_sign(a->dagger, c + j, n);
+                    v[k + j].re *= sign;
+                    v[k + j].im *= sign;
+                }
+            }
         }
         for (int r0 = first; r0 < n2; r0 += stride) {
-            double sum = qf_coarse_warp_rows<P>(links, mc, v, n2, r0, lane);
+            double sum = qf_coarse_warp_rows<PL>(links, mr, v, n2, r0, lane);
             int r = r0 + e / 2;
             if (store && r < n2) h[2 * r0 + e] += qf_coarse_warp_chiral_sign(a->dagger, r, n) * sum;
         }
@@ -142,7 +221,7 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
  * outside the local matrix, kept in slices 0 and 1 (only the thread of an entry reads that entry's
  * slices, so they are reused without a barrier); the local matrix's row groups then go to the warps in
  * turn. */
-template <int P, int W, int R = 1>
+template <int P, int PL, int W, int R = 1>
 static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args *a, const void *in, const void *links,
                                                            const void *const *faces, const void *x, const void *xinv,
                                                            const void *prior, int finish, const int xs[QF_NDIM],
@@ -153,7 +232,7 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
     const qf_precision prec = (qf_precision)P;
     const int warps = W * R;
     int w = threadIdx.y, lane = threadIdx.x, n = a->nvec, n2 = 2 * n, hops = a->b != 0.0;
-    if (hops) qf_coarse_warp_hops<P, W, R>(a, in, links, faces, xs, s, w % W, w / W, lane, hs[w % W]);
+    if (hops) qf_coarse_warp_hops<P, PL, W, R>(a, in, links, faces, xs, s, w % W, w / W, lane, hs[w % W]);
     __syncthreads(); /* every slice, before an entry's slices are summed */
 
     int local = finish && a->local_on != QF_CLOVER_NONE;
@@ -182,15 +261,16 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
 
     size_t lo;
     const void *lbase = qf_coarse_local_matrix(a, links, xinv, s, &lo);
-    qf_complex v[QF_COARSE_WARP_COLS];
+    typedef qf_coarse_warp_real<P> T;
+    qf_coarse_warp_cplx<T> v[QF_COARSE_WARP_COLS];
     QF_UNROLL
     for (int k = 0; k < QF_COARSE_WARP_COLS; k++) {
-        int c = lane + k * QF_COARSE_WARP_LANES;
-        v[k] = c < n2 ? qf_cmake(hs[0][2 * c], hs[0][2 * c + 1]) : qf_cmake(0.0, 0.0);
+        int c = qf_coarse_warp_col(lane, k);
+        v[k] = c < n2 ? qf_coarse_warp_cplx<T>{(T)hs[0][2 * c], (T)hs[0][2 * c + 1]} : qf_coarse_warp_cplx<T>{(T)0, (T)0};
     }
     int e = lane / QF_COARSE_WARP_SPREAD;
     for (int r0 = w * QF_COARSE_WARP_ROWS; r0 < n2; r0 += warps * QF_COARSE_WARP_ROWS) {
-        double sum = qf_coarse_warp_rows<P>(lbase, lo / 2, v, n2, r0, lane);
+        double sum = qf_coarse_warp_rows<PL>(lbase, lo / (2 * n2), v, n2, r0, lane);
         int r = r0 + e / 2;
         if (lane % QF_COARSE_WARP_SPREAD == 0 && r < n2)
             qf_real_set(out, prec, so + 2 * r0 + e,

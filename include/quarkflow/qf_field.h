@@ -31,13 +31,27 @@ typedef enum {
 /* What a field holds, as data: the reals of a site, the reals of a face site (what a neighbouring
  * block needs of a site: whole links, a spin-projected half spinor ...; 0 for fields that never have
  * faces) and how many sites deep a face reaches. A field's faces are allocated when a task graph first
- * needs them (or at creation on request), not for every field. */
+ * needs them (or at creation on request), not for every field. In half precision a site is stored as
+ * records of 16-bit components with one norm each (qf_record_bytes): record_reals reals a record, 0 for
+ * one record a site (coarse links: a matrix row, so that every row keeps its own scale). */
 typedef struct {
     qf_field_kind kind;
     int site_reals;
     int face_reals;
     int face_depth;
+    int record_reals;
 } qf_field_shape;
+
+/* The reals of each record of a site (a divisor of site_reals), and the bytes of a site in prec. */
+static inline int qf_field_shape_record_reals(const qf_field_shape *s)
+{
+    return s->record_reals > 0 ? s->record_reals : s->site_reals;
+}
+static inline size_t qf_field_shape_site_bytes(const qf_field_shape *s, qf_precision prec)
+{
+    int rec = qf_field_shape_record_reals(s);
+    return (size_t)(s->site_reals / rec) * qf_record_bytes(prec, rec);
+}
 
 typedef struct qf_field qf_field;
 
@@ -55,7 +69,8 @@ int qf_field_shape_coarse(qf_field_shape *s, int ncolour);
  * the vectors across block boundaries). nvec from 1 to QF_COARSE_MAX_COLOURS. */
 int qf_field_shape_transfer(qf_field_shape *s, int fine_site_reals, int nvec);
 /* The coarse operator's storage: nmatrices matrices of (2 ncolour) x (2 ncolour) complex numbers a
- * coarse site, row-major, rows and columns ordered (chirality, colour); no faces. */
+ * coarse site, row-major, rows and columns ordered (chirality, colour); no faces; in half precision a
+ * record a row. */
 int qf_field_shape_coarse_links(qf_field_shape *s, int ncolour, int nmatrices);
 /* The Dirac operator's compressed links (qf_gauge_compress): QF_NDIM links a site of 12 or 8 reals each
  * (r QF_RECON_12 or QF_RECON_8, qf_defs.h), no faces; qf_field_shape_recon gives a shape's r back

@@ -50,6 +50,17 @@ const qf_field *qf_transfer_vectors(const qf_transfer *T);
  * *Ac; A and T must outlive the build only. */
 int qf_linop_coarsen(qf_linop *A, const qf_transfer *T, qf_linop **Ac);
 
+/* The precision in which a coarse operator Ac (from qf_linop_coarsen, in single precision) applies its
+ * links and the inverse of its local term: QF_HALF keeps a 16-bit copy of them (one scale each matrix
+ * row), which every later application, Schur form and one-task solve reads (about half the bytes a
+ * site: the coarse operator's applications are bound by reading the links); QF_SINGLE, the operator's
+ * own precision, drops it. The single-precision links stay, for the next level's build. The vectors
+ * stay in single precision. */
+int qf_coarse_op_set_link_precision(qf_linop *Ac, qf_precision link_prec);
+/* The precision its applications read the links in (the operator's own for anything but a coarse
+ * operator with half links). */
+qf_precision qf_coarse_op_link_precision(const qf_linop *Ac);
+
 /* The coarsest level's solve in one task: a coarse operator Ac (from qf_linop_coarsen) whose lattice is
  * one block on one process (qf_coarse_one_task_possible) solved for b to |bhat - Ahat x_e| <= tol |bhat|
  * on its even-odd Schur system, in at most max_iter iterations of GCR(nkrylov) (nkrylov up to
@@ -111,6 +122,9 @@ typedef struct {
     qf_precision prec;                    /* of the hierarchy (the outer solve may be in double) */
     qf_precision smoother_prec;           /* QF_HALF: level 0's MR smoother on its operator's half twin
                                            * (QUDA's half-precision smoother); any other: in prec */
+    qf_precision coarse_link_prec;        /* QF_HALF: every coarse operator applies 16-bit copies of its links and
+                                           * X^-1 (qf_coarse_op_set_link_precision; prec single); any other:
+                                           * in prec */
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
                                               * outer solve), level l >= 1's coarse solves, each level's
                                               * share of the setup (qf_runtime.h's placement scopes).
