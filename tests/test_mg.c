@@ -371,6 +371,20 @@ static void check_cycle_one_task(qf_linop *M, const qf_lattice *lat, const int a
               "%s: two levels in one task: |b - D_c x| / |b| = %.2e (tolerance %.0e), iterations %g and %g, %g s and %g s",
               cfg, res, tol, it0, it1, s0, s1);
         free(bh), free(rh);
+        /* one iteration: x = alpha p_0 with alpha = <z_0, b> / |z_0|^2 for z_0 the cycle's image of
+         * p_0; only z_0 = A p_0 makes it the best step along x (<A x, b> / |A x|^2 = 1) */
+        p.max_iter = 1;
+        rc = qf_coarse_levels_solve_one_task(2, ops, Ts, x, b, &p, stats) || qf_linop_apply(ops[0], r, x);
+        CHECK(!rc, "%s: one iteration in one task: %s", cfg, qf_last_error());
+        if (!rc) {
+            double *ax = exported(r), *bb = exported(b);
+            double complex step = host_dot(ax, bb, n) / creal(host_dot(ax, ax, n));
+            CHECK(cabs(step - 1.0) < (prec == QF_DOUBLE ? 1e-9 : 1e-4),
+                  "%s: one iteration in one task: the best step along x is %.9f%+.9fi, not 1 (the cycle's image of A p "
+                  "is off)",
+                  cfg, creal(step), cimag(step));
+            free(ax), free(bb);
+        }
     }
     free(e_h);
     for (int k = 0; k < 2; k++) {

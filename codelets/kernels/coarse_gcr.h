@@ -13,7 +13,9 @@
  *     levels below, as solvers/mg.c's cycle_apply: r_c = R r, e_c = the next level's solve,
  *     z = P e_c, z += S (r - A z), S smoother_steps MR steps on the Schur system from zero.
  *
- * GCR(nkrylov) with explicit updates of x and r: z_j = A p_j (p_j = K r, or r) is orthogonalised
+ * GCR(nkrylov) with explicit updates of x and r: z_j = A p_j (p_j = K r, or r; after a cycle with
+ * smoothing, A p_j comes from the cycle's residuals, one operator application less an iteration) is
+ * orthogonalised
  * against the earlier z_i by classical Gram-Schmidt (one batch of inner products, one batch of
  * updates), and p_j alongside, so that a loss of orthogonality slows convergence but never spoils
  * x = sum alpha_j p_j. |r|^2 follows from |r|^2 - |<z_j, r>|^2 / |z_j|^2; the true residual is
@@ -321,8 +323,12 @@ static inline void qf_coarse_task_smooth(const qf_coarse_task *t, qf_coarse_leve
     qf_coarse_task_reconstruct(t, L, r, s);
 }
 
-/* z = K_i r: the next level's solve of R r prolonged, then z += S (r - A z) */
-static inline void qf_coarse_task_cycle(qf_coarse_task *t, int i, const void *r, void *z)
+/* z = K_i r: the next level's solve of R r prolonged, then z += S (r - A z). With smoothing steps it
+ * returns 1: then A z = r - w, w the smoother's Schur residual (L->mr_r) on the even sites and zero on
+ * the odd, as solvers/mg.c's K-cycle gives the outer GCR its image. For z = P e_c + c: A P e_c = r - s
+ * with s = r - A P e_c the smoother's source, and the reconstructed Schur solution c has A c = s - w
+ * (its odd rows are s_o by the reconstruction, its even rows bhat_e + (s_e - bhat_e) - w_e). */
+static inline int qf_coarse_task_cycle(qf_coarse_task *t, int i, const void *r, void *z)
 {
     const qf_coarse_gcr_backend *be = t->be;
     qf_coarse_level *L = &t->lev[i], *C = &t->lev[i + 1];
@@ -337,7 +343,9 @@ static inline void qf_coarse_task_cycle(qf_coarse_task *t, int i, const void *r,
         be->axpys(be->ctx, 1, minus_one, &az, L->s, 0, L->all);
         qf_coarse_task_smooth(t, L, L->s, L->az);
         be->axpys(be->ctx, 1, one, &az, z, 0, L->all);
+        return 1;
     }
+    return 0;
 }
 
 /* GCR on level i's system A x = b (b: bhat on the coarsest level's even sites) over its first n complex
@@ -357,10 +365,15 @@ static inline int qf_coarse_task_gcr(qf_coarse_task *t, int i, const void *b, vo
     double bb = qf_coarse_task_norm2(t, L->r, n, s), rr = bb, target = t->a->tol * t->a->tol * bb;
     int it = 0, j = 0;
     while (bb > 0.0 && rr > target && it < t->a->max_iter) {
-        const void *zj = L->z[j], *pj = L->p[j], *rc = L->r;
-        if (precondition) qf_coarse_task_cycle(t, i, L->r, L->p[j]);
-        else be->copy(be->ctx, L->p[j], L->r, 0, n);
-        qf_coarse_task_system(t, i, L->p[j], L->z[j]);
+        const void *zj = L->z[j], *pj = L->p[j], *rc = L->r, *w = L->mr_r;
+        if (precondition && qf_coarse_task_cycle(t, i, L->r, L->p[j])) { /* z_j = A p_j = r - w, no operator */
+            const double minus_one[2] = {-1.0, 0.0};
+            be->copy(be->ctx, L->z[j], L->r, 0, n);
+            be->axpys(be->ctx, 1, minus_one, &w, L->z[j], 0, L->even);
+        } else {
+            if (!precondition) be->copy(be->ctx, L->p[j], L->r, 0, n);
+            qf_coarse_task_system(t, i, L->p[j], L->z[j]);
+        }
         if (j > 0) { /* z_j -= sum beta_i z_i, p_j likewise, beta_i = <z_i, z_j> / |z_i|^2 */
             const void *zi[QF_COARSE_GCR_MAX_NKRYLOV], *pi[QF_COARSE_GCR_MAX_NKRYLOV], *zjs[QF_COARSE_GCR_MAX_NKRYLOV];
             for (int k = 0; k < j; k++) {
