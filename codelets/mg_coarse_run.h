@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The aggregation of v (a QF_FIELD_TRANSFER field of nvec vectors on the fine lattice, aggregates of
- * extents agg), in v's precision. */
+ * extents agg), in v's precision (single fields for half vectors). */
 qf_mg_geom qf_mg_transfer_geom(const qf_field *v, const int agg[QF_NDIM], int nvec);
 
 void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,

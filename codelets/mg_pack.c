@@ -36,7 +36,11 @@ struct starpu_codelet qf_cl_mg_pack = {
 
 qf_mg_geom qf_mg_transfer_geom(const qf_field *v, const int agg[QF_NDIM], int nvec)
 {
-    qf_mg_geom g = {.nsite = v->shape.site_reals / (2 * nvec), .nvec = nvec, .prec = v->prec};
+    /* half vectors (qf_transfer_set_vector_precision) serve single-precision fields */
+    qf_mg_geom g = {.nsite = v->shape.site_reals / (2 * nvec),
+                    .nvec = nvec,
+                    .prec = v->prec == QF_HALF ? QF_SINGLE : v->prec,
+                    .vprec = v->prec};
     for (int mu = 0; mu < QF_NDIM; mu++) {
         g.fext[mu] = v->lat->block[mu];
         g.agg[mu] = agg[mu];

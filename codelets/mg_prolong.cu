@@ -4,10 +4,11 @@
 #include "cuda_launch.h"
 #include "mg_coarse_run.h"
 
-template <int P>
+template <int P, int PV>
 static __global__ void mg_prolong_kernel(const void *coarse, const void *v, void *out, int64_t n, qf_mg_prolong_args a)
 {
     a.g.prec = (qf_precision)P;
+    a.g.vprec = (qf_precision)PV;
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
     int i = (int)(t % a.g.nsite);
@@ -24,7 +25,8 @@ extern "C" void qf_mg_prolong_run_cuda(const qf_mg_prolong_args *a, const void *
 {
     int64_t n = qf_volume(a->g.fext) * a->g.nsite;
     if (n <= 0) return;
-    QF_WITH_PRECISION(a->g.prec, P, mg_prolong_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(coarse, v, fine, n, *a));
+    QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV,
+                                mg_prolong_kernel<P, PV><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(coarse, v, fine, n, *a));
     QF_CUDA_CHECK_LAUNCH();
 }
 

@@ -16,7 +16,8 @@
 void qf_mg_restrict_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* The coarse block's sites [first, end) one at a time in a->g.prec made a constant (QF_WITH_PRECISION). */
+/* The coarse block's sites [first, end) one at a time in a->g.prec and a->g.vprec made constants
+ * (QF_WITH_TRANSFER_PRECISIONS). */
 static inline QF_HD_INLINE void restrict_block(const qf_mg_restrict_args *a, const void *const *fine,
                                                const void *const *v, void *coarse, double *work, int64_t first,
                                                int64_t end)
@@ -33,9 +34,10 @@ static inline QF_HD_INLINE void restrict_run(const qf_mg_restrict_args *a, const
                                              const void *const *v, void *coarse, double *work, int64_t first,
                                              int64_t end)
 {
-    QF_WITH_PRECISION(a->g.prec, P, {
+    QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV, {
         qf_mg_restrict_args b = *a;
         b.g.prec = P;
+        b.g.vprec = PV;
         restrict_block(&b, fine, v, coarse, work, first, end);
     });
 }

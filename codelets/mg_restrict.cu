@@ -6,11 +6,12 @@
 
 typedef struct { const void *fine[QF_MG_MAX_FINE_BLOCKS], *v[QF_MG_MAX_FINE_BLOCKS]; } restrict_ptrs;
 
-template <int P>
+template <int P, int PV>
 static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs p, void *coarse, int64_t n,
                                           qf_mg_restrict_args a)
 {
     a.g.prec = (qf_precision)P;
+    a.g.vprec = (qf_precision)PV;
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
     int n2 = 2 * a.g.nvec, r = (int)(t % n2);
@@ -32,7 +33,8 @@ extern "C" void qf_mg_restrict_run_cuda(const qf_mg_restrict_args *a, const void
     }
     int64_t n = qf_volume(a->cext) * 2 * a->g.nvec;
     if (n <= 0) return;
-    QF_WITH_PRECISION(a->g.prec, P, mg_restrict_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(p, coarse, n, *a));
+    QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV,
+                                mg_restrict_kernel<P, PV><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(p, coarse, n, *a));
     QF_CUDA_CHECK_LAUNCH();
 }
 

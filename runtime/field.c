@@ -46,7 +46,7 @@ int qf_field_shape_transfer(qf_field_shape *s, int fine_site_reals, int nvec)
         return qf_fail("a prolongator of fields of %d reals a site: a fine site must hold two chiral halves of "
                        "complex numbers (a multiple of 4 reals)",
                        fine_site_reals);
-    *s = (qf_field_shape){QF_FIELD_TRANSFER, nvec * fine_site_reals, nvec * fine_site_reals, 1, 0};
+    *s = (qf_field_shape){QF_FIELD_TRANSFER, nvec * fine_site_reals, nvec * fine_site_reals, 1, fine_site_reals};
     return QF_SUCCESS;
 }
 
@@ -156,7 +156,7 @@ static int check_face_depth(const qf_lattice *lat, const qf_field_shape *shape)
 static int kind_keeps_half(qf_field_kind k)
 {
     return k == QF_FIELD_WILSON || k == QF_FIELD_GAUGE || k == QF_FIELD_COMPRESSED_GAUGE || k == QF_FIELD_CLOVER ||
-           k == QF_FIELD_COARSE_LINKS;
+           k == QF_FIELD_COARSE_LINKS || k == QF_FIELD_TRANSFER;
 }
 
 int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec,
@@ -182,8 +182,8 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
     if ((flags & QF_FIELD_WITH_FACES) && check_face_depth(lat, shape)) return QF_ERROR;
     if (qf_precision_check(prec, "field")) return QF_ERROR;
     if (prec == QF_HALF && !kind_keeps_half(shape->kind))
-        return qf_fail("a %s field in half precision: half is kept for the operators' fields (wilson, gauge, "
-                       "compressed gauge, clover, coarse links); make this one in single or double",
+        return qf_fail("a %s field in half precision: half is kept for the operators' and transfers' fields (wilson, "
+                       "gauge, compressed gauge, clover, coarse links, transfer); make this one in single or double",
                        kind_names[shape->kind]);
     qf_field *f = calloc(1, sizeof *f);
     if (!f) return qf_fail("out of host memory allocating a field");

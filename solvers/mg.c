@@ -96,9 +96,9 @@ static int check_params(const qf_mg_params *p)
     if (qf_precision_check_full(p->prec, "multigrid")) return QF_ERROR;
     if (p->smoother_prec == QF_HALF && p->smoother != QF_MG_SMOOTHER_MR)
         return qf_fail("multigrid smoother in half precision: the half smoother is the even-odd MR one (--mg-smoother mr)");
-    if (p->coarse_link_prec == QF_HALF && p->prec != QF_SINGLE)
-        return qf_fail("multigrid coarse links in half precision under a %s hierarchy: half links come with a single "
-                       "precision hierarchy (--mg-prec single)",
+    if ((p->coarse_link_prec == QF_HALF || p->null_prec == QF_HALF) && p->prec != QF_SINGLE)
+        return qf_fail("multigrid coarse links or near-null vectors in half precision under a %s hierarchy: half "
+                       "links and vectors come with a single precision hierarchy (--mg-prec single)",
                        qf_precision_name(p->prec));
     for (int l = 0; l < p->levels; l++) {
         char what[64];
@@ -366,6 +366,7 @@ static int build_coarse(qf_mg *mg, int l)
     qf_linop_destroy(mg->op[c]);
     mg->op[c] = NULL;
     int rc = qf_transfer_set_vectors(mg->T[l], mg->vec[l]) || qf_linop_coarsen(mg->op[l], mg->T[l], &mg->op[c]);
+    if (!rc && mg->p.null_prec == QF_HALF) rc = qf_transfer_set_vector_precision(mg->T[l], QF_HALF);
     if (!rc && mg->p.coarse_link_prec == QF_HALF) rc = qf_coarse_op_set_link_precision(mg->op[c], QF_HALF);
     if (!rc && c < mg->p.levels - 1 && mg->p.smoother_steps > 0)
         rc = smoother_create(&mg->smoother[c], mg->op[c], mg->p.smoother_steps, mg->p.prec);

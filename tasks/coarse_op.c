@@ -236,7 +236,7 @@ int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_
         nvec[i] = op->nvec;
         st[i] = qf_scalar_handle(stats[i]);
         if (i < nlevels - 1) {
-            v[i] = T[i]->v;
+            v[i] = qf_transfer_applied_vectors(T[i]);
             memcpy(agg[i], T[i]->agg, sizeof agg[i]);
         }
     }

@@ -17,7 +17,12 @@ struct qf_transfer {
     int nvec;
     qf_precision prec;
     qf_field *v; /* QF_FIELD_TRANSFER: the vectors at each fine site */
+    qf_field *v_half; /* their 16-bit copy, which restriction and prolongation read where set
+                       * (qf_transfer_set_vector_precision) */
 };
+
+/* The vectors restriction and prolongation read: the 16-bit copy where there is one. */
+static inline const qf_field *qf_transfer_applied_vectors(const qf_transfer *T) { return T->v_half ? T->v_half : T->v; }
 
 /* The Wilson-clover operator's links and clover term A (NULL without clover), for its coarsening and
  * its Schwarz domains. */

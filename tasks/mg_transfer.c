@@ -45,11 +45,33 @@ int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field
     return QF_SUCCESS;
 }
 
+static void drop_half_vectors(qf_transfer *T)
+{
+    if (T->v_half) qf_field_destroy(T->v_half);
+    T->v_half = NULL;
+}
+
 void qf_transfer_destroy(qf_transfer *T)
 {
     if (!T) return;
+    drop_half_vectors(T);
     if (T->v) qf_field_destroy(T->v);
     free(T);
+}
+
+int qf_transfer_set_vector_precision(qf_transfer *T, qf_precision vprec)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    drop_half_vectors(T);
+    if (vprec == T->prec) return QF_SUCCESS;
+    if (vprec != QF_HALF || T->prec != QF_SINGLE)
+        return qf_fail("multigrid transfer vectors in %s precision for a transfer in %s: give the transfer's precision, "
+                       "or half for a single-precision transfer",
+                       qf_precision_name(vprec), qf_precision_name(T->prec));
+    int rc = qf_field_create_shaped(&T->v_half, T->fine, qf_field_get_shape(T->v), QF_HALF, QF_FIELD_SCRATCH) ||
+             qf_field_convert(T->v_half, T->v);
+    if (rc) drop_half_vectors(T);
+    return rc ? QF_ERROR : QF_SUCCESS;
 }
 
 const qf_lattice *qf_transfer_coarse_lattice(const qf_transfer *T) { return &T->coarse; }
@@ -77,6 +99,7 @@ static int check_field(const qf_field *f, const qf_lattice *lat, const qf_field_
 int qf_transfer_set_vectors(qf_transfer *T, qf_field *const *v)
 {
     if (qf_sequence_failed()) return QF_ERROR;
+    drop_half_vectors(T); /* it would keep the old vectors */
     for (int k = 0; k < T->nvec; k++)
         if (check_field(v[k], T->fine, &T->fine_shape, T->prec, "fine")) return QF_ERROR;
     const qf_lattice *lat = T->fine;
@@ -106,7 +129,8 @@ int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field 
         return QF_ERROR;
     const qf_lattice *cl = &T->coarse;
     for (int c = 0; c < cl->nblocks; c++)
-        if (qf_lattice_block_is_local(cl, c) && qf_insert_mg_restrict(coarse, c, fine, T->v, T->agg, T->nvec))
+        if (qf_lattice_block_is_local(cl, c) &&
+            qf_insert_mg_restrict(coarse, c, fine, qf_transfer_applied_vectors(T), T->agg, T->nvec))
             return QF_ERROR;
     return QF_SUCCESS;
 }
@@ -119,7 +143,8 @@ int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *co
         return QF_ERROR;
     const qf_lattice *fl = T->fine;
     for (int b = 0; b < fl->nblocks; b++)
-        if (qf_lattice_block_is_local(fl, b) && qf_insert_mg_prolong(fine, b, coarse, T->v, T->agg, T->nvec, add))
+        if (qf_lattice_block_is_local(fl, b) &&
+            qf_insert_mg_prolong(fine, b, coarse, qf_transfer_applied_vectors(T), T->agg, T->nvec, add))
             return QF_ERROR;
     return QF_SUCCESS;
 }

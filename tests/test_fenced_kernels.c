@@ -85,7 +85,7 @@ typedef struct {
  * out += P e), against qf_mg_restrict_entry and qf_mg_prolong_entry. */
 static void check_transfer(const transfer_case *tc, qf_precision prec, int at_end, const char *cfg)
 {
-    qf_mg_geom g = {.nsite = tc->nsite, .nvec = tc->nvec, .prec = prec};
+    qf_mg_geom g = {.nsite = tc->nsite, .nvec = tc->nvec, .prec = prec, .vprec = prec};
     memcpy(g.fext, tc->fext, sizeof g.fext);
     memcpy(g.agg, tc->agg, sizeof g.agg);
     qf_mg_restrict_args ra = {.g = g, .nfine = (int)qf_volume(tc->ratio)};

@@ -151,6 +151,31 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
             if (i >= ns) lower += q;
         }
     CHECK(lower <= 1e-28 * all && all > 0.0, "%s: P keeps chirality: |lower half|^2 = %.2e of %.2e", cfg, lower, all);
+    /* half vectors (single transfers): R psi and P e (r and p above) to their 16-bit rounding, not bit
+     * for bit, and bit for bit again once dropped; a double transfer refuses them */
+    if (prec == QF_SINGLE) {
+        rc = qf_transfer_set_vector_precision(T, QF_HALF) || qf_transfer_restrict(T, rpe, psi) ||
+             qf_transfer_prolong(T, pe, e, 0);
+        CHECK(!rc, "%s: half vectors: %s", cfg, qf_last_error());
+        if (!rc) {
+            double *rh = exported(rpe), *ph = exported(pe);
+            double dr = rel_diff(rh, r, nreals(rpe)), dp = rel_diff(ph, p, nreals(pe));
+            CHECK(dr > 1e-8 && dr < 2e-4 && dp > 1e-8 && dp < 2e-4,
+                  "%s: R psi and P e with half vectors against single: %.2e and %.2e (want 1e-8 .. 2e-4)", cfg, dr, dp);
+            free(rh), free(ph);
+        }
+        rc = qf_transfer_set_vector_precision(T, QF_SINGLE) || qf_transfer_restrict(T, rpe, psi);
+        CHECK(!rc, "%s: single vectors again: %s", cfg, qf_last_error());
+        if (!rc) {
+            double *r2 = exported(rpe);
+            CHECK(!memcmp(r2, r, nreals(rpe) * sizeof *r2), "%s: R psi with the single vectors again differs", cfg);
+            free(r2);
+        }
+    } else {
+        rc = qf_transfer_set_vector_precision(T, QF_HALF);
+        CHECK(rc && strstr(qf_last_error(), "half for a single-precision transfer"),
+              "%s: half vectors of a double transfer: %s", cfg, rc ? qf_last_error() : "accepted");
+    }
     free(v), free(r), free(p), free(rp), free(ref), free(psi_h), free(e_h);
     qf_field_destroy(psi), qf_field_destroy(e), qf_field_destroy(rpsi), qf_field_destroy(pe), qf_field_destroy(rpe);
 }
@@ -465,6 +490,7 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, double *solutio
     mp.nvec[0] = 8;
     mp.coarse_one_task = 1; /* coarse task graphs on the grids whose coarsest lattice has several blocks */
     mp.coarse_link_prec = link_prec;
+    mp.null_prec = link_prec;
     qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
     int rc = qf_lattice_init(&lat, L, NULL, blocks, 0, 1, 2) ||
              qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, 3, 0.3) ||
@@ -526,7 +552,7 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, double *solutio
         double *a1 = exported(x), *a2 = exported(xb);
         double diff = rel_diff(a1, a2, nreals(x));
         CHECK(diff < 1e-8, "MG and BiCGStab solutions differ by %.2e", diff);
-        printf("MG blocks %d%d%d%d, coarse links in %s: %d outer iterations (BiCGStab %d), true residual %.2e, setup "
+        printf("MG blocks %d%d%d%d, coarse links and near-null vectors in %s: %d outer iterations (BiCGStab %d), true residual %.2e, setup "
                "%.2f s, solve %.2f s\n",
                blocks[0], blocks[1], blocks[2], blocks[3], qf_precision_name(link_prec), res.iterations, rb.iterations,
                res.residual,
@@ -574,8 +600,10 @@ int main(void)
         double diff = rel_diff(x1, x2, n);
         CHECK(diff < 1e-9, "MG solutions of two block grids differ by %.2e", diff);
     }
-    /* half coarse links: a preconditioner of 16-bit accuracy, the outer iterations barely change */
-    if (!mg_solve(sb, QF_HALF, x2, &it3)) CHECK(abs(it3 - it1) <= 2, "MG iterations with half coarse links: %d, single %d", it3, it1);
+    /* half coarse links and near-null vectors: a preconditioner of 16-bit accuracy, the outer iterations
+     * barely change */
+    if (!mg_solve(sb, QF_HALF, x2, &it3))
+        CHECK(abs(it3 - it1) <= 2, "MG iterations with half coarse links and vectors: %d, single %d", it3, it1);
     free(x1), free(x2);
     qf_runtime_shutdown();
     return qf_check_summary();

@@ -248,6 +248,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      operator (QUDA's half smoother), or in the hierarchy's precision (default)\n"      \
     "  --mg-link-prec half|hierarchy  the coarse operators' links and X^-1 applied from 16-bit copies (a\n"  \
     "                      scale a matrix row; single hierarchy), or in the hierarchy's precision (default)\n" \
+    "  --mg-null-prec half|hierarchy  restriction and prolongation from 16-bit copies of the near-null\n"   \
+    "                      vectors (a scale a vector and site; single hierarchy), or as the hierarchy (default)\n" \
     "  --mg-sap-block X Y Z T  Schwarz domains (default 4 4 4 4; even, dividing the blocks, at most 256 sites)\n" \
     "  --mg-sap-cycles N   Schwarz cycles, each both colours of domains (default 4)\n"                       \
     "  --mg-sap-mr N       MR steps on each domain a cycle (default 4)\n"                                   \

@@ -120,6 +120,14 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
         *i += 1;
         return 0;
     }
+    if (!strcmp(a, "--mg-null-prec")) {
+        const char *v = *i + 1 < argc ? argv[*i + 1] : "";
+        if (strcmp(v, "half") && strcmp(v, "hierarchy"))
+            return qf_app_usage_error(command, "--mg-null-prec needs half or hierarchy (the near-null vectors' precision)");
+        mg->null_prec = strcmp(v, "half") ? mg->prec : QF_HALF;
+        *i += 1;
+        return 0;
+    }
     if (!strcmp(a, "--mg-coarse-tol")) {
         rc = qf_app_double(command, argc, argv, i, &mg->coarse_tol);
         if (!rc && !(mg->coarse_tol > 0.0 && mg->coarse_tol < 1.0))
@@ -248,9 +256,10 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
         if (mg->smoother == QF_MG_SMOOTHER_SAP)
             printf("Schwarz smoothing, %d cycles on %d %d %d %d domains of %d MR steps, coarser levels ", mg->sap_cycles,
                    mg->sap_block[0], mg->sap_block[1], mg->sap_block[2], mg->sap_block[3], mg->sap_mr);
-        printf("%d even-odd MR smoothing steps%s, coarse GCR(%d) to %g%s), full lattice, %s", mg->smoother_steps,
+        printf("%d even-odd MR smoothing steps%s, coarse GCR(%d) to %g%s%s), full lattice, %s", mg->smoother_steps,
                mg->smoother_prec == QF_HALF && mg->smoother == QF_MG_SMOOTHER_MR ? " (the finest in half)" : "",
                mg->coarse_nkrylov, mg->coarse_tol, mg->coarse_link_prec == QF_HALF ? ", coarse links in half" : "",
+               mg->null_prec == QF_HALF ? ", near-null vectors in half" : "",
                op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
         printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
                qf_solver_check_every(sp));

@@ -48,7 +48,24 @@ typedef struct {
     int nsite;             /* complex numbers a fine site (12 for Wilson, 2 N_fine for coarse) */
     int nvec;              /* near-null vectors N */
     qf_precision prec;     /* of the fine fields, the vectors and the coarse fields */
+    qf_precision vprec;    /* of the vectors where restriction and prolongation read them: prec, or half
+                            * (a record a vector and fine site) with single fields */
 } qf_mg_geom;
+
+/* Runs the statement with P and PV the constants of a transfer's field and vector precisions: (double,
+ * double), (single, single) or (single, half). */
+#define QF_WITH_TRANSFER_PRECISIONS(g, P, PV, ...)                                                               \
+    do {                                                                                                       \
+        if ((g)->vprec == QF_HALF) {                                                                           \
+            const qf_precision P = QF_SINGLE, PV = QF_HALF;                                                    \
+            __VA_ARGS__;                                                                                       \
+        } else {                                                                                               \
+            QF_WITH_PRECISION((g)->prec, P, {                                                                  \
+                const qf_precision PV = P;                                                                     \
+                __VA_ARGS__;                                                                                   \
+            });                                                                                                \
+        }                                                                                                      \
+    } while (0)
 
 /* mg_restrict — coarse block from the fine blocks it holds (at most QF_MG_MAX_FINE_BLOCKS, codelets.h).
  * Buffers: R fine[j], j < nfine, R V[j], W coarse. */
@@ -158,6 +175,20 @@ static inline QF_HD size_t qf_mg_v_offset(const qf_mg_geom *g, int64_t fs, int k
     return (size_t)2 * (((size_t)fs * g->nvec + k) * g->nsite + i);
 }
 
+/* Component i of vector k at fine site fs of V stored in g->vprec (in half record fs N + k). */
+static inline QF_HD qf_complex qf_mg_v_entry(const qf_mg_geom *g, const void *v, int64_t fs, int k, int i)
+{
+    double x[2];
+    qf_record_reals_load(v, g->vprec, (size_t)fs * g->nvec + k, 2 * g->nsite, 2 * i, x, 2);
+    return qf_cmake(x[0], x[1]);
+}
+
+/* All 2 nsite reals of vector k at fine site fs of V into x (doubles). */
+static inline QF_HD void qf_mg_v_record(const qf_mg_geom *g, const void *v, int64_t fs, int k, double *x)
+{
+    qf_record_reals_load(v, g->vprec, (size_t)fs * g->nvec + k, 2 * g->nsite, 0, x, 2 * g->nsite);
+}
+
 /* Aggregates of a fine block in each direction, and their number. */
 static inline QF_HD void qf_mg_apb(const qf_mg_geom *g, int apb[QF_NDIM])
 {
@@ -215,8 +246,8 @@ static inline QF_HD qf_complex qf_mg_restrict_entry(const qf_mg_restrict_args *a
         qf_mg_aggregate_site(g, ai, t, x);
         int64_t fs = qf_block_site_index(x, g->fext);
         for (int i = chi * h; i < chi * h + h; i++) {
-            size_t vo = qf_mg_v_offset(g, fs, k, i), po = (size_t)2 * ((size_t)fs * g->nsite + i);
-            qf_complex vv = qf_cmake(qf_real_get(v[j], g->prec, vo), qf_real_get(v[j], g->prec, vo + 1));
+            size_t po = (size_t)2 * ((size_t)fs * g->nsite + i);
+            qf_complex vv = qf_mg_v_entry(g, v[j], fs, k, i);
             qf_complex pv = qf_cmake(qf_real_get(fine[j], g->prec, po), qf_real_get(fine[j], g->prec, po + 1));
             acc = qf_cconjmadd(acc, vv, pv);
         }
@@ -237,8 +268,9 @@ static inline QF_HD int64_t qf_mg_restrict_prefetch(const qf_mg_restrict_args *a
     qf_mg_aggregate_site(g, ai, t < qf_volume(g->agg) ? t : 0, x);
     int64_t fs = qf_block_site_index(x, g->fext);
 #if !defined(__CUDA_ARCH__)
-    const size_t rs = qf_real_size(g->prec), vb = (size_t)2 * g->nvec * g->nsite * rs, pb = (size_t)2 * g->nsite * rs;
-    const char *vp = (const char *)v + qf_mg_v_offset(g, fs, 0, 0) * rs, *pp = (const char *)fine + 2 * (size_t)fs * g->nsite * rs;
+    const size_t rs = qf_real_size(g->prec), vb = (size_t)g->nvec * qf_record_bytes(g->vprec, 2 * g->nsite),
+                 pb = (size_t)2 * g->nsite * rs;
+    const char *vp = (const char *)v + (size_t)fs * vb, *pp = (const char *)fine + 2 * (size_t)fs * g->nsite * rs;
     for (size_t b = 0; b < vb; b += 64) __builtin_prefetch(vp + b, 0, 3);
     for (size_t b = 0; b < pb; b += 64) __builtin_prefetch(pp + b, 0, 3);
 #else
@@ -276,9 +308,10 @@ static inline QF_HD_INLINE void qf_mg_restrict_site(const qf_mg_restrict_args *a
         }
         for (int k = 0; k < n; k++) {
             size_t vo = qf_mg_v_offset(g, fs, k, 0);
-            double *r = wr + (size_t)k * len, *i = wi + (size_t)k * len;
+            double *r = wr + (size_t)k * len, *i = wi + (size_t)k * len, vh[4 * QF_MG_MAX_NVEC];
+            if (g->vprec == QF_HALF) qf_mg_v_record(g, v[j], fs, k, vh); /* decoded once, then as below */
             for (int l = 0; l < len; l++) {
-                double vv = qf_real_get(v[j], g->prec, vo + l);
+                double vv = g->vprec == QF_HALF ? vh[l] : qf_real_get(v[j], g->prec, vo + l);
                 r[l] += vv * xa[l];
                 i[l] += vv * xb[l];
             }
@@ -308,8 +341,8 @@ static inline QF_HD qf_complex qf_mg_prolong_entry(const qf_mg_prolong_args *a, 
     int n = g->nvec, chi = i / (g->nsite / 2);
     qf_complex acc = qf_cmake(0.0, 0.0);
     for (int k = 0; k < n; k++) {
-        size_t vo = qf_mg_v_offset(g, fs, k, i), co = (size_t)2 * ((size_t)cs * 2 * n + chi * n + k);
-        acc = qf_cmadd(acc, qf_cmake(qf_real_get(v, g->prec, vo), qf_real_get(v, g->prec, vo + 1)),
+        size_t co = (size_t)2 * ((size_t)cs * 2 * n + chi * n + k);
+        acc = qf_cmadd(acc, qf_mg_v_entry(g, v, fs, k, i),
                        qf_cmake(qf_real_get(coarse, g->prec, co), qf_real_get(coarse, g->prec, co + 1)));
     }
     return acc;
@@ -333,17 +366,19 @@ static inline QF_HD_INLINE void qf_mg_prolong_sums(const qf_mg_prolong_args *a, 
     for (int l = 0; l < 2 * half; l++) A[l] = B[l] = 0.0;
     for (int k = 0; k < n; k++) {
         size_t vo = qf_mg_v_offset(g, fs, k, 0);
+        double vh[4 * QF_MG_MAX_NVEC];
+        if (g->vprec == QF_HALF) qf_mg_v_record(g, v, fs, k, vh); /* decoded once, then as below */
         double er0 = qf_real_get(coarse, g->prec, co + 2 * (size_t)k);
         double ei0 = qf_real_get(coarse, g->prec, co + 2 * (size_t)k + 1);
         double er1 = qf_real_get(coarse, g->prec, co + 2 * (size_t)(n + k));
         double ei1 = qf_real_get(coarse, g->prec, co + 2 * (size_t)(n + k) + 1);
         for (int l = 0; l < half; l++) {
-            double vl = qf_real_get(v, g->prec, vo + (size_t)l);
+            double vl = g->vprec == QF_HALF ? vh[l] : qf_real_get(v, g->prec, vo + (size_t)l);
             A[l] += vl * er0;
             B[l] += vl * ei0;
         }
         for (int l = half; l < 2 * half; l++) {
-            double vl = qf_real_get(v, g->prec, vo + (size_t)l);
+            double vl = g->vprec == QF_HALF ? vh[l] : qf_real_get(v, g->prec, vo + (size_t)l);
             A[l] += vl * er1;
             B[l] += vl * ei1;
         }

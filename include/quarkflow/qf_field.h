@@ -33,7 +33,8 @@ typedef enum {
  * faces) and how many sites deep a face reaches. A field's faces are allocated when a task graph first
  * needs them (or at creation on request), not for every field. In half precision a site is stored as
  * records of 16-bit components with one norm each (qf_record_bytes): record_reals reals a record, 0 for
- * one record a site (coarse links: a matrix row, so that every row keeps its own scale). */
+ * one record a site (coarse links: a matrix row, transfer vectors: a vector, so that each keeps its own
+ * scale). */
 typedef struct {
     qf_field_kind kind;
     int site_reals;
@@ -66,7 +67,8 @@ qf_field_shape qf_field_kind_shape(qf_field_kind k);
 int qf_field_shape_coarse(qf_field_shape *s, int ncolour);
 /* The prolongator's storage: nvec vectors of a fine field of fine_site_reals reals a site, at each fine
  * site ([vector][fine site's reals]); faces hold whole sites, 1 deep (the coarse operator's build reads
- * the vectors across block boundaries). nvec from 1 to QF_COARSE_MAX_COLOURS. */
+ * the vectors across block boundaries); in half precision a record a vector. nvec from 1 to
+ * QF_COARSE_MAX_COLOURS. */
 int qf_field_shape_transfer(qf_field_shape *s, int fine_site_reals, int nvec);
 /* The coarse operator's storage: nmatrices matrices of (2 ncolour) x (2 ncolour) complex numbers a
  * coarse site, row-major, rows and columns ordered (chirality, colour); no faces; in half precision a

@@ -40,6 +40,12 @@ qf_field_shape qf_transfer_coarse_shape(const qf_transfer *T);
 qf_field_shape qf_transfer_fine_shape(const qf_transfer *T);
 int qf_transfer_nvec(const qf_transfer *T);
 qf_precision qf_transfer_precision(const qf_transfer *T);
+/* The precision in which restriction and prolongation (task graphs and one-task coarse solves) read
+ * the vectors: QF_HALF keeps a 16-bit copy of them (one scale a vector and fine site, as QUDA's
+ * half-precision null space), made now from the vectors as they are; the transfer's own precision
+ * drops it. The transfer must be in single precision for half; qf_transfer_set_vectors drops the copy
+ * (call this again after it). The coarse operator's build reads the single-precision vectors. */
+int qf_transfer_set_vector_precision(qf_transfer *T, qf_precision vprec);
 /* The vectors as stored (a QF_FIELD_TRANSFER field), for tests and I/O. */
 const qf_field *qf_transfer_vectors(const qf_transfer *T);
 
@@ -125,6 +131,9 @@ typedef struct {
     qf_precision coarse_link_prec;        /* QF_HALF: every coarse operator applies 16-bit copies of its links and
                                            * X^-1 (qf_coarse_op_set_link_precision; prec single); any other:
                                            * in prec */
+    qf_precision null_prec;               /* QF_HALF: restriction and prolongation read 16-bit copies of the
+                                           * near-null vectors (qf_transfer_set_vector_precision; prec
+                                           * single); any other: in prec */
     qf_placement location[QF_MG_MAX_LEVELS]; /* where level l's tasks run: level 0's cycle work (and the
                                               * outer solve), level l >= 1's coarse solves, each level's
                                               * share of the setup (qf_runtime.h's placement scopes).
