@@ -1,8 +1,9 @@
 /* Codelet mg_restrict: R = P^dagger of the multigrid transfer, one coarse block from the fine blocks it
- * holds and their near-null vectors (kernels/mg.h; on the CPU a coarse site's rows together). Where the
- * coarse lattice is one block (the merged coarsest level) the task is a serial step of the K-cycle, the
- * other CPU workers waiting for its result, so its coarse sites are shared among the CPU team
- * (cpu_team.h); each site is one thread's, so the result does not depend on the team.
+ * holds and their near-null vectors (kernels/mg.h; on the CPU an aggregate layer of a fine block at a
+ * time, its sites in storage order). Where the coarse lattice is one block (the merged coarsest level)
+ * the task is a serial step of the K-cycle, the other CPU workers waiting for its result, so its
+ * layers are shared among the CPU team (cpu_team.h); each coarse site is one thread's, so the result
+ * does not depend on the team.
  * Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
 #include "codelets.h"
 #include "cpu_team.h"
@@ -16,35 +17,25 @@
 void qf_mg_restrict_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* The coarse block's sites [first, end) one at a time in a->g.prec and a->g.vprec made constants
- * (QF_WITH_TRANSFER_PRECISIONS). */
-static inline QF_HD_INLINE void restrict_block(const qf_mg_restrict_args *a, const void *const *fine,
-                                               const void *const *v, void *coarse, double *work, int64_t first,
-                                               int64_t end)
-{
-    double out[4 * QF_MG_MAX_NVEC];
-    for (int64_t s = first; s < end; s++) {
-        qf_mg_restrict_site(a, fine, v, s, work, out);
-        size_t o = qf_coarse_site_offset(s, a->g.nvec);
-        for (int k = 0; k < 4 * a->g.nvec; k++) qf_real_set(coarse, a->g.prec, o + (size_t)k, out[k]);
-    }
-}
-
+/* Units first .. end - 1 of the coarse block (a unit: one aggregate layer of one fine block,
+ * qf_mg_restrict_layer) in a->g.prec and a->g.vprec made constants (QF_WITH_TRANSFER_PRECISIONS). */
 static inline QF_HD_INLINE void restrict_run(const qf_mg_restrict_args *a, const void *const *fine,
-                                             const void *const *v, void *coarse, double *work, int64_t first,
+                                             const void *const *v, void *coarse, double *acc, int64_t first,
                                              int64_t end)
 {
     QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV, {
         qf_mg_restrict_args b = *a;
         b.g.prec = P;
         b.g.vprec = PV;
-        restrict_block(&b, fine, v, coarse, work, first, end);
+        int layers = b.g.fext[3] / b.g.agg[3];
+        for (int64_t u = first; u < end; u++)
+            qf_mg_restrict_layer(&b, fine[u / layers], v[u / layers], (int)(u / layers), (int)(u % layers), acc, coarse);
     });
 }
 QF_CPU_VERSIONS(restrict_run, restrict_run, (const qf_mg_restrict_args *a, const void *const *fine,
-                                             const void *const *v, void *coarse, double *work, int64_t first,
+                                             const void *const *v, void *coarse, double *acc, int64_t first,
                                              int64_t end),
-                (a, fine, v, coarse, work, first, end))
+                (a, fine, v, coarse, acc, first, end))
 
 typedef struct {
     const qf_mg_restrict_args *a;
@@ -52,16 +43,20 @@ typedef struct {
     void *coarse;
 } restrict_share;
 
+/* A team member's units: each coarse site lies in one unit, summed there in one fixed order, so the
+ * result does not depend on the team. */
 static void restrict_part(void *p, int k, int n)
 {
     const restrict_share *r = p;
-    int64_t first, end;
-    qf_cpu_team_share(qf_volume(r->a->cext), k, n, &first, &end);
-    /* the lane sums of one coarse site (kernels/mg.h); a few kB to 256 kB, so not on the stack */
-    double *work = malloc(sizeof(double) * 4 * (size_t)r->a->g.nvec * r->a->g.nsite);
-    STARPU_ASSERT_MSG(work, "mg_restrict: out of host memory");
-    QF_CPU_CALL(restrict_run, (r->a, r->fine, r->v, r->coarse, work, first, end));
-    free(work);
+    const qf_mg_geom *g = &r->a->g;
+    int64_t first, end, apb[QF_NDIM];
+    for (int mu = 0; mu < QF_NDIM; mu++) apb[mu] = g->fext[mu] / g->agg[mu];
+    qf_cpu_team_share((int64_t)r->a->nfine * apb[3], k, n, &first, &end);
+    /* the lane sums of a layer's coarse sites (kernels/mg.h): 300 kB to a few MB, so not on the stack */
+    double *acc = malloc(sizeof(double) * (size_t)(apb[0] * apb[1] * apb[2]) * 4 * (size_t)g->nvec * g->nsite);
+    STARPU_ASSERT_MSG(acc, "mg_restrict: out of host memory");
+    QF_CPU_CALL(restrict_run, (r->a, r->fine, r->v, r->coarse, acc, first, end));
+    free(acc);
 }
 
 void qf_mg_restrict_run_cpu(const qf_mg_restrict_args *a, const void *const *fine, const void *const *v, void *coarse)
