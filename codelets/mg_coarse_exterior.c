@@ -30,7 +30,7 @@ static inline QF_HD_INLINE void exterior_block(const qf_coarse_args *a, void *ou
 static inline QF_HD_INLINE void exterior_run(const qf_coarse_args *a, void *out, const void *links,
                                              const void *const *faces, const void *x, const void *xinv)
 {
-    QF_WITH_COARSE_PRECISIONS(a, P, PL, {
+    QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, {
         qf_coarse_args b = *a;
         b.prec = P;
         b.link_prec = PL;

@@ -80,7 +80,7 @@ extern "C" void qf_mg_coarse_exterior_cuda(void *buffers[], void *cl_arg)
      * warps 559 us vs rows 987 at N = 24; N < 16: see there */
     if (a->nvec >= QF_COARSE_WARP_MIN_NVEC) {
         dim3 threads(QF_COARSE_WARP_LANES, COARSE_EXTERIOR_WARPS);
-        QF_WITH_COARSE_PRECISIONS(a, P, PL, mg_coarse_exterior_warp_kernel<P, PL><<<(unsigned)ns, threads, 0, stream>>>(
+        QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_exterior_warp_kernel<P, PL><<<(unsigned)ns, threads, 0, stream>>>(
                                                 out, links, faces, x, xinv, *a));
     } else {
         int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;

@@ -13,7 +13,7 @@ void qf_mg_coarse_interior_cuda(void *buffers[], void *cl_arg);
 
 /* The block's output sites first .. end - 1 one at a time, all rows at once (kernels/mg.h:
  * qf_coarse_hops_site), in a->prec and a->link_prec, which the caller has made constants
- * (QF_WITH_COARSE_PRECISIONS). */
+ * (QF_WITH_FIELD_AND_STORED_PRECISION). */
 static inline QF_HD_INLINE void interior_block(const qf_coarse_args *a, const void *in, const void *links, void *out,
                                                const void *x, const void *xinv, int64_t first, int64_t end)
 {
@@ -37,7 +37,7 @@ static inline QF_HD_INLINE void interior_block(const qf_coarse_args *a, const vo
 static inline QF_HD_INLINE void interior_run(const qf_coarse_args *a, const void *in, const void *links, void *out,
                                              const void *x, const void *xinv, int64_t first, int64_t end)
 {
-    QF_WITH_COARSE_PRECISIONS(a, P, PL, {
+    QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, {
         qf_coarse_args b = *a;
         b.prec = P;
         b.link_prec = PL;

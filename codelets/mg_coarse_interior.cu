@@ -80,7 +80,7 @@ static void coarse_interior_warp_launch(const qf_coarse_args *a, int64_t ns, con
                                         void *out, const void *x, const void *xinv, cudaStream_t stream)
 {
     dim3 threads(QF_COARSE_WARP_LANES, COARSE_INTERIOR_WARPS * R);
-    QF_WITH_COARSE_PRECISIONS(a, P, PL, mg_coarse_interior_warp_kernel<P, PL, R><<<(unsigned)ns, threads, 0, stream>>>(
+    QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_interior_warp_kernel<P, PL, R><<<(unsigned)ns, threads, 0, stream>>>(
                                             in, links, out, x, xinv, *a));
 }
 

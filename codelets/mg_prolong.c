@@ -14,7 +14,7 @@ void qf_mg_prolong_cuda(void *buffers[], void *cl_arg);
 #endif
 
 /* The fine block's sites [first, end) one at a time in a->g.prec and a->g.vprec made constants
- * (QF_WITH_TRANSFER_PRECISIONS). */
+ * (QF_WITH_FIELD_AND_STORED_PRECISION). */
 static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out,
                                               int64_t first, int64_t end)
 {
@@ -31,7 +31,7 @@ static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const
 static inline QF_HD_INLINE void prolong_run(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out,
                                             int64_t first, int64_t end)
 {
-    QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV, {
+    QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV, {
         qf_mg_prolong_args b = *a;
         b.g.prec = P;
         b.g.vprec = PV;

@@ -25,7 +25,7 @@ extern "C" void qf_mg_prolong_run_cuda(const qf_mg_prolong_args *a, const void *
 {
     int64_t n = qf_volume(a->g.fext) * a->g.nsite;
     if (n <= 0) return;
-    QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV,
+    QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV,
                                 mg_prolong_kernel<P, PV><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(coarse, v, fine, n, *a));
     QF_CUDA_CHECK_LAUNCH();
 }

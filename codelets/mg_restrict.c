@@ -18,12 +18,12 @@ void qf_mg_restrict_cuda(void *buffers[], void *cl_arg);
 #endif
 
 /* Units first .. end - 1 of the coarse block (a unit: one aggregate layer of one fine block,
- * qf_mg_restrict_layer) in a->g.prec and a->g.vprec made constants (QF_WITH_TRANSFER_PRECISIONS). */
+ * qf_mg_restrict_layer) in a->g.prec and a->g.vprec made constants (QF_WITH_FIELD_AND_STORED_PRECISION). */
 static inline QF_HD_INLINE void restrict_run(const qf_mg_restrict_args *a, const void *const *fine,
                                              const void *const *v, void *coarse, double *acc, int64_t first,
                                              int64_t end)
 {
-    QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV, {
+    QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV, {
         qf_mg_restrict_args b = *a;
         b.g.prec = P;
         b.g.vprec = PV;

@@ -33,7 +33,7 @@ extern "C" void qf_mg_restrict_run_cuda(const qf_mg_restrict_args *a, const void
     }
     int64_t n = qf_volume(a->cext) * 2 * a->g.nvec;
     if (n <= 0) return;
-    QF_WITH_TRANSFER_PRECISIONS(&a->g, P, PV,
+    QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV,
                                 mg_restrict_kernel<P, PV><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(p, coarse, n, *a));
     QF_CUDA_CHECK_LAUNCH();
 }

@@ -63,6 +63,23 @@ static int dims_option(const char *command, int argc, char **argv, int *i, const
     return 1;
 }
 
+/* NAME half|hierarchy (what: the data it sets): whether argv[*i] is NAME; *out half, or the hierarchy's
+ * precision hier, and *rc the parse's result. */
+static int half_option(const char *command, int argc, char **argv, int *i, const char *name, const char *what,
+                       qf_precision hier, qf_precision *out, int *rc)
+{
+    if (strcmp(argv[*i], name)) return 0;
+    const char *v = *i + 1 < argc ? argv[*i + 1] : "";
+    *rc = 0;
+    if (strcmp(v, "half") && strcmp(v, "hierarchy"))
+        *rc = qf_app_usage_error(command, "%s needs half or hierarchy (%s)", name, what);
+    else {
+        *out = strcmp(v, "half") ? hier : QF_HALF;
+        *i += 1;
+    }
+    return 1;
+}
+
 static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_params *mg)
 {
     const char *a = argv[*i];
@@ -104,30 +121,13 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
         *i += 1;
         return 0;
     }
-    if (!strcmp(a, "--mg-smoother-prec")) {
-        const char *v = *i + 1 < argc ? argv[*i + 1] : "";
-        if (strcmp(v, "half") && strcmp(v, "hierarchy"))
-            return qf_app_usage_error(command, "--mg-smoother-prec needs half or hierarchy (the levels' precision)");
-        mg->smoother_prec = strcmp(v, "half") ? mg->prec : QF_HALF;
-        *i += 1;
-        return 0;
-    }
-    if (!strcmp(a, "--mg-link-prec")) {
-        const char *v = *i + 1 < argc ? argv[*i + 1] : "";
-        if (strcmp(v, "half") && strcmp(v, "hierarchy"))
-            return qf_app_usage_error(command, "--mg-link-prec needs half or hierarchy (the coarse links' precision)");
-        mg->coarse_link_prec = strcmp(v, "half") ? mg->prec : QF_HALF;
-        *i += 1;
-        return 0;
-    }
-    if (!strcmp(a, "--mg-null-prec")) {
-        const char *v = *i + 1 < argc ? argv[*i + 1] : "";
-        if (strcmp(v, "half") && strcmp(v, "hierarchy"))
-            return qf_app_usage_error(command, "--mg-null-prec needs half or hierarchy (the near-null vectors' precision)");
-        mg->null_prec = strcmp(v, "half") ? mg->prec : QF_HALF;
-        *i += 1;
-        return 0;
-    }
+    if (half_option(command, argc, argv, i, "--mg-smoother-prec", "the levels' precision", mg->prec, &mg->smoother_prec,
+                    &rc) ||
+        half_option(command, argc, argv, i, "--mg-link-prec", "the coarse links' precision", mg->prec,
+                    &mg->coarse_link_prec, &rc) ||
+        half_option(command, argc, argv, i, "--mg-null-prec", "the near-null vectors' precision", mg->prec,
+                    &mg->null_prec, &rc))
+        return rc;
     if (!strcmp(a, "--mg-coarse-tol")) {
         rc = qf_app_double(command, argc, argv, i, &mg->coarse_tol);
         if (!rc && !(mg->coarse_tol > 0.0 && mg->coarse_tol < 1.0))

@@ -52,20 +52,6 @@ typedef struct {
                             * (a record a vector and fine site) with single fields */
 } qf_mg_geom;
 
-/* Runs the statement with P and PV the constants of a transfer's field and vector precisions: (double,
- * double), (single, single) or (single, half). */
-#define QF_WITH_TRANSFER_PRECISIONS(g, P, PV, ...)                                                               \
-    do {                                                                                                       \
-        if ((g)->vprec == QF_HALF) {                                                                           \
-            const qf_precision P = QF_SINGLE, PV = QF_HALF;                                                    \
-            __VA_ARGS__;                                                                                       \
-        } else {                                                                                               \
-            QF_WITH_PRECISION((g)->prec, P, {                                                                  \
-                const qf_precision PV = P;                                                                     \
-                __VA_ARGS__;                                                                                   \
-            });                                                                                                \
-        }                                                                                                      \
-    } while (0)
 
 /* mg_restrict — coarse block from the fine blocks it holds (at most QF_MG_MAX_FINE_BLOCKS, codelets.h).
  * Buffers: R fine[j], j < nfine, R V[j], W coarse. */
@@ -146,20 +132,6 @@ typedef struct {
                              * single-precision fields */
 } qf_coarse_args;
 
-/* Runs the statement with P and PL the constants of a coarse operator's field and link precisions:
- * (double, double), (single, single) or (single, half). */
-#define QF_WITH_COARSE_PRECISIONS(a, P, PL, ...)                                                                 \
-    do {                                                                                                       \
-        if ((a)->link_prec == QF_HALF) {                                                                       \
-            const qf_precision P = QF_SINGLE, PL = QF_HALF;                                                    \
-            __VA_ARGS__;                                                                                       \
-        } else {                                                                                               \
-            QF_WITH_PRECISION((a)->prec, P, {                                                                  \
-                const qf_precision PL = P;                                                                     \
-                __VA_ARGS__;                                                                                   \
-            });                                                                                                \
-        }                                                                                                      \
-    } while (0)
 typedef struct {
     int ext[QF_NDIM];
     int parity;            /* of the sites gathered, -1 for all */

@@ -35,6 +35,22 @@
         }                                                                                                      \
     } while (0)
 
+/* Runs the statement with P the constant of the fields' precision prec and PS that of data stored
+ * beside them in stored: prec itself, or half with single fields (the multigrid levels' 16-bit coarse
+ * links and near-null vectors): (double, double), (single, single) or (single, half). */
+#define QF_WITH_FIELD_AND_STORED_PRECISION(prec, stored, P, PS, ...)                                              \
+    do {                                                                                                       \
+        if ((stored) == QF_HALF) {                                                                             \
+            const qf_precision P = QF_SINGLE, PS = QF_HALF;                                                    \
+            __VA_ARGS__;                                                                                       \
+        } else {                                                                                               \
+            QF_WITH_PRECISION(prec, P, {                                                                       \
+                const qf_precision PS = P;                                                                     \
+                __VA_ARGS__;                                                                                   \
+            });                                                                                                \
+        }                                                                                                      \
+    } while (0)
+
 /* Element i of an array of reals stored in precision prec, as a double; and stored from one. */
 static inline QF_HD double qf_real_get(const void *base, qf_precision prec, size_t i)
 {
