@@ -228,23 +228,65 @@ static inline QF_HD qf_complex qf_mg_restrict_entry(const qf_mg_restrict_args *a
 }
 
 #if !defined(__CUDACC__)
+typedef double qf_mg_vd4 __attribute__((vector_size(32)));
+typedef float qf_mg_vf4 __attribute__((vector_size(16)));
+
+/* The lane sums a chirality of each vector that qf_mg_restrict_layer keeps for a coarse site: a Wilson
+ * level in single (vectors and fields) folds a chirality's 12 lanes into 4 as it goes
+ * (qf_mg_restrict_add_wilson_f); anything else keeps one a real of the chirality. */
+static inline QF_HD int qf_mg_restrict_lanes(const qf_mg_geom *g)
+{
+    return g->nsite == QF_SPINOR_REALS / 2 && g->prec == QF_SINGLE && g->vprec == QF_SINGLE ? 4 : g->nsite;
+}
+
+/* A Wilson site's products conj(V_k) psi (psi as xa, xb of 24 doubles each) added into the coarse site's
+ * sums acc[k][chi][re, im][4 lanes]: the 12 reals of a chirality summed three at a time into 4 lanes
+ * (lane q: reals q, q + 4, q + 8, in that order), so that a site adds 16 doubles a vector to memory
+ * where 48 lane sums a vector cost two loads and two stores at every product. */
+static inline QF_HD_INLINE void qf_mg_restrict_add_wilson_f(const double *xa, const double *xb, const float *v, int n,
+                                                            double *acc)
+{
+    qf_mg_vd4 pa[6], pb[6];
+    memcpy(pa, xa, sizeof pa);
+    memcpy(pb, xb, sizeof pb);
+    for (int k = 0; k < n; k++)
+        for (int chi = 0; chi < 2; chi++) {
+            qf_mg_vd4 re = {0}, im = {0}, sr, si;
+            for (int m = 0; m < 3; m++) {
+                qf_mg_vf4 f;
+                memcpy(&f, v + QF_SPINOR_REALS * k + 12 * chi + 4 * m, sizeof f);
+                qf_mg_vd4 vv = __builtin_convertvector(f, qf_mg_vd4);
+                re += vv * pa[3 * chi + m];
+                im += vv * pb[3 * chi + m];
+            }
+            double *o = acc + (size_t)16 * k + 8 * chi;
+            memcpy(&sr, o, sizeof sr);
+            memcpy(&si, o + 4, sizeof si);
+            sr += re;
+            si += im;
+            memcpy(o, &sr, sizeof sr);
+            memcpy(o + 4, &si, sizeof si);
+        }
+}
+
 /* The CPU's schedule of qf_mg_restrict_entry's sums, an aggregate layer at a time: the fine sites of
  * fine block j whose x_3 lies in aggregate layer at, swept in storage order (each parity's part of the
  * layer is one run of the block), so that their vectors stream through the cache as the prolongation
  * reads them. Each site's components are loaded once as (re, im) and (im, -re) interleaved, so that
- * conj(V_k) psi becomes two products of contiguous reals, summed lane by lane into the sums of the
- * site's coarse site (acc: 4 N nsite doubles for each of the layer's coarse sites) and across the
- * lanes of a chirality at the end: vectorisable without reassociation. The layer's coarse sites are
- * then stored. Walking one aggregate's sites at a time instead, whose vector records lie apart in the
- * block, the restriction took 3.4x the prolongation's time (13 against 3.9 ms for a 16^4 block of 12
- * vectors in single on one core of the 2-core VM), its prefetches stalling. */
+ * conj(V_k) psi becomes two products of contiguous reals, summed lane by lane into its coarse site's
+ * sums (acc: for each of the layer's coarse sites, 4 N qf_mg_restrict_lanes doubles, [k][chi][re, im]
+ * [lane]) and across the lanes at the end: vectorisable without reassociation. The layer's coarse
+ * sites are then stored. Walking one aggregate's sites at a time instead, whose vector records lie
+ * apart in the block, the restriction took 3.4x the prolongation's time (13 against 3.9 ms for a 16^4
+ * block of 12 vectors in single on one core of the 2-core VM), its prefetches stalling. */
 static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *a, const void *fine, const void *v,
                                                      int j, int at, double *acc, void *coarse)
 {
     const qf_mg_geom *g = &a->g;
-    int n = g->nvec, len = 2 * g->nsite, apb[QF_NDIM], jb[QF_NDIM], x[QF_NDIM];
+    int n = g->nvec, len = 2 * g->nsite, h = g->nsite, lanes = qf_mg_restrict_lanes(g), apb[QF_NDIM], jb[QF_NDIM],
+        x[QF_NDIM];
     qf_mg_apb(g, apb);
-    const int64_t nca = (int64_t)apb[0] * apb[1] * apb[2], per = (int64_t)2 * n * len;
+    const int64_t nca = (int64_t)apb[0] * apb[1] * apb[2], per = (int64_t)4 * n * lanes;
     for (int64_t k = 0; k < nca * per; k++) acc[k] = 0.0;
     const int64_t half = qf_volume(g->fext) / 2, slab = (int64_t)g->fext[0] * g->fext[1] * g->fext[2];
     const int t0 = at * g->agg[3];
@@ -253,7 +295,7 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
         for (int64_t fs = p * half + slab * t0 / 2, end = p * half + slab * (t0 + g->agg[3]) / 2; fs < end; fs++) {
             qf_block_site_coords(fs, g->fext, x);
             int64_t ca = ((int64_t)(x[2] / g->agg[2]) * apb[1] + x[1] / g->agg[1]) * apb[0] + x[0] / g->agg[0];
-            double *wr = acc + ca * per, *wi = wr + (size_t)n * len;
+            double *w = acc + ca * per;
             size_t po = (size_t)len * (size_t)fs;
             for (int l = 0; l < len; l += 2) {
                 double re = qf_real_get(fine, g->prec, po + l), im = qf_real_get(fine, g->prec, po + l + 1);
@@ -262,29 +304,36 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
                 xb[l] = im;
                 xb[l + 1] = -re;
             }
+            if (lanes == 4) {
+                qf_mg_restrict_add_wilson_f(xa, xb, (const float *)v + qf_mg_v_offset(g, fs, 0, 0), n, w);
+                continue;
+            }
             for (int k = 0; k < n; k++) {
                 size_t vo = qf_mg_v_offset(g, fs, k, 0);
-                double *r = wr + (size_t)k * len, *i = wi + (size_t)k * len;
                 if (g->vprec == QF_HALF) qf_mg_v_record(g, v, fs, k, vh); /* decoded once, then as below */
-                for (int l = 0; l < len; l++) {
-                    double vv = g->vprec == QF_HALF ? vh[l] : qf_real_get(v, g->prec, vo + l);
-                    r[l] += vv * xa[l];
-                    i[l] += vv * xb[l];
+                for (int chi = 0; chi < 2; chi++) {
+                    double *r = w + (size_t)(2 * (2 * k + chi)) * h, *i = r + h;
+                    for (int l = 0; l < h; l++) {
+                        double vv = g->vprec == QF_HALF ? vh[chi * h + l] : qf_real_get(v, g->prec, vo + chi * h + l);
+                        r[l] += vv * xa[chi * h + l];
+                        i[l] += vv * xb[chi * h + l];
+                    }
                 }
             }
         }
     qf_lex_coords(j, a->ratio, jb);
     for (int64_t ca = 0; ca < nca; ca++) {
-        const double *wr = acc + ca * per, *wi = wr + (size_t)n * len;
+        const double *w = acc + ca * per;
         int c[QF_NDIM] = {jb[0] * apb[0] + (int)(ca % apb[0]), jb[1] * apb[1] + (int)(ca / apb[0] % apb[1]),
                           jb[2] * apb[2] + (int)(ca / ((int64_t)apb[0] * apb[1])), jb[3] * apb[3] + at};
         size_t o = (size_t)4 * n * (size_t)qf_block_site_index(c, a->cext); /* qf_coarse_site_offset */
         for (int chi = 0; chi < 2; chi++)
             for (int k = 0; k < n; k++) {
+                const double *r = w + (size_t)(2 * (2 * k + chi)) * lanes, *i = r + lanes;
                 double re = 0.0, im = 0.0;
-                for (int l = chi * len / 2; l < (chi + 1) * len / 2; l++) {
-                    re += wr[(size_t)k * len + l];
-                    im += wi[(size_t)k * len + l];
+                for (int l = 0; l < lanes; l++) {
+                    re += r[l];
+                    im += i[l];
                 }
                 qf_real_set(coarse, g->prec, o + 2 * (size_t)(chi * n + k), re);
                 qf_real_set(coarse, g->prec, o + 2 * (size_t)(chi * n + k) + 1, im);
