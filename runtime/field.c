@@ -230,6 +230,11 @@ int qf_field_request_faces(const qf_field *f)
 {
     if (f->faces.face) return QF_SUCCESS;
     if (f->shape.face_reals == 0) return qf_fail("a %s field has no faces", kind_names[f->shape.kind]);
+    /* a face site is one record (qf_face_copy_site) */
+    if (f->prec == QF_HALF && qf_field_shape_record_reals(&f->shape) != f->shape.site_reals)
+        return qf_fail("a half-precision %s field stores a site as several records and has no faces: read the faces "
+                       "of its single-precision original",
+                       kind_names[f->shape.kind]);
     if (check_face_depth(f->lat, &f->shape)) return QF_ERROR;
     /* fields are always allocated here, never const objects: the faces are a cache of the field */
     qf_field *mutable_f = (qf_field *)f;

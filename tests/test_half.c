@@ -8,7 +8,8 @@
  *     grids, antiperiodic and complex boundary phases) against the independent reference to 1e-3;
  *   - mixed-precision solves, double/half and single/half (BiCGStab, CGNR, GCR), reaching the
  *     requested true residual;
- *   - what keeps no half fields refuses them with a message.
+ *   - what keeps no half fields refuses them with a message, and so do the faces of a half field of
+ *     several records a site.
  * The scheduler comes from STARPU_SCHED. */
 #include "check.h"
 #include "dirac_reference.h"
@@ -306,6 +307,11 @@ static void test_errors(void)
     CHECK(qf_field_shape_coarse(&s, 8) == 0 && qf_field_create_shaped(&c, &lat, &s, QF_HALF, 0) == QF_ERROR &&
               strstr(qf_last_error(), "half"),
           "a coarse field in half is refused: %s", qf_last_error());
+    qf_field *t = NULL;
+    CHECK(qf_field_shape_transfer(&s, 24, 2) == 0 &&
+              qf_field_create_shaped(&t, &lat, &s, QF_HALF, QF_FIELD_WITH_FACES) == QF_ERROR &&
+              strstr(qf_last_error(), "several records"),
+          "faces of a half transfer field (a record a vector) are refused: %s", qf_last_error());
     CHECK(qf_field_gaussian(h, 1, 0) == QF_ERROR && strstr(qf_last_error(), "convert"),
           "Gaussian noise into a half field is refused: %s", qf_last_error());
     qf_gauge_observables obs;
