@@ -315,14 +315,12 @@ int qf_coarse_op_set_link_precision(qf_linop *Ac, qf_precision link_prec)
                        "for a single-precision operator",
                        qf_precision_name(link_prec), qf_precision_name(op->prec));
     if (op->links_half) return QF_SUCCESS;
-    qf_field_shape links, xinv;
-    int rc = qf_field_shape_coarse_links(&links, op->nvec, qf_coarse_link_matrices()) ||
-             qf_field_shape_coarse_links(&xinv, op->nvec, 1) ||
-             qf_field_create_shaped(&op->links_half, op->lat, &links, QF_HALF, QF_FIELD_SCRATCH) ||
-             qf_field_create_shaped(&op->xinv_half, op->lat, &xinv, QF_HALF, QF_FIELD_SCRATCH) ||
-             qf_field_convert(op->links_half, op->links) || qf_field_convert(op->xinv_half, op->xinv);
-    if (rc) drop_half_links(op);
-    return rc ? QF_ERROR : QF_SUCCESS;
+    if (qf_field_create_converted(&op->links_half, op->links, QF_HALF) ||
+        qf_field_create_converted(&op->xinv_half, op->xinv, QF_HALF)) {
+        drop_half_links(op);
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
 }
 
 qf_precision qf_coarse_op_link_precision(const qf_linop *Ac)

@@ -15,6 +15,17 @@ int qf_field_convert(qf_field *dst, const qf_field *src)
     return QF_SUCCESS;
 }
 
+int qf_field_create_converted(qf_field **out, const qf_field *src, qf_precision prec)
+{
+    *out = NULL;
+    if (qf_field_create_shaped(out, src->lat, &src->shape, prec, QF_FIELD_SCRATCH) || qf_field_convert(*out, src)) {
+        if (*out) qf_field_destroy(*out);
+        *out = NULL;
+        return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
 int qf_gauge_compress(qf_field *out, const qf_field *gauge)
 {
     if (qf_sequence_failed()) return QF_ERROR;

@@ -68,10 +68,7 @@ int qf_transfer_set_vector_precision(qf_transfer *T, qf_precision vprec)
         return qf_fail("multigrid transfer vectors in %s precision for a transfer in %s: give the transfer's precision, "
                        "or half for a single-precision transfer",
                        qf_precision_name(vprec), qf_precision_name(T->prec));
-    int rc = qf_field_create_shaped(&T->v_half, T->fine, qf_field_get_shape(T->v), QF_HALF, QF_FIELD_SCRATCH) ||
-             qf_field_convert(T->v_half, T->v);
-    if (rc) drop_half_vectors(T);
-    return rc ? QF_ERROR : QF_SUCCESS;
+    return qf_field_create_converted(&T->v_half, T->v, QF_HALF);
 }
 
 const qf_lattice *qf_transfer_coarse_lattice(const qf_transfer *T) { return &T->coarse; }

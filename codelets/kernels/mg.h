@@ -52,7 +52,6 @@ typedef struct {
                             * (a record a vector and fine site) with single fields */
 } qf_mg_geom;
 
-
 /* mg_restrict — coarse block from the fine blocks it holds (at most QF_MG_MAX_FINE_BLOCKS, codelets.h).
  * Buffers: R fine[j], j < nfine, R V[j], W coarse. */
 typedef struct {
@@ -160,6 +159,16 @@ static inline QF_HD void qf_mg_v_record(const qf_mg_geom *g, const void *v, int6
 {
     qf_record_reals_load(v, g->vprec, (size_t)fs * g->nvec + k, 2 * g->nsite, 0, x, 2 * g->nsite);
 }
+
+/* Reals offset of matrix m of coarse site s in a links field, and of site s in a coarse field. */
+static inline QF_HD size_t qf_coarse_matrix_offset(int64_t s, int m, int n)
+{
+    return (size_t)2 * ((size_t)s * QF_MG_NMAT + m) * (size_t)(4 * n * n);
+}
+static inline QF_HD size_t qf_coarse_site_offset(int64_t s, int n) { return (size_t)4 * n * (size_t)s; }
+/* The row of 4N reals, counted from the array's first, at which the matrix at reals offset mo (as
+ * single and double storage lay it out) starts: its record index in half, where a row is a record. */
+static inline QF_HD size_t qf_coarse_matrix_row(size_t mo, int n) { return mo / (size_t)(4 * n); }
 
 /* Aggregates of a fine block in each direction, and their number. */
 static inline QF_HD void qf_mg_apb(const qf_mg_geom *g, int apb[QF_NDIM])
@@ -326,7 +335,7 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
         const double *w = acc + ca * per;
         int c[QF_NDIM] = {jb[0] * apb[0] + (int)(ca % apb[0]), jb[1] * apb[1] + (int)(ca / apb[0] % apb[1]),
                           jb[2] * apb[2] + (int)(ca / ((int64_t)apb[0] * apb[1])), jb[3] * apb[3] + at};
-        size_t o = (size_t)4 * n * (size_t)qf_block_site_index(c, a->cext); /* qf_coarse_site_offset */
+        size_t o = qf_coarse_site_offset(qf_block_site_index(c, a->cext), n);
         for (int chi = 0; chi < 2; chi++)
             for (int k = 0; k < n; k++) {
                 const double *r = w + (size_t)(2 * (2 * k + chi)) * lanes, *i = r + lanes;
@@ -725,7 +734,7 @@ static inline QF_HD qf_complex qf_coarse_matrix_entry(const void *base, qf_preci
 {
     if (lp == QF_HALF) {
         double v[2];
-        qf_half_record_load(base, mo / (size_t)(4 * n) + (size_t)r, 4 * n, 2 * c, v, 2);
+        qf_half_record_load(base, qf_coarse_matrix_row(mo, n) + (size_t)r, 4 * n, 2 * c, v, 2);
         return qf_cmake(v[0], v[1]);
     }
     size_t o = mo + (size_t)4 * n * r + (size_t)2 * c;
@@ -747,13 +756,6 @@ static inline QF_HD qf_complex qf_coarse_row(const void *base, qf_precision lp, 
     }
     return qf_cadd(same, dagger ? qf_cscale(-1.0, other) : other);
 }
-
-/* Reals offset of matrix m of coarse site s in a links field, and of site s in a coarse field. */
-static inline QF_HD size_t qf_coarse_matrix_offset(int64_t s, int m, int n)
-{
-    return (size_t)2 * ((size_t)s * QF_MG_NMAT + m) * (size_t)(4 * n * n);
-}
-static inline QF_HD size_t qf_coarse_site_offset(int64_t s, int n) { return (size_t)4 * n * (size_t)s; }
 
 /* The source of hop d of output site x: in the block (faces NULL) or in the neighbour's face (faces
  * given); 0 when the hop is not of that kind, else 1 with its field and the site's index in it. */
@@ -842,10 +844,10 @@ typedef short qf_coarse_vh4 __attribute__((vector_size(8)));  /* a qf_coarse_vd'
     }                                                                                                          \
     static inline QF_HD_INLINE const char *qf_coarse_matrix_##S(const void *links, size_t mo, int n)            \
     {                                                                                                          \
-        return LP == QF_HALF ? qf_half_record_ptr(links, mo / (size_t)(4 * n), 4 * n)                          \
+        return LP == QF_HALF ? qf_half_record_ptr(links, qf_coarse_matrix_row(mo, n), 4 * n)                   \
                              : (const char *)((const T *)links + mo);                                          \
     }                                                                                                          \
-    /* lanes k .. k + VL - 1 of a row, and its scale (1 unless in half) */                                     \
+    /* lanes k .. k + VL - 1 of a row, unscaled in half (qf_coarse_row_scale_S) */                             \
     static inline QF_HD_INLINE void qf_coarse_row_lanes_##S(const char *row, int k, V *a)                      \
     {                                                                                                          \
         if (LP == QF_HALF) {                                                                                   \

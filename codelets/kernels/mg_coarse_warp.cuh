@@ -187,7 +187,7 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
         const void *src;
         int64_t ys;
         if (!qf_coarse_hop_source(a, in, faces, x, d, &src, &ys)) continue;
-        size_t mr = qf_coarse_matrix_offset(s, d, n) / (2 * n2);
+        size_t mr = qf_coarse_matrix_row(qf_coarse_matrix_offset(s, d, n), n);
         typedef qf_coarse_warp_real<P> T;
         qf_coarse_warp_cplx<T> v[QF_COARSE_WARP_COLS];
         QF_UNROLL
@@ -270,7 +270,7 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
     }
     int e = lane / QF_COARSE_WARP_SPREAD;
     for (int r0 = w * QF_COARSE_WARP_ROWS; r0 < n2; r0 += warps * QF_COARSE_WARP_ROWS) {
-        double sum = qf_coarse_warp_rows<PL>(lbase, lo / (2 * n2), v, n2, r0, lane);
+        double sum = qf_coarse_warp_rows<PL>(lbase, qf_coarse_matrix_row(lo, n), v, n2, r0, lane);
         int r = r0 + e / 2;
         if (lane % QF_COARSE_WARP_SPREAD == 0 && r < n2)
             qf_real_set(out, prec, so + 2 * r0 + e,
