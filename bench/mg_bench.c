@@ -7,8 +7,8 @@
  * GCR solve (outer iterations, time, per-level coarse iterations). Every solve runs twice: the first
  * allocates the temporaries (the operator keeps them for the next solve of a propagator), the second is
  * the one timed. The table's end-to-end column is what a 12-solve propagator costs each way. Each
- * coarse level's operator is also applied alone (task graph, waited for), its bytes (links, input and
- * output once) over its time against the machine's memory-bandwidth ceiling measured in the same run
+ * transfer and each coarse level's operator is also applied alone (task graph, waited for), its bytes
+ * (vectors or links, input and output once) over its time against the machine's memory-bandwidth ceiling measured in the same run
  * (STREAM triad on the CPU workers' cores, device-to-device copy on the GPU). */
 #include "app.h"
 #include "dslash_bench.h"
@@ -31,8 +31,9 @@ static const char help[] =
     "the same true residual. Prints per kappa the quark mass, BiCGStab's iterations and time, the multigrid\n"
     "setup time, outer iterations, solve time and the coarse levels' iterations, and the speedups of one\n"
     "solve and of a " QF_APP_STR(PROPAGATOR_SOLVES) "-solve propagator (setup included). Each solve runs twice; the second is timed.\n"
-    "Each coarse operator is then applied alone: its time an application and its bandwidth (links, input\n"
-    "and output read or written once) against the memory-bandwidth ceiling measured in the same run.\n"
+    "Each transfer (restriction R, prolongation P) and each coarse operator is then applied alone: its\n"
+    "time an application and its bandwidth (vectors or links, input and output read or written once)\n"
+    "against the memory-bandwidth ceiling measured in the same run.\n"
     "\n"
     "Gauge field: GAUGE_FILE (any format quarkflow reads; --format to name it), or a generated start field.\n"
     "  --tile NX NY NZ NT  replicate the file's field NX x NY x NZ x NT times (a periodic field stays one)\n"
@@ -214,6 +215,56 @@ static int time_coarse_op(qf_mg *mg, int l, double ceiling)
     return rc;
 }
 
+/* ---- restriction and prolongation applied alone ---- */
+
+typedef struct {
+    const qf_transfer *T;
+    qf_field *fine, *coarse;
+    int prolong;
+} transfer_ctx;
+
+static int transfer_run(void *ctx, long n, double *seconds)
+{
+    transfer_ctx *c = ctx;
+    double t0 = qf_timing_now();
+    for (long k = 0; k < n; k++)
+        if (c->prolong ? qf_transfer_prolong(c->T, c->fine, c->coarse, 0) : qf_transfer_restrict(c->T, c->coarse, c->fine))
+            return QF_ERROR;
+    qf_runtime_wait_all();
+    *seconds = qf_timing_now() - t0;
+    return QF_SUCCESS;
+}
+
+/* The transfer from level l to l + 1: best time of R and of P, and their bandwidth against ceiling
+ * (GB/s): the vectors as read, the fine field and the coarse field each read or written once. */
+static int time_transfer(qf_mg *mg, int l, double ceiling)
+{
+    const qf_transfer *T = qf_mg_level_transfer(mg, l);
+    transfer_ctx c = {T, NULL, NULL, 0};
+    qf_linop *A = qf_mg_level_op(mg, l), *Ac = qf_mg_level_op(mg, l + 1);
+    int rc = qf_linop_field_take(A, &c.fine) || qf_linop_field_take(Ac, &c.coarse) || qf_field_gaussian(c.fine, 5, 0) ||
+             qf_field_gaussian(c.coarse, 7, 0);
+    qf_field_shape fs = qf_transfer_fine_shape(T), cs = qf_transfer_coarse_shape(T);
+    qf_precision prec = qf_transfer_precision(T), vprec = qf_transfer_vector_precision(T);
+    const qf_lattice *fl = qf_transfer_fine_lattice(T), *cl = qf_transfer_coarse_lattice(T);
+    double bytes = (double)fl->global_volume * ((double)qf_transfer_nvec(T) * (double)qf_record_bytes(vprec, fs.site_reals) +
+                                                (double)qf_field_shape_site_bytes(&fs, prec)) +
+                   (double)cl->global_volume * (double)qf_field_shape_site_bytes(&cs, prec);
+    for (c.prolong = 0; c.prolong < 2 && !rc; c.prolong++) {
+        qf_timing t;
+        rc = qf_timing_run(transfer_run, &c, 2, 0, 0.3, &t);
+        if (rc) break;
+        double gbps = bytes / t.best * 1e-9;
+        printf("level %d       %s, %d vectors in %s: %.1f us an application (best of %ld), %.1f GB/s = %.2f of the ceiling\n",
+               l, c.prolong ? "prolongation P" : "restriction R", qf_transfer_nvec(T), qf_precision_name(vprec),
+               t.best * 1e6, t.n, gbps, gbps / ceiling);
+        fflush(stdout);
+    }
+    if (c.fine) qf_linop_field_give_back(A, c.fine);
+    if (c.coarse) qf_linop_field_give_back(Ac, c.coarse);
+    return rc;
+}
+
 /* A solve from x = 0 twice (the first allocates the temporaries); the second's result. A solve that
  * reaches the iteration limit is a result, not an error (it says whether it converged). */
 static int solve_twice(qf_linop *M, qf_field *x, const qf_field *b, qf_solver_params *sp, qf_solver_result *r)
@@ -354,7 +405,8 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
             qf_app_mg_report(&mg); /* the timed solve's levels */
             fflush(stdout);
         }
-        for (int l = 1; l < w->levels.levels && !rc; l++) rc = time_coarse_op(mg.mg, l, ceiling);
+        for (int l = 1; l < w->levels.levels && !rc; l++)
+            rc = time_transfer(mg.mg, l - 1, ceiling) || time_coarse_op(mg.mg, l, ceiling);
         if (mg.mg) qf_app_mg_release(&mg);
         qf_linop_destroy(M);
         if (d) qf_dirac_destroy(d);

@@ -1,23 +1,39 @@
 /* CUDA implementation of mg_prolong: one thread per (fine site, component i), each summing over the N
- * vectors; out = P e, or out += P e (add). */
+ * vectors in the fields' arithmetic (kernels/mg_transfer.cuh); out = P e, or out += P e (add). A warp's
+ * threads read a few sites' runs of nsite components of vector k at once, so that over the loop on k
+ * each site's vector records are read whole. */
 #include "codelets.h"
 #include "cuda_launch.h"
+#include "kernels/mg_transfer.cuh"
 #include "mg_coarse_run.h"
 
 template <int P, int PV>
-static __global__ void mg_prolong_kernel(const void *coarse, const void *v, void *out, int64_t n, qf_mg_prolong_args a)
+static __global__ void mg_prolong_kernel(const void *coarse, const void *v, void *out, int64_t n,
+                                         const __grid_constant__ qf_mg_prolong_args a)
 {
-    a.g.prec = (qf_precision)P;
-    a.g.vprec = (qf_precision)PV;
-    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    using T = qf_mg_real<P>;
+    const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
-    int i = (int)(t % a.g.nsite);
-    int64_t fs = t / a.g.nsite;
-    qf_complex e = qf_mg_prolong_entry(&a, coarse, v, fs, i);
-    size_t o = (size_t)2 * t;
-    if (a.add) e = qf_cadd(e, qf_cmake(qf_real_get(out, a.g.prec, o), qf_real_get(out, a.g.prec, o + 1)));
-    qf_real_set(out, a.g.prec, o, e.re);
-    qf_real_set(out, a.g.prec, o + 1, e.im);
+    const int nsite = a.g.nsite, nv = a.g.nvec, i = (int)(t % nsite);
+    const int64_t fs = t / nsite;
+    int x[QF_NDIM], c[QF_NDIM];
+    qf_block_site_coords(fs, a.g.fext, x);
+    for (int mu = 0; mu < QF_NDIM; mu++) c[mu] = (a.pos[mu] * a.g.fext[mu] + x[mu]) / a.g.agg[mu];
+    const size_t cs = (size_t)qf_block_site_index(c, a.cext);
+    const int e0 = i / (nsite / 2) * nv; /* the coarse site's entries of component i's chirality */
+    qf_mg_cplx<T> acc = {0, 0};
+#pragma unroll 4
+    for (int k = 0; k < nv; k++)
+        qf_mg_madd(acc, qf_mg_load_cplx<T, PV>(v, (size_t)fs * nv + k, nsite, i),
+                   qf_mg_load_cplx<T, P>(coarse, cs, 2 * nv, e0 + k));
+    const size_t o = (size_t)2 * t;
+    double re = acc.re, im = acc.im;
+    if (a.add) {
+        re += qf_real_get(out, (qf_precision)P, o);
+        im += qf_real_get(out, (qf_precision)P, o + 1);
+    }
+    qf_real_set(out, (qf_precision)P, o, re);
+    qf_real_set(out, (qf_precision)P, o + 1, im);
 }
 
 extern "C" void qf_mg_prolong_run_cuda(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine,

@@ -46,6 +46,8 @@ qf_precision qf_transfer_precision(const qf_transfer *T);
  * drops it. The transfer must be in single precision for half; qf_transfer_set_vectors drops the copy
  * (call this again after it). The coarse operator's build reads the single-precision vectors. */
 int qf_transfer_set_vector_precision(qf_transfer *T, qf_precision vprec);
+/* The precision restriction and prolongation read the vectors in. */
+qf_precision qf_transfer_vector_precision(const qf_transfer *T);
 /* The vectors as stored (a QF_FIELD_TRANSFER field), for tests and I/O. */
 const qf_field *qf_transfer_vectors(const qf_transfer *T);
 
