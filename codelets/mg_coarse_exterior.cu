@@ -49,7 +49,7 @@ mg_coarse_exterior_rows_kernel(void *out, const void *links, const __grid_consta
     qf_real_set(out, a.prec, o + 1, v.im);
 }
 
-template <int P, int PL>
+template <int P, int PL, int C>
 static __global__ void __launch_bounds__(COARSE_EXTERIOR_WARPS * QF_COARSE_WARP_LANES, COARSE_EXTERIOR_MIN_BLOCKS)
 mg_coarse_exterior_warp_kernel(void *out, const void *links, const __grid_constant__ coarse_faces faces, const void *x,
                                const void *xinv, const __grid_constant__ qf_coarse_args a)
@@ -58,7 +58,7 @@ mg_coarse_exterior_warp_kernel(void *out, const void *links, const __grid_consta
     int64_t s = qf_parity_site(a.ext, a.parity, blockIdx.x);
     qf_block_site_coords(s, a.ext, xs);
     if (!qf_on_face(xs, a.ext)) return; /* the whole block: the interior finished the site */
-    qf_coarse_warp_site<P, PL, COARSE_EXTERIOR_WARPS>(&a, NULL, links, faces.p, x, xinv, out, 1, xs, s, out);
+    qf_coarse_warp_site<P, PL, COARSE_EXTERIOR_WARPS, 1, C>(&a, NULL, links, faces.p, x, xinv, out, 1, xs, s, out);
 }
 
 extern "C" void qf_mg_coarse_exterior_cuda(void *buffers[], void *cl_arg)
@@ -80,8 +80,12 @@ extern "C" void qf_mg_coarse_exterior_cuda(void *buffers[], void *cl_arg)
      * warps 559 us vs rows 987 at N = 24; N < 16: see there */
     if (a->nvec >= QF_COARSE_WARP_MIN_NVEC) {
         dim3 threads(QF_COARSE_WARP_LANES, COARSE_EXTERIOR_WARPS);
-        QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_exterior_warp_kernel<P, PL><<<(unsigned)ns, threads, 0, stream>>>(
-                                                out, links, faces, x, xinv, *a));
+        if (qf_coarse_warp_cols(a->nvec) == 2)
+            QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_exterior_warp_kernel<P, PL, 2><<<(unsigned)ns, threads, 0, stream>>>(
+                                                    out, links, faces, x, xinv, *a));
+        else
+            QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_exterior_warp_kernel<P, PL, QF_COARSE_WARP_COLS><<<(unsigned)ns, threads, 0, stream>>>(
+                                                    out, links, faces, x, xinv, *a));
     } else {
         int n2 = 2 * a->nvec, spb = COARSE_BLOCK_ROWS / n2;
         dim3 threads(n2, spb);

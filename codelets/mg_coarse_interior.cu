@@ -44,7 +44,7 @@ mg_coarse_interior_rows_kernel(const void *in, const void *links, void *out, con
 }
 
 /* R row parts a direction: R times the warps a block, as many fewer blocks an SM (the same 64 registers) */
-template <int P, int PL, int R>
+template <int P, int PL, int R, int C>
 static __global__ void __launch_bounds__(COARSE_INTERIOR_WARPS * R * QF_COARSE_WARP_LANES, COARSE_INTERIOR_MIN_BLOCKS / R)
 mg_coarse_interior_warp_kernel(const void *in, const void *links, void *out, const void *x, const void *xinv,
                                const __grid_constant__ qf_coarse_args a)
@@ -52,7 +52,7 @@ mg_coarse_interior_warp_kernel(const void *in, const void *links, void *out, con
     int xs[QF_NDIM];
     int64_t s = qf_parity_site(a.ext, a.parity, blockIdx.x);
     qf_block_site_coords(s, a.ext, xs);
-    qf_coarse_warp_site<P, PL, COARSE_INTERIOR_WARPS, R>(&a, in, links, NULL, x, xinv, NULL, !qf_coarse_partial(&a, xs),
+    qf_coarse_warp_site<P, PL, COARSE_INTERIOR_WARPS, R, C>(&a, in, links, NULL, x, xinv, NULL, !qf_coarse_partial(&a, xs),
                                                      xs, s, out);
 }
 
@@ -80,8 +80,12 @@ static void coarse_interior_warp_launch(const qf_coarse_args *a, int64_t ns, con
                                         void *out, const void *x, const void *xinv, cudaStream_t stream)
 {
     dim3 threads(QF_COARSE_WARP_LANES, COARSE_INTERIOR_WARPS * R);
-    QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_interior_warp_kernel<P, PL, R><<<(unsigned)ns, threads, 0, stream>>>(
-                                            in, links, out, x, xinv, *a));
+    if (qf_coarse_warp_cols(a->nvec) == 2)
+        QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_interior_warp_kernel<P, PL, R, 2><<<(unsigned)ns, threads, 0, stream>>>(
+                                                in, links, out, x, xinv, *a));
+    else
+        QF_WITH_FIELD_AND_STORED_PRECISION(a->prec, a->link_prec, P, PL, mg_coarse_interior_warp_kernel<P, PL, R, QF_COARSE_WARP_COLS><<<(unsigned)ns, threads, 0, stream>>>(
+                                                in, links, out, x, xinv, *a));
 }
 
 extern "C" void qf_coarse_interior_run_cuda(const qf_coarse_args *a, const void *in, const void *links, void *out,

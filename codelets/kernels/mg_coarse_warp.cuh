@@ -22,8 +22,10 @@
 /* the smallest N the warp schedule takes: from N = 16 a site's 2 N columns fill a warp's lanes; below,
  * most lanes idle and thread-per-row measured faster (bench/RESULTS.md, see the launchers) */
 #define QF_COARSE_WARP_MIN_NVEC 16
-/* columns a lane holds: 2 QF_MG_MAX_NVEC over the warp */
+/* columns a lane holds: 2 QF_MG_MAX_NVEC over the warp; the kernels take C = 2 (a pair a lane) where
+ * 2 N <= 64 (qf_coarse_warp_cols), which keeps the registers of the second pair free */
 #define QF_COARSE_WARP_COLS (2 * QF_MG_MAX_NVEC / QF_COARSE_WARP_LANES)
+static inline int qf_coarse_warp_cols(int nvec) { return 2 * nvec <= 2 * QF_COARSE_WARP_LANES ? 2 : QF_COARSE_WARP_COLS; }
 /* rows a warp sums at once (a power of two up to 16): their 2 ROWS reals share one transposing
  * reduction, and their loads are in flight together; 4 rows fit the kernels' 64 (interior) and 80
  * (exterior) registers a thread (ptxas, sm_90: no spills but 8 bytes in the double exterior), where 8
@@ -138,9 +140,8 @@ static __device__ __forceinline__ double qf_coarse_warp_chiral_sign(int dagger, 
 
 /* Rows r0 .. r0 + ROWS - 1 of M v, M the matrix whose first row is row mr of base and v the lane's
  * columns of the source (signs s(c) folded in): the warp's sums, spread over the lanes as above. */
-template <int PL, typename T>
-static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, size_t mr,
-                                                             const qf_coarse_warp_cplx<T> (&v)[QF_COARSE_WARP_COLS],
+template <int PL, int C, typename T>
+static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, size_t mr, const qf_coarse_warp_cplx<T> (&v)[C],
                                                              int n2, int r0, int lane)
 {
     T p[2 * QF_COARSE_WARP_ROWS];
@@ -149,7 +150,7 @@ static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, s
         int r = r0 + q;
         qf_coarse_warp_cplx<T> acc = {(T)0, (T)0};
         QF_UNROLL
-        for (int k = 0; k < QF_COARSE_WARP_COLS; k += 2) {
+        for (int k = 0; k < C; k += 2) {
             int c = qf_coarse_warp_col(lane, k);
             if (r < n2 && c < n2) {
                 qf_coarse_warp_cplx<T> m0, m1;
@@ -169,12 +170,96 @@ static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, s
     return (double)qf_coarse_warp_transpose_sum(p, lane);
 }
 
+/* A lane's raw loads of a group of rows in single or half (its C / 2 column pairs a row, and in half the
+ * rows' scales), held in registers from one group's sums to the next. */
+template <int PL>
+struct qf_coarse_warp_raw {
+    typedef float4 type;
+};
+template <>
+struct qf_coarse_warp_raw<QF_HALF> {
+    typedef short4 type;
+};
+template <int PL, int C>
+struct qf_coarse_warp_group {
+    typename qf_coarse_warp_raw<PL>::type m[QF_COARSE_WARP_ROWS][C / 2];
+    float scale[QF_COARSE_WARP_ROWS];
+};
+
+template <int PL, int C>
+static __device__ __forceinline__ void qf_coarse_warp_fetch(const void *base, size_t mr, int n2, int r0, int lane,
+                                                            qf_coarse_warp_group<PL, C> &g)
+{
+    QF_UNROLL
+    for (int q = 0; q < QF_COARSE_WARP_ROWS; q++) {
+        int r = r0 + q;
+        QF_UNROLL
+        for (int k = 0; k < C; k += 2) {
+            int c = qf_coarse_warp_col(lane, k);
+            typename qf_coarse_warp_raw<PL>::type m = {0, 0, 0, 0};
+            if (r < n2 && c < n2) {
+                if constexpr (PL == QF_HALF) m = __ldg((const short4 *)qf_half_record_ptr(base, mr + r, 2 * n2) + c / 2);
+                else m = __ldg((const float4 *)base + ((mr + r) * (size_t)n2 + c) / 2);
+            }
+            g.m[q][k / 2] = m;
+        }
+        if constexpr (PL == QF_HALF)
+            g.scale[q] = r < n2 ? __ldg(qf_half_norm_at(base, mr + r, 2 * n2)) * (float)(1.0 / QF_HALF_MAX) : 0.0f;
+    }
+}
+
+template <int PL, int C>
+static __device__ __forceinline__ double qf_coarse_warp_group_sum(const qf_coarse_warp_group<PL, C> &g,
+                                                                  const qf_coarse_warp_cplx<float> (&v)[C], int lane)
+{
+    float p[2 * QF_COARSE_WARP_ROWS];
+    QF_UNROLL
+    for (int q = 0; q < QF_COARSE_WARP_ROWS; q++) {
+        qf_coarse_warp_cplx<float> acc = {0.0f, 0.0f};
+        QF_UNROLL
+        for (int k = 0; k < C; k += 2) {
+            const typename qf_coarse_warp_raw<PL>::type m = g.m[q][k / 2];
+            qf_coarse_warp_cmadd(acc, qf_coarse_warp_cplx<float>{(float)m.x, (float)m.y}, v[k]);
+            qf_coarse_warp_cmadd(acc, qf_coarse_warp_cplx<float>{(float)m.z, (float)m.w}, v[k + 1]);
+        }
+        if constexpr (PL == QF_HALF) {
+            acc.re *= g.scale[q];
+            acc.im *= g.scale[q];
+        }
+        p[2 * q] = acc.re;
+        p[2 * q + 1] = acc.im;
+    }
+    return (double)qf_coarse_warp_transpose_sum(p, lane);
+}
+
+/* The row groups r0 = first, first + stride, .. < n2 of M v (M's first row mr of base), each group's
+ * warp sum handed to emit(r0, sum). In single and half the next group's loads are issued before this
+ * group's products and shuffles, so that a warp's loads stay in flight through its reductions: a group
+ * at a time, each warp waited for its loads a dozen times a matrix (48 rows of N = 24), and the kernel
+ * ran at the same 270-295 us on the H100's 8^4 level whether its links were half or single. */
+template <int PL, int C, typename T, typename F>
+static __device__ __forceinline__ void qf_coarse_warp_matvec(const void *base, size_t mr, const qf_coarse_warp_cplx<T> (&v)[C],
+                                                             int n2, int first, int stride, int lane, F emit)
+{
+    if constexpr (PL == QF_DOUBLE || (PL == QF_SINGLE && C > 2)) { /* two groups would spill (64 registers) */
+        for (int r0 = first; r0 < n2; r0 += stride) emit(r0, qf_coarse_warp_rows<PL, C>(base, mr, v, n2, r0, lane));
+    } else {
+        qf_coarse_warp_group<PL, C> cur, next;
+        if (first < n2) qf_coarse_warp_fetch<PL, C>(base, mr, n2, first, lane, cur);
+        for (int r0 = first; r0 < n2; r0 += stride) {
+            if (r0 + stride < n2) qf_coarse_warp_fetch<PL, C>(base, mr, n2, r0 + stride, lane, next);
+            emit(r0, qf_coarse_warp_group_sum<PL, C>(cur, v, lane));
+            cur = next;
+        }
+    }
+}
+
 /* Warp (w, part)'s share of the hops of output site x (block storage index s) whose sources lie in the
  * block (faces NULL) or in the neighbours' faces (faces given), as qf_coarse_hops_row's: the directions
  * w D .. w D + D - 1, D = QF_NDIRS / W, and of their rows the groups part, part + R, .., summed into the
  * slice h of direction group w. Each real of h is written only by the lane that stores its row's sum,
  * so the warp needs no fence of its own. */
-template <int P, int PL, int W, int R>
+template <int P, int PL, int W, int R, int C>
 static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args *a, const void *in, const void *links,
                                                            const void *const *faces, const int x[QF_NDIM], int64_t s,
                                                            int w, int part, int lane, double *h)
@@ -189,9 +274,9 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
         if (!qf_coarse_hop_source(a, in, faces, x, d, &src, &ys)) continue;
         size_t mr = qf_coarse_matrix_row(qf_coarse_matrix_offset(s, d, n), n);
         typedef qf_coarse_warp_real<P> T;
-        qf_coarse_warp_cplx<T> v[QF_COARSE_WARP_COLS];
+        qf_coarse_warp_cplx<T> v[C];
         QF_UNROLL
-        for (int k = 0; k < QF_COARSE_WARP_COLS; k += 2) {
+        for (int k = 0; k < C; k += 2) {
             int c = qf_coarse_warp_col(lane, k);
             v[k] = v[k + 1] = {(T)0, (T)0};
             if (c < n2) {
@@ -203,11 +288,10 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
                 }
             }
         }
-        for (int r0 = first; r0 < n2; r0 += stride) {
-            double sum = qf_coarse_warp_rows<PL>(links, mr, v, n2, r0, lane);
+        qf_coarse_warp_matvec<PL, C>(links, mr, v, n2, first, stride, lane, [&](int r0, double sum) {
             int r = r0 + e / 2;
             if (store && r < n2) h[2 * r0 + e] += qf_coarse_warp_chiral_sign(a->dagger, r, n) * sum;
-        }
+        });
     }
 }
 
@@ -221,7 +305,7 @@ static __device__ __forceinline__ void qf_coarse_warp_hops(const qf_coarse_args 
  * outside the local matrix, kept in slices 0 and 1 (only the thread of an entry reads that entry's
  * slices, so they are reused without a barrier); the local matrix's row groups then go to the warps in
  * turn. */
-template <int P, int PL, int W, int R = 1>
+template <int P, int PL, int W, int R, int C>
 static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args *a, const void *in, const void *links,
                                                            const void *const *faces, const void *x, const void *xinv,
                                                            const void *prior, int finish, const int xs[QF_NDIM],
@@ -232,7 +316,7 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
     const qf_precision prec = (qf_precision)P;
     const int warps = W * R;
     int w = threadIdx.y, lane = threadIdx.x, n = a->nvec, n2 = 2 * n, hops = a->b != 0.0;
-    if (hops) qf_coarse_warp_hops<P, PL, W, R>(a, in, links, faces, xs, s, w % W, w / W, lane, hs[w % W]);
+    if (hops) qf_coarse_warp_hops<P, PL, W, R, C>(a, in, links, faces, xs, s, w % W, w / W, lane, hs[w % W]);
     __syncthreads(); /* every slice, before an entry's slices are summed */
 
     int local = finish && a->local_on != QF_CLOVER_NONE;
@@ -262,20 +346,20 @@ static __device__ __forceinline__ void qf_coarse_warp_site(const qf_coarse_args 
     size_t lo;
     const void *lbase = qf_coarse_local_matrix(a, links, xinv, s, &lo);
     typedef qf_coarse_warp_real<P> T;
-    qf_coarse_warp_cplx<T> v[QF_COARSE_WARP_COLS];
+    qf_coarse_warp_cplx<T> v[C];
     QF_UNROLL
-    for (int k = 0; k < QF_COARSE_WARP_COLS; k++) {
+    for (int k = 0; k < C; k++) {
         int c = qf_coarse_warp_col(lane, k);
         v[k] = c < n2 ? qf_coarse_warp_cplx<T>{(T)hs[0][2 * c], (T)hs[0][2 * c + 1]} : qf_coarse_warp_cplx<T>{(T)0, (T)0};
     }
     int e = lane / QF_COARSE_WARP_SPREAD;
-    for (int r0 = w * QF_COARSE_WARP_ROWS; r0 < n2; r0 += warps * QF_COARSE_WARP_ROWS) {
-        double sum = qf_coarse_warp_rows<PL>(lbase, qf_coarse_matrix_row(lo, n), v, n2, r0, lane);
-        int r = r0 + e / 2;
-        if (lane % QF_COARSE_WARP_SPREAD == 0 && r < n2)
-            qf_real_set(out, prec, so + 2 * r0 + e,
-                        hs[1][2 * r0 + e] + qf_coarse_warp_chiral_sign(a->dagger, r, n) * sum);
-    }
+    qf_coarse_warp_matvec<PL, C>(lbase, qf_coarse_matrix_row(lo, n), v, n2, w * QF_COARSE_WARP_ROWS,
+                                 warps * QF_COARSE_WARP_ROWS, lane, [&](int r0, double sum) {
+                                     int r = r0 + e / 2;
+                                     if (lane % QF_COARSE_WARP_SPREAD == 0 && r < n2)
+                                         qf_real_set(out, prec, so + 2 * r0 + e,
+                                                     hs[1][2 * r0 + e] + qf_coarse_warp_chiral_sign(a->dagger, r, n) * sum);
+                                 });
 }
 
 #endif
