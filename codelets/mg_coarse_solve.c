@@ -122,16 +122,25 @@ QF_CPU_VERSIONS(axpys_run, axpys_run,
                  int64_t n),
                 (prec, m, cf, x, y, first, n))
 
-static void cpu_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out)
+static void cpu_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *out,
+                     double *s, int op, int j, int it)
 {
     const cpu_backend *c = ctx;
     QF_CPU_CALL(dots_run, (c->prec, m, x, y, first, n, out));
+    if (op != QF_GCR_NONE) qf_coarse_gcr_scalars(s, op, j, it);
 }
 
 static void cpu_axpys(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
 {
     const cpu_backend *c = ctx;
     QF_CPU_CALL(axpys_run, (c->prec, m, cf, x, y, first, n));
+}
+
+static void cpu_axpys2(void *ctx, int m, const double *c1, const void *const *x1, void *y1, const double *c2,
+                       const void *const *x2, void *y2, int64_t first, int64_t n)
+{
+    cpu_axpys(ctx, m, c1, x1, y1, first, n);
+    cpu_axpys(ctx, m, c2, x2, y2, first, n);
 }
 
 /* The scalars are in host memory: formed and read in place. */
@@ -187,7 +196,7 @@ static void mg_coarse_solve_cpu(void *buffers[], void *cl_arg)
                                       .hop = cpu_hop,
                                       .dots = cpu_dots,
                                       .axpys = cpu_axpys,
-                                      .axpys_at = cpu_axpys,
+                                      .axpys2_at = cpu_axpys2,
                                       .scalars = cpu_scalars,
                                       .read = cpu_read,
                                       .copy = cpu_copy,

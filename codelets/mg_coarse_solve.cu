@@ -1,9 +1,12 @@
 /* CUDA implementation of mg_coarse_solve: the solves' loops (kernels/coarse_gcr.h) run on the host of
  * the CUDA worker and launch on the worker's stream the coarse operator's step (mg_coarse_interior's
  * kernel), restriction and prolongation (mg_restrict's and mg_prolong's kernels), batched inner
- * products (a grid row per product, partial sums added in double into the solve's scalars in the
- * scratch buffer's tail), the scalars' steps (one thread), and batched updates (one thread per complex
- * number, all terms of the batch at once, the coefficients read from the scalars or passed by value).
+ * products (a grid row per product; each block's partial sums into the work buffer's reduction space,
+ * which the last block to finish adds in a fixed order and hands to the scalars' step that follows,
+ * in the same launch), the scalars' steps, and batched updates (one thread per complex number, all
+ * terms of the batch at once, the coefficients read from the scalars or passed by value; the GCR's and
+ * MR's paired updates in one launch). A coarsest iteration launched 13 kernels and copies, each a few
+ * microseconds on a lattice of 128 sites a parity, where its two hops take about 15 each; now 7.
  * The host waits only where it reads |r|^2: every QF_COARSE_GPU_READ_EVERY iterations, at restarts and
  * at each solve's start and end. Synchronous: the task ends with the solve. */
 #include "codelets.h"
@@ -18,17 +21,24 @@
 
 typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV], *y[QF_COARSE_GCR_MAX_NKRYLOV]; } dot_operands;
 typedef struct { const void *x[QF_COARSE_GCR_MAX_NKRYLOV]; double c[2 * QF_COARSE_GCR_MAX_NKRYLOV]; } axpy_operands;
+typedef struct { const void *x1[QF_COARSE_GCR_MAX_NKRYLOV], *x2[QF_COARSE_GCR_MAX_NKRYLOV]; } axpy2_operands;
 
 typedef struct {
     qf_precision prec;
     cudaStream_t stream;
+    double *partials; /* the reduction space: QF_COARSE_TASK_DOT_PARTIALS doubles, then the finished blocks */
 } cuda_backend;
 
+/* The inner products' blocks (gridDim.x a product, gridDim.y products) write their partial sums; the
+ * last to finish adds them in block order into sums, resets the count and runs the scalars' step op. */
 template <int P>
 static __global__ void __launch_bounds__(DOT_THREADS)
-dots_kernel(const __grid_constant__ dot_operands o, int64_t first, int64_t n, double *sums)
+dots_kernel(const __grid_constant__ dot_operands o, int64_t first, int64_t n, double *sums, double *partials, double *s,
+            int op, int j, int it)
 {
     __shared__ double sre[DOT_THREADS], sim[DOT_THREADS];
+    __shared__ int last;
+    unsigned *finished = (unsigned *)(partials + QF_COARSE_TASK_DOT_PARTIALS);
     int k = blockIdx.y;
     double re = 0.0, im = 0.0;
     for (int64_t e = first + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < first + n;
@@ -49,27 +59,59 @@ dots_kernel(const __grid_constant__ dot_operands o, int64_t first, int64_t n, do
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        atomicAdd(&sums[2 * k], sre[0]);
-        atomicAdd(&sums[2 * k + 1], sim[0]);
+        double *p = partials + 2 * ((size_t)k * gridDim.x + blockIdx.x);
+        p[0] = sre[0];
+        p[1] = sim[0];
+        __threadfence(); /* the partial sums visible before the count says so */
+        last = atomicAdd(finished, 1u) == gridDim.x * gridDim.y - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    for (int v = threadIdx.x; v < 2 * (int)gridDim.y; v += blockDim.x) { /* v: product v / 2, re or im */
+        const double *p = partials + (size_t)(v / 2) * 2 * gridDim.x + v % 2;
+        double sum = 0.0;
+        for (unsigned b = 0; b < gridDim.x; b++) sum += __ldcg(p + 2 * b);
+        sums[v] = sum;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *finished = 0u;
+        if (op != QF_GCR_NONE) qf_coarse_gcr_scalars(s, op, j, it);
     }
 }
 
-/* y[e] += sum_k c_k x_k[e], c from the launch's arguments (o.c) or from the scalars (c != NULL) */
+/* y[e] += sum_k c_k x_k[e], k < m */
 template <int P>
-static __global__ void axpys_kernel(const __grid_constant__ axpy_operands o, const double *c, int m, void *y,
-                                    int64_t first, int64_t n)
+static __device__ __forceinline__ void axpys_entry(const double *c, const void *const *x, int m, void *y, int64_t e)
 {
-    int64_t e = first + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= first + n) return;
-    const double *cf = c ? c : o.c;
     double re = qf_real_get(y, (qf_precision)P, 2 * e), im = qf_real_get(y, (qf_precision)P, 2 * e + 1);
     for (int k = 0; k < m; k++) {
-        double xr = qf_real_get(o.x[k], (qf_precision)P, 2 * e), xi = qf_real_get(o.x[k], (qf_precision)P, 2 * e + 1);
-        re += cf[2 * k] * xr - cf[2 * k + 1] * xi;
-        im += cf[2 * k] * xi + cf[2 * k + 1] * xr;
+        double xr = qf_real_get(x[k], (qf_precision)P, 2 * e), xi = qf_real_get(x[k], (qf_precision)P, 2 * e + 1);
+        re += c[2 * k] * xr - c[2 * k + 1] * xi;
+        im += c[2 * k] * xi + c[2 * k + 1] * xr;
     }
     qf_real_set(y, (qf_precision)P, 2 * e, re);
     qf_real_set(y, (qf_precision)P, 2 * e + 1, im);
+}
+
+/* c from the launch's arguments */
+template <int P>
+static __global__ void axpys_kernel(const __grid_constant__ axpy_operands o, int m, void *y, int64_t first, int64_t n)
+{
+    int64_t e = first + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < first + n) axpys_entry<P>(o.c, o.x, m, y, e);
+}
+
+/* two updates, their coefficients in the scalars */
+template <int P>
+static __global__ void axpys2_kernel(const __grid_constant__ axpy2_operands o, const double *c1, void *y1,
+                                     const double *c2, void *y2, int m, int64_t first, int64_t n)
+{
+    int64_t e = first + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (e >= first + n) return;
+    axpys_entry<P>(c1, o.x1, m, y1, e);
+    axpys_entry<P>(c2, o.x2, m, y2, e);
 }
 
 static __global__ void scalars_kernel(double *s, int op, int j, int it) { qf_coarse_gcr_scalars(s, op, j, it); }
@@ -100,7 +142,8 @@ static double cuda_seconds(void *ctx)
     return 1e-6 * starpu_timing_now();
 }
 
-static void cuda_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *s)
+static void cuda_dots(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *d,
+                      double *s, int op, int j, int it)
 {
     const cuda_backend *c = (const cuda_backend *)ctx;
     dot_operands o;
@@ -108,37 +151,40 @@ static void cuda_dots(void *ctx, int m, const void *const *x, const void *const 
         o.x[k] = x[k];
         o.y[k] = y[k];
     }
-    cudaError_t st = cudaMemsetAsync(s, 0, 2 * (size_t)m * sizeof(double), c->stream);
-    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
     int64_t blocks = (n + DOT_THREADS - 1) / DOT_THREADS;
-    dim3 grid((unsigned)(blocks < 128 ? (blocks > 0 ? blocks : 1) : 128), (unsigned)m);
-    QF_WITH_PRECISION(c->prec, P, dots_kernel<P><<<grid, DOT_THREADS, 0, c->stream>>>(o, first, n, s));
-    QF_CUDA_CHECK_LAUNCH();
-}
-
-static void axpys_launch(const cuda_backend *c, int m, const double *host_c, const double *dev_c,
-                         const void *const *x, void *y, int64_t first, int64_t n)
-{
-    if (n <= 0) return;
-    axpy_operands o;
-    for (int k = 0; k < m; k++) {
-        o.x[k] = x[k];
-        o.c[2 * k] = host_c ? host_c[2 * k] : 0.0;
-        o.c[2 * k + 1] = host_c ? host_c[2 * k + 1] : 0.0;
-    }
+    dim3 grid((unsigned)(blocks < QF_COARSE_DOT_BLOCKS ? (blocks > 0 ? blocks : 1) : QF_COARSE_DOT_BLOCKS), (unsigned)m);
     QF_WITH_PRECISION(c->prec, P,
-                      axpys_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, c->stream>>>(o, dev_c, m, y, first, n));
+                      dots_kernel<P><<<grid, DOT_THREADS, 0, c->stream>>>(o, first, n, d, c->partials, s, op, j, it));
     QF_CUDA_CHECK_LAUNCH();
 }
 
 static void cuda_axpys(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
 {
-    axpys_launch((const cuda_backend *)ctx, m, cf, NULL, x, y, first, n);
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    if (n <= 0) return;
+    axpy_operands o;
+    for (int k = 0; k < m; k++) {
+        o.x[k] = x[k];
+        o.c[2 * k] = cf[2 * k];
+        o.c[2 * k + 1] = cf[2 * k + 1];
+    }
+    QF_WITH_PRECISION(c->prec, P, axpys_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, c->stream>>>(o, m, y, first, n));
+    QF_CUDA_CHECK_LAUNCH();
 }
 
-static void cuda_axpys_at(void *ctx, int m, const double *cf, const void *const *x, void *y, int64_t first, int64_t n)
+static void cuda_axpys2(void *ctx, int m, const double *c1, const void *const *x1, void *y1, const double *c2,
+                        const void *const *x2, void *y2, int64_t first, int64_t n)
 {
-    axpys_launch((const cuda_backend *)ctx, m, NULL, cf, x, y, first, n);
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    if (n <= 0) return;
+    axpy2_operands o;
+    for (int k = 0; k < m; k++) {
+        o.x1[k] = x1[k];
+        o.x2[k] = x2[k];
+    }
+    QF_WITH_PRECISION(c->prec, P,
+                      axpys2_kernel<P><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, c->stream>>>(o, c1, y1, c2, y2, m, first, n));
+    QF_CUDA_CHECK_LAUNCH();
 }
 
 static void cuda_scalars(void *ctx, double *s, int op, int j, int it)
@@ -186,9 +232,12 @@ extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
     const qf_coarse_solve_args *a = (const qf_coarse_solve_args *)cl_arg;
     STARPU_ASSERT_MSG(a->nkrylov >= 1 && a->nkrylov <= QF_COARSE_GCR_MAX_NKRYLOV, "mg_coarse_solve: nkrylov out of range");
     char *work = (char *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_work_buffer(a)]);
-    cuda_backend c = {a->prec, starpu_cuda_get_local_stream()};
+    cuda_backend c = {a->prec, starpu_cuda_get_local_stream(), qf_coarse_task_dot_partials(a, work)};
+    /* the scratch buffer comes uninitialised: no block has finished */
+    cudaError_t st = cudaMemsetAsync(c.partials + QF_COARSE_TASK_DOT_PARTIALS, 0, sizeof(double), c.stream);
+    if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
     /* in the order of qf_coarse_gcr_backend's members (C++17 has no designated initialisers) */
-    const qf_coarse_gcr_backend be = {&c,           cuda_hop,  cuda_dots,     cuda_axpys,   cuda_axpys_at,
+    const qf_coarse_gcr_backend be = {&c,           cuda_hop,  cuda_dots,     cuda_axpys,   cuda_axpys2,
                                       cuda_scalars, cuda_read, cuda_copy,     cuda_zero,    cuda_restrict,
                                       cuda_prolong, cuda_seconds, QF_COARSE_GPU_READ_EVERY};
     qf_coarse_task t;
@@ -200,6 +249,6 @@ extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
         add_stats_kernel<<<1, 1, 0, c.stream>>>((double *)STARPU_VARIABLE_GET_PTR(buffers[qf_coarse_task_stats_buffer(a, i)]),
                                                 (double)t.lev[i].iterations, t.lev[i].seconds);
     QF_CUDA_CHECK_LAUNCH();
-    cudaError_t st = cudaStreamSynchronize(c.stream);
+    st = cudaStreamSynchronize(c.stream);
     if (st != cudaSuccess) STARPU_CUDA_REPORT_ERROR(st);
 }

@@ -57,10 +57,17 @@ enum {
     QF_GCR_S_BROKEN = QF_GCR_S_RR + 2, /* right after |r|^2: one read takes both */
     QF_GCR_S_COUNT = QF_GCR_S_BROKEN + 2
 };
-/* Doubles of the work buffer's tail: a GCR block and a smoother block a level. */
+/* Doubles of the work buffer's tail: a GCR block and a smoother block a level, then the backend's
+ * reduction space: a GPU's inner products sum QF_COARSE_DOT_BLOCKS partial sums of each product in a
+ * fixed order (the last thread block to finish adds them; the double after them holds the count of
+ * finished blocks), so that a batch of inner products is one launch and its result the same in every
+ * run. */
+#define QF_COARSE_DOT_BLOCKS 128
 #define QF_COARSE_TASK_SCALARS (2 * QF_COARSE_TASK_MAX_LEVELS * QF_GCR_S_COUNT)
+#define QF_COARSE_TASK_DOT_PARTIALS (2 * QF_COARSE_DOT_BLOCKS * QF_COARSE_GCR_MAX_NKRYLOV)
+#define QF_COARSE_TASK_TAIL (QF_COARSE_TASK_SCALARS + QF_COARSE_TASK_DOT_PARTIALS + 1)
 
-typedef enum { QF_GCR_RESET = 0, QF_GCR_COEF, QF_GCR_ALPHA } qf_gcr_scalar_op;
+typedef enum { QF_GCR_NONE = -1, QF_GCR_RESET, QF_GCR_COEF, QF_GCR_ALPHA } qf_gcr_scalar_op;
 
 /* One step on a solve's scalars s: RESET clears the breakdown; COEF forms the j coefficients of step
  * j; ALPHA takes |z_j|^2 and <z_j, r> into alpha and -alpha, keeps |z_j|^2 and lowers |r|^2 by
@@ -99,7 +106,7 @@ static inline QF_HD void qf_coarse_gcr_scalars(double *s, int op, int j, int it)
  * that level is the coarsest), on lattices of one block (wrap: their hops re-enter on the other side).
  * Buffers: R links[i], R X^-1[i] (i < nlevels), R V[i] (the transfer from level i to i + 1,
  * i < nlevels - 1), R b, W x, SCRATCH work (qf_coarse_task_work_doubles: the levels' fields, then
- * QF_COARSE_TASK_SCALARS doubles), RW stats[i] (i < nlevels) of 2 doubles each: level i's GCR
+ * QF_COARSE_TASK_TAIL doubles), RW stats[i] (i < nlevels) of 2 doubles each: level i's GCR
  * iterations and the seconds of its solves (the first level's: the task's), added to. */
 typedef struct {
     int nlevels;
@@ -130,13 +137,18 @@ typedef struct {
      * of links and X^-1 */
     void (*hop)(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
                 const void *x);
-    /* s[2 k] + i s[2 k + 1] = <x[k], y[k]> = sum conj(x[k]) y[k], k < m, summed in double, into scalars
-     * s in the backend's memory (the work buffer's tail) */
-    void (*dots)(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *s);
-    /* y += sum_k c[k] x[k], c[k] = c[2 k] + i c[2 k + 1], k < m: c in the host's memory (axpys) or in
-     * the backend's scalars (axpys_at) */
+    /* d[2 k] + i d[2 k + 1] = <x[k], y[k]> = sum conj(x[k]) y[k], k < m, summed in double, into scalars
+     * d in the backend's memory (the work buffer's tail), then, where op is not QF_GCR_NONE,
+     * qf_coarse_gcr_scalars(s, op, j, it) on the solve's scalars s, which reads them (on a GPU the
+     * same launch: every batch of inner products is followed by the step that uses it) */
+    void (*dots)(void *ctx, int m, const void *const *x, const void *const *y, int64_t first, int64_t n, double *d,
+                 double *s, int op, int j, int it);
+    /* y += sum_k c[k] x[k], c[k] = c[2 k] + i c[2 k + 1], k < m, c in the host's memory (axpys); and
+     * both y1 += sum_k c1[k] x1[k] and y2 += sum_k c2[k] x2[k], c1 and c2 in the backend's scalars
+     * (axpys2_at: the GCR's and MR's updates come in pairs, one pass over the four fields' rows) */
     void (*axpys)(void *ctx, int m, const double *c, const void *const *x, void *y, int64_t first, int64_t n);
-    void (*axpys_at)(void *ctx, int m, const double *c, const void *const *x, void *y, int64_t first, int64_t n);
+    void (*axpys2_at)(void *ctx, int m, const double *c1, const void *const *x1, void *y1, const double *c2,
+                      const void *const *x2, void *y2, int64_t first, int64_t n);
     /* qf_coarse_gcr_scalars(s, op, j, it) on the backend's scalars */
     void (*scalars)(void *ctx, double *s, int op, int j, int it);
     /* out[0 .. n) = s[0 .. n) once the work queued before it is done */
@@ -178,7 +190,12 @@ static inline size_t qf_coarse_task_scalars_at(const qf_coarse_solve_args *a)
 }
 static inline size_t qf_coarse_task_work_doubles(const qf_coarse_solve_args *a)
 {
-    return qf_coarse_task_scalars_at(a) + QF_COARSE_TASK_SCALARS;
+    return qf_coarse_task_scalars_at(a) + QF_COARSE_TASK_TAIL;
+}
+/* The reduction space in the work buffer: QF_COARSE_TASK_DOT_PARTIALS doubles, then the block count. */
+static inline double *qf_coarse_task_dot_partials(const qf_coarse_solve_args *a, void *work)
+{
+    return (double *)work + qf_coarse_task_scalars_at(a) + QF_COARSE_TASK_SCALARS;
 }
 
 typedef struct {
@@ -275,7 +292,7 @@ static inline void qf_coarse_task_reconstruct(const qf_coarse_task *t, const qf_
 static inline double qf_coarse_task_norm2(const qf_coarse_task *t, const void *f, int64_t n, double *s)
 {
     double d;
-    t->be->dots(t->be->ctx, 1, &f, &f, 0, n, s + QF_GCR_S_RR);
+    t->be->dots(t->be->ctx, 1, &f, &f, 0, n, s + QF_GCR_S_RR, s, QF_GCR_NONE, 0, 0);
     t->be->read(t->be->ctx, s + QF_GCR_S_RR, 1, &d);
     return d;
 }
@@ -314,10 +331,8 @@ static inline void qf_coarse_task_smooth(const qf_coarse_task *t, qf_coarse_leve
     be->scalars(be->ctx, ms, QF_GCR_RESET, 0, 0);
     for (int k = 0; k < t->a->smoother_steps; k++) { /* x += a r, r -= a q; after a breakdown a = 0 */
         qf_coarse_task_schur(t, L, L->mr_r, L->mr_q);
-        be->dots(be->ctx, 2, xs, ys, 0, L->even, ms + QF_GCR_S_ZR);
-        be->scalars(be->ctx, ms, QF_GCR_ALPHA, 0, k);
-        be->axpys_at(be->ctx, 1, ms + QF_GCR_S_ALPHA, &rr, L->xhat, 0, L->even);
-        be->axpys_at(be->ctx, 1, ms + QF_GCR_S_ALPHA + 2, &q, L->mr_r, 0, L->even);
+        be->dots(be->ctx, 2, xs, ys, 0, L->even, ms + QF_GCR_S_ZR, ms, QF_GCR_ALPHA, 0, k);
+        be->axpys2_at(be->ctx, 1, ms + QF_GCR_S_ALPHA, &rr, L->xhat, ms + QF_GCR_S_ALPHA + 2, &q, L->mr_r, 0, L->even);
     }
     be->copy(be->ctx, s, L->xhat, 0, L->even);
     qf_coarse_task_reconstruct(t, L, r, s);
@@ -381,17 +396,13 @@ static inline int qf_coarse_task_gcr(qf_coarse_task *t, int i, const void *b, vo
                 pi[k] = L->p[k];
                 zjs[k] = zj;
             }
-            be->dots(be->ctx, j, zi, zjs, 0, n, s + QF_GCR_S_DOTS);
-            be->scalars(be->ctx, s, QF_GCR_COEF, j, it);
-            be->axpys_at(be->ctx, j, s + QF_GCR_S_COEF, zi, L->z[j], 0, n);
-            be->axpys_at(be->ctx, j, s + QF_GCR_S_COEF, pi, L->p[j], 0, n);
+            be->dots(be->ctx, j, zi, zjs, 0, n, s + QF_GCR_S_DOTS, s, QF_GCR_COEF, j, it);
+            be->axpys2_at(be->ctx, j, s + QF_GCR_S_COEF, zi, L->z[j], s + QF_GCR_S_COEF, pi, L->p[j], 0, n);
         }
         /* alpha = <z_j, r> / |z_j|^2; x += alpha p_j, r -= alpha z_j */
         const void *xs[2] = {zj, zj}, *ys[2] = {zj, rc};
-        be->dots(be->ctx, 2, xs, ys, 0, n, s + QF_GCR_S_ZR);
-        be->scalars(be->ctx, s, QF_GCR_ALPHA, j, it);
-        be->axpys_at(be->ctx, 1, s + QF_GCR_S_ALPHA, &pj, x, 0, n);
-        be->axpys_at(be->ctx, 1, s + QF_GCR_S_ALPHA + 2, &zj, L->r, 0, n);
+        be->dots(be->ctx, 2, xs, ys, 0, n, s + QF_GCR_S_ZR, s, QF_GCR_ALPHA, j, it);
+        be->axpys2_at(be->ctx, 1, s + QF_GCR_S_ALPHA, &pj, x, s + QF_GCR_S_ALPHA + 2, &zj, L->r, 0, n);
         it++;
         j++;
         int restart = j == nk || it >= t->a->max_iter;
