@@ -1,8 +1,10 @@
 /* CUDA implementation of mg_restrict: a thread block a coarse site. Its threads hold the products
- * (vector k, component i) of the aggregate's fine sites, q = k nsite + i, Q of them a thread, so that
- * at each fine site the block reads the site's N vector records (contiguous: V[x][k][i]) once and
- * coalesced, the fine field's component i from the cache; the sums over a chirality's components are
- * then made through shared memory. As a thread a coarse entry (r = chi N + k, looping over its
+ * (vector k, components i .. i + G - 1) of the aggregate's fine sites, q = k nsite / G + i / G, Q of
+ * them a thread, so that at each fine site the block reads the site's N vector records (contiguous:
+ * V[x][k][i]) once and coalesced, G components a load (qf_mg_transfer_grain: with one, half vectors
+ * ran at 0.70 of the copy bandwidth against single's 0.93, twice the load instructions for their
+ * bytes), the fine field's components from the cache; the sums over a chirality's components are then
+ * made through shared memory. As a thread a coarse entry (r = chi N + k, looping over its
  * aggregate) a warp's loads lay a record apart (96 bytes in single), and the restriction read the
  * 32^4 level's vectors at about 0.67 of the copy bandwidth (bench/RESULTS.md). The fine blocks' and
  * their vectors' pointers are passed by value. */
@@ -23,14 +25,14 @@ static size_t restrict_shared_bytes(int threads, int nvec, size_t cplx_bytes)
     return (size_t)threads * (sizeof(int64_t) + cplx_bytes) + (size_t)4 * nvec * sizeof(double);
 }
 
-template <int P, int PV, int Q>
+template <int P, int PV, int Q, int G>
 static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs p, void *coarse,
                                           const __grid_constant__ qf_mg_restrict_args a)
 {
     using T = qf_mg_real<P>;
     extern __shared__ double restrict_shared[];
-    const int nb = blockDim.x, tid = threadIdx.x, n = a.g.nvec, nsite = a.g.nsite, h = nsite / 2,
-              pairs = n * nsite;
+    const int nb = blockDim.x, tid = threadIdx.x, n = a.g.nvec, nsite = a.g.nsite, ng = nsite / G, h = ng / 2,
+              pairs = n * ng;
     int64_t *site = (int64_t *)restrict_shared;
     qf_mg_cplx<T> *part = (qf_mg_cplx<T> *)(site + nb);
     double *sums = (double *)(part + nb);
@@ -45,8 +47,8 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
     for (int m = 0; m < Q; m++) {
         const int q = tid + m * nb < pairs ? tid + m * nb : 0; /* a spare thread sums pair 0, never stored */
         acc[m] = {0, 0};
-        kq[m] = q / nsite;
-        iq[m] = q % nsite;
+        kq[m] = q / ng;
+        iq[m] = q % ng * G;
     }
     for (int r = tid; r < 4 * n; r += nb) sums[r] = 0.0;
 
@@ -64,13 +66,22 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
         for (int u = 0; u < len; u++) {
             const int64_t fs = site[u];
             QF_UNROLL
-            for (int m = 0; m < Q; m++)
-                qf_mg_conj_madd(acc[m], qf_mg_load_cplx<T, PV>(v, (size_t)fs * n + kq[m], nsite, iq[m]),
-                                qf_mg_load_cplx<T, P>(fine, (size_t)fs, nsite, iq[m]));
+            for (int m = 0; m < Q; m++) {
+                if constexpr (G == 2) {
+                    qf_mg_cplx<T> v0, v1, x0, x1;
+                    qf_mg_load_cplx2<T, PV>(v, (size_t)fs * n + kq[m], nsite, iq[m], v0, v1);
+                    qf_mg_load_cplx2<T, P>(fine, (size_t)fs, nsite, iq[m], x0, x1);
+                    qf_mg_conj_madd(acc[m], v0, x0);
+                    qf_mg_conj_madd(acc[m], v1, x1);
+                } else {
+                    qf_mg_conj_madd(acc[m], qf_mg_load_cplx<T, PV>(v, (size_t)fs * n + kq[m], nsite, iq[m]),
+                                    qf_mg_load_cplx<T, P>(fine, (size_t)fs, nsite, iq[m]));
+                }
+            }
         }
     }
 
-    /* entry r = chi N + k sums the products k nsite + chi h .. + h - 1, a share of nb at a time */
+    /* entry r = chi N + k sums the products k nsite / G + chi h .. + h - 1, a share of nb at a time */
     QF_UNROLL
     for (int m = 0; m < Q; m++) {
         __syncthreads();
@@ -78,7 +89,7 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
         __syncthreads();
         const int lo = m * nb, hi = lo + nb < pairs ? lo + nb : pairs;
         for (int r = tid; r < 2 * n; r += nb) {
-            const int first = (r % n) * nsite + (r / n) * h, b = first > lo ? first : lo,
+            const int first = (r % n) * ng + (r / n) * h, b = first > lo ? first : lo,
                       e = first + h < hi ? first + h : hi;
             double re = 0.0, im = 0.0;
             for (int q = b; q < e; q++) {
@@ -94,25 +105,25 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
     for (int r = tid; r < 4 * n; r += nb) qf_real_set(coarse, (qf_precision)P, o + r, sums[r]);
 }
 
-template <int P, int PV, int Q>
+template <int P, int PV, int Q, int G>
 static void launch(const restrict_ptrs &p, void *coarse, const qf_mg_restrict_args *a, int threads, cudaStream_t stream)
 {
     size_t shared = restrict_shared_bytes(threads, a->g.nvec, sizeof(qf_mg_cplx<qf_mg_real<P>>));
-    mg_restrict_kernel<P, PV, Q><<<(unsigned)qf_volume(a->cext), threads, shared, stream>>>(p, coarse, *a);
+    mg_restrict_kernel<P, PV, Q, G><<<(unsigned)qf_volume(a->cext), threads, shared, stream>>>(p, coarse, *a);
 }
 
-template <int P, int PV>
+template <int P, int PV, int G>
 static void launch_q(const restrict_ptrs &p, void *coarse, const qf_mg_restrict_args *a, cudaStream_t stream)
 {
-    const int pairs = a->g.nvec * a->g.nsite;
+    const int pairs = a->g.nvec * a->g.nsite / G;
     int q = 1;
     while (q < RESTRICT_MAX_Q && (pairs + q - 1) / q > RESTRICT_MAX_THREADS) q *= 2;
     const int threads = ((pairs + q - 1) / q + 31) / 32 * 32;
     switch (q) {
-    case 1: launch<P, PV, 1>(p, coarse, a, threads, stream); break;
-    case 2: launch<P, PV, 2>(p, coarse, a, threads, stream); break;
-    case 4: launch<P, PV, 4>(p, coarse, a, threads, stream); break;
-    default: launch<P, PV, RESTRICT_MAX_Q>(p, coarse, a, threads, stream); break;
+    case 1: launch<P, PV, 1, G>(p, coarse, a, threads, stream); break;
+    case 2: launch<P, PV, 2, G>(p, coarse, a, threads, stream); break;
+    case 4: launch<P, PV, 4, G>(p, coarse, a, threads, stream); break;
+    default: launch<P, PV, RESTRICT_MAX_Q, G>(p, coarse, a, threads, stream); break;
     }
 }
 
@@ -129,7 +140,10 @@ extern "C" void qf_mg_restrict_run_cuda(const qf_mg_restrict_args *a, const void
         p.v[j] = j < a->nfine ? v[j] : NULL;
     }
     if (qf_volume(a->cext) <= 0) return;
-    QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV, launch_q<P, PV>(p, coarse, a, stream));
+    if (qf_mg_transfer_grain(a->g.nsite) == 2)
+        QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV, launch_q<P, PV, 2>(p, coarse, a, stream));
+    else
+        QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV, launch_q<P, PV, 1>(p, coarse, a, stream));
     QF_CUDA_CHECK_LAUNCH();
 }
 

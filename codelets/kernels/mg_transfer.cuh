@@ -13,6 +13,10 @@
 
 #include <type_traits>
 
+/* Complex numbers a thread of the transfers takes at a fine site: 2 where a chirality's components come
+ * in pairs (nsite a multiple of 4: Wilson sites, coarse sites of an even N), with one load each. */
+static inline int qf_mg_transfer_grain(int nsite) { return nsite % 4 == 0 ? 2 : 1; }
+
 template <int P>
 using qf_mg_real = typename std::conditional<P == QF_DOUBLE, double, float>::type;
 
@@ -36,6 +40,28 @@ static __device__ __forceinline__ qf_mg_cplx<T> qf_mg_load_cplx(const void *base
     } else {
         const double2 q = __ldg((const double2 *)base + rec * nsite + i);
         return {(T)q.x, (T)q.y};
+    }
+}
+
+/* Complex numbers i and i + 1 (i even) of record rec, as qf_mg_load_cplx: one 8-byte load in half, 16
+ * in single. The records' starts and an even i keep the loads aligned (half records are padded to 8
+ * bytes, qf_record_bytes; single records of an even count of complex numbers). */
+template <typename T, int PS>
+static __device__ __forceinline__ void qf_mg_load_cplx2(const void *base, size_t rec, int nsite, int i, qf_mg_cplx<T> &a,
+                                                        qf_mg_cplx<T> &b)
+{
+    if constexpr (PS == QF_HALF) {
+        const short4 q = __ldg((const short4 *)qf_half_record_ptr(base, rec, 2 * nsite) + i / 2);
+        const T s = (T)__ldg(qf_half_norm_at(base, rec, 2 * nsite)) * (T)(1.0 / QF_HALF_MAX);
+        a = {(T)q.x * s, (T)q.y * s};
+        b = {(T)q.z * s, (T)q.w * s};
+    } else if constexpr (PS == QF_SINGLE) {
+        const float4 q = __ldg((const float4 *)base + (rec * nsite + i) / 2);
+        a = {(T)q.x, (T)q.y};
+        b = {(T)q.z, (T)q.w};
+    } else {
+        a = qf_mg_load_cplx<T, PS>(base, rec, nsite, i);
+        b = qf_mg_load_cplx<T, PS>(base, rec, nsite, i + 1);
     }
 }
 
