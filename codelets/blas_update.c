@@ -1,5 +1,5 @@
 /* Codelet blas_update: the element-wise updates of one block with real or scalar coefficients,
- * y = x (copy), y = a x + b y (axpby), y = y + s c x (caxpy), y = x + s c y (cxpay), c a scalar
+ * y = x (copy), y = a x + b y (axpby), y = a x + b y + s w (axpbypcw), y = y + s c x (caxpy), y = x + s c y (cxpay), c a scalar
  * buffer or the ratio of two, the element-wise products y = w x, y = conj(w) x (mul, conj_mul), and y = x + s c w (xpcw,
  * w a field), over the elements of
  * one parity or of the whole block (kernels/blas.h). With one parity the other half of y keeps its
@@ -35,6 +35,7 @@ static inline QF_HD_INLINE void update_run(const qf_blas_args *a, void *y, const
     case QF_BLAS_MUL: update_block(QF_BLAS_MUL, a, y, x, w, c); break;
     case QF_BLAS_CONJ_MUL: update_block(QF_BLAS_CONJ_MUL, a, y, x, w, c); break;
     case QF_BLAS_XPCW: update_block(QF_BLAS_XPCW, a, y, x, w, c); break;
+    case QF_BLAS_AXPBYPCW: update_block(QF_BLAS_AXPBYPCW, a, y, x, w, c); break;
     default: update_block(QF_BLAS_CXPAY, a, y, x, w, c); break;
     }
 }
@@ -47,9 +48,8 @@ static void blas_update_cpu(void *buffers[], void *cl_arg)
     void *y = qf_blas_field_ptr(buffers, a, QF_UPD_Y);
     const void *x = qf_blas_field_ptr(buffers, a, QF_UPD_X);
     const void *w = qf_blas_field_ptr(buffers, a, QF_UPD_W);
-    QF_CPU_CALL(update_run, (a, y, x, w,
-                             qf_blas_update_coefficient(a->s, qf_blas_scalar_ptr(buffers, a, QF_UPD_A),
-                                                        qf_blas_scalar_ptr(buffers, a, QF_UPD_D))));
+    QF_CPU_CALL(update_run, (a, y, x, w, qf_blas_update_factor(a, qf_blas_scalar_ptr(buffers, a, QF_UPD_A),
+                                                                 qf_blas_scalar_ptr(buffers, a, QF_UPD_D))));
 }
 
 static struct starpu_perfmodel blas_update_model = {
@@ -95,6 +95,10 @@ int qf_insert_blas_mul(const qf_blas_range *r, const qf_blas_update_operands *o)
 int qf_insert_blas_conj_mul(const qf_blas_range *r, const qf_blas_update_operands *o)
 {
     return insert(QF_BLAS_CONJ_MUL, r, o, 0, 0, 0);
+}
+int qf_insert_blas_axpbypcw(const qf_blas_range *r, const qf_blas_update_operands *o, double a, double b, double c)
+{
+    return insert(QF_BLAS_AXPBYPCW, r, o, a, b, c);
 }
 int qf_insert_blas_xpcw(const qf_blas_range *r, const qf_blas_update_operands *o, double s)
 {

@@ -8,7 +8,7 @@ template <int OP, int P>
 static __global__ void blas_update_kernel(void *y, const void *x, const void *w, const double *sc, const double *sd,
                                           qf_blas_args a)
 {
-    qf_complex c = qf_blas_update_coefficient(a.s, sc, sd);
+    qf_complex c = qf_blas_update_factor(&a, sc, sd);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
                  n = qf_blas_nunits(&a, (qf_precision)P);
          i < n; i += (int64_t)gridDim.x * blockDim.x)
@@ -40,6 +40,7 @@ extern "C" void qf_blas_update_cuda(void *buffers[], void *cl_arg)
     case QF_BLAS_MUL: launch<QF_BLAS_MUL>(a, y, x, w, sc, sd, stream); break;
     case QF_BLAS_CONJ_MUL: launch<QF_BLAS_CONJ_MUL>(a, y, x, w, sc, sd, stream); break;
     case QF_BLAS_XPCW: launch<QF_BLAS_XPCW>(a, y, x, w, sc, sd, stream); break;
+    case QF_BLAS_AXPBYPCW: launch<QF_BLAS_AXPBYPCW>(a, y, x, w, sc, sd, stream); break;
     default: launch<QF_BLAS_CXPAY>(a, y, x, w, sc, sd, stream); break;
     }
     QF_CUDA_CHECK_LAUNCH();

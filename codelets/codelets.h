@@ -194,6 +194,7 @@ int qf_insert_blas_cxpay(const qf_blas_range *r, const qf_blas_update_operands *
 int qf_insert_blas_mul(const qf_blas_range *r, const qf_blas_update_operands *o);
 int qf_insert_blas_conj_mul(const qf_blas_range *r, const qf_blas_update_operands *o);
 int qf_insert_blas_xpcw(const qf_blas_range *r, const qf_blas_update_operands *o, double s);
+int qf_insert_blas_axpbypcw(const qf_blas_range *r, const qf_blas_update_operands *o, double a, double b, double c);
 /* blas_reduce: r = |x|^2; r = <x, y>; r = <x, y> and r2 = |x|^2. */
 typedef struct {
     struct starpu_data_descr x, y, r, r2;

@@ -179,8 +179,7 @@ static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_f
         qf_blas_axpby(1.0, r, -1.0, t, -1);
         if (image) { /* az = A s + (r - t) */
             qf_precond_apply_image(mg->smoother[l], s, az, t, flops);
-            qf_blas_axpby(1.0, r, -1.0, t, -1);
-            qf_blas_axpby(1.0, t, 1.0, az, -1);
+            qf_blas_axpbypcw(1.0, r, 1.0, az, -1.0, t, -1);
         } else {
             qf_precond_apply(mg->smoother[l], s, t, flops);
         }

@@ -49,8 +49,7 @@ static int mr_precond_run(mr_precond *m, qf_field *z, qf_field *az, const qf_fie
     qf_blas_copy(m->t[0], r, parity);
     for (int i = 0; i < m->steps && !qf_sequence_failed(); i++) mr_step(m->A, z, m->t[0], m->t[1], c, flops);
     if (az) {
-        qf_blas_copy(az, r, parity);
-        qf_blas_axpby(-1.0, m->t[0], 1.0, az, parity);
+        qf_blas_axpbypcw(1.0, r, 0.0, az, -1.0, m->t[0], parity);
     }
     scalars_destroy(c);
     return qf_sequence_end();

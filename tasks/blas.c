@@ -195,7 +195,7 @@ int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const 
 
 /* ---- updates ---- */
 
-enum { UPDATE_COPY, UPDATE_AXPBY, UPDATE_CAXPY, UPDATE_CXPAY, UPDATE_MUL, UPDATE_CONJ_MUL, UPDATE_XPCW };
+enum { UPDATE_COPY, UPDATE_AXPBY, UPDATE_CAXPY, UPDATE_CXPAY, UPDATE_MUL, UPDATE_CONJ_MUL, UPDATE_XPCW, UPDATE_AXPBYPCW };
 
 typedef struct {
     int op;
@@ -213,16 +213,18 @@ static int insert_update(const qf_blas_range *r, const struct starpu_data_descr 
     case UPDATE_CXPAY: return qf_insert_blas_cxpay(r, &o, c->s);
     case UPDATE_MUL: return qf_insert_blas_mul(r, &o);
     case UPDATE_XPCW: return qf_insert_blas_xpcw(r, &o, c->s);
+    case UPDATE_AXPBYPCW: return qf_insert_blas_axpbypcw(r, &o, c->a, c->b, c->s);
     default: return qf_insert_blas_conj_mul(r, &o);
     }
 }
 
-/* y = op(x, y) with real constants a, b, the scalar c (or c / d, d given) times s, or the field w. y is
- * written without being read (W) when the operation does not read it and covers the whole block. */
+/* y = op(x, y) with real constants a, b, the scalar c (or c / d, d given) times s, or the field w (times
+ * the real s in axpbypcw). y is written without being read (W) when the operation does not read it and
+ * covers the whole block. */
 static int update(const char *fn, int op, qf_field *y, const qf_field *x, const qf_field *w, double a, double b,
                   const qf_scalar *c, const qf_scalar *d, double s, int parity)
 {
-    int uses_w = op == UPDATE_MUL || op == UPDATE_CONJ_MUL || op == UPDATE_XPCW;
+    int uses_w = op == UPDATE_MUL || op == UPDATE_CONJ_MUL || op == UPDATE_XPCW || op == UPDATE_AXPBYPCW;
     const qf_field *f[3] = {y, x, w};
     const char *const fname[3] = {"y", "x", "w"};
     int uses_scalar = op == UPDATE_CAXPY || op == UPDATE_CXPAY || op == UPDATE_XPCW;
@@ -232,9 +234,11 @@ static int update(const char *fn, int op, qf_field *y, const qf_field *x, const 
     if (check_fields(fn, uses_w ? 3 : reads_x ? 2 : 1, f, fname) ||
         (uses_scalar && check_scalars(fn, d ? 2 : 1, sc, sname)) || check_parity(fn, parity))
         return QF_ERROR;
-    if (op == UPDATE_AXPBY && (check_real(fn, "a", a) || check_real(fn, "b", b))) return QF_ERROR;
+    if ((op == UPDATE_AXPBY || op == UPDATE_AXPBYPCW) && (check_real(fn, "a", a) || check_real(fn, "b", b)))
+        return QF_ERROR;
+    if (op == UPDATE_AXPBYPCW && check_real(fn, "c", s)) return QF_ERROR;
     if (uses_scalar && check_real(fn, "s", s)) return QF_ERROR;
-    int reads_y = op == UPDATE_CAXPY || op == UPDATE_CXPAY || (op == UPDATE_AXPBY && b != 0.0);
+    int reads_y = op == UPDATE_CAXPY || op == UPDATE_CXPAY || ((op == UPDATE_AXPBY || op == UPDATE_AXPBYPCW) && b != 0.0);
     update_call call = {.op = op, .a = a, .b = b, .s = s};
     qf_blas_range range = range_of(y, parity, fn);
     operand ops[5] = {field_operand(y, reads_y || parity >= 0 ? STARPU_RW : STARPU_W),
@@ -253,6 +257,11 @@ int qf_blas_copy(qf_field *y, const qf_field *x, int parity)
 int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity)
 {
     return update("qf_blas_axpby", UPDATE_AXPBY, y, x, NULL, a, b, NULL, NULL, 0.0, parity);
+}
+
+int qf_blas_axpbypcw(double a, const qf_field *x, double b, qf_field *y, double c, const qf_field *w, int parity)
+{
+    return update("qf_blas_axpbypcw", UPDATE_AXPBYPCW, y, x, w, a, b, NULL, NULL, c, parity);
 }
 
 int qf_blas_caxpy(const qf_scalar *a, double s, const qf_field *x, qf_field *y, int parity)

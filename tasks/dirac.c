@@ -266,7 +266,7 @@ int qf_dirac_schur_image(qf_dirac *d, qf_field *az, const qf_field *b, const qf_
         return QF_ERROR;
     if (!(has_clover(d) && d->form == QF_SCHUR_SYMMETRIC)) return qf_linop_schur_image_asymmetric(az, b, bhat, w);
     qf_field *diff = d->tmp[1];
-    return qf_blas_copy(az, b, -1) || qf_blas_copy(diff, w, 0) || qf_blas_axpby(-1.0, bhat, 1.0, diff, 0) ||
+    return qf_blas_copy(az, b, -1) || qf_blas_axpbypcw(1.0, w, 0.0, diff, -1.0, bhat, 0) ||
                    qf_clover_apply(az, 1.0, az, 1.0, d->clover, diff, 0)
                ? QF_ERROR
                : QF_SUCCESS;

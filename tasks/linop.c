@@ -164,7 +164,7 @@ int qf_linop_schur_image(qf_linop *A, qf_field *az, const qf_field *b, const qf_
 
 int qf_linop_schur_image_asymmetric(qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
 {
-    return qf_blas_copy(az, b, -1) || qf_blas_axpby(1.0, w, 1.0, az, 0) || qf_blas_axpby(-1.0, bhat, 1.0, az, 0)
+    return qf_blas_copy(az, b, -1) || qf_blas_axpbypcw(1.0, w, 1.0, az, -1.0, bhat, 0)
                ? QF_ERROR
                : QF_SUCCESS;
 }

@@ -74,16 +74,17 @@ static int load(ctx *c, qf_field *f, const double *a)
 
 /* ---- updates ---- */
 
-enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_MUL, T_CONJ_MUL, T_XPCW, T_CXPAY_RATIO, T_AXPBY_ALIAS,
-       T_CAXPY_ALIAS, T_MUL_ALIAS, T_NUPD };
+enum { T_COPY, T_AXPBY, T_AXPBY0, T_CAXPY, T_CXPAY, T_MUL, T_CONJ_MUL, T_XPCW, T_CXPAY_RATIO, T_AXPBYPCW, T_AXPBYPCW0,
+       T_AXPBY_ALIAS, T_CAXPY_ALIAS, T_MUL_ALIAS, T_NUPD };
 static const char *const upd_name[T_NUPD] = {"copy", "axpby", "axpby b=0", "caxpy", "cxpay", "mul", "conj_mul",
-                                             "xpcw", "cxpay_ratio", "axpby x=y", "caxpy x=y", "mul x=y"};
+                                             "xpcw", "cxpay_ratio", "axpbypcw", "axpbypcw b=0", "axpby x=y",
+                                             "caxpy x=y", "mul x=y"};
 
 static void check_update(ctx *c, int t, int parity)
 {
     char tag[160];
     snprintf(tag, sizeof tag, "%s, %s, parity %d", c->tag, upd_name[t], parity);
-    const double a = 0.75, b = -1.25;
+    const double a = 0.75, b = -1.25, cw = -0.6;
     const cplx sc = 0.3 - 0.7 * I, sd = -1.1 + 0.4 * I; /* sd: cxpay_ratio's denominator */
     const double s = t == T_CXPAY || t == T_XPCW || t == T_CXPAY_RATIO ? -1.0 : 1.0;
     if (load(c, c->x, X0) || load(c, c->y, Y0) || load(c, c->w, W0)) return;
@@ -97,6 +98,8 @@ static void check_update(ctx *c, int t, int parity)
     case T_MUL: rc = rc || qf_blas_mul(c->y, c->w, c->x, parity); break;
     case T_CONJ_MUL: rc = rc || qf_blas_conj_mul(c->y, c->w, c->x, parity); break;
     case T_XPCW: rc = rc || qf_blas_xpcw(c->y, c->x, c->c, s, c->w, parity); break;
+    case T_AXPBYPCW: rc = rc || qf_blas_axpbypcw(a, c->x, b, c->y, cw, c->w, parity); break;
+    case T_AXPBYPCW0: rc = rc || qf_blas_axpbypcw(a, c->x, 0.0, c->y, cw, c->w, parity); break;
     case T_CXPAY_RATIO: rc = rc || qf_blas_cxpay_ratio(c->x, c->c, c->r2, s, c->y, parity); break;
     case T_MUL_ALIAS: rc = rc || qf_blas_mul(c->y, c->w, c->y, parity); break;
     case T_AXPBY_ALIAS: rc = rc || qf_blas_axpby(a, c->y, b, c->y, parity); break;
@@ -124,6 +127,8 @@ static void check_update(ctx *c, int t, int parity)
             case T_MUL: case T_MUL_ALIAS: want = w * x; break;
             case T_CONJ_MUL: want = conj(w) * x; break;
             case T_XPCW: want = x + s * sc * w; break;
+            case T_AXPBYPCW: want = a * x + b * y + cw * w; break;
+            case T_AXPBYPCW0: want = a * x + cw * w; break;
             case T_CXPAY_RATIO: want = x + s * (sc / sd) * y; break;
             default: want = x + s * sc * y; break;
             }

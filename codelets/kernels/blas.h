@@ -47,7 +47,8 @@ typedef enum {
     QF_BLAS_CXPAY,
     QF_BLAS_MUL,
     QF_BLAS_CONJ_MUL,
-    QF_BLAS_XPCW
+    QF_BLAS_XPCW,
+    QF_BLAS_AXPBYPCW
 } qf_blas_update_op;
 typedef enum { QF_BLAS_NORM2 = 0, QF_BLAS_DOT, QF_BLAS_DOT_NORM2 } qf_blas_reduce_op;
 
@@ -123,6 +124,9 @@ static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void 
         r = qf_cconjmul(qf_blas_load(w, prec, i), qf_blas_load(x, prec, i));
     } else if (op == QF_BLAS_XPCW) {
         r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(w, prec, i));
+    } else if (op == QF_BLAS_AXPBYPCW) { /* c = (s, 0): the real coefficient of w */
+        r = qf_cadd(qf_cscale(a, qf_blas_load(x, prec, i)), qf_cscale(c.re, qf_blas_load(w, prec, i)));
+        if (b != 0.0) r = qf_cadd(r, qf_cscale(b, qf_blas_load(y, prec, i)));
     } else {
         r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(y, prec, i));
     }
@@ -189,6 +193,11 @@ static inline QF_HD qf_complex qf_blas_update_coefficient(double s, const double
     if (!a) return qf_cmake(0.0, 0.0);
     return qf_cscale(s, d ? qf_scalar_div_value(qf_scalar_at(a), qf_scalar_at(d)) : qf_scalar_at(a));
 }
+/* blas_update's c: the scalar coefficient, or axpbypcw's real s */
+static inline QF_HD qf_complex qf_blas_update_factor(const qf_blas_args *args, const double *a, const double *d)
+{
+    return args->op == QF_BLAS_AXPBYPCW ? qf_cmake(args->s, 0.0) : qf_blas_update_coefficient(args->s, a, d);
+}
 
 /* ---- scalar_op on (re, im) pairs; a and b may be out ---- */
 static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, double *out, const double *a,
@@ -254,10 +263,10 @@ static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *bas
     qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, v);
 }
 
-/* Whether blas_update's op reads y (copy, mul, xpcw and axpby with b = 0 only write it). */
+/* Whether blas_update's op reads y (copy, mul, xpcw, and axpby and axpbypcw with b = 0 only write it). */
 static inline QF_HD int qf_blas_update_reads_y(int op, double b)
 {
-    return op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY || (op == QF_BLAS_AXPBY && b != 0.0);
+    return op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY || ((op == QF_BLAS_AXPBY || op == QF_BLAS_AXPBYPCW) && b != 0.0);
 }
 
 static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void *x, const void *w, double a, double b,

@@ -51,6 +51,9 @@ int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const 
  * qf_blas_axpby(0, NULL, 0, y, p) sets y to zero, also a scratch field that was never written. */
 int qf_blas_copy(qf_field *y, const qf_field *x, int parity);
 int qf_blas_axpby(double a, const qf_field *x, double b, qf_field *y, int parity);
+/* y = a x + b y + c w in one pass (with b = 0, y is written, not read): the K-cycle's and the
+ * smoothers' residual images, r - t + y and r - e, without a copy or a second update. */
+int qf_blas_axpbypcw(double a, const qf_field *x, double b, qf_field *y, double c, const qf_field *w, int parity);
 
 /* Updates with scalar coefficients (s = +1 or -1 flips the sign without another scalar task):
  * y = y + s a x (caxpy); y = x + s a y (cxpay); y = x + s a w (xpcw: y written, not read, which saves
