@@ -32,7 +32,7 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
     using T = qf_mg_real<P>;
     extern __shared__ double restrict_shared[];
     const int nb = blockDim.x, tid = threadIdx.x, n = a.g.nvec, nsite = a.g.nsite, ng = nsite / G, h = ng / 2,
-              pairs = n * ng;
+              products = n * ng;
     int64_t *site = (int64_t *)restrict_shared;
     qf_mg_cplx<T> *part = (qf_mg_cplx<T> *)(site + nb);
     double *sums = (double *)(part + nb);
@@ -45,7 +45,7 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
     int kq[Q], iq[Q];
     QF_UNROLL
     for (int m = 0; m < Q; m++) {
-        const int q = tid + m * nb < pairs ? tid + m * nb : 0; /* a spare thread sums pair 0, never stored */
+        const int q = tid + m * nb < products ? tid + m * nb : 0; /* a spare thread sums product 0, never stored */
         acc[m] = {0, 0};
         kq[m] = q / ng;
         iq[m] = q % ng * G;
@@ -87,7 +87,7 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
         __syncthreads();
         part[tid] = acc[m];
         __syncthreads();
-        const int lo = m * nb, hi = lo + nb < pairs ? lo + nb : pairs;
+        const int lo = m * nb, hi = lo + nb < products ? lo + nb : products;
         for (int r = tid; r < 2 * n; r += nb) {
             const int first = (r % n) * ng + (r / n) * h, b = first > lo ? first : lo,
                       e = first + h < hi ? first + h : hi;
@@ -115,10 +115,10 @@ static void launch(const restrict_ptrs &p, void *coarse, const qf_mg_restrict_ar
 template <int P, int PV, int G>
 static void launch_q(const restrict_ptrs &p, void *coarse, const qf_mg_restrict_args *a, cudaStream_t stream)
 {
-    const int pairs = a->g.nvec * a->g.nsite / G;
+    const int products = a->g.nvec * a->g.nsite / G;
     int q = 1;
-    while (q < RESTRICT_MAX_Q && (pairs + q - 1) / q > RESTRICT_MAX_THREADS) q *= 2;
-    const int threads = ((pairs + q - 1) / q + 31) / 32 * 32;
+    while (q < RESTRICT_MAX_Q && (products + q - 1) / q > RESTRICT_MAX_THREADS) q *= 2;
+    const int threads = ((products + q - 1) / q + 31) / 32 * 32;
     switch (q) {
     case 1: launch<P, PV, 1, G>(p, coarse, a, threads, stream); break;
     case 2: launch<P, PV, 2, G>(p, coarse, a, threads, stream); break;
