@@ -77,7 +77,7 @@ qf_field_shape qf_transfer_coarse_shape(const qf_transfer *T) { return T->coarse
 qf_field_shape qf_transfer_fine_shape(const qf_transfer *T) { return T->fine_shape; }
 int qf_transfer_nvec(const qf_transfer *T) { return T->nvec; }
 qf_precision qf_transfer_precision(const qf_transfer *T) { return T->prec; }
-qf_precision qf_transfer_vector_precision(const qf_transfer *T) { return T->v_half ? QF_HALF : T->prec; }
+qf_precision qf_transfer_vector_precision(const qf_transfer *T) { return qf_field_precision(qf_transfer_applied_vectors(T)); }
 const qf_field *qf_transfer_vectors(const qf_transfer *T) { return T->v; }
 
 /* f: a field of the shape, lattice and precision given. */
