@@ -79,16 +79,6 @@ static __device__ __forceinline__ void qf_coarse_warp_cmadd(qf_coarse_warp_cplx<
     acc.im += m.re * v.im + m.im * v.re;
 }
 
-/* Complex entry i of an array the kernel only reads (8 or 16 bytes a lane): indexed by complex entry,
- * so that the compiler sees the reals offset even and keeps only qf_reals_load's paired load. */
-template <int P>
-static __device__ __forceinline__ qf_complex qf_coarse_warp_load(const void *base, size_t i)
-{
-    double v[2];
-    qf_reals_load(base, (qf_precision)P, 2 * i, v, 2);
-    return qf_cmake(v[0], v[1]);
-}
-
 /* Column k (k < QF_COARSE_WARP_COLS) of a lane's columns: neighbours in pairs, 2 lane and 2 lane + 1,
  * then the same 64 columns on, so that a lane loads two complex entries of a row at once (16 bytes in
  * single, 8 in half; with a column a lane the half loads were 4 bytes, and the kernel issued as many
@@ -98,33 +88,49 @@ static __device__ __forceinline__ int qf_coarse_warp_col(int lane, int k)
     return 2 * lane + (k & 1) + (k >> 1) * 2 * QF_COARSE_WARP_LANES;
 }
 
+/* Two neighbouring complex entries as a lane loads them, in the storage's own type (half: 16-bit,
+ * unscaled). */
+struct qf_coarse_warp_d4 {
+    double x, y, z, w;
+};
+template <int PL>
+struct qf_coarse_warp_raw {
+    typedef float4 type;
+};
+template <>
+struct qf_coarse_warp_raw<QF_HALF> {
+    typedef short4 type;
+};
+template <>
+struct qf_coarse_warp_raw<QF_DOUBLE> {
+    typedef qf_coarse_warp_d4 type;
+};
 /* Complex entries c and c + 1 (c even) of row `row` (counted from the array's first) of rows of n2 = 2 N
- * complex numbers stored in PL (matrices, or the sites of a coarse field); in half unscaled
- * (qf_coarse_warp_row_scale). Rows of an even count of complex numbers keep the pairs aligned. */
-template <int PL, typename T>
+ * complex numbers stored in PL (matrices, or the sites of a coarse field): one load of 8 bytes in half,
+ * 16 in single, two in double. Rows of an even count of complex numbers keep the pairs aligned. */
+template <int PL>
+static __device__ __forceinline__ typename qf_coarse_warp_raw<PL>::type qf_coarse_warp_raw_pair(const void *base, size_t row,
+                                                                                              int c, int n2)
+{
+    if constexpr (PL == QF_HALF) {
+        return __ldg((const short4 *)qf_half_record_ptr(base, row, 2 * n2) + c / 2);
+    } else if constexpr (PL == QF_SINGLE) {
+        return __ldg((const float4 *)base + (row * (size_t)n2 + c) / 2);
+    } else {
+        const double2 *p = (const double2 *)base + row * (size_t)n2 + c;
+        const double2 a = __ldg(p), b = __ldg(p + 1);
+        return {a.x, a.y, b.x, b.y};
+    }
+}
+/* The same as two complex numbers in T (the sources: fields in single or double) */
+template <int P, typename T>
 static __device__ __forceinline__ void qf_coarse_warp_pair(const void *base, size_t row, int c, int n2,
                                                            qf_coarse_warp_cplx<T> &a, qf_coarse_warp_cplx<T> &b)
 {
-    if constexpr (PL == QF_HALF) {
-        short4 q = __ldg((const short4 *)qf_half_record_ptr(base, row, 2 * n2) + c / 2);
-        a = {(T)q.x, (T)q.y};
-        b = {(T)q.z, (T)q.w};
-    } else if constexpr (PL == QF_SINGLE) {
-        float4 q = __ldg((const float4 *)base + (row * (size_t)n2 + c) / 2);
-        a = {(T)q.x, (T)q.y};
-        b = {(T)q.z, (T)q.w};
-    } else {
-        qf_complex x = qf_coarse_warp_load<PL>(base, row * (size_t)n2 + c),
-                   y = qf_coarse_warp_load<PL>(base, row * (size_t)n2 + c + 1);
-        a = {(T)x.re, (T)x.im};
-        b = {(T)y.re, (T)y.im};
-    }
-}
-template <int PL, typename T>
-static __device__ __forceinline__ T qf_coarse_warp_row_scale(const void *base, size_t row, int n2)
-{
-    if constexpr (PL == QF_HALF) return __ldg(qf_half_norm_at(base, row, 2 * n2)) * (T)(1.0 / QF_HALF_MAX);
-    else return (T)1;
+    static_assert(P != QF_HALF, "the sources are fields in single or double");
+    const typename qf_coarse_warp_raw<P>::type m = qf_coarse_warp_raw_pair<P>(base, row, c, n2);
+    a = {(T)m.x, (T)m.y};
+    b = {(T)m.z, (T)m.w};
 }
 
 /* The dagger's sign of entry (r, c), qf_coarse_sign, is s(r) s(c) with s(i) = -1 on the second
@@ -134,52 +140,12 @@ static __device__ __forceinline__ double qf_coarse_warp_chiral_sign(int dagger, 
     return qf_coarse_sign(dagger, i, 0, n);
 }
 
-/* After qf_coarse_warp_rows, lane l holds real l / QF_COARSE_WARP_SPREAD of the row group's 2 ROWS
+/* After qf_coarse_warp_group_sum, lane l holds real l / QF_COARSE_WARP_SPREAD of the row group's 2 ROWS
  * reals (re, im a row); the first lane of each such run stores it. */
 #define QF_COARSE_WARP_SPREAD (QF_COARSE_WARP_LANES / (2 * QF_COARSE_WARP_ROWS))
 
-/* Rows r0 .. r0 + ROWS - 1 of M v, M the matrix whose first row is row mr of base and v the lane's
- * columns of the source (signs s(c) folded in): the warp's sums, spread over the lanes as above. */
-template <int PL, int C, typename T>
-static __device__ __forceinline__ double qf_coarse_warp_rows(const void *base, size_t mr, const qf_coarse_warp_cplx<T> (&v)[C],
-                                                             int n2, int r0, int lane)
-{
-    T p[2 * QF_COARSE_WARP_ROWS];
-    QF_UNROLL
-    for (int q = 0; q < QF_COARSE_WARP_ROWS; q++) {
-        int r = r0 + q;
-        qf_coarse_warp_cplx<T> acc = {(T)0, (T)0};
-        QF_UNROLL
-        for (int k = 0; k < C; k += 2) {
-            int c = qf_coarse_warp_col(lane, k);
-            if (r < n2 && c < n2) {
-                qf_coarse_warp_cplx<T> m0, m1;
-                qf_coarse_warp_pair<PL>(base, mr + r, c, n2, m0, m1);
-                qf_coarse_warp_cmadd(acc, m0, v[k]);
-                qf_coarse_warp_cmadd(acc, m1, v[k + 1]);
-            }
-        }
-        if (PL == QF_HALF && r < n2) {
-            T scale = qf_coarse_warp_row_scale<PL, T>(base, mr + r, n2);
-            acc.re *= scale;
-            acc.im *= scale;
-        }
-        p[2 * q] = acc.re;
-        p[2 * q + 1] = acc.im;
-    }
-    return (double)qf_coarse_warp_transpose_sum(p, lane);
-}
-
-/* A lane's raw loads of a group of rows in single or half (its C / 2 column pairs a row, and in half the
- * rows' scales), held in registers from one group's sums to the next. */
-template <int PL>
-struct qf_coarse_warp_raw {
-    typedef float4 type;
-};
-template <>
-struct qf_coarse_warp_raw<QF_HALF> {
-    typedef short4 type;
-};
+/* A lane's raw loads of a group of rows (its C / 2 column pairs a row, and in half the rows' scales),
+ * held in registers until the group's sums. */
 template <int PL, int C>
 struct qf_coarse_warp_group {
     typename qf_coarse_warp_raw<PL>::type m[QF_COARSE_WARP_ROWS][C / 2];
@@ -197,10 +163,7 @@ static __device__ __forceinline__ void qf_coarse_warp_fetch(const void *base, si
         for (int k = 0; k < C; k += 2) {
             int c = qf_coarse_warp_col(lane, k);
             typename qf_coarse_warp_raw<PL>::type m = {0, 0, 0, 0};
-            if (r < n2 && c < n2) {
-                if constexpr (PL == QF_HALF) m = __ldg((const short4 *)qf_half_record_ptr(base, mr + r, 2 * n2) + c / 2);
-                else m = __ldg((const float4 *)base + ((mr + r) * (size_t)n2 + c) / 2);
-            }
+            if (r < n2 && c < n2) m = qf_coarse_warp_raw_pair<PL>(base, mr + r, c, n2);
             g.m[q][k / 2] = m;
         }
         if constexpr (PL == QF_HALF)
@@ -208,19 +171,21 @@ static __device__ __forceinline__ void qf_coarse_warp_fetch(const void *base, si
     }
 }
 
-template <int PL, int C>
+/* Rows r0 .. r0 + ROWS - 1 of M v from the group's loads, v the lane's columns of the source (signs
+ * s(c) folded in): the warp's sums, spread over the lanes as above. */
+template <int PL, int C, typename T>
 static __device__ __forceinline__ double qf_coarse_warp_group_sum(const qf_coarse_warp_group<PL, C> &g,
-                                                                  const qf_coarse_warp_cplx<float> (&v)[C], int lane)
+                                                                  const qf_coarse_warp_cplx<T> (&v)[C], int lane)
 {
-    float p[2 * QF_COARSE_WARP_ROWS];
+    T p[2 * QF_COARSE_WARP_ROWS];
     QF_UNROLL
     for (int q = 0; q < QF_COARSE_WARP_ROWS; q++) {
-        qf_coarse_warp_cplx<float> acc = {0.0f, 0.0f};
+        qf_coarse_warp_cplx<T> acc = {(T)0, (T)0};
         QF_UNROLL
         for (int k = 0; k < C; k += 2) {
             const typename qf_coarse_warp_raw<PL>::type m = g.m[q][k / 2];
-            qf_coarse_warp_cmadd(acc, qf_coarse_warp_cplx<float>{(float)m.x, (float)m.y}, v[k]);
-            qf_coarse_warp_cmadd(acc, qf_coarse_warp_cplx<float>{(float)m.z, (float)m.w}, v[k + 1]);
+            qf_coarse_warp_cmadd(acc, qf_coarse_warp_cplx<T>{(T)m.x, (T)m.y}, v[k]);
+            qf_coarse_warp_cmadd(acc, qf_coarse_warp_cplx<T>{(T)m.z, (T)m.w}, v[k + 1]);
         }
         if constexpr (PL == QF_HALF) {
             acc.re *= g.scale[q];
@@ -242,7 +207,11 @@ static __device__ __forceinline__ void qf_coarse_warp_matvec(const void *base, s
                                                              int n2, int first, int stride, int lane, F emit)
 {
     if constexpr (PL == QF_DOUBLE || (PL == QF_SINGLE && C > 2)) { /* two groups would spill (64 registers) */
-        for (int r0 = first; r0 < n2; r0 += stride) emit(r0, qf_coarse_warp_rows<PL, C>(base, mr, v, n2, r0, lane));
+        for (int r0 = first; r0 < n2; r0 += stride) {
+            qf_coarse_warp_group<PL, C> g;
+            qf_coarse_warp_fetch<PL, C>(base, mr, n2, r0, lane, g);
+            emit(r0, qf_coarse_warp_group_sum<PL, C>(g, v, lane));
+        }
     } else {
         qf_coarse_warp_group<PL, C> cur, next;
         if (first < n2) qf_coarse_warp_fetch<PL, C>(base, mr, n2, first, lane, cur);
