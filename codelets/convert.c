@@ -6,26 +6,23 @@
 void qf_convert_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* Between double and single one typed loop each way, which the compiler vectorises: through
- * qf_convert_item a call and two precision tests a real (3.7% of a 2-core multigrid solve's samples,
- * bench/RESULTS.md). */
+/* Real by real, both precisions made constants (QF_WITH_PRECISION), so that qf_real_get and qf_real_set
+ * fold into one typed loop that the compiler vectorises: through qf_convert_item each real was a call
+ * and two precision tests (3.7% of a 2-core multigrid solve's samples, bench/RESULTS.md). Half
+ * precision goes a record at a time (its norm covers the record). */
 static void convert_cpu(void *buffers[], void *cl_arg)
 {
     const qf_convert_args *a = cl_arg;
     const void *src = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     void *dst = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
     int64_t n = qf_convert_count(a);
-    if (a->src_prec == QF_DOUBLE && a->dst_prec == QF_SINGLE) {
-        const double *restrict s = src;
-        float *restrict d = dst;
-        for (int64_t i = 0; i < n; i++) d[i] = (float)s[i];
-    } else if (a->src_prec == QF_SINGLE && a->dst_prec == QF_DOUBLE) {
-        const float *restrict s = src;
-        double *restrict d = dst;
-        for (int64_t i = 0; i < n; i++) d[i] = s[i];
-    } else {
+    if (qf_convert_by_record(a)) {
         for (int64_t i = 0; i < n; i++) qf_convert_item(src, dst, a, i);
+        return;
     }
+    QF_WITH_PRECISION(a->src_prec, PS, QF_WITH_PRECISION(a->dst_prec, PD, {
+        for (int64_t i = 0; i < n; i++) qf_real_set(dst, PD, (size_t)i, qf_real_get(src, PS, (size_t)i));
+    }));
 }
 
 static struct starpu_perfmodel convert_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_convert"};
