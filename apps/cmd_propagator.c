@@ -200,7 +200,7 @@ static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
          qf_field_create(&b, lat, QF_FIELD_WILSON, dp.prec, 0) || qf_field_create(&x, lat, QF_FIELD_WILSON, dp.prec, 0);
     if (!rc) {
         qf_app_print_operator(&dp, QF_SCHUR_ASYMMETRIC);
-        qf_app_print_solver(&o->sp, dp.prec);
+        qf_app_print_solver(&o->sp, dp.prec, lat);
         rc = qf_app_mg_prepare(M, &o->sp); /* built once, reused by the 12 solves */
     }
     double t_solve = 0.0, flops = 0.0;
@@ -302,7 +302,7 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
                    "residual read every %d\n",
                    qf_app_solver_precision(&o->sp, o->dp.prec), o->sp.tol, o->sp.max_iter, qf_solver_check_every(&o->sp));
         else
-            qf_app_print_solver(&o->sp, o->dp.prec);
+            qf_app_print_solver(&o->sp, o->dp.prec, lat);
     }
     double t_solve = 0.0, flops = 0.0;
     int iters = 0, solves = 0;

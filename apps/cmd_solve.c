@@ -110,7 +110,7 @@ static int run(const qf_app_problem *o, qf_solver_params *sp, const int dims[4])
                "inverter), %s, tolerance %.1e, at most %d iterations, residual read every %d\n",
                qf_app_solver_precision(sp, o->p.prec), sp->tol, sp->max_iter, qf_solver_check_every(sp));
     else
-        qf_app_print_solver(sp, o->p.prec);
+        qf_app_print_solver(sp, o->p.prec, &s.lat);
     fflush(stdout);
     if (o->q.mass_list) {
         int rc = run_masses(o, sp, &s);

@@ -368,8 +368,8 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
     bicg.sloppy = QF_SINGLE;
     mg.kind = QF_SOLVER_MG;
     if (!rc) {
-        qf_app_print_solver(&bicg, o->pr.p.prec);
-        qf_app_print_solver(&mg, o->pr.p.prec);
+        qf_app_print_solver(&bicg, o->pr.p.prec, &lat);
+        qf_app_print_solver(&mg, o->pr.p.prec, &lat);
     }
     int gpu = 0, device = 0;
     double ceiling = 0.0;

@@ -61,16 +61,31 @@ int qf_lattice_init(qf_lattice *lat, const int global[QF_NDIM], const int procs[
     return QF_SUCCESS;
 }
 
+/* What keeps fine from coarsening by agg in direction mu: 0 nothing, 1 the aggregate does not tile the
+ * fine blocks, 2 the coarse local extent is odd. */
+static int coarsen_obstacle(const qf_lattice *fine, const int agg[QF_NDIM], int mu)
+{
+    if (agg[mu] < 1 || fine->block[mu] % agg[mu]) return 1;
+    return fine->local[mu] / agg[mu] % 2 ? 2 : 0;
+}
+
+int qf_lattice_can_coarsen(const qf_lattice *fine, const int agg[QF_NDIM])
+{
+    for (int mu = 0; mu < QF_NDIM; mu++)
+        if (coarsen_obstacle(fine, agg, mu)) return 0;
+    return 1;
+}
+
 int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM], int one_block)
 {
     int global[QF_NDIM], blocks[QF_NDIM];
     for (int mu = 0; mu < QF_NDIM; mu++) {
-        if (agg[mu] < 1 || fine->block[mu] % agg[mu])
+        int obstacle = coarsen_obstacle(fine, agg, mu), local = fine->local[mu] / (agg[mu] < 1 ? 1 : agg[mu]);
+        if (obstacle == 1)
             return qf_fail("multigrid aggregate %c = %d does not divide the fine block extent %d: choose an aggregate "
                            "that tiles the blocks (--mg-block), or another block grid (--blocks)",
                            axis[mu], agg[mu], fine->block[mu]);
-        int local = fine->local[mu] / agg[mu];
-        if (local % 2)
+        if (obstacle == 2)
             return qf_fail("multigrid: the coarse local extent %c = %d (%d / aggregate %d) is odd; the even-odd "
                            "layout needs even extents: use a smaller aggregate in %c",
                            axis[mu], local, fine->local[mu], agg[mu], axis[mu]);

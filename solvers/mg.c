@@ -53,7 +53,7 @@ struct qf_mg {
 
 qf_mg_params qf_mg_default_params(void)
 {
-    qf_mg_params p = {.levels = 2, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
+    qf_mg_params p = {.levels = QF_MG_LEVELS_AUTO, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
                       .smoother_steps = 4, .coarse_tol = 0.25, .coarse_max_iter = 100, .coarse_nkrylov = 64,
                       .coarse_one_task = 3, .smoother = QF_MG_SMOOTHER_MR, .sap_block = {4, 4, 4, 4},
                       .sap_cycles = 4, .sap_mr = 4, .prec = QF_SINGLE, .seed = 1};
@@ -62,6 +62,21 @@ qf_mg_params qf_mg_default_params(void)
         for (int mu = 0; mu < QF_NDIM; mu++) p.block[l][mu] = l == 0 ? 4 : 2;
     }
     return p;
+}
+
+int qf_mg_levels_for(const qf_lattice *lat, const qf_mg_params *p)
+{
+    if (p->levels != QF_MG_LEVELS_AUTO) return p->levels;
+    /* each coarse lattice as qf_transfer_create will make it (merged into one block a process under
+     * coarse_one_task 3), as long as the next level's aggregates tile it with even extents */
+    qf_lattice cur = *lat, next;
+    int levels = 1;
+    while (levels < QF_MG_AUTO_MAX_LEVELS && qf_lattice_can_coarsen(&cur, p->block[levels - 1]) &&
+           !qf_lattice_coarsen(&next, &cur, p->block[levels - 1], p->coarse_one_task == 3)) {
+        cur = next;
+        levels++;
+    }
+    return levels < 2 ? 2 : levels; /* two levels that do not fit fail in the setup, naming the direction */
 }
 
 static int check_params(const qf_mg_params *p)
@@ -530,12 +545,16 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
 {
     *out = NULL;
     if (!A || !p) return qf_fail("qf_mg_setup: no operator or no parameters");
-    if (check_params(p)) return QF_ERROR;
-    if (qf_linop_get_domain(A)->parity != -1)
+    const qf_linop_domain *dom = qf_linop_get_domain(A);
+    if (dom->parity != -1)
         return qf_fail("multigrid needs the full-lattice operator (%s acts on one parity)", qf_linop_name(A));
+    qf_mg_params resolved = *p;
+    resolved.levels = qf_mg_levels_for(dom->lat, p);
+    if (check_params(&resolved)) return QF_ERROR;
     qf_mg *mg = calloc(1, sizeof *mg);
     if (!mg) return qf_fail("out of host memory creating a multigrid hierarchy");
-    mg->p = *p;
+    mg->p = resolved;
+    p = &mg->p;
     for (int l = 0; l < p->levels; l++) mg->scope[l].where = p->location[l];
     int place = first_auto_level(mg) < p->levels && mixed_node();
     if (place) use_split(mg, p->levels); /* the setup's coarse levels on the GPU, then timed */

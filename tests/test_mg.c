@@ -594,10 +594,41 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, double *solutio
     return rc;
 }
 
+/* The automatic level count: one level more for each coarsening that keeps even local extents, up to
+ * three; the process grid's local extents decide, and an explicit count stands. */
+static void check_auto_levels(void)
+{
+    static const struct {
+        int L[4], procs[4], nprocs, agg, levels, want;
+    } cases[] = {
+        {{8, 8, 8, 8}, {1, 1, 1, 1}, 1, 4, QF_MG_LEVELS_AUTO, 2},    /* 2^4, then a lattice of extent 1 */
+        {{8, 8, 8, 8}, {1, 1, 1, 1}, 1, 2, QF_MG_LEVELS_AUTO, 3},    /* 4^4, 2^4 */
+        {{16, 16, 16, 16}, {1, 1, 1, 1}, 1, 4, QF_MG_LEVELS_AUTO, 3}, /* 4^4, 2^4 */
+        {{64, 64, 64, 64}, {1, 1, 1, 1}, 1, 4, QF_MG_LEVELS_AUTO, 3}, /* capped at three */
+        {{16, 16, 16, 16}, {1, 1, 1, 2}, 2, 4, QF_MG_LEVELS_AUTO, 2}, /* local 4 4 4 2, then 1 in t */
+        {{8, 8, 8, 8}, {1, 1, 1, 1}, 1, 4, 4, 4},                    /* asked for: the setup judges it */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        qf_lattice lat;
+        qf_mg_params p = qf_mg_default_params();
+        p.levels = cases[k].levels;
+        for (int mu = 0; mu < 4; mu++) p.block[0][mu] = cases[k].agg;
+        int blocks[4] = {1, 1, 1, 1};
+        int rc = qf_lattice_init(&lat, cases[k].L, cases[k].procs, blocks, 0, cases[k].nprocs, 2);
+        CHECK(!rc, "auto levels case %zu: lattice: %s", k, qf_last_error());
+        if (rc) continue;
+        int got = qf_mg_levels_for(&lat, &p);
+        CHECK(got == cases[k].want, "levels of case %zu (%d^4 over %d processes, aggregates %d^4): %d, expected %d", k,
+              cases[k].L[0], cases[k].nprocs, cases[k].agg, got, cases[k].want);
+    }
+    CHECK(qf_mg_default_params().levels == QF_MG_LEVELS_AUTO, "the default level count is not automatic");
+}
+
 int main(void)
 {
     int st = qf_test_start();
     if (st >= 0) return st;
+    check_auto_levels();
     static const int L[4] = {8, 4, 4, 8};
     static const int one[4] = {1, 1, 1, 1}, two[4] = {2, 1, 1, 2}, all[4] = {2, 2, 2, 2};
     static const int agg4[4] = {4, 2, 2, 4}, agg2[4] = {2, 2, 2, 2};

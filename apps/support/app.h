@@ -200,7 +200,7 @@ int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision 
 /* "double", "single" or "double/single" (mixed) for a solve with an operator of precision op_prec;
  * and the one-line summary of the solver's settings. */
 const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_prec);
-void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec);
+void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec, const qf_lattice *lat);
 /* --solver mg: the hierarchy for M (the --mg-* options, in single precision under a double operator)
  * into sp->mg, reported; the per-level statistics of the solves since the last report; the hierarchy
  * freed. Nothing for other solvers. */
@@ -231,7 +231,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --inner-mr N        GCR: MR steps of the preconditioner (default 0: none)\n"                               \
     "  --sap N             GCR: N Schwarz cycles as the preconditioner (GCR-SAP; with --full), default 0\n"      \
     "  --sap-block X Y Z T GCR-SAP's domains (default 4 4 4 4)    --sap-mr N  its MR steps a domain (default 4)\n" \
-    "  --mg-levels N       multigrid levels, 2 (default) to 4\n"                                               \
+    "  --mg-levels N|auto  multigrid levels, 2 to 4; auto (default): as many as the lattice coarsens into with\n" \
+    "                      even extents, up to 3 (3 from 16^4 with the default aggregates, 2 on 8^4)\n"        \
     "  --mg-nvec N[,N..]   near-null vectors of each level but the coarsest (default 24; the last repeats)\n"  \
     "  --mg-block X Y Z T  aggregate of fine sites a coarse site stands for (default 4 4 4 4; 2^4 below)\n"    \
     "  --mg-setup-iter N   inverse-iteration rounds per vector in the setup (default 3)\n"                    \

@@ -135,6 +135,11 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                                       mg->coarse_tol);
         return rc;
     }
+    if (!strcmp(a, "--mg-levels") && *i + 1 < argc && !strcmp(argv[*i + 1], "auto")) {
+        mg->levels = QF_MG_LEVELS_AUTO;
+        *i += 1;
+        return 0;
+    }
     int *value = !strcmp(a, "--mg-levels") ? &mg->levels
                  : !strcmp(a, "--mg-setup-iter") ? &mg->setup_iter
                  : !strcmp(a, "--mg-setup-krylov") ? &mg->setup_krylov
@@ -152,7 +157,7 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
     if (!rc && value == &mg->coarse_nkrylov && *value > QF_COARSE_ONE_TASK_MAX_NKRYLOV)
         return qf_app_usage_error(command, "--mg-coarse-nkrylov %d: give 1 to %d", *value, QF_COARSE_ONE_TASK_MAX_NKRYLOV);
     if (!rc && value == &mg->levels && (*value < 2 || *value > QF_MG_MAX_LEVELS))
-        return qf_app_usage_error(command, "--mg-levels %d: give 2 to %d", *value, QF_MG_MAX_LEVELS);
+        return qf_app_usage_error(command, "--mg-levels %d: give 2 to %d, or auto", *value, QF_MG_MAX_LEVELS);
     if (!rc && value == &mg->coarse_one_task && (*value < 0 || *value > 3))
         return qf_app_usage_error(command,
                                   "--mg-coarse-one-task %d: give 3 (every coarse lattice one block, each coarse solve "
@@ -245,13 +250,15 @@ const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_
     return pairs[op_prec][mixed_precision(sp, op_prec) ? sp->sloppy : op_prec];
 }
 
-void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec)
+void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec, const qf_lattice *lat)
 {
     printf("solver        %s", qf_solver_name(sp->kind));
     if (sp->kind == QF_SOLVER_MG) {
         const qf_mg_params *mg = mg_params();
-        printf("(%d) with a %d-level K-cycle (vectors", sp->gcr_nkrylov, mg->levels);
-        for (int l = 0; l < mg->levels - 1; l++) printf("%s%d", l ? "," : " ", mg->nvec[l]);
+        int levels = qf_mg_levels_for(lat, mg);
+        printf("(%d) with a %d-level K-cycle (%svectors", sp->gcr_nkrylov, levels,
+               mg->levels == QF_MG_LEVELS_AUTO ? "levels auto, " : "");
+        for (int l = 0; l < levels - 1; l++) printf("%s%d", l ? "," : " ", mg->nvec[l]);
         printf(", aggregates %d %d %d %d, then 2^4; ", mg->block[0][0], mg->block[0][1], mg->block[0][2], mg->block[0][3]);
         if (mg->smoother == QF_MG_SMOOTHER_SAP)
             printf("Schwarz smoothing, %d cycles on %d %d %d %d domains of %d MR steps, coarser levels ", mg->sap_cycles,

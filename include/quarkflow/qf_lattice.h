@@ -61,6 +61,8 @@ int qf_lattice_same(const qf_lattice *a, const qf_lattice *b);
  * coarsest level's one-task solve needs it). Fails, naming the direction, when an aggregate does not
  * tile the fine blocks or the coarse local extent is odd (the even-odd layout needs even extents). */
 int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg[QF_NDIM], int one_block);
+/* 1 when qf_lattice_coarsen would coarsen fine by agg, 0 when it would fail (no error is recorded). */
+int qf_lattice_can_coarsen(const qf_lattice *fine, const int agg[QF_NDIM]);
 /* How many fine blocks a coarse block of qf_lattice_coarsen holds in each direction, and the fine blocks
  * of coarse block c in lexicographic order of that grid (fine_blocks: ratio[0] x .. x ratio[3] entries). */
 void qf_lattice_coarse_ratio(const qf_lattice *coarse, const qf_lattice *fine, int ratio[QF_NDIM]);

@@ -102,8 +102,13 @@ int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_
 #define QF_MG_MAX_NVEC 64
 enum { QF_MG_SMOOTHER_MR = 0, QF_MG_SMOOTHER_SAP };
 
+/* qf_mg_params.levels: as many levels as the lattice coarsens into, up to QF_MG_AUTO_MAX_LEVELS
+ * (qf_mg_levels_for) */
+#define QF_MG_LEVELS_AUTO 0
+#define QF_MG_AUTO_MAX_LEVELS 3
+
 typedef struct {
-    int levels;                           /* 2 or more, up to QF_MG_MAX_LEVELS */
+    int levels;                           /* 2 to QF_MG_MAX_LEVELS, or QF_MG_LEVELS_AUTO */
     int nvec[QF_MG_MAX_LEVELS];           /* near-null vectors of level l (the transfer from l to l + 1) */
     int block[QF_MG_MAX_LEVELS][QF_NDIM]; /* aggregate of level l's sites */
     int setup_iter;                       /* inverse-iteration rounds per vector */
@@ -148,11 +153,17 @@ typedef struct {
     int verbose;                          /* 1: report the setup's steps */
 } qf_mg_params;
 
-/* 2 levels, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, no refinement cycle (4 iterations each
+/* Levels QF_MG_LEVELS_AUTO, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, no refinement cycle (4 iterations each
  * when asked for), 4 even-odd MR smoothing steps, coarse tolerance 0.25 in at most 100 iterations of GCR(64) (every
  * coarse lattice one block a process, each coarse solve one task with the levels below), single precision (the
  * coarse links and near-null vectors too), the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
+/* The levels of p's hierarchy on the fine lattice lat: p->levels, or for QF_MG_LEVELS_AUTO one level more
+ * for each coarsening by the levels' aggregates (p->block) that leaves even local extents (the coarse
+ * lattices as the setup makes them), up to QF_MG_AUTO_MAX_LEVELS and at least 2: 3 on 16^4 and larger
+ * lattices with the default aggregates (16^4: 4^4, then 2^4 sites), 2 on 8^4. qf_mg_setup resolves it
+ * so; the stats report the result. */
+int qf_mg_levels_for(const qf_lattice *lat, const qf_mg_params *p);
 
 typedef struct qf_mg qf_mg;
 
