@@ -64,18 +64,26 @@ qf_mg_params qf_mg_default_params(void)
     return p;
 }
 
+/* How many of the first `want` coarsenings of lat by p's aggregates succeed, each coarse lattice as
+ * qf_transfer_create will make it (merged into one block a process under coarse_one_task 3). With
+ * report the first that fails records qf_lattice_coarsen's error, naming the direction; without, none
+ * is recorded. */
+static int coarsenings(const qf_lattice *lat, const qf_mg_params *p, int want, int report)
+{
+    qf_lattice cur = *lat, next;
+    int n = 0;
+    while (n < want && (report || qf_lattice_can_coarsen(&cur, p->block[n])) &&
+           !qf_lattice_coarsen(&next, &cur, p->block[n], p->coarse_one_task == 3)) {
+        cur = next;
+        n++;
+    }
+    return n;
+}
+
 int qf_mg_levels_for(const qf_lattice *lat, const qf_mg_params *p)
 {
     if (p->levels != QF_MG_LEVELS_AUTO) return p->levels;
-    /* each coarse lattice as qf_transfer_create will make it (merged into one block a process under
-     * coarse_one_task 3), as long as the next level's aggregates tile it with even extents */
-    qf_lattice cur = *lat, next;
-    int levels = 1;
-    while (levels < QF_MG_AUTO_MAX_LEVELS && qf_lattice_can_coarsen(&cur, p->block[levels - 1]) &&
-           !qf_lattice_coarsen(&next, &cur, p->block[levels - 1], p->coarse_one_task == 3)) {
-        cur = next;
-        levels++;
-    }
+    int levels = 1 + coarsenings(lat, p, QF_MG_AUTO_MAX_LEVELS - 1, 0);
     return levels < 2 ? 2 : levels; /* two levels that do not fit fail in the setup, naming the direction */
 }
 
@@ -551,6 +559,13 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     qf_mg_params resolved = *p;
     resolved.levels = qf_mg_levels_for(dom->lat, p);
     if (check_params(&resolved)) return QF_ERROR;
+    /* every level's lattice checked before any setup work */
+    int fit = coarsenings(dom->lat, &resolved, resolved.levels - 1, 1);
+    if (fit == 0) return QF_ERROR; /* the finest aggregates do not fit: qf_lattice_coarsen's message says so */
+    if (fit < resolved.levels - 1)
+        return qf_fail_context("multigrid with %d levels: level %d's lattice cannot be coarsened (fewer levels: "
+                               "--mg-levels, or auto)",
+                               resolved.levels, fit);
     qf_mg *mg = calloc(1, sizeof *mg);
     if (!mg) return qf_fail("out of host memory creating a multigrid hierarchy");
     mg->p = resolved;
