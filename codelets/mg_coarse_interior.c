@@ -1,7 +1,12 @@
 /* Codelet mg_coarse_interior: the coarse operator's hops inside one coarse block (kernels/mg.h): sites
  * without a face hop are finished, the others keep their partial hop sum for mg_coarse_exterior.
+ * Where the block is the whole lattice (wrap: the fused one-block hop) the task is a serial step of
+ * whatever applies the operator (the setup's inverse iteration on a coarse level, a coarse solve as a
+ * task graph), the other CPU workers waiting for it, so on CPUs its sites are shared among the CPU
+ * team (cpu_team.h); each site is one thread's, so the result does not depend on the team.
  * Buffers: R in, R links, W|RW out, [R x], [R X^-1]. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
@@ -60,14 +65,32 @@ void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const v
     qf_coarse_interior_range_cpu(a, in, links, out, x, xinv, 0, qf_parity_nsites(a->ext, a->parity));
 }
 
+typedef struct {
+    const qf_coarse_args *a;
+    const void *in, *links, *x, *xinv;
+    void *out;
+} interior_share;
+
+static void interior_part(void *p, int k, int n)
+{
+    const interior_share *s = p;
+    int64_t first, end;
+    qf_cpu_team_share(qf_parity_nsites(s->a->ext, s->a->parity), k, n, &first, &end);
+    qf_coarse_interior_range_cpu(s->a, s->in, s->links, s->out, s->x, s->xinv, first, end);
+}
+
 static void mg_coarse_interior_cpu(void *buffers[], void *cl_arg)
 {
     const qf_coarse_args *a = cl_arg;
     int k = 3;
-    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
-    const void *xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
-    qf_coarse_interior_run_cpu(a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                               (void *)STARPU_VECTOR_GET_PTR(buffers[2]), x, xinv);
+    interior_share s = {.a = a,
+                        .in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                        .links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                        .out = (void *)STARPU_VECTOR_GET_PTR(buffers[2])};
+    s.x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    s.xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
+    if (a->wrap) qf_cpu_team_run(interior_part, &s);
+    else qf_coarse_interior_run_cpu(a, s.in, s.links, s.out, s.x, s.xinv);
 }
 
 static struct starpu_perfmodel mg_coarse_interior_model = {.type = STARPU_HISTORY_BASED,

@@ -24,10 +24,11 @@ int qf_runtime_mpi_active(void);
 
 /* Whether an operator on a lattice of one block runs each hop as one fused task (tasks/stencil.h)
  * rather than a gather, an interior and an exterior: QF_STENCIL_FUSE=auto (the default: where CUDA
- * workers run, since a lone GPU pays StarPU's latency between dependent tasks while on CPU workers
- * the gather and the interior of a block run side by side), always or never, read when the runtime
- * starts (runtime.c). */
-int qf_runtime_fuse_blocks(void);
+ * workers run, since a lone GPU pays StarPU's latency between dependent tasks, while on CPU workers
+ * the gather and the interior of a block run side by side; and everywhere for a fused task that
+ * shares its sites among the CPU cores itself, fused_shares_cpus), always or never, read when the
+ * runtime starts (runtime.c). */
+int qf_runtime_fuse_blocks(int fused_shares_cpus);
 
 #if QF_HAVE_MPI
 /* Called by the runtime once StarPU-MPI has started: tags from 1 again, the insertion hook. */

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 static int started, rank, nprocs = 1;
-static int fuse_blocks; /* qf_runtime_fuse_blocks */
+enum { FUSE_AUTO, FUSE_ALWAYS, FUSE_NEVER };
+static int fuse_mode; /* QF_STENCIL_FUSE, for qf_runtime_fuse_blocks */
 static const char *default_policy; /* the policy quarkflow chose because the user named none */
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 static int tracing;      /* a trace folder was given */
@@ -242,11 +243,9 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     const char *fuse = getenv("QF_STENCIL_FUSE");
     if (fuse && *fuse && strcmp(fuse, "auto") && strcmp(fuse, "always") && strcmp(fuse, "never"))
         return qf_fail("QF_STENCIL_FUSE=%s in the environment: use auto (fuse the stages of a one-block lattice "
-                       "where CUDA workers run), always or never",
+                       "where CUDA workers run, and of the coarse operators everywhere), always or never",
                        fuse);
-    enum { FUSE_AUTO, FUSE_ALWAYS, FUSE_NEVER } fuse_mode = !fuse || !*fuse || !strcmp(fuse, "auto") ? FUSE_AUTO
-                                                             : !strcmp(fuse, "always")             ? FUSE_ALWAYS
-                                                                                                    : FUSE_NEVER;
+    fuse_mode = !fuse || !*fuse || !strcmp(fuse, "auto") ? FUSE_AUTO : !strcmp(fuse, "always") ? FUSE_ALWAYS : FUSE_NEVER;
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
     tracing = trace_window = 0;
@@ -313,7 +312,6 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                        "nodes");
     }
     trust_system_memory();
-    fuse_blocks = fuse_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() > 0 : fuse_mode == FUSE_ALWAYS;
     qf_placement_start();
     qf_watchdog_install();
     return QF_SUCCESS;
@@ -358,7 +356,11 @@ void qf_runtime_barrier(void)
 }
 
 int qf_runtime_rank(void) { return rank; }
-int qf_runtime_fuse_blocks(void) { return fuse_blocks; }
+int qf_runtime_fuse_blocks(int fused_shares_cpus)
+{
+    if (fuse_mode == FUSE_AUTO) return fused_shares_cpus || starpu_cuda_worker_get_count() > 0;
+    return fuse_mode == FUSE_ALWAYS;
+}
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
 int qf_runtime_ncuda_workers(void) { return (int)starpu_cuda_worker_get_count(); }

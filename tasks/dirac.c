@@ -166,7 +166,7 @@ static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger,
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
 static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
-    if (qf_stencil_fuses(d->lat))
+    if (qf_stencil_fuses(d->lat, 0))
         return run_hops_fused(d, h, n, dagger, out, in);
     qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */
     for (int k = 0; k < n; k++) {

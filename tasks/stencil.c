@@ -33,7 +33,10 @@ static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffer
     return qf_task_check(ret, st->cl->name);
 }
 
-int qf_stencil_fuses(const qf_lattice *lat) { return lat->nblocks == 1 && qf_runtime_fuse_blocks(); }
+int qf_stencil_fuses(const qf_lattice *lat, int fused_shares_cpus)
+{
+    return lat->nblocks == 1 && qf_runtime_fuse_blocks(fused_shares_cpus);
+}
 
 /* The hop of the one block, which wraps in every direction, as one task: no faces. */
 static int apply_fused(const qf_stencil *s)
@@ -51,7 +54,7 @@ int qf_stencil_apply(const qf_stencil *s)
     if (s->nfaces < 1 || s->nfaces > QF_STENCIL_MAX_FACE_SETS)
         return qf_fail("a %s graph with %d face sets: an operator has 1 to %d", s->stage[QF_STENCIL_INTERIOR].cl->name, s->nfaces,
                        QF_STENCIL_MAX_FACE_SETS);
-    if (s->stage[QF_STENCIL_FUSED].cl && qf_stencil_fuses(lat))
+    if (s->stage[QF_STENCIL_FUSED].cl && qf_stencil_fuses(lat, s->fused_shares_cpus))
         return apply_fused(s);
     int rc = QF_SUCCESS;
     for (int b = 0; b < lat->nblocks && !rc; b++) {

@@ -36,11 +36,13 @@ typedef struct {
     const qf_field *extra[QF_STENCIL_MAX_EXTRA];  /* read by interior and exterior; NULL: none */
     int nfaces;                                   /* face sets, 1 .. QF_STENCIL_MAX_FACE_SETS */
     const qf_face_set *faces[QF_STENCIL_MAX_FACE_SETS];
+    int fused_shares_cpus; /* the fused stage's CPU codelet shares the block's sites among the CPU team */
 } qf_stencil;
 
 int qf_stencil_apply(const qf_stencil *s);
-/* Whether graphs on lat run a block's stages fused (one block, and qf_runtime_fuse_blocks): what the
- * stencil does with a fused stage, and what an operator asks before fusing more than one hop. */
-int qf_stencil_fuses(const qf_lattice *lat);
+/* Whether graphs on lat run a block's stages fused (one block, and qf_runtime_fuse_blocks for a fused
+ * stage that does or does not share its sites among the CPU cores): what the stencil does with a fused
+ * stage, and what an operator asks before fusing more than one hop. */
+int qf_stencil_fuses(const qf_lattice *lat, int fused_shares_cpus);
 
 #endif
