@@ -79,18 +79,24 @@ static void interior_part(void *p, int k, int n)
     qf_coarse_interior_range_cpu(s->a, s->in, s->links, s->out, s->x, s->xinv, first, end);
 }
 
+void qf_coarse_interior_team_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
+                                 const void *xinv)
+{
+    interior_share s = {.a = a, .in = in, .links = links, .x = x, .xinv = xinv, .out = out};
+    qf_cpu_team_run(interior_part, &s);
+}
+
 static void mg_coarse_interior_cpu(void *buffers[], void *cl_arg)
 {
     const qf_coarse_args *a = cl_arg;
     int k = 3;
-    interior_share s = {.a = a,
-                        .in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
-                        .links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                        .out = (void *)STARPU_VECTOR_GET_PTR(buffers[2])};
-    s.x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
-    s.xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
-    if (a->wrap) qf_cpu_team_run(interior_part, &s);
-    else qf_coarse_interior_run_cpu(a, s.in, s.links, s.out, s.x, s.xinv);
+    const void *in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    const void *links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
+    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
+    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]) : NULL;
+    const void *xinv = a->local_on != QF_CLOVER_NONE && a->local_inverse ? (const void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
+    if (a->wrap) qf_coarse_interior_team_cpu(a, in, links, out, x, xinv);
+    else qf_coarse_interior_run_cpu(a, in, links, out, x, xinv);
 }
 
 static struct starpu_perfmodel mg_coarse_interior_model = {.type = STARPU_HISTORY_BASED,

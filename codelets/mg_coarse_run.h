@@ -26,6 +26,10 @@ void qf_coarse_interior_run_cpu(const qf_coarse_args *a, const void *in, const v
 /* The same for the output sites first .. end - 1 of a->parity (qf_parity_site's numbering) only. */
 void qf_coarse_interior_range_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
                                   const void *xinv, int64_t first, int64_t end);
+/* The same, the sites shared among the CPU team (cpu_team.h): every output site is one thread's, so
+ * the result is the same for every team size. */
+void qf_coarse_interior_team_cpu(const qf_coarse_args *a, const void *in, const void *links, void *out, const void *x,
+                                 const void *xinv);
 /* coarse = R fine, the coarse block's sites shared among the CPU team where a->team; fine = P coarse
  * (or += with a->add), its sites shared among the team. */
 void qf_mg_restrict_run_cpu(const qf_mg_restrict_args *a, const void *const *fine, const void *const *v, void *coarse);

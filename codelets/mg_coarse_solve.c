@@ -4,7 +4,6 @@
  * (cpu_team.h: the other CPU workers idle through this serial step of the K-cycle) and the vector
  * loops run on the calling core; or on a GPU (mg_coarse_solve.cu). Buffers: kernels/coarse_gcr.h. */
 #include "codelets.h"
-#include "cpu_team.h"
 #include "cpu_versions.h"
 #include "kernels/coarse_gcr.h"
 #include "mg_coarse_run.h"
@@ -17,27 +16,11 @@ typedef struct {
     qf_precision prec;
 } cpu_backend;
 
-typedef struct {
-    const qf_coarse_args *a;
-    const void *links, *xinv, *in, *x;
-    void *out;
-} hop_share;
-
-static void hop_part(void *p, int k, int n)
-{
-    const hop_share *h = p;
-    int64_t first, end;
-    qf_cpu_team_share(qf_parity_nsites(h->a->ext, h->a->parity), k, n, &first, &end);
-    qf_coarse_interior_range_cpu(h->a, h->in, h->links, h->out, h->x, h->xinv, first, end);
-}
-
-/* Every output site is one thread's alone, so the result is the same for every team size. */
 static void cpu_hop(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
                     const void *x)
 {
     (void)ctx;
-    hop_share h = {a, links, xinv, in, x, out};
-    qf_cpu_team_run(hop_part, &h);
+    qf_coarse_interior_team_cpu(a, in, links, out, x, xinv);
 }
 
 /* The GCR's vector loops over the even sites' complex numbers, a block of LANES at a time: each sum
