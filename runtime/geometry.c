@@ -80,11 +80,12 @@ int qf_lattice_coarsen(qf_lattice *coarse, const qf_lattice *fine, const int agg
 {
     int global[QF_NDIM], blocks[QF_NDIM];
     for (int mu = 0; mu < QF_NDIM; mu++) {
-        int obstacle = coarsen_obstacle(fine, agg, mu), local = fine->local[mu] / (agg[mu] < 1 ? 1 : agg[mu]);
+        int obstacle = coarsen_obstacle(fine, agg, mu);
         if (obstacle == 1)
             return qf_fail("multigrid aggregate %c = %d does not divide the fine block extent %d: choose an aggregate "
                            "that tiles the blocks (--mg-block), or another block grid (--blocks)",
                            axis[mu], agg[mu], fine->block[mu]);
+        int local = fine->local[mu] / agg[mu];
         if (obstacle == 2)
             return qf_fail("multigrid: the coarse local extent %c = %d (%d / aggregate %d) is odd; the even-odd "
                            "layout needs even extents: use a smaller aggregate in %c",

@@ -19,7 +19,8 @@
 
 static int started, rank, nprocs = 1;
 enum { FUSE_AUTO, FUSE_ALWAYS, FUSE_NEVER };
-static int fuse_mode; /* QF_STENCIL_FUSE, for qf_runtime_fuse_blocks */
+static int fuse_mode;   /* QF_STENCIL_FUSE */
+static int fuse_blocks; /* qf_runtime_fuse_blocks for a fused stage that runs on one core */
 static const char *default_policy; /* the policy quarkflow chose because the user named none */
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 static int tracing;      /* a trace folder was given */
@@ -312,6 +313,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                        "nodes");
     }
     trust_system_memory();
+    fuse_blocks = fuse_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() > 0 : fuse_mode == FUSE_ALWAYS;
     qf_placement_start();
     qf_watchdog_install();
     return QF_SUCCESS;
@@ -356,11 +358,7 @@ void qf_runtime_barrier(void)
 }
 
 int qf_runtime_rank(void) { return rank; }
-int qf_runtime_fuse_blocks(int fused_shares_cpus)
-{
-    if (fuse_mode == FUSE_AUTO) return fused_shares_cpus || starpu_cuda_worker_get_count() > 0;
-    return fuse_mode == FUSE_ALWAYS;
-}
+int qf_runtime_fuse_blocks(int fused_shares_cpus) { return fuse_blocks || (fused_shares_cpus && fuse_mode == FUSE_AUTO); }
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
 int qf_runtime_ncuda_workers(void) { return (int)starpu_cuda_worker_get_count(); }
