@@ -5,7 +5,6 @@
 #define QF_KERNEL_CONVERT_H
 
 #include "su3.h"
-#include "quarkflow/qf_multigrid.h" /* QF_MG_MAX_NVEC */
 
 /* The argument block of convert: nsites records of rec reals (a site, or a coarse link matrix's row). */
 typedef struct {
@@ -13,10 +12,6 @@ typedef struct {
     int rec;
     qf_precision src_prec, dst_prec;
 } qf_convert_args;
-
-/* The longest record kept in half precision: a row of a coarse link matrix of QF_MG_MAX_NVEC colours
- * (a site's links or clover term are 72 reals). */
-#define QF_HALF_RECORD_MAX (4 * QF_MG_MAX_NVEC)
 
 static inline QF_HD int qf_convert_by_record(const qf_convert_args *a)
 {
@@ -29,16 +24,52 @@ static inline QF_HD int64_t qf_convert_count(const qf_convert_args *a)
     return qf_convert_by_record(a) ? a->nsites : a->nsites * a->rec;
 }
 
+/* Record i, W reals at a time (W divides the record; at most 4): a thread holds W values, never a
+ * record. A whole record in a thread's array (up to a coarse link row, 4 x QF_MG_MAX_NVEC reals,
+ * indexed at run time) went to the GPU's local memory and made a 32^4 spinor's conversion to or from
+ * half 7x slower than its bytes (bench/RESULTS.md). A record stored in half is read twice, the first
+ * time for its norm. */
+static inline QF_HD_INLINE void qf_convert_record(const void *src, void *dst, const qf_convert_args *a, int64_t i,
+                                                  const int W)
+{
+    const int rec = a->rec;
+    double v[4];
+    if (a->dst_prec != QF_HALF) {
+        for (int off = 0; off < rec; off += W) {
+            qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W);
+            qf_reals_store(dst, a->dst_prec, (size_t)i * rec + off, v, W);
+        }
+        return;
+    }
+    double m = 0.0;
+    int finite = 1;
+    for (int off = 0; off < rec; off += W) {
+        qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W);
+        for (int j = 0; j < W; j++) qf_half_extent(v[j], &m, &finite);
+    }
+    float norm = qf_half_norm(m, finite);
+    double s = qf_half_components_scale(norm);
+    int16_t *c = qf_half_components_at(dst, (size_t)i, rec);
+    for (int off = 0; off < rec; off += W) {
+        qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W);
+#if defined(__CUDA_ARCH__)
+        if (W == 4) { /* one 8-byte store: 2-byte ones, 32 sectors each for a warp, cost as much as the loads */
+            *(short4 *)(c + off) = make_short4(qf_half_component(v[0], s), qf_half_component(v[1], s),
+                                               qf_half_component(v[2], s), qf_half_component(v[3], s));
+            continue;
+        }
+#endif
+        for (int j = 0; j < W; j++) c[off + j] = qf_half_component(v[j], s);
+    }
+    *(float *)qf_half_norm_at(dst, (size_t)i, rec) = norm;
+}
+
 /* Work item i: record i or real i. */
 static inline QF_HD void qf_convert_item(const void *src, void *dst, const qf_convert_args *a, int64_t i)
 {
-    if (qf_convert_by_record(a)) {
-        double v[QF_HALF_RECORD_MAX];
-        qf_record_reals_load(src, a->src_prec, (size_t)i, a->rec, 0, v, a->rec);
-        qf_record_reals_store(dst, a->dst_prec, (size_t)i, a->rec, 0, v, a->rec);
-    } else {
-        qf_real_set(dst, a->dst_prec, (size_t)i, qf_real_get(src, a->src_prec, (size_t)i));
-    }
+    if (!qf_convert_by_record(a)) qf_real_set(dst, a->dst_prec, (size_t)i, qf_real_get(src, a->src_prec, (size_t)i));
+    else if (a->rec % 4 == 0) qf_convert_record(src, dst, a, i, 4);
+    else qf_convert_record(src, dst, a, i, 1);
 }
 
 /* The argument block of gauge_compress: the links of nsites sites, whole in src_prec, compressed to recon

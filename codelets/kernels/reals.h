@@ -147,23 +147,40 @@ static inline QF_HD const float *qf_half_norm_at(const void *base, size_t i, int
 #undef QF_HALF_T
 #undef QF_HALF_LOAD
 
+/* The parts of storing a record: its largest magnitude (qf_half_extent over its values, finite cleared
+ * by NaN or infinity), the norm and scale that follow, and each component; whole in
+ * qf_half_record_store, a few values at a time where a thread cannot hold a record (convert.h). */
+static inline QF_HD void qf_half_extent(double v, double *m, int *finite)
+{
+    double a = fabs(v);
+    *finite = *finite && a <= 1.7e308; /* false for NaN and infinity */
+    *m = a > *m ? a : *m;
+}
+static inline QF_HD float qf_half_norm(double m, int finite) { return finite ? (float)m : (float)NAN; }
+static inline QF_HD double qf_half_components_scale(float norm)
+{
+    return norm > 0.0f ? QF_HALF_MAX / (double)norm : 0.0;
+}
+static inline QF_HD int16_t qf_half_component(double v, double s)
+{
+    double q = rint(v * s); /* |q| may pass QF_HALF_MAX by the rounding of norm to float */
+    return (int16_t)(q > QF_HALF_MAX ? QF_HALF_MAX : q < -QF_HALF_MAX ? -QF_HALF_MAX : q);
+}
+static inline QF_HD int16_t *qf_half_components_at(void *base, size_t i, int rec)
+{
+    return (int16_t *)qf_half_record_ptr(base, i, rec);
+}
+
 /* Record i, all rec reals of it, from v. */
 static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, const double *v)
 {
     double m = 0.0;
     int finite = 1;
-    for (int k = 0; k < rec; k++) {
-        double a = fabs(v[k]);
-        finite = finite && a <= 1.7e308; /* false for NaN and infinity */
-        m = a > m ? a : m;
-    }
-    float norm = finite ? (float)m : (float)NAN;
-    double s = finite && norm > 0.0f ? QF_HALF_MAX / (double)norm : 0.0;
-    int16_t *c = (int16_t *)qf_half_record_ptr(base, i, rec);
-    for (int k = 0; k < rec; k++) {
-        double q = rint(v[k] * s); /* |q| may pass QF_HALF_MAX by the rounding of norm to float */
-        c[k] = (int16_t)(q > QF_HALF_MAX ? QF_HALF_MAX : q < -QF_HALF_MAX ? -QF_HALF_MAX : q);
-    }
+    for (int k = 0; k < rec; k++) qf_half_extent(v[k], &m, &finite);
+    float norm = qf_half_norm(m, finite);
+    double s = qf_half_components_scale(norm);
+    int16_t *c = qf_half_components_at(base, i, rec);
+    for (int k = 0; k < rec; k++) c[k] = qf_half_component(v[k], s);
     *(float *)qf_half_norm_at(base, i, rec) = norm;
 }
 
