@@ -37,7 +37,9 @@ extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
     f.t = qf_blas_field_ptr(buffers, a, QF_BICG_T);
     f.a = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
     f.w = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
-    unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    QF_WITH_ANY_PRECISION(a->prec, P, blas_bicgstab_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr));
+    QF_WITH_ANY_PRECISION(a->prec, P, {
+        unsigned blocks = qf_blas_reduce_blocks(blas_bicgstab_update_kernel<P>, a->n);
+        blas_bicgstab_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);
+    });
     QF_CUDA_CHECK_LAUNCH();
 }

@@ -19,8 +19,10 @@ static __global__ void blas_reduce_kernel(const void *x, const void *y, qf_blas_
 template <int OP>
 static void launch(const void *x, const void *y, const qf_blas_args *a, double *r, double *r2, cudaStream_t stream)
 {
-    unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_REDUCE_BLOCKS);
-    QF_WITH_ANY_PRECISION(a->prec, P, blas_reduce_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2));
+    QF_WITH_ANY_PRECISION(a->prec, P, {
+        unsigned blocks = qf_blas_reduce_blocks(blas_reduce_kernel<OP, P>, a->n);
+        blas_reduce_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2);
+    });
 }
 
 extern "C" void qf_blas_reduce_cuda(void *buffers[], void *cl_arg)

@@ -230,15 +230,26 @@ static inline QF_HD_INLINE void qf_blas_bicgstab_p_elem(void *p, const void *r, 
 }
 
 /* ---- units: elements, or records (sites) in half precision ----
- * A half record is decoded into floats and the element kernels run on those as on a single-precision
- * field (computing in double, rounding to float), before the record is encoded again: the record is
- * a Wilson spinor (QF_BLAS_HALF_RECORD reals, a constant, so that a thread's records stay in registers). */
+ * A half record (a Wilson spinor, QF_BLAS_HALF_RECORD reals) is decoded into floats and the element
+ * kernels run on those as on a single-precision field (computing in double, rounding to float), before
+ * it is encoded again. On CPUs a unit is a record. On GPUs it is a quarter of one (QF_BLAS_HALF_PARTS
+ * threads a record, neighbouring lanes of a warp): a thread holding whole records of every operand
+ * needed 150-255 registers, and the 32 lanes of a warp, each reading its own 56-byte record, touched 32
+ * sectors a load; the half BLAS moved 1.2-1.6 TB/s where single's, a thread an element, moved 2.7
+ * (ncu, bench/RESULTS.md). The threads of a record agree on its new norm by shuffles
+ * (qf_blas_record_store). */
 #define QF_BLAS_HALF_RECORD 24
+#if defined(__CUDA_ARCH__)
+#define QF_BLAS_HALF_PARTS 4
+#else
+#define QF_BLAS_HALF_PARTS 1
+#endif
+#define QF_BLAS_PART_REALS (QF_BLAS_HALF_RECORD / QF_BLAS_HALF_PARTS)
 typedef struct {
-    float v[QF_BLAS_HALF_RECORD];
+    float v[QF_BLAS_PART_REALS];
 } qf_blas_record;
 
-#define QF_BLAS_RECORD_ELEMS (QF_BLAS_HALF_RECORD / 2)
+#define QF_BLAS_RECORD_ELEMS (QF_BLAS_PART_REALS / 2)
 static inline QF_HD int64_t qf_blas_unit_elems(qf_precision prec) { return prec == QF_HALF ? QF_BLAS_RECORD_ELEMS : 1; }
 /* The task's units are first_unit .. first_unit + nunits - 1. */
 static inline QF_HD int64_t qf_blas_first_unit(const qf_blas_args *a, qf_precision prec)
@@ -250,17 +261,43 @@ static inline QF_HD int64_t qf_blas_nunits(const qf_blas_args *a, qf_precision p
     return a->n / qf_blas_unit_elems(prec);
 }
 
-/* record u of a half field into r (nothing for a field the operation does not have), and back */
+/* Unit u of a half field (part u % QF_BLAS_HALF_PARTS of record u / QF_BLAS_HALF_PARTS) into r (nothing
+ * for a field the operation does not have), and back. On GPUs the threads of a record call the store
+ * together: each unit of a task is a thread's, in order, from a first unit that starts a record. */
 static inline QF_HD void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u)
 {
-    if (base) qf_half_record_load_f(base, (size_t)u, QF_BLAS_HALF_RECORD, 0, r->v, QF_BLAS_HALF_RECORD);
+    if (base)
+        qf_half_record_load_f(base, (size_t)(u / QF_BLAS_HALF_PARTS), QF_BLAS_HALF_RECORD,
+                              (int)(u % QF_BLAS_HALF_PARTS) * QF_BLAS_PART_REALS, r->v, QF_BLAS_PART_REALS);
 }
 static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *base, int64_t u)
 {
+#if defined(__CUDA_ARCH__)
+    double m = 0.0;
+    int finite = 1;
+    QF_UNROLL
+    for (int k = 0; k < QF_BLAS_PART_REALS; k++) qf_half_extent(r->v[k], &m, &finite);
+    /* the record's threads are lanes 4j .. 4j + 3 of the warp, all running (whole records a task) */
+    unsigned group = 0xfu << (threadIdx.x % 32 & ~3u);
+    for (int d = 1; d < QF_BLAS_HALF_PARTS; d *= 2) {
+        m = fmax(m, __shfl_xor_sync(group, m, d));
+        finite &= __shfl_xor_sync(group, finite, d);
+    }
+    float norm = qf_half_norm(m, finite);
+    double s = qf_half_components_scale(norm);
+    size_t rec = (size_t)(u / QF_BLAS_HALF_PARTS);
+    int part = (int)(u % QF_BLAS_HALF_PARTS);
+    short2 *c = (short2 *)(qf_half_components_at(base, rec, QF_BLAS_HALF_RECORD) + part * QF_BLAS_PART_REALS);
+    QF_UNROLL
+    for (int k = 0; k < QF_BLAS_PART_REALS / 2; k++)
+        c[k] = make_short2(qf_half_component(r->v[2 * k], s), qf_half_component(r->v[2 * k + 1], s));
+    if (part == 0) *(float *)qf_half_norm_at(base, rec, QF_BLAS_HALF_RECORD) = norm;
+#else
     double v[QF_BLAS_HALF_RECORD];
     QF_UNROLL
     for (int k = 0; k < QF_BLAS_HALF_RECORD; k++) v[k] = r->v[k];
     qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, v);
+#endif
 }
 
 /* Whether blas_update's op reads y (copy, mul, xpcw, and axpby and axpbypcw with b = 0 only write it). */
@@ -293,11 +330,11 @@ static inline QF_HD_INLINE void qf_blas_reduce_unit(int op, const void *x, const
     qf_blas_record rx, ry;
     int64_t e0 = u, ne = 1;
     if (prec == QF_HALF) {
-        int same = y == x;
         qf_blas_record_load(&rx, x, u);
-        qf_blas_record_load(&ry, same ? NULL : y, u);
+        if (y == x) ry = rx; /* a copy, not a pointer to either: that kept both in the GPU's local memory */
+        else qf_blas_record_load(&ry, y, u);
         x = rx.v;
-        y = same ? rx.v : ry.v;
+        y = ry.v;
         e0 = 0, ne = QF_BLAS_RECORD_ELEMS, prec = QF_SINGLE;
     }
     for (int64_t e = e0; e < e0 + ne; e++) {
