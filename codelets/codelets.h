@@ -85,9 +85,10 @@ int qf_staple_face_reals(void);
 int qf_insert_staple_face(const qf_field *u, int b, const qf_face_set *lower, const qf_update_stage *st);
 int qf_insert_gauge_update(qf_field *u, int b, const qf_face_set *lower, const qf_update_stage *st);
 
-/* convert: block b of src into block b of dst in dst's precision (shapes checked by the caller). */
+/* convert: block b of src into block b of dst in dst's precision, the sites of one parity (0 even, 1
+ * odd) or all of them (-1) (shapes checked by the caller). */
 extern struct starpu_codelet qf_cl_convert;
-int qf_insert_convert(qf_field *dst, const qf_field *src, int b);
+int qf_insert_convert(qf_field *dst, const qf_field *src, int b, int parity);
 /* gauge_compress: block b of the whole links src into the compressed links dst (kernels/convert.h). */
 extern struct starpu_codelet qf_cl_gauge_compress;
 int qf_insert_gauge_compress(qf_field *dst, const qf_field *src, int b);

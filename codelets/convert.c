@@ -15,13 +15,13 @@ static void convert_cpu(void *buffers[], void *cl_arg)
     const qf_convert_args *a = cl_arg;
     const void *src = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     void *dst = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    int64_t n = qf_convert_count(a);
+    int64_t first = qf_convert_first(a), end = first + qf_convert_count(a);
     if (qf_convert_by_record(a)) {
-        for (int64_t i = 0; i < n; i++) qf_convert_item(src, dst, a, i);
+        for (int64_t i = first; i < end; i++) qf_convert_item(src, dst, a, i);
         return;
     }
     QF_WITH_PRECISION(a->src_prec, PS, QF_WITH_PRECISION(a->dst_prec, PD, {
-        for (int64_t i = 0; i < n; i++) qf_real_set(dst, PD, (size_t)i, qf_real_get(src, PS, (size_t)i));
+        for (int64_t i = first; i < end; i++) qf_real_set(dst, PD, (size_t)i, qf_real_get(src, PS, (size_t)i));
     }));
 }
 
@@ -34,20 +34,23 @@ struct starpu_codelet qf_cl_convert = {
     .cuda_funcs = {qf_convert_cuda},
     .cuda_flags = {STARPU_CUDA_ASYNC},
 #endif
-    .nbuffers = 2,
-    .modes = {STARPU_R, STARPU_W},
+    .nbuffers = STARPU_VARIABLE_NBUFFERS, /* src R, dst W, or RW for one parity (qf_insert_convert) */
     .model = &convert_model,
 };
 
-int qf_insert_convert(qf_field *dst, const qf_field *src, int b)
+int qf_insert_convert(qf_field *dst, const qf_field *src, int b, int parity)
 {
-    /* records, not sites: a half field's norms cover records (a coarse link matrix's rows) */
+    /* records, not sites: a half field's norms cover records (a coarse link matrix's rows); a block's
+     * even sites come before its odd ones */
     int rec = qf_field_shape_record_reals(&dst->shape);
-    qf_convert_args a = {.nsites = dst->lat->block_volume * (dst->shape.site_reals / rec),
+    int64_t per_site = dst->shape.site_reals / rec, sites = dst->lat->block_volume / (parity < 0 ? 1 : 2);
+    qf_convert_args a = {.first = parity < 0 ? 0 : parity * sites * per_site,
+                         .nsites = sites * per_site,
                          .rec = rec,
                          .src_prec = src->prec,
                          .dst_prec = dst->prec};
-    int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_R, qf_field_block(src, b), STARPU_W,
-                                   qf_field_block(dst, b), QF_ARGS(a), 0);
+    /* one parity keeps the other's values, which must then be valid where the task runs */
+    int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_R, qf_field_block(src, b),
+                                   parity < 0 ? STARPU_W : STARPU_RW, qf_field_block(dst, b), QF_ARGS(a), 0);
     return qf_task_check(ret, "convert");
 }

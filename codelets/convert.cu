@@ -6,7 +6,7 @@
 static __global__ void convert_kernel(const void *src, void *dst, qf_convert_args a)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < qf_convert_count(&a)) qf_convert_item(src, dst, &a, i);
+    if (i < qf_convert_count(&a)) qf_convert_item(src, dst, &a, qf_convert_first(&a) + i);
 }
 
 extern "C" void qf_convert_cuda(void *buffers[], void *cl_arg)

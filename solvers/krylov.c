@@ -116,7 +116,7 @@ static int residual(qf_reliable *rel, qf_field *rs, double *norm)
     if (rel->form == QF_RESIDUAL_NORMAL) rc = rc || qf_krylov_apply(k, 1, r, ax);
     else r = ax;
     double re = 0.0, im;
-    rc = rc || (mixed(rel) ? qf_field_convert(rs, r) : qf_blas_copy(rs, r, parity)) || qf_scalar_create(&rr) ||
+    rc = rc || (mixed(rel) ? qf_field_convert_parity(rs, r, parity) : qf_blas_copy(rs, r, parity)) || qf_scalar_create(&rr) ||
          qf_blas_norm2(rr, rs, parity) || qf_scalar_get(rr, &re, &im);
     if (rr) qf_scalar_destroy(rr);
     if (!rc && !isfinite(re)) {
@@ -148,7 +148,7 @@ int qf_reliable_due(qf_reliable *rel, double norm)
 static int fold(qf_reliable *rel)
 {
     int parity = rel->k->parity;
-    return qf_field_convert(rel->hi[0], rel->xs) || qf_blas_axpby(1.0, rel->hi[0], 1.0, rel->x, parity) ||
+    return qf_field_convert_parity(rel->hi[0], rel->xs, parity) || qf_blas_axpby(1.0, rel->hi[0], 1.0, rel->x, parity) ||
                    qf_blas_axpby(0.0, NULL, 0.0, rel->xs, parity)
                ? QF_ERROR
                : QF_SUCCESS;

@@ -203,7 +203,7 @@ static int finish_shift(multishift *m, int s, qf_field *x, const qf_field *b, co
                         qf_solver_result *res)
 {
     int par = m->parity;
-    int rc = m->xs[s] == x ? QF_SUCCESS : qf_field_convert(t, m->xs[s]) || qf_blas_copy(x, t, par);
+    int rc = m->xs[s] == x ? QF_SUCCESS : qf_field_convert_parity(t, m->xs[s], par) || qf_blas_copy(x, t, par);
     double norm = NAN;
     m->flops += qf_linop_flops(m->A, 0);
     rc = rc || true_residual(m->A, m->shift[s], x, b, t, &norm);
@@ -266,7 +266,7 @@ int qf_multishift_cg(qf_linop *A, int n, const double *shifts, const double *tol
         for (int s = 0; s < n; s++) res[s].converged = 1;
     } else if (!rc) {
         /* r = b in the iterations' precision, every p_s = r */
-        rc = (uniform ? qf_blas_copy(m.r, b, m.parity) : qf_field_convert(m.r, b));
+        rc = (uniform ? qf_blas_copy(m.r, b, m.parity) : qf_field_convert_parity(m.r, b, m.parity));
         for (int s = 0; s < n && !rc; s++) rc = qf_blas_copy(m.p[s], m.r, m.parity);
         int iterated = !rc && iterate(&m, p) == QF_SUCCESS;
         if (!rc && !iterated) {

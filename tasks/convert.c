@@ -2,17 +2,25 @@
  * compressed records of a Dirac operator (gauge_compress). */
 #include "tasks.h"
 
-int qf_field_convert(qf_field *dst, const qf_field *src)
+int qf_field_convert_parity(qf_field *dst, const qf_field *src, int parity)
 {
     if (qf_sequence_failed()) return QF_ERROR;
+    if (parity < -1 || parity > 1)
+        return qf_fail("qf_field_convert_parity: parity %d: use 0 (even sites), 1 (odd sites) or -1 (all sites)",
+                       parity);
     if (!qf_field_shape_same_sites(&dst->shape, &src->shape) || dst->lat->nblocks != src->lat->nblocks ||
         dst->lat->block_volume != src->lat->block_volume)
         return qf_fail("cannot convert a %s field (%d reals a site) into a %s field (%d reals a site) or onto other blocks",
                        qf_field_kind_name(src->shape.kind), src->shape.site_reals, qf_field_kind_name(dst->shape.kind),
                        dst->shape.site_reals);
     for (int b = 0; b < dst->lat->nblocks; b++)
-        if (qf_insert_convert(dst, src, b)) return QF_ERROR;
+        if (qf_insert_convert(dst, src, b, parity)) return QF_ERROR;
     return QF_SUCCESS;
+}
+
+int qf_field_convert(qf_field *dst, const qf_field *src)
+{
+    return qf_field_convert_parity(dst, src, -1);
 }
 
 int qf_field_create_converted(qf_field **out, const qf_field *src, qf_precision prec)

@@ -57,6 +57,7 @@ static cplx ld(const double *a, int64_t e, qf_precision p)
 /* The fields of one (block grid, kind, precision) and what the checks need to know about them. */
 typedef struct {
     char tag[96];
+    const qf_lattice *lat;
     qf_field_shape shape;
     qf_precision prec;
     int nr;               /* reals a site */
@@ -139,6 +140,41 @@ static void check_update(ctx *c, int t, int parity)
     worst_update[c->pi] = fmax(worst_update[c->pi], err);
     CHECK(err < (c->prec == QF_DOUBLE ? 1e-15 : 1e-7), "%s: matches the loops (rel err %.2e)", tag, err);
     CHECK(changed == 0, "%s: the other parity is untouched (%lld elements changed)", tag, (long long)changed);
+}
+
+/* ---- conversions of one parity ---- */
+
+/* x converted on one parity into another precision equals the whole conversion there, and the other
+ * parity keeps what the field held (bit for bit: the same kernels round each record alike). */
+static void check_convert(ctx *c, int parity)
+{
+    static const qf_precision to[] = {QF_DOUBLE, QF_SINGLE, QF_HALF};
+    int64_t n = V * c->nr;
+    double *before = malloc((size_t)n * sizeof(double)), *want = malloc((size_t)n * sizeof(double));
+    for (unsigned k = 0; k < sizeof to / sizeof to[0] && before && want; k++) {
+        if (to[k] == c->prec || (to[k] == QF_HALF && c->shape.kind != QF_FIELD_WILSON)) continue;
+        char tag[160];
+        snprintf(tag, sizeof tag, "%s, convert to %s, parity %d", c->tag, qf_precision_name(to[k]), parity);
+        qf_field *whole = NULL, *part = NULL;
+        int rc = qf_field_create_shaped(&whole, c->lat, &c->shape, to[k], 0) ||
+                 qf_field_create_shaped(&part, c->lat, &c->shape, to[k], 0) || load(c, c->x, X0) ||
+                 load(c, c->y, Y0) || qf_field_convert(whole, c->x) || qf_field_export(whole, want) ||
+                 qf_field_convert(part, c->y) || qf_field_export(part, before) ||
+                 qf_field_convert_parity(part, c->x, parity) || qf_field_export(part, tmp);
+        CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+        int64_t wrong = 0;
+        for (int64_t i = 0; i < V && !rc; i++)
+            for (int r = 0; r < c->nr; r++) {
+                int64_t e = i * c->nr + r;
+                wrong += tmp[e] != (in_parity(i, parity) ? want[e] : before[e]);
+            }
+        CHECK(!rc && wrong == 0, "%s: the parity's reals are the whole conversion's, the other's kept (%lld differ)",
+              tag, (long long)wrong);
+        if (whole) qf_field_destroy(whole);
+        if (part) qf_field_destroy(part);
+    }
+    free(before);
+    free(want);
 }
 
 /* ---- reductions ---- */
@@ -594,7 +630,7 @@ static void check_cg(ctx *c, int parity)
 
 static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_precision prec, int full)
 {
-    ctx c = {.shape = *shape, .prec = prec, .nr = shape->site_reals, .pi = prec == QF_SINGLE};
+    ctx c = {.lat = lat, .shape = *shape, .prec = prec, .nr = shape->site_reals, .pi = prec == QF_SINGLE};
     snprintf(c.tag, sizeof c.tag, "blocks %d %d %d %d, %s (%d reals a site), %s", lat->blocks[0], lat->blocks[1],
              lat->blocks[2], lat->blocks[3], qf_field_kind_name(shape->kind), shape->site_reals, qf_precision_name(prec));
     int rc = qf_field_create_shaped(&c.x, lat, shape, prec, 0) || qf_field_create_shaped(&c.y, lat, shape, prec, 0) ||
@@ -605,6 +641,7 @@ static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_pre
     if (rc) return;
     for (int parity = -1; parity <= 1; parity++) {
         for (int t = 0; t < T_NUPD; t++) check_update(&c, t, parity);
+        check_convert(&c, parity);
         check_reduce(&c, parity);
         for (int alias = 0; alias < 2; alias++) {
             check_fused(&c, 0, alias, parity);
@@ -653,6 +690,7 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_blas_caxpy(s, 1.0, wo, w, -1), "lattice", "caxpy of a field on another block grid");
     REFUSED(qf_blas_cg_update(w, w2, s, w, wo, s2, -1), "lattice", "cg_update with q on another block grid");
     REFUSED(qf_blas_norm2(s, w, 2), "parity 2", "parity 2");
+    REFUSED(qf_field_convert_parity(ws, w, 2), "parity 2", "a conversion of parity 2");
     REFUSED(qf_blas_dot_norm2(s, s, w, w2, -1), "one scalar", "dot_norm2 into one scalar");
     REFUSED(qf_blas_dot_norm2(s, NULL, w, w2, -1), "scalar norm is NULL", "dot_norm2 without a norm scalar");
     REFUSED(qf_blas_cxpay(w, s, 1.0, w2, -2), "parity -2", "parity -2");

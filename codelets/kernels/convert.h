@@ -6,9 +6,10 @@
 
 #include "su3.h"
 
-/* The argument block of convert: nsites records of rec reals (a site, or a coarse link matrix's row). */
+/* The argument block of convert: nsites records of rec reals (a site, or a coarse link matrix's row)
+ * from record first on (the even or odd sites of a block, or all of them). */
 typedef struct {
-    int64_t nsites;
+    int64_t first, nsites;
     int rec;
     qf_precision src_prec, dst_prec;
 } qf_convert_args;
@@ -64,7 +65,13 @@ static inline QF_HD_INLINE void qf_convert_record(const void *src, void *dst, co
     *(float *)qf_half_norm_at(dst, (size_t)i, rec) = norm;
 }
 
-/* Work item i: record i or real i. */
+/* The block's index of work item 0. */
+static inline QF_HD int64_t qf_convert_first(const qf_convert_args *a)
+{
+    return qf_convert_by_record(a) ? a->first : a->first * a->rec;
+}
+
+/* Work item i of the block (counted from qf_convert_first): record i or real i. */
 static inline QF_HD void qf_convert_item(const void *src, void *dst, const qf_convert_args *a, int64_t i)
 {
     if (!qf_convert_by_record(a)) qf_real_set(dst, a->dst_prec, (size_t)i, qf_real_get(src, a->src_prec, (size_t)i));

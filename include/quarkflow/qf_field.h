@@ -132,6 +132,9 @@ int qf_field_save_colour_vector(const qf_field *v, const char *path, int precisi
 int qf_colour_vector_read_local(const qf_lattice *lat, const char *path, double **vec, int *precision_bits);
 /* dst = src in dst's precision, as one task per block; shapes and lattices must match. */
 int qf_field_convert(qf_field *dst, const qf_field *src);
+/* The same on the sites of one parity (0 even, 1 odd; -1 all), as the BLAS's parity argument: the
+ * other parity of dst keeps its values. */
+int qf_field_convert_parity(qf_field *dst, const qf_field *src, int parity);
 /* A scratch field of src's lattice and shape in precision prec holding src's contents (the caller owns
  * it; NULL on failure). */
 int qf_field_create_converted(qf_field **out, const qf_field *src, qf_precision prec);
