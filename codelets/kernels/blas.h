@@ -287,10 +287,11 @@ static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *bas
     double s = qf_half_components_scale(norm);
     size_t rec = (size_t)(u / QF_BLAS_HALF_PARTS);
     int part = (int)(u % QF_BLAS_HALF_PARTS);
-    short2 *c = (short2 *)(qf_half_components_at(base, rec, QF_BLAS_HALF_RECORD) + part * QF_BLAS_PART_REALS);
+    double v[QF_BLAS_PART_REALS];
     QF_UNROLL
-    for (int k = 0; k < QF_BLAS_PART_REALS / 2; k++)
-        c[k] = make_short2(qf_half_component(r->v[2 * k], s), qf_half_component(r->v[2 * k + 1], s));
+    for (int k = 0; k < QF_BLAS_PART_REALS; k++) v[k] = r->v[k];
+    qf_half_components_store(qf_half_components_at(base, rec, QF_BLAS_HALF_RECORD), part * QF_BLAS_PART_REALS, v,
+                             QF_BLAS_PART_REALS, s);
     if (part == 0) *(float *)qf_half_norm_at(base, rec, QF_BLAS_HALF_RECORD) = norm;
 #else
     double v[QF_BLAS_HALF_RECORD];

@@ -53,14 +53,7 @@ static inline QF_HD_INLINE void qf_convert_record(const void *src, void *dst, co
     int16_t *c = qf_half_components_at(dst, (size_t)i, rec);
     for (int off = 0; off < rec; off += W) {
         qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W);
-#if defined(__CUDA_ARCH__)
-        if (W == 4) { /* one 8-byte store: 2-byte ones, 32 sectors each for a warp, cost as much as the loads */
-            *(short4 *)(c + off) = make_short4(qf_half_component(v[0], s), qf_half_component(v[1], s),
-                                               qf_half_component(v[2], s), qf_half_component(v[3], s));
-            continue;
-        }
-#endif
-        for (int j = 0; j < W; j++) c[off + j] = qf_half_component(v[j], s);
+        qf_half_components_store(c, off, v, W, s);
     }
     *(float *)qf_half_norm_at(dst, (size_t)i, rec) = norm;
 }

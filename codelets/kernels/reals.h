@@ -148,8 +148,9 @@ static inline QF_HD const float *qf_half_norm_at(const void *base, size_t i, int
 #undef QF_HALF_LOAD
 
 /* The parts of storing a record: its largest magnitude (qf_half_extent over its values, finite cleared
- * by NaN or infinity), the norm and scale that follow, and each component; whole in
- * qf_half_record_store, a few values at a time where a thread cannot hold a record (convert.h). */
+ * by NaN or infinity), the norm and scale that follow, and the components (qf_half_components_store);
+ * whole in qf_half_record_store, a few values at a time where a thread cannot hold a record
+ * (convert.h, the GPU's BLAS). */
 static inline QF_HD void qf_half_extent(double v, double *m, int *finite)
 {
     double a = fabs(v);
@@ -171,6 +172,27 @@ static inline QF_HD int16_t *qf_half_components_at(void *base, size_t i, int rec
     return (int16_t *)qf_half_record_ptr(base, i, rec);
 }
 
+/* n components off .. off + n - 1 of a record (c: its first) from v at scale s. On GPUs 8 or 4 bytes a
+ * store where n and off allow it (records start 8-byte aligned): 2-byte stores cost a warp as many
+ * sectors as 8-byte ones. */
+static inline QF_HD void qf_half_components_store(int16_t *c, int off, const double *v, int n, double s)
+{
+#if defined(__CUDA_ARCH__)
+    if (n % 4 == 0 && off % 4 == 0) {
+        for (int k = 0; k < n / 4; k++)
+            ((short4 *)(c + off))[k] = make_short4(qf_half_component(v[4 * k], s), qf_half_component(v[4 * k + 1], s),
+                                                   qf_half_component(v[4 * k + 2], s), qf_half_component(v[4 * k + 3], s));
+        return;
+    }
+    if (n % 2 == 0 && off % 2 == 0) {
+        for (int k = 0; k < n / 2; k++)
+            ((short2 *)(c + off))[k] = make_short2(qf_half_component(v[2 * k], s), qf_half_component(v[2 * k + 1], s));
+        return;
+    }
+#endif
+    for (int k = 0; k < n; k++) c[off + k] = qf_half_component(v[k], s);
+}
+
 /* Record i, all rec reals of it, from v. */
 static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, const double *v)
 {
@@ -178,9 +200,7 @@ static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, con
     int finite = 1;
     for (int k = 0; k < rec; k++) qf_half_extent(v[k], &m, &finite);
     float norm = qf_half_norm(m, finite);
-    double s = qf_half_components_scale(norm);
-    int16_t *c = qf_half_components_at(base, i, rec);
-    for (int k = 0; k < rec; k++) c[k] = qf_half_component(v[k], s);
+    qf_half_components_store(qf_half_components_at(base, i, rec), 0, v, rec, qf_half_components_scale(norm));
     *(float *)qf_half_norm_at(base, i, rec) = norm;
 }
 
