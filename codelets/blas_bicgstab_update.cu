@@ -38,7 +38,7 @@ extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
     f.a = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
     f.w = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
     QF_WITH_ANY_PRECISION(a->prec, P, {
-        unsigned blocks = qf_blas_reduce_blocks(blas_bicgstab_update_kernel<P>, a->n);
+        unsigned blocks = qf_blas_reduce_blocks<blas_bicgstab_update_kernel<P>>(a->n);
         blas_bicgstab_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);
     });
     QF_CUDA_CHECK_LAUNCH();

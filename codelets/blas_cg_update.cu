@@ -31,7 +31,7 @@ extern "C" void qf_blas_cg_update_cuda(void *buffers[], void *cl_arg)
     const void *q = qf_blas_field_ptr(buffers, a, QF_CG_Q);
     const double *sa = qf_blas_scalar_ptr(buffers, a, QF_CG_A), *sd = qf_blas_scalar_ptr(buffers, a, QF_CG_D);
     QF_WITH_ANY_PRECISION(a->prec, P, {
-        unsigned blocks = qf_blas_reduce_blocks(blas_cg_update_kernel<P>, a->n);
+        unsigned blocks = qf_blas_reduce_blocks<blas_cg_update_kernel<P>>(a->n);
         blas_cg_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, r, sa, sd, p, q, *a, rr);
     });
     QF_CUDA_CHECK_LAUNCH();

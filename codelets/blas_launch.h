@@ -96,22 +96,13 @@ static inline unsigned qf_blas_cuda_blocks(int64_t n, unsigned max)
 }
 
 /* Thread blocks of a reduction's launch: QF_BLAS_REDUCE_BLOCKS at most, and no more than the GPU runs at
- * once (its multiprocessors times the kernel's blocks each), so that the grid-stride loops' blocks
- * finish together: 1024 blocks of the half BiCGStab update at 5 a multiprocessor ran in 1.55 waves, the
- * second idling 45% of the GPU (ncu: 124 us against 110 at 2 a multiprocessor). Worked out once a
- * kernel. */
-template <class Kernel> static unsigned qf_blas_reduce_blocks(Kernel kernel, int64_t n)
+ * once (qf_cuda_resident_blocks), so that the grid-stride loops' blocks finish together: 1024 blocks of
+ * the half BiCGStab update at 5 a multiprocessor ran in 1.55 waves, the second idling 45% of the GPU
+ * (ncu: 124 us against 110 at 2 a multiprocessor). */
+template <auto Kernel> static unsigned qf_blas_reduce_blocks(int64_t n)
 {
-    static unsigned wave;
-    if (!wave) {
-        int dev = 0, sms = 0, per_sm = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, QF_CUDA_THREADS, 0);
-        unsigned w = (unsigned)(sms * per_sm);
-        wave = w > 0 && w < QF_BLAS_REDUCE_BLOCKS ? w : QF_BLAS_REDUCE_BLOCKS;
-    }
-    return qf_blas_cuda_blocks(n, wave);
+    unsigned wave = qf_cuda_resident_blocks<Kernel>();
+    return qf_blas_cuda_blocks(n, wave > 0 && wave < QF_BLAS_REDUCE_BLOCKS ? wave : QF_BLAS_REDUCE_BLOCKS);
 }
 
 /* A result scalar the task assigns starts at zero, as the kernels add into it. */

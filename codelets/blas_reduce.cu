@@ -20,7 +20,7 @@ template <int OP>
 static void launch(const void *x, const void *y, const qf_blas_args *a, double *r, double *r2, cudaStream_t stream)
 {
     QF_WITH_ANY_PRECISION(a->prec, P, {
-        unsigned blocks = qf_blas_reduce_blocks(blas_reduce_kernel<OP, P>, a->n);
+        unsigned blocks = qf_blas_reduce_blocks<blas_reduce_kernel<OP, P>>(a->n);
         blas_reduce_kernel<OP, P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(x, y, *a, r, r2);
     });
 }
