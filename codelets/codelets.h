@@ -63,6 +63,9 @@ void qf_set_sum_reduction(starpu_data_handle_t h);
 int qf_insert_sum_zero(starpu_data_handle_t h);
 int qf_insert_sum_add(starpu_data_handle_t target, starpu_data_handle_t term);
 
+/* field_zero: a field block zero-filled, the init method of scratch blocks (field_zero.c). */
+extern struct starpu_codelet qf_cl_field_zero;
+
 /* gauge_start: cold, weak (noise eps) or hot links on block b of u, keyed by seed and the global site. */
 extern struct starpu_codelet qf_cl_gauge_start;
 int qf_insert_gauge_start(qf_field *u, int b, qf_gauge_start_kind kind, uint64_t seed, double eps);

@@ -31,6 +31,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_scalar_trisolve, "trisolve", COLOUR_SCALAR},
     {&qf_cl_sum_zero, "zero", COLOUR_REDUX},
     {&qf_cl_sum_add, "add", COLOUR_REDUX},
+    {&qf_cl_field_zero, "fzero", COLOUR_REDUX},
     {&qf_cl_convert, "convert", COLOUR_CONVERT},
     {&qf_cl_gauge_compress, "compress", COLOUR_CONVERT},
     {&qf_cl_face_copy, "face", COLOUR_FACE},
@@ -73,5 +74,5 @@ static const qf_codelet_entry registry[] = {
  * (the command line, a host code through the C API) shares. */
 __attribute__((constructor)) static void register_codelets(void)
 {
-    qf_codelet_table_register(registry, (int)(sizeof registry / sizeof registry[0]));
+    qf_codelet_table_register(registry, (int)(sizeof registry / sizeof registry[0]), &qf_cl_field_zero);
 }

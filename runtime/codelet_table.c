@@ -6,15 +6,18 @@
 
 static const qf_codelet_entry *table;
 static int table_size;
+static struct starpu_codelet *field_init_cl;
 
-void qf_codelet_table_register(const qf_codelet_entry *t, int n)
+void qf_codelet_table_register(const qf_codelet_entry *t, int n, struct starpu_codelet *field_init)
 {
     table = t;
     table_size = n;
+    field_init_cl = field_init;
     for (int c = 0; c < n; c++) t[c].cl->color = t[c].colour;
 }
 
 int qf_codelet_count(void) { return table_size; }
+struct starpu_codelet *qf_codelet_field_init(void) { return field_init_cl; }
 const qf_codelet_entry *qf_codelet_at(int c) { return &table[c]; }
 
 int qf_trace_colour(const char *model, unsigned *rgb)

@@ -15,8 +15,12 @@ typedef struct {
     unsigned colour;
 } qf_codelet_entry;
 
-/* Called once, at load time, by the codelet layer; sets each codelet's trace colour. */
-void qf_codelet_table_register(const qf_codelet_entry *table, int n);
+/* Called once, at load time, by the codelet layer; sets each codelet's trace colour. field_init is
+ * the codelet that zero-fills a field block (vector handle), which scratch blocks take as their init
+ * method (runtime/field.c). */
+void qf_codelet_table_register(const qf_codelet_entry *table, int n, struct starpu_codelet *field_init);
+/* That codelet (NULL before the codelet layer has loaded). */
+struct starpu_codelet *qf_codelet_field_init(void);
 /* The number of registered codelets, and entry c of the table. */
 int qf_codelet_count(void);
 const qf_codelet_entry *qf_codelet_at(int c);

@@ -2,6 +2,7 @@
  * sites first: tasks select a parity by range, not by sub-handle, because StarPU gives a planned
  * partition of a lazily allocated handle a main-memory copy, which would cost every GPU-resident
  * scratch field its size in pinned host memory), and lazily allocated face buffers; plus the copies between fields and global lexicographic arrays. */
+#include "codelet_table.h"
 #include "field_handles.h"
 #include "mpi_data.h"
 #include "quarkflow/qf_runtime.h"
@@ -205,9 +206,12 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
     size_t nsites = (size_t)lat->block_volume;
     for (int b = 0; b < nb; b++) {
         if ((flags & QF_FIELD_SCRATCH) || !qf_lattice_block_is_local(lat, b)) {
-            /* scratch: StarPU allocates each block where its first task writes it; another process's
-             * block: a handle for the task graph, memory only where StarPU-MPI receives a copy */
+            /* scratch: StarPU allocates each block where its first task writes it, or zero-fills it
+             * there where a task on one parity reads the other first; another process's block: a handle
+             * for the task graph, memory only where StarPU-MPI receives a copy */
             qf_block_handle_register(&f->block[b], lat, b, (uint32_t)nsites, site_bytes);
+            if (qf_lattice_block_is_local(lat, b) && qf_codelet_field_init())
+                starpu_data_set_reduction_methods(f->block[b], NULL, qf_codelet_field_init());
         } else {
             if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
                 qf_field_destroy(f);

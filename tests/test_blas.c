@@ -177,6 +177,35 @@ static void check_convert(ctx *c, int parity)
     free(want);
 }
 
+/* A fresh scratch field (StarPU allocates its blocks lazily) written on one parity, by a conversion
+ * and by a BLAS update: the other parity reads as zeros, as on a field created zeroed, where StarPU
+ * used to abort on the read of a block nothing had written. */
+static void check_fresh_scratch(const qf_lattice *lat)
+{
+    for (int parity = 0; parity < 2; parity++) {
+        qf_field *d = NULL, *s = NULL, *t = NULL;
+        int rc = qf_field_create(&d, lat, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
+                 qf_field_create_scratch(&s, lat, QF_FIELD_WILSON, QF_SINGLE) ||
+                 qf_field_create_scratch(&t, lat, QF_FIELD_WILSON, QF_DOUBLE) || qf_field_import(d, X0) ||
+                 qf_field_convert_parity(s, d, parity) || qf_blas_copy(t, d, parity);
+        CHECK(rc == 0, "fresh scratch fields, parity %d: %s", parity, qf_last_error());
+        for (int k = 0; k < 2 && !rc; k++) {
+            qf_precision p = k ? QF_DOUBLE : QF_SINGLE;
+            rc = qf_field_export(k ? t : s, tmp);
+            int64_t wrong = 0;
+            for (int64_t i = 0; i < V && !rc; i++)
+                for (int r = 0; r < 24; r++)
+                    wrong += tmp[i * 24 + r] != (in_parity(i, parity) ? rounded(X0[i * 24 + r], p) : 0.0);
+            CHECK(!rc && wrong == 0, "a fresh scratch %s field written on parity %d by %s: that parity's values, zeros "
+                  "on the other (%lld differ)", qf_precision_name(p), parity, k ? "qf_blas_copy" : "qf_field_convert_parity",
+                  (long long)wrong);
+        }
+        if (d) qf_field_destroy(d);
+        if (s) qf_field_destroy(s);
+        if (t) qf_field_destroy(t);
+    }
+}
+
 /* ---- reductions ---- */
 
 static cplx ref_dot(const double *x, const double *y, int nr, int parity, qf_precision p)
@@ -831,6 +860,7 @@ int main(void)
                 test_case(&lats[g], &shapes[k], pi ? QF_SINGLE : QF_DOUBLE, g == 0 || g == 2);
     }
     test_errors(&lats[1], &lats[2]);
+    check_fresh_scratch(&lats[2]);
     check_trisolve();
     printf("largest relative errors (double, single): updates %.1e %.1e; reductions %.1e %.1e; fused updates "
            "%.1e %.1e; CG-like iteration %.1e %.1e\n",

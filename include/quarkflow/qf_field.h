@@ -89,9 +89,9 @@ int qf_field_site_reals(qf_field_kind k);
  * allocates faces when first needed, face_depth > 0 allocates faces of that depth now (refused when a
  * block is thinner). Contents start at zero. */
 int qf_field_create(qf_field **f, const qf_lattice *lat, qf_field_kind kind, qf_precision prec, int face_depth);
-/* A scratch field: no host memory and no initial contents (write it before anything reads it);
- * StarPU allocates each block where the first task that writes it runs (a GPU, for a GPU-only
- * solve), and host memory only if the host reads it.
+/* A scratch field: no host memory; StarPU allocates each block where the first task that writes it
+ * runs (a GPU, for a GPU-only solve), and host memory only if the host reads it. A block read before
+ * anything wrote it (the other parity of an operation on one parity) reads as zeros.
  * Solver temporaries are scratch fields: pinning host memory for them costs more than the solve. */
 int qf_field_create_scratch(qf_field **f, const qf_lattice *lat, qf_field_kind kind, qf_precision prec);
 /* A field of any shape: flags QF_FIELD_SCRATCH (as qf_field_create_scratch; otherwise zero, as
