@@ -1,6 +1,7 @@
 /* Codelet convert: copies a block into a field of another precision (kernels/convert.h). */
 #include "codelets.h"
 #include "kernels/convert.h"
+#include "kernels/face.h"
 
 #if QF_HAVE_CUDA
 void qf_convert_cuda(void *buffers[], void *cl_arg);
@@ -43,9 +44,9 @@ int qf_insert_convert(qf_field *dst, const qf_field *src, int b, int parity)
     /* records, not sites: a half field's norms cover records (a coarse link matrix's rows); a block's
      * even sites come before its odd ones */
     int rec = qf_field_shape_record_reals(&dst->shape);
-    int64_t per_site = dst->shape.site_reals / rec, sites = dst->lat->block_volume / (parity < 0 ? 1 : 2);
-    qf_convert_args a = {.first = parity < 0 ? 0 : parity * sites * per_site,
-                         .nsites = sites * per_site,
+    int64_t per_site = dst->shape.site_reals / rec;
+    qf_convert_args a = {.first = qf_parity_site(dst->lat->block, parity, 0) * per_site,
+                         .nsites = qf_parity_nsites(dst->lat->block, parity) * per_site,
                          .rec = rec,
                          .src_prec = src->prec,
                          .dst_prec = dst->prec};

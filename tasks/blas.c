@@ -19,7 +19,7 @@
 
 /* ---- checks at the boundary ---- */
 
-static int check_parity(const char *fn, int parity)
+int qf_check_parity(const char *fn, int parity)
 {
     if (parity >= -1 && parity <= 1) return QF_SUCCESS;
     return qf_fail("%s: parity %d: use 0 (even sites), 1 (odd sites) or -1 (all sites)", fn, parity);
@@ -166,7 +166,7 @@ static int reduce(const char *fn, int op, qf_scalar *r, qf_scalar *r2, const qf_
     const qf_scalar *s[2] = {r, r2};
     const char *const sname[2] = {op == REDUCE_DOT_NORM2 ? "dot" : "r", "norm"};
     if (check_scalars(fn, op == REDUCE_DOT_NORM2 ? 2 : 1, s, sname) || check_fields(fn, op == REDUCE_NORM2 ? 1 : 2, f, fname) ||
-        check_parity(fn, parity))
+        qf_check_parity(fn, parity))
         return QF_ERROR;
     if (r == r2) return qf_fail("%s: dot and norm are one scalar: give two", fn);
     if (op == REDUCE_DOT && x == y) op = REDUCE_NORM2; /* <x, x> = |x|^2, with x read once and im exactly 0 */
@@ -232,7 +232,7 @@ static int update(const char *fn, int op, qf_field *y, const qf_field *x, const 
     const qf_scalar *sc[2] = {c, d};
     const char *const sname[2] = {"a", "d"};
     if (check_fields(fn, uses_w ? 3 : reads_x ? 2 : 1, f, fname) ||
-        (uses_scalar && check_scalars(fn, d ? 2 : 1, sc, sname)) || check_parity(fn, parity))
+        (uses_scalar && check_scalars(fn, d ? 2 : 1, sc, sname)) || qf_check_parity(fn, parity))
         return QF_ERROR;
     if ((op == UPDATE_AXPBY || op == UPDATE_AXPBYPCW) && (check_real(fn, "a", a) || check_real(fn, "b", b)))
         return QF_ERROR;
@@ -333,7 +333,7 @@ static int cg_update(const char *fn, qf_field *x, qf_field *r, const qf_scalar *
     const char *const fname[4] = {"x", "r", "p", "q"};
     const qf_scalar *s[3] = {a, rr, d};
     const char *const sname[3] = {"a", "rr", "d"};
-    if (check_fields(fn, 4, f, fname) || check_scalars(fn, d ? 3 : 2, s, sname) || check_parity(fn, parity))
+    if (check_fields(fn, 4, f, fname) || check_scalars(fn, d ? 3 : 2, s, sname) || qf_check_parity(fn, parity))
         return QF_ERROR;
     if (x == r) return qf_fail("%s: x and r are one field: the update writes both, so they must be distinct", fn);
     if (rr == a || rr == d)
@@ -368,7 +368,7 @@ int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const 
     const char *const fname[5] = {"x", "r", "p", "s", "t"};
     const qf_scalar *sc[3] = {a, w, rr};
     const char *const sname[3] = {"a", "w", "rr"};
-    if (check_fields(fn, 5, f, fname) || check_scalars(fn, 3, sc, sname) || check_parity(fn, parity))
+    if (check_fields(fn, 5, f, fname) || check_scalars(fn, 3, sc, sname) || qf_check_parity(fn, parity))
         return QF_ERROR;
     if (x == r) return qf_fail("%s: x and r are one field: the update writes both, so they must be distinct", fn);
     if (rr == a || rr == w)
@@ -403,7 +403,7 @@ int qf_blas_bicgstab_p(qf_field *p, const qf_field *r, const qf_field *v, const 
     const char *const fname[3] = {"p", "r", "v"};
     const qf_scalar *sc[4] = {rho_new, rho, alpha, omega};
     const char *const sname[4] = {"rho_new", "rho", "alpha", "omega"};
-    if (check_fields(fn, 3, f, fname) || check_scalars(fn, 4, sc, sname) || check_parity(fn, parity))
+    if (check_fields(fn, 3, f, fname) || check_scalars(fn, 4, sc, sname) || qf_check_parity(fn, parity))
         return QF_ERROR;
     qf_blas_range range = range_of(p, parity, fn);
     operand ops[7] = {field_operand(p, STARPU_RW),       field_operand(r, STARPU_R),

@@ -4,10 +4,7 @@
 
 int qf_field_convert_parity(qf_field *dst, const qf_field *src, int parity)
 {
-    if (qf_sequence_failed()) return QF_ERROR;
-    if (parity < -1 || parity > 1)
-        return qf_fail("qf_field_convert_parity: parity %d: use 0 (even sites), 1 (odd sites) or -1 (all sites)",
-                       parity);
+    if (qf_sequence_failed() || qf_check_parity("qf_field_convert_parity", parity)) return QF_ERROR;
     if (!qf_field_shape_same_sites(&dst->shape, &src->shape) || dst->lat->nblocks != src->lat->nblocks ||
         dst->lat->block_volume != src->lat->block_volume)
         return qf_fail("cannot convert a %s field (%d reals a site) into a %s field (%d reals a site) or onto other blocks",

@@ -38,4 +38,7 @@ int qf_block_sum_read(qf_block_sum *r, double *values, int n);
  * process. */
 int qf_data_read_doubles(starpu_data_handle_t h, double *values, int n);
 
+/* Refuses a parity other than 0 (even sites), 1 (odd) or -1 (all), naming fn (tasks/blas.c). */
+int qf_check_parity(const char *fn, int parity);
+
 #endif
