@@ -14,6 +14,7 @@
  * pointing at it (codelets.h); the kernels load every operand of an element before they store. */
 #include "scalar.h"
 #include "tasks.h"
+#include "kernels/face.h" /* qf_parity_site, qf_parity_nsites */
 
 #include <math.h>
 
@@ -110,9 +111,9 @@ static struct starpu_data_descr operand_at(const operand *o, int b)
  * name is the call's (fn without its qf_blas_ prefix: "axpby", "dot", "cg_update"), which traces show. */
 static qf_blas_range range_of(const qf_field *f, int parity, const char *fn)
 {
-    int64_t v = f->lat->block_volume, per_site = f->shape.site_reals / 2;
-    return (qf_blas_range){.first = parity < 0 ? 0 : parity * (v / 2) * per_site,
-                           .n = (parity < 0 ? v : v / 2) * per_site,
+    int64_t per_site = f->shape.site_reals / 2;
+    return (qf_blas_range){.first = qf_parity_site(f->lat->block, parity, 0) * per_site,
+                           .n = qf_parity_nsites(f->lat->block, parity) * per_site,
                            .prec = f->prec,
                            .site_reals = f->shape.site_reals,
                            .name = fn + strlen("qf_blas_"),
