@@ -210,7 +210,7 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
              * there where a task on one parity reads the other first; another process's block: a handle
              * for the task graph, memory only where StarPU-MPI receives a copy */
             qf_block_handle_register(&f->block[b], lat, b, (uint32_t)nsites, site_bytes);
-            if (qf_lattice_block_is_local(lat, b) && qf_codelet_field_init())
+            if (qf_lattice_block_is_local(lat, b))
                 starpu_data_set_reduction_methods(f->block[b], NULL, qf_codelet_field_init());
         } else {
             if (starpu_malloc(&f->block_data[b], nsites * site_bytes)) {
