@@ -1,6 +1,6 @@
 /* The primitives of one CPU batch kind (kernels/kind.h, kernels/simd.h): QF_KW sites, one a lane.
  * Included once per batch kind by kernels/simd.h, with QF_K and QF_KW defined and QF_K(qf_real),
- * QF_K(qf_elem) (the stored real), QF_K(qf_chunk), QF_K(qf_chunks_join), QF_K(qf_chunk_of), QF_K(qf_transpose),
+ * QF_K(qf_elem) (the stored real), QF_K(qf_chunk), QF_K(qf_chunks_load_join), QF_K(qf_chunk_of), QF_K(qf_transpose),
  * QF_K(qf_real_from), the integer vector QF_K(qf_bits) of QF_K(qf_bits_elem) with the lane bits
  * QF_K(qf_lane_bits), and the kind's complex type declared. No include guard, on purpose. */
 
@@ -98,10 +98,7 @@ static inline QF_HD_INLINE void QF_K(qf_record_load_at)(const QF_K(qf_elem) *con
         QF_K(qf_real) r[H];
         QF_UNROLL
         for (int l = 0; l < H; l++) {
-            QF_K(qf_chunk) lo, hi;
-            memcpy(&lo, p[l] + k, sizeof lo);
-            memcpy(&hi, p[l + H] + k, sizeof hi);
-            r[l] = QF_K(qf_chunks_join)(lo, hi);
+            r[l] = QF_K(qf_chunks_load_join)(p[l] + k, p[l + H] + k);
         }
         QF_K(qf_transpose)(r);
         QF_UNROLL
