@@ -66,7 +66,7 @@ QF_LANEWISE(d4, double, qf_real_sin, sin(v))
 
 /* Records are moved between memory and registers 16 bytes a site at a time (4 floats, 2 doubles): a
  * vector is filled with 16 bytes of site l in its low half and 16 bytes of site l + QF_KW / 2 in
- * its high half (AVX: vinsertf128 from memory; stores vextractf128), and QF_KW / 2 such vectors are
+ * its high half (loads: qf_chunks_load_join; stores write the two halves apart), and QF_KW / 2 such vectors are
  * transposed within their 128-bit halves, which makes each vector one real of the 8 (4) sites. That
  * costs 2 shuffles a vector, where a full 8 x 8 transpose costs 3 (and crosses the halves). The
  * transposes below are their own inverses: loads and stores use the same one. */
@@ -81,9 +81,9 @@ static inline QF_HD_INLINE qf_real_d4 qf_chunks_join_d4(qf_chunk_d4 lo, qf_chunk
  * take them. On x86-64 this is one 16-byte load and an insert from memory (vinsertf128 ymm, ymm, m128),
  * whose shuffle any of three ports runs; GCC compiles the join of two loaded chunks into a load, a
  * load and a shuffle from a register (vinsertf128 or vshuff32x4 ymm, ymm, xmm), which only port 5
- * runs, beside the transposes' shuffles. Measured on the 2-core VM (Intel Xeon, x86-64-v4), the
- * interior kernel of one 16x8x8x8 block with the clover term out of the cache, ns an output site:
- * single 90-99 -> 76-85, double 166-212 -> 143-160 (the clover's 72 reals a site gain most). The
+ * runs, beside the transposes' shuffles. Measured on the 2-core VM (Intel Xeon, x86-64-v4) with
+ * `quarkflow bench kernels --prec single|double` (one 16x8x8x8 block in the cache), the interior
+ * kernel: single 106-122 -> 96-99 ns an output site, double 159-167 -> 152-156 (bench/RESULTS.md). The
  * batch kinds run in functions compiled for x86-64-v3 or v4 when QF_CPU_DISPATCH is set (cpu_versions.h),
  * and otherwise for the build's own target, so the instruction is used there and where __AVX__ is
  * defined. */
