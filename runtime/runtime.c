@@ -134,16 +134,28 @@ static int check_workers(const qf_runtime_options *opt)
 }
 
 /* StarPU's default gives every core without a CUDA worker a CPU worker, so the thread that submits
- * the tasks shares a core with a polling worker. On a node with GPUs that thread paces the GPU: a
- * 32^4 propagator on 16 cores + 1 H100 took 10.8 s with 15 CPU workers (all idle), 7.2 s with 14
- * and 6.6 s with none (bench/RESULTS.md). Unless the user set STARPU_NCPU (or --ncpu), one core is
- * left to it. */
+ * the tasks shares a core with a worker. On a node with GPUs that thread paces the GPU: a 32^4
+ * propagator on 16 cores + 1 H100 took 10.8 s with 15 CPU workers (all idle), 7.2 s with 14 and 6.6 s
+ * with none. On CPUs alone it paces the workers once there are many: on 16 cores a 16^4 mixed
+ * BiCGStab took 0.51-0.52 s with 16 workers and 0.27-0.30 s with 15, a 32^4 one 2.99-3.01 s against
+ * 2.67-2.87 s; on 8 cores the two counts were within 10% either way, and on 4 the fourth worker won
+ * (bench/RESULTS.md, "The submitting thread's core on CPU-only nodes"). Unless the user set
+ * STARPU_NCPU (or --ncpu), one core is left to it with CUDA workers, and without them from
+ * QF_SUBMISSION_CORE_MIN_CORES cores on. */
+enum { QF_SUBMISSION_CORE_MIN_CORES = 16 };
+
+int qf_runtime_default_ncpu(long ncores, int ncuda)
+{
+    if (ncuda <= 0 && ncores < QF_SUBMISSION_CORE_MIN_CORES) return -1;
+    long ncpu = ncores - (ncuda > 0 ? ncuda : 0) - 1;
+    return ncpu > 1 ? (int)ncpu : 1;
+}
+
 static void reserve_submission_core(int ncuda)
 {
-    if (ncuda <= 0 || getenv("STARPU_NCPU")) return;
-    long ncores = sysconf(_SC_NPROCESSORS_ONLN);
-    int ncpu = (int)ncores - ncuda - 1;
-    set_int_env("STARPU_NCPU", ncpu > 1 ? ncpu : 1);
+    if (getenv("STARPU_NCPU")) return;
+    int ncpu = qf_runtime_default_ncpu(sysconf(_SC_NPROCESSORS_ONLN), ncuda);
+    if (ncpu > 0) set_int_env("STARPU_NCPU", ncpu);
 }
 
 #if QF_HAVE_MPI

@@ -21,7 +21,7 @@ const char qf_app_global_help[] =
     "                   else dmdas with CUDA workers and lws without; a name StarPU lacks is refused)\n"
     "  --ncpu N         CPU workers, at most the machine's cores (default STARPU_NCPU, else all cores;\n"
     "                   with CUDA workers one core less per GPU and one for the thread that submits\n"
-    "                   the tasks)\n"
+    "                   the tasks; without them, one for that thread from 16 cores on)\n"
     "  --ncuda N        CUDA workers, at most the GPUs present (default STARPU_NCUDA or all GPUs)\n"
     "  --verbose        print the machine (workers, memory nodes, hwloc topology) at start\n"
     "  --trace DIR      record an FxT trace into DIR (convert with starpu_fxt_tool -i DIR/prof_file_*)\n"

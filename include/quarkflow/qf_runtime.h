@@ -15,7 +15,8 @@ extern "C" {
 typedef struct {
     const char *sched; /* scheduling policy; NULL: STARPU_SCHED or StarPU's default */
     int ncpu;          /* CPU workers; -1: STARPU_NCPU or all cores (with CUDA workers: all cores but one
-                        * per CUDA worker and one for the thread that submits the tasks) */
+                        * per CUDA worker and one for the thread that submits the tasks; without them,
+                        * all but that thread's from 16 cores on) */
     int ncuda;         /* CUDA workers; -1: STARPU_NCUDA or all devices */
     const char *trace_dir; /* record an FxT trace into this folder; NULL: no trace */
     int trace_window;      /* with trace_dir: record only between qf_runtime_trace_begin and _end (the
@@ -50,6 +51,11 @@ int qf_runtime_max_double(double *v);
  * process: a copy). */
 int qf_runtime_allgather(const void *mine, void *all, size_t bytes);
 
+/* The CPU workers qf_runtime_init starts on a machine of ncores cores with ncuda CUDA workers when
+ * neither --ncpu nor STARPU_NCPU says: one core is left to the thread that submits the tasks with
+ * CUDA workers, and without them from 16 cores on (at least 1 worker); -1 where StarPU's own default,
+ * a worker on every core, stays. */
+int qf_runtime_default_ncpu(long ncores, int ncuda);
 /* Number of CPU and CUDA workers StarPU started. */
 int qf_runtime_ncpu_workers(void);
 int qf_runtime_ncuda_workers(void);
