@@ -6,21 +6,25 @@
 
 int main(void)
 {
-    CHECK(qf_runtime_default_ncpu(2, 0) == -1, "2 cores, no GPU: a worker on every core (got %d)",
-          qf_runtime_default_ncpu(2, 0));
-    CHECK(qf_runtime_default_ncpu(8, 0) == -1, "8 cores, no GPU: a worker on every core (got %d)",
-          qf_runtime_default_ncpu(8, 0));
-    CHECK(qf_runtime_default_ncpu(15, 0) == -1, "15 cores, no GPU: a worker on every core (got %d)",
-          qf_runtime_default_ncpu(15, 0));
-    CHECK(qf_runtime_default_ncpu(16, 0) == 15, "16 cores, no GPU: 15 workers (got %d)", qf_runtime_default_ncpu(16, 0));
-    CHECK(qf_runtime_default_ncpu(128, 0) == 127, "128 cores, no GPU: 127 workers (got %d)",
-          qf_runtime_default_ncpu(128, 0));
-    CHECK(qf_runtime_default_ncpu(16, 1) == 14, "16 cores, 1 GPU: 14 workers (got %d)", qf_runtime_default_ncpu(16, 1));
-    CHECK(qf_runtime_default_ncpu(32, 2) == 29, "32 cores, 2 GPUs: 29 workers (got %d)", qf_runtime_default_ncpu(32, 2));
-    CHECK(qf_runtime_default_ncpu(2, 1) == 1, "2 cores, 1 GPU: at least one worker (got %d)", qf_runtime_default_ncpu(2, 1));
-    CHECK(qf_runtime_default_ncpu(-1, 1) == 1, "unknown core count, 1 GPU: one worker (got %d)",
-          qf_runtime_default_ncpu(-1, 1));
-    CHECK(qf_runtime_default_ncpu(-1, 0) == -1, "unknown core count, no GPU: StarPU's default (got %d)",
-          qf_runtime_default_ncpu(-1, 0));
+    static const struct {
+        long ncores;
+        int ncuda, expected; /* -1: StarPU's default, a worker on every core */
+        const char *why;
+    } cases[] = {
+        {2, 0, -1, "2 cores, no GPU: a worker on every core"},
+        {8, 0, -1, "8 cores, no GPU: a worker on every core"},
+        {15, 0, -1, "15 cores, no GPU: a worker on every core"},
+        {16, 0, 15, "16 cores, no GPU: one core for the submitting thread"},
+        {128, 0, 127, "128 cores, no GPU: one core for the submitting thread"},
+        {16, 1, 14, "16 cores, 1 GPU: one core per GPU and one for the submitting thread"},
+        {32, 2, 29, "32 cores, 2 GPUs: one core per GPU and one for the submitting thread"},
+        {2, 1, 1, "2 cores, 1 GPU: at least one worker"},
+        {-1, 1, 1, "unknown core count, 1 GPU: one worker"},
+        {-1, 0, -1, "unknown core count, no GPU: StarPU's default"},
+    };
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int got = qf_runtime_default_ncpu(cases[k].ncores, cases[k].ncuda);
+        CHECK(got == cases[k].expected, "%s: expected %d, got %d", cases[k].why, cases[k].expected, got);
+    }
     return qf_check_summary();
 }
