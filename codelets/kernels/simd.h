@@ -66,10 +66,10 @@ QF_LANEWISE(d4, double, qf_real_sin, sin(v))
 
 /* Records are moved between memory and registers 16 bytes a site at a time (4 floats, 2 doubles): a
  * vector is filled with 16 bytes of site l in its low half and 16 bytes of site l + QF_KW / 2 in
- * its high half (loads: qf_chunks_load_join; stores write the two halves apart), and QF_KW / 2 such vectors are
- * transposed within their 128-bit halves, which makes each vector one real of the 8 (4) sites. That
- * costs 2 shuffles a vector, where a full 8 x 8 transpose costs 3 (and crosses the halves). The
- * transposes below are their own inverses: loads and stores use the same one. */
+ * its high half (loads: qf_chunks_load_join; stores write the two halves apart), and QF_KW / 2 such
+ * vectors are transposed within their 128-bit halves, which makes each vector one real of the 8 (4)
+ * sites. That costs 2 shuffles a vector, where a full 8 x 8 transpose costs 3 (and crosses the
+ * halves). The transposes below are their own inverses: loads and stores use the same one. */
 static inline QF_HD_INLINE qf_real_f8 qf_chunks_join_f8(qf_chunk_f8 lo, qf_chunk_f8 hi)
 {
     return QF_SHUFFLE(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);

@@ -56,6 +56,7 @@ int qf_runtime_allgather(const void *mine, void *all, size_t bytes);
  * CUDA workers, and without them from 16 cores on (at least 1 worker); -1 where StarPU's own default,
  * a worker on every core, stays. */
 int qf_runtime_default_ncpu(long ncores, int ncuda);
+
 /* Number of CPU and CUDA workers StarPU started. */
 int qf_runtime_ncpu_workers(void);
 int qf_runtime_ncuda_workers(void);
