@@ -159,6 +159,7 @@ typedef struct {
     double phase[QF_NDIM][2];
 } qf_wilson_hop;
 extern struct starpu_codelet qf_cl_wilson_block; /* its arguments: wilson_launch.h */
+extern struct starpu_codelet qf_cl_wilson_pair;  /* both hops of Mhat on a block; arguments: wilson_launch.h */
 /* The stages of one hop, in the order of tasks/stencil.h: gather, interior, exterior, and the three of a
  * block fused (wilson_block), each with its task name. */
 int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[4], qf_codelet_stage st[4]);

@@ -28,29 +28,39 @@ static void wilson_exterior_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-static inline QF_HD_INLINE void exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x,
-                                              const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
+static inline QF_HD_INLINE void exterior_run(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *gauge,
+                                              const void *x, const void *clover,
+                                              const void *const nbr_face[QF_WILSON_NFACES])
 {
-    qf_sites_key key = qf_sites_key_make(QF_SITES_FACES, a->ext, a->parity, a->wrap, a->parity < 0 ? -1 : 1 - a->parity,
-                                         -1, -1);
+    qf_sites_key key = qf_sites_key_slices(qf_sites_key_make(QF_SITES_FACES, a->ext, a->parity, a->wrap,
+                                                             a->parity < 0 ? -1 : 1 - a->parity, -1, -1),
+                                           t_lo, t_hi);
     qf_sites_plan p = qf_sites_plan_of(&key, a->prec);
     QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_exterior_block_f8(out, gauge, x, clover, nbr_face, &b, p.f8, p.n),
                        qf_wilson_exterior_block_d4(out, gauge, x, clover, nbr_face, &b, p.d4, p.n));
 }
-static inline void exterior_scalar(const qf_wilson_args *a, void *out, const void *gauge, const void *x,
-                                   const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
+static inline void exterior_scalar(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *gauge,
+                                   const void *x, const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
 {
-    for (int64_t i = 0, n = qf_parity_nsites(a->ext, a->parity); i < n; i++)
-        qf_wilson_exterior_site(out, gauge, x, clover, nbr_face, i, a);
+    int64_t first, end;
+    qf_parity_slice_sites(a->ext, a->parity, t_lo, t_hi, &first, &end);
+    for (int64_t i = first; i < end; i++) qf_wilson_exterior_site(out, gauge, x, clover, nbr_face, i, a);
 }
-QF_CPU_VERSIONS(exterior_run, exterior_scalar, (const qf_wilson_args *a, void *out, const void *gauge, const void *x,
-                                                const void *clover, const void *const nbr_face[QF_WILSON_NFACES]),
-                (a, out, gauge, x, clover, nbr_face))
+QF_CPU_VERSIONS(exterior_run, exterior_scalar, (const qf_wilson_args *a, int t_lo, int t_hi, void *out,
+                                                const void *gauge, const void *x, const void *clover,
+                                                const void *const nbr_face[QF_WILSON_NFACES]),
+                (a, t_lo, t_hi, out, gauge, x, clover, nbr_face))
+
+void qf_wilson_exterior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *gauge,
+                                   const void *x, const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
+{
+    QF_CPU_CALL_PREC(exterior_run, exterior_scalar, a->prec, (a, t_lo, t_hi, out, gauge, x, clover, nbr_face));
+}
 
 void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
                             const void *const nbr_face[QF_WILSON_NFACES])
 {
-    QF_CPU_CALL_PREC(exterior_run, exterior_scalar, a->prec, (a, out, gauge, x, clover, nbr_face));
+    qf_wilson_exterior_run_slices(a, 0, 0, out, gauge, x, clover, nbr_face);
 }
 
 static void wilson_exterior_cpu(void *buffers[], void *cl_arg)

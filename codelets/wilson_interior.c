@@ -27,27 +27,36 @@ static void wilson_interior_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-static inline QF_HD_INLINE void interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge,
-                                              const void *x, const void *clover)
+static inline QF_HD_INLINE void interior_run(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
+                                              const void *gauge, const void *x, const void *clover)
 {
-    qf_sites_key key = qf_sites_key_make(QF_SITES_HOPS, a->ext, a->parity, a->wrap, 0, -1, -1);
+    qf_sites_key key =
+        qf_sites_key_slices(qf_sites_key_make(QF_SITES_HOPS, a->ext, a->parity, a->wrap, 0, -1, -1), t_lo, t_hi);
     qf_sites_plan p = qf_sites_plan_of(&key, a->prec);
     QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_interior_block_f8(out, in, gauge, x, clover, &b, p.f8, p.n),
                        qf_wilson_interior_block_d4(out, in, gauge, x, clover, &b, p.d4, p.n));
 }
-static inline void interior_scalar(const qf_wilson_args *a, void *out, const void *in, const void *gauge,
-                                   const void *x, const void *clover)
+static inline void interior_scalar(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
+                                   const void *gauge, const void *x, const void *clover)
 {
-    for (int64_t i = 0, n = qf_parity_nsites(a->ext, a->parity); i < n; i++)
-        qf_wilson_interior_site(out, in, gauge, x, clover, i, a);
+    int64_t first, end;
+    qf_parity_slice_sites(a->ext, a->parity, t_lo, t_hi, &first, &end);
+    for (int64_t i = first; i < end; i++) qf_wilson_interior_site(out, in, gauge, x, clover, i, a);
 }
-QF_CPU_VERSIONS(interior_run, interior_scalar, (const qf_wilson_args *a, void *out, const void *in, const void *gauge,
-                                                const void *x, const void *clover), (a, out, in, gauge, x, clover))
+QF_CPU_VERSIONS(interior_run, interior_scalar, (const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
+                                                const void *gauge, const void *x, const void *clover),
+                (a, t_lo, t_hi, out, in, gauge, x, clover))
+
+void qf_wilson_interior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
+                                   const void *gauge, const void *x, const void *clover)
+{
+    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, t_lo, t_hi, out, in, gauge, x, clover));
+}
 
 void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
                             const void *clover)
 {
-    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, out, in, gauge, x, clover));
+    qf_wilson_interior_run_slices(a, 0, 0, out, in, gauge, x, clover);
 }
 
 static void wilson_interior_cpu(void *buffers[], void *cl_arg)

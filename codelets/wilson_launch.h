@@ -18,6 +18,12 @@ void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, 
                             const void *clover);
 void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
                             const void *const nbr_face[QF_WILSON_NFACES]);
+/* The CPU interior and exterior on the output sites of the time slices t_lo <= x[3] < t_hi only (t_hi 0:
+ * all; a->parity 0 or 1): what wilson_pair runs a few slices at a time. */
+void qf_wilson_interior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
+                                   const void *gauge, const void *x, const void *clover);
+void qf_wilson_exterior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *gauge,
+                                   const void *x, const void *clover, const void *const nbr_face[QF_WILSON_NFACES]);
 
 #if QF_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -61,6 +67,20 @@ typedef struct {
     int nhops;
     qf_wilson_block_hop hop[QF_WILSON_BLOCK_MAX_HOPS];
 } qf_wilson_block_args;
+
+/* The argument block of wilson_pair (codelets/wilson_pair.c): the two hops of an even-odd operator on
+ * one block of a lattice of several, t = hop[0] in on the odd sites, then out = hop[1] t on the even
+ * ones, and the gather of t's faces for hop[1]'s neighbours. Buffers: R in, R links, RW out, RW t, R
+ * the eight neighbour faces of in (as the exterior's), W the eight faces of t (as the gather's), then
+ * the fields x[k] and clover[k] name by buffer index (-1: none). */
+enum { QF_WILSON_PAIR_IN, QF_WILSON_PAIR_LINKS, QF_WILSON_PAIR_OUT, QF_WILSON_PAIR_TMP, QF_WILSON_PAIR_IN_FACES,
+       QF_WILSON_PAIR_TMP_FACES = QF_WILSON_PAIR_IN_FACES + QF_WILSON_NFACES,
+       QF_WILSON_PAIR_FIXED = QF_WILSON_PAIR_TMP_FACES + QF_WILSON_NFACES };
+typedef struct {
+    qf_wilson_args hop[2];
+    qf_wilson_gather_args gather;
+    int x[2], clover[2];
+} qf_wilson_pair_args;
 
 /* Buffer positions of the interior and exterior codelets (STARPU_VARIABLE_NBUFFERS): the fixed
  * buffers first, then x when has_x, then the clover field when clover_on != QF_CLOVER_NONE. */

@@ -21,6 +21,7 @@ static int started, rank, nprocs = 1;
 enum { FUSE_AUTO, FUSE_ALWAYS, FUSE_NEVER };
 static int fuse_mode;   /* QF_STENCIL_FUSE */
 static int fuse_blocks; /* qf_runtime_fuse_blocks for a fused stage that runs on one core */
+static long last_level_cache; /* bytes, for qf_runtime_pair_hops */
 static const char *default_policy; /* the policy quarkflow chose because the user named none */
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 static int tracing;      /* a trace folder was given */
@@ -256,9 +257,13 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     const char *fuse = getenv("QF_STENCIL_FUSE");
     if (fuse && *fuse && strcmp(fuse, "auto") && strcmp(fuse, "always") && strcmp(fuse, "never"))
         return qf_fail("QF_STENCIL_FUSE=%s in the environment: use auto (fuse the stages of a one-block lattice "
-                       "where CUDA workers run, and of the coarse operators everywhere), always or never",
+                       "where CUDA workers run, and of the coarse operators everywhere; run both hops of the "
+                       "even-odd operator as one task a block where only CPU workers run and its fields exceed the "
+                       "last-level cache), always or never",
                        fuse);
     fuse_mode = !fuse || !*fuse || !strcmp(fuse, "auto") ? FUSE_AUTO : !strcmp(fuse, "always") ? FUSE_ALWAYS : FUSE_NEVER;
+    last_level_cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (last_level_cache <= 0) last_level_cache = QF_PAIR_CACHE_UNKNOWN;
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
     tracing = trace_window = 0;
@@ -371,6 +376,11 @@ void qf_runtime_barrier(void)
 
 int qf_runtime_rank(void) { return rank; }
 int qf_runtime_fuse_blocks(int fused_shares_cpus) { return fuse_blocks || (fused_shares_cpus && fuse_mode == FUSE_AUTO); }
+int qf_runtime_pair_hops(int64_t bytes)
+{
+    if (fuse_mode != FUSE_AUTO) return fuse_mode == FUSE_ALWAYS;
+    return starpu_cuda_worker_get_count() == 0 && bytes > last_level_cache;
+}
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
 int qf_runtime_ncuda_workers(void) { return (int)starpu_cuda_worker_get_count(); }

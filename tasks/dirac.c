@@ -23,6 +23,7 @@ struct qf_dirac {
     qf_field *clover, *clover_inv;  /* NULL for plain Wilson */
     qf_face_set faces_full;     /* full faces for the full-lattice operator */
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
+    qf_face_set faces_pair;     /* the odd intermediate's faces where both hops run as one task (wilson_pair) */
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
     qf_dirac *twin[3];          /* owned: this operator in another precision, by qf_precision (qf_dirac_in_precision) */
 };
@@ -163,11 +164,123 @@ static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger,
     return qf_task_check(ret, "wilson_block");
 }
 
+/* The bytes one even-odd application reads and writes, each field once: the links, a clover block a
+ * site, and in, the intermediate and out on half the sites each. */
+static int64_t schur_bytes(const qf_dirac *d)
+{
+    qf_field_shape spinor = qf_field_kind_shape(QF_FIELD_WILSON);
+    size_t site = qf_field_shape_site_bytes(&d->links->shape, d->p.prec) +
+                  3 * qf_field_shape_site_bytes(&spinor, d->p.prec) / 2;
+    if (d->clover) site += qf_field_shape_site_bytes(&d->clover->shape, d->p.prec);
+    return d->lat->local_volume * (int64_t)site;
+}
+
+/* Whether the two hops of an even-odd application run as one task a block (wilson_pair): on a lattice
+ * of several blocks in one process, where qf_runtime_pair_hops says so for the application's bytes.
+ * Across processes the stencil keeps its interiors apart from the faces, so that the messages overlap
+ * them. */
+static int pairs_hops(const qf_dirac *d, const qf_dirac_hop *h, int n)
+{
+    return n == 2 && h[0].src == QF_HOP_IN && h[0].dst == QF_HOP_TMP && h[1].src == QF_HOP_TMP &&
+           h[1].dst == QF_HOP_OUT && d->lat->nblocks > 1 && d->lat->nprocs == 1 &&
+           qf_runtime_pair_hops(schur_bytes(d));
+}
+
+/* The two hops h[0], h[1] of one even-odd application: for each block a gather of in's faces, a
+ * wilson_pair task (both hops inside the block, slice by slice, and the gather of t's faces), and the
+ * second hop's exterior. Three tasks a block where the stencil makes six. */
+static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_field *out, const qf_field *in)
+{
+    static const char *const names[2][3] = {PREC_NAMES("pair:Mhat"), PREC_NAMES("pair:Mhat^dag")};
+    const qf_lattice *lat = d->lat;
+    const qf_field *tmp = d->tmp[0];
+    qf_wilson_hop w[2];
+    qf_wilson_gather_args g[2];
+    qf_wilson_pair_args pair = {.x = {-1, -1}, .clover = {-1, -1}};
+    const qf_field *field_of[3] = {in, out, tmp}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP */
+    const int buffer_of[3] = {QF_WILSON_PAIR_IN, QF_WILSON_PAIR_OUT, QF_WILSON_PAIR_TMP};
+    const qf_field *clover_of[2];
+    int nbuf_pair = QF_WILSON_PAIR_FIXED; /* the clover fields follow the fixed buffers */
+    for (int k = 0; k < 2; k++) {
+        w[k] = qf_wilson_hop_of(&h[k], &d->p, dagger);
+        qf_wilson_hop_args(lat, &w[k], &g[k], &pair.hop[k]);
+        if (h[k].x != QF_HOP_NONE) pair.x[k] = buffer_of[h[k].x];
+        clover_of[k] = h[k].clover_inverse ? d->clover_inv : d->clover;
+        if (h[k].clover_on != QF_CLOVER_NONE) pair.clover[k] = nbuf_pair++;
+    }
+    pair.gather = g[1];
+    const char *gather_name = task_name(STAGE_GATHER, h[0].parity, dagger, d->p.prec);
+    const char *exterior_name = task_name(STAGE_EXTERIOR, h[1].parity, dagger, d->p.prec);
+    int rc = QF_SUCCESS;
+    for (int b = 0; b < lat->nblocks && !rc; b++) {
+        struct starpu_data_descr buf[2 + QF_WILSON_NFACES];
+        int nbuf = 0;
+        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
+        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->links, b), STARPU_R};
+        for (int f = 0; f < QF_WILSON_NFACES; f++)
+            buf[nbuf++] = (struct starpu_data_descr){qf_face_set_handle(&d->faces_half, b, f / 2, f % 2), STARPU_W};
+        rc = qf_task_check(QF_TASK_INSERT_BLOCK(lat, b, &qf_cl_wilson_gather, STARPU_DATA_MODE_ARRAY, buf, nbuf,
+                                                STARPU_NAME, gather_name, STARPU_CL_ARGS,
+                                                qf_task_args_copy(&g[0], sizeof g[0]), sizeof g[0], 0),
+                           "wilson_gather");
+    }
+    for (int b = 0; b < lat->nblocks && !rc; b++) {
+        struct starpu_data_descr buf[QF_WILSON_PAIR_FIXED + 4];
+        buf[QF_WILSON_PAIR_IN] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
+        buf[QF_WILSON_PAIR_LINKS] = (struct starpu_data_descr){qf_field_block(d->links, b), STARPU_R};
+        buf[QF_WILSON_PAIR_OUT] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};
+        buf[QF_WILSON_PAIR_TMP] = (struct starpu_data_descr){qf_field_block(tmp, b), STARPU_RW};
+        for (int mu = 0; mu < QF_NDIM; mu++) {
+            buf[QF_WILSON_PAIR_IN_FACES + 2 * mu] = (struct starpu_data_descr){
+                qf_face_set_handle(&d->faces_half, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R};
+            buf[QF_WILSON_PAIR_IN_FACES + 2 * mu + 1] = (struct starpu_data_descr){
+                qf_face_set_handle(&d->faces_half, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R};
+        }
+        for (int f = 0; f < QF_WILSON_NFACES; f++)
+            buf[QF_WILSON_PAIR_TMP_FACES + f] =
+                (struct starpu_data_descr){qf_face_set_handle(&d->faces_pair, b, f / 2, f % 2), STARPU_W};
+        int nbuf = QF_WILSON_PAIR_FIXED;
+        for (int k = 0; k < 2; k++)
+            if (pair.clover[k] >= 0)
+                buf[nbuf++] = (struct starpu_data_descr){qf_field_block(clover_of[k], b), STARPU_R};
+        qf_lattice_block_origin(lat, b, pair.hop[0].origin);
+        memcpy(pair.hop[1].origin, pair.hop[0].origin, sizeof pair.hop[1].origin);
+        rc = qf_task_check(QF_TASK_INSERT_BLOCK(lat, b, &qf_cl_wilson_pair, STARPU_DATA_MODE_ARRAY, buf, nbuf,
+                                                STARPU_NAME, names[dagger != 0][d->p.prec], STARPU_CL_ARGS,
+                                                qf_task_args_copy(&pair, sizeof pair), sizeof pair, 0),
+                           "wilson_pair");
+    }
+    for (int b = 0; b < lat->nblocks && !rc; b++) {
+        struct starpu_data_descr buf[QF_WILSON_EXTERIOR_FIXED + 2];
+        int nbuf = 0;
+        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};
+        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->links, b), STARPU_R};
+        for (int mu = 0; mu < QF_NDIM; mu++) {
+            buf[nbuf++] = (struct starpu_data_descr){
+                qf_face_set_handle(&d->faces_pair, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R};
+            buf[nbuf++] = (struct starpu_data_descr){
+                qf_face_set_handle(&d->faces_pair, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R};
+        }
+        if (h[1].x != QF_HOP_NONE)
+            buf[nbuf++] = (struct starpu_data_descr){qf_field_block(field_of[h[1].x], b), STARPU_R};
+        if (h[1].clover_on != QF_CLOVER_NONE)
+            buf[nbuf++] = (struct starpu_data_descr){qf_field_block(clover_of[1], b), STARPU_R};
+        qf_wilson_args a = pair.hop[1];
+        qf_lattice_block_origin(lat, b, a.origin);
+        rc = qf_task_check(QF_TASK_INSERT_BLOCK(lat, b, &qf_cl_wilson_exterior, STARPU_DATA_MODE_ARRAY, buf, nbuf,
+                                                STARPU_NAME, exterior_name, STARPU_CL_ARGS,
+                                                qf_task_args_copy(&a, sizeof a), sizeof a, 0),
+                           "wilson_exterior");
+    }
+    return rc;
+}
+
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
 static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
     if (qf_stencil_fuses(d->lat, 0))
         return run_hops_fused(d, h, n, dagger, out, in);
+    if (pairs_hops(d, h, n)) return run_hops_paired(d, h, dagger, out, in);
     qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */
     for (int k = 0; k < n; k++) {
         const qf_field *src = h[k].src == QF_HOP_IN ? in : fields[h[k].src];
@@ -333,6 +446,7 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
     int face_reals = qf_field_kind_shape(QF_FIELD_WILSON).face_reals; /* spin-projected half spinors */
     rc = rc || qf_face_set_create(&d->faces_full, lat, face_reals, 1, p->prec);
     rc = rc || qf_face_set_create_half(&d->faces_half, lat, face_reals, p->prec);
+    rc = rc || qf_face_set_create_half(&d->faces_pair, lat, face_reals, p->prec);
     if (!rc && p->csw != 0.0 && like) {
         rc = qf_field_create_scratch(&d->clover, lat, QF_FIELD_CLOVER, p->prec) ||
              qf_field_create_scratch(&d->clover_inv, lat, QF_FIELD_CLOVER, p->prec) ||
@@ -402,6 +516,7 @@ void qf_dirac_destroy(qf_dirac *d)
         if (d->tmp[k]) qf_field_destroy(d->tmp[k]);
     qf_face_set_destroy(&d->faces_full);
     qf_face_set_destroy(&d->faces_half);
+    qf_face_set_destroy(&d->faces_pair);
     free(d);
 }
 

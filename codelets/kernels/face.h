@@ -50,6 +50,17 @@ static inline QF_HD int64_t qf_parity_site(const int ext[QF_NDIM], int parity, i
     return parity < 0 ? i : parity * (qf_volume(ext) / 2) + i;
 }
 
+/* The site numbers i (qf_parity_site) of the time slices t_lo <= x[3] < t_hi (t_hi 0: every slice) of one
+ * parity: [*first, *end), since storage is lexicographic with x[3] slowest within a parity and every
+ * slice holds as many sites of each (qf_lattice.h). */
+static inline QF_HD void qf_parity_slice_sites(const int ext[QF_NDIM], int parity, int t_lo, int t_hi, int64_t *first,
+                                               int64_t *end)
+{
+    int64_t n = qf_parity_nsites(ext, parity), per_slice = n / ext[3];
+    *first = t_hi > 0 ? t_lo * per_slice : 0;
+    *end = t_hi > 0 ? t_hi * per_slice : n;
+}
+
 /* Number of sites in the (mu) face of a block, for gathers of one parity (half) or all. */
 static inline QF_HD int64_t qf_parity_face_sites(const int ext[QF_NDIM], int mu, int parity)
 {

@@ -299,6 +299,7 @@ typedef enum { QF_SITES_HOPS, QF_SITES_FACES, QF_SITES_ENTRIES } qf_sites_kind;
 typedef struct {
     int kind; /* qf_sites_kind */
     int ext[QF_NDIM], parity, wrap, src_parity, mu, side;
+    int t_lo, t_hi; /* only the sites of slices t_lo <= x[3] < t_hi (t_hi 0: all; qf_sites_key_slices) */
 } qf_sites_key;
 
 static inline QF_HD_INLINE qf_sites_key qf_sites_key_make(qf_sites_kind kind, const int ext[QF_NDIM], int parity,
@@ -309,11 +310,27 @@ static inline QF_HD_INLINE qf_sites_key qf_sites_key_make(qf_sites_kind kind, co
     return k;
 }
 
+/* The key's walk restricted to the time slices t_lo <= x[3] < t_hi: the sites of a slice and parity are
+ * consecutive in storage (qf_lattice.h), so that a codelet can run two hops a few slices apart while
+ * the links and spinors they share are still in the cache (wilson_pair). */
+static inline QF_HD_INLINE qf_sites_key qf_sites_key_slices(qf_sites_key k, int t_lo, int t_hi)
+{
+    k.t_lo = t_lo;
+    k.t_hi = t_hi;
+    return k;
+}
+
 static inline QF_HD_INLINE void qf_walk_of_key(qf_walk *w, const qf_sites_key *k)
 {
     if (k->kind == QF_SITES_HOPS) qf_walk_block(w, k->ext, k->parity, k->wrap);
     else if (k->kind == QF_SITES_FACES) qf_walk_exterior(w, k->ext, k->parity, k->wrap);
     else qf_walk_face(w, k->ext, k->mu, k->side, k->parity);
+    if (k->t_hi <= 0) return;
+    for (int b = 0; b < w->nbox; b++) { /* an emptied box is skipped by the walk */
+        qf_walk_box *box = &w->box[b];
+        if (box->lo[3] < k->t_lo) box->lo[3] = k->t_lo;
+        if (box->hi[3] > k->t_hi) box->hi[3] = k->t_hi;
+    }
 }
 
 /* In the loops of block_loops_kind.h: runs kernel (a statement on QF_K(qf_sites) *q) on the n batches
