@@ -152,6 +152,11 @@ int qf_runtime_default_ncpu(long ncores, int ncuda)
     return ncpu > 1 ? (int)ncpu : 1;
 }
 
+int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda)
+{
+    return ncuda <= 0 && bytes > (cache_bytes > 0 ? cache_bytes : QF_PAIR_CACHE_UNKNOWN);
+}
+
 static void reserve_submission_core(int ncuda)
 {
     if (getenv("STARPU_NCPU")) return;
@@ -263,7 +268,6 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                        fuse);
     fuse_mode = !fuse || !*fuse || !strcmp(fuse, "auto") ? FUSE_AUTO : !strcmp(fuse, "always") ? FUSE_ALWAYS : FUSE_NEVER;
     last_level_cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (last_level_cache <= 0) last_level_cache = QF_PAIR_CACHE_UNKNOWN;
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
     tracing = trace_window = 0;
@@ -379,7 +383,7 @@ int qf_runtime_fuse_blocks(int fused_shares_cpus) { return fuse_blocks || (fused
 int qf_runtime_pair_hops(int64_t bytes)
 {
     if (fuse_mode != FUSE_AUTO) return fuse_mode == FUSE_ALWAYS;
-    return starpu_cuda_worker_get_count() == 0 && bytes > last_level_cache;
+    return qf_runtime_default_pair_hops(bytes, last_level_cache, (int)starpu_cuda_worker_get_count());
 }
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }

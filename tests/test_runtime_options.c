@@ -1,6 +1,7 @@
 /* The default count of CPU workers (qf_runtime_default_ncpu): the core left to the submitting thread
  * with CUDA workers on any machine, and without them only from 16 cores on, where on an H200 node's
- * Xeon the thread paced 16 workers (bench/RESULTS.md); never fewer than one worker. */
+ * Xeon the thread paced 16 workers (bench/RESULTS.md); never fewer than one worker. And where Mhat's
+ * two hops run as one task a block by default (qf_runtime_default_pair_hops). */
 #include "check.h"
 #include "quarkflow.h"
 
@@ -25,6 +26,23 @@ int main(void)
     for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         int got = qf_runtime_default_ncpu(cases[k].ncores, cases[k].ncuda);
         CHECK(got == cases[k].expected, "%s: expected %d, got %d", cases[k].why, cases[k].expected, got);
+    }
+    /* both hops of Mhat in one task a block where the fields come from memory, not from the cache */
+    static const struct {
+        int64_t bytes;
+        long cache;
+        int ncuda, expected;
+        const char *why;
+    } pairs[] = {
+        {654L << 20, 300L << 20, 0, 1, "32^4 single on a 300 MB cache, CPUs only: paired"},
+        {94L << 20, 300L << 20, 0, 0, "16^4 double on a 300 MB cache: the stencil"},
+        {654L << 20, 300L << 20, 1, 0, "32^4 with a CUDA worker: the stencil"},
+        {40L << 20, 0, 0, 1, "40 MB, cache unknown (32 MiB assumed): paired"},
+        {16L << 20, -1, 0, 0, "16 MB, cache unknown: the stencil"},
+    };
+    for (unsigned k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        int got = qf_runtime_default_pair_hops(pairs[k].bytes, pairs[k].cache, pairs[k].ncuda);
+        CHECK(got == pairs[k].expected, "%s: expected %d, got %d", pairs[k].why, pairs[k].expected, got);
     }
     return qf_check_summary();
 }

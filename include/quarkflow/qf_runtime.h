@@ -57,6 +57,12 @@ int qf_runtime_allgather(const void *mine, void *all, size_t bytes);
  * a worker on every core, stays. */
 int qf_runtime_default_ncpu(long ncores, int ncuda);
 
+/* Whether QF_STENCIL_FUSE=auto runs both hops of an even-odd Wilson operator as one task a block
+ * (wilson_pair) on one process with ncuda CUDA workers, an application moving bytes bytes, where the
+ * last-level cache holds cache_bytes (<= 0: unknown, taken as 32 MiB): only without CUDA workers and
+ * when the bytes exceed the cache, where reading the links once from memory pays (bench/RESULTS.md). */
+int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda);
+
 /* Number of CPU and CUDA workers StarPU started. */
 int qf_runtime_ncpu_workers(void);
 int qf_runtime_ncuda_workers(void);
