@@ -35,7 +35,6 @@ int qf_runtime_fuse_blocks(int fused_shares_cpus);
  * qf_runtime_default_pair_hops says for this machine's last-level cache (from memory the pair saves
  * time, 32^4 double on 16 cores 1.11-1.15x; from the cache it costs some, 16^4: its tasks are twice as
  * long, so a round of them leaves workers idle longer); always; or never. */
-#define QF_PAIR_CACHE_UNKNOWN (32L << 20)
 int qf_runtime_pair_hops(int64_t bytes);
 
 #if QF_HAVE_MPI

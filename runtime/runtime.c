@@ -152,6 +152,9 @@ int qf_runtime_default_ncpu(long ncores, int ncuda)
     return ncpu > 1 ? (int)ncpu : 1;
 }
 
+/* The last-level cache assumed where the system does not say (qf_runtime_default_pair_hops). */
+#define QF_PAIR_CACHE_UNKNOWN (32L << 20)
+
 int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda)
 {
     return ncuda <= 0 && bytes > (cache_bytes > 0 ? cache_bytes : QF_PAIR_CACHE_UNKNOWN);

@@ -75,24 +75,31 @@ typedef struct {
     const qf_field *clover;
 } hop_spec;
 
-/* out = finish(a, x, b, D in) on the sites of s->parity; reads in on the other parity. */
-static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s)
+/* The stencil graph of out = finish(a, x, b, D in) on the sites of s->parity, its faces in faces; its
+ * stages bound (free them with qf_codelet_stages_free). */
+static int hop_stencil(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s, const qf_face_set *faces,
+                       qf_stencil *st)
 {
-    const qf_lattice *lat = d->lat;
     qf_wilson_hop h = {.parity = s->parity, .dagger = s->dagger, .a = s->a, .b = s->b, .has_x = s->x != NULL,
                        .clover_on = s->clover_on, .prec = d->p.prec, .recon = d->p.recon};
     memcpy(h.phase, d->p.phase, sizeof h.phase);
     const char *names[QF_STENCIL_NSTAGES];
-    for (int st = 0; st < QF_STENCIL_NSTAGES; st++) names[st] = task_name(st, s->parity, s->dagger, d->p.prec);
-    qf_stencil st = {
-        .in = in,
-        .out = out,
-        .all_sites = s->parity < 0,
-        .links = d->links,
-        .extra = {s->x, s->clover_on ? s->clover : NULL},
-        .nfaces = 1,
-        .faces = {s->parity < 0 ? &d->faces_full : &d->faces_half}};
-    if (qf_wilson_stages(lat, &h, names, st.stage)) return QF_ERROR;
+    for (int k = 0; k < QF_STENCIL_NSTAGES; k++) names[k] = task_name(k, s->parity, s->dagger, d->p.prec);
+    *st = (qf_stencil){.in = in,
+                       .out = out,
+                       .all_sites = s->parity < 0,
+                       .links = d->links,
+                       .extra = {s->x, s->clover_on ? s->clover : NULL},
+                       .nfaces = 1,
+                       .faces = {faces}};
+    return qf_wilson_stages(d->lat, &h, names, st->stage);
+}
+
+/* out = finish(a, x, b, D in) on the sites of s->parity; reads in on the other parity. */
+static int hop(qf_dirac *d, qf_field *out, const qf_field *in, const hop_spec *s)
+{
+    qf_stencil st;
+    if (hop_stencil(d, out, in, s, s->parity < 0 ? &d->faces_full : &d->faces_half, &st)) return QF_ERROR;
     int rc = qf_stencil_apply(&st);
     qf_codelet_stages_free(st.stage, QF_STENCIL_NSTAGES);
     return rc;
@@ -186,63 +193,56 @@ static int pairs_hops(const qf_dirac *d, const qf_dirac_hop *h, int n)
            qf_runtime_pair_hops(schur_bytes(d));
 }
 
-/* The two hops h[0], h[1] of one even-odd application: for each block a gather of in's faces, a
- * wilson_pair task (both hops inside the block, slice by slice, and the gather of t's faces), and the
- * second hop's exterior. Three tasks a block where the stencil makes six. */
+/* Hop h of an application in a run_hops program, reading x (NULL: none). */
+static hop_spec spec_of(const qf_dirac *d, const qf_dirac_hop *h, int dagger, const qf_field *x)
+{
+    return (hop_spec){.parity = h->parity, .dagger = dagger, .a = h->a, .b = h->b, .x = x, .clover_on = h->clover_on,
+                      .clover = h->clover_on == QF_CLOVER_NONE ? NULL : h->clover_inverse ? d->clover_inv : d->clover};
+}
+
+/* The two hops h[0], h[1] of one even-odd application: the first hop's stencil gathers (in's faces),
+ * a wilson_pair task a block (both hops inside the block, slice by slice, and the gather of t's faces
+ * into faces_pair), and the second hop's stencil exteriors. Three tasks a block where the stencil
+ * makes six. */
 static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_field *out, const qf_field *in)
 {
     static const char *const names[2][3] = {PREC_NAMES("pair:Mhat"), PREC_NAMES("pair:Mhat^dag")};
     const qf_lattice *lat = d->lat;
-    const qf_field *tmp = d->tmp[0];
-    qf_wilson_hop w[2];
-    qf_wilson_gather_args g[2];
-    qf_wilson_pair_args pair = {.x = {-1, -1}, .clover = {-1, -1}};
-    const qf_field *field_of[3] = {in, out, tmp}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP */
+    qf_field *tmp = d->tmp[0];
+    const qf_field *x_of[3] = {in, out, tmp}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP */
     const int buffer_of[3] = {QF_WILSON_PAIR_IN, QF_WILSON_PAIR_OUT, QF_WILSON_PAIR_TMP};
-    const qf_field *clover_of[2];
-    int nbuf_pair = QF_WILSON_PAIR_FIXED; /* the clover fields follow the fixed buffers */
-    for (int k = 0; k < 2; k++) {
-        w[k] = qf_wilson_hop_of(&h[k], &d->p, dagger);
-        qf_wilson_hop_args(lat, &w[k], &g[k], &pair.hop[k]);
-        if (h[k].x != QF_HOP_NONE) pair.x[k] = buffer_of[h[k].x];
-        clover_of[k] = h[k].clover_inverse ? d->clover_inv : d->clover;
-        if (h[k].clover_on != QF_CLOVER_NONE) pair.clover[k] = nbuf_pair++;
-    }
-    pair.gather = g[1];
-    const char *gather_name = task_name(STAGE_GATHER, h[0].parity, dagger, d->p.prec);
-    const char *exterior_name = task_name(STAGE_EXTERIOR, h[1].parity, dagger, d->p.prec);
+    qf_field *dst[2] = {tmp, out};
+    const qf_field *src[2] = {in, tmp};
+    const qf_face_set *faces[2] = {&d->faces_half, &d->faces_pair};
+    qf_stencil st[2] = {0};
+    qf_wilson_pair_args pair = {.x = {-1, -1}, .clover = {-1, -1}};
+    int nbuf = QF_WILSON_PAIR_FIXED; /* the clover fields follow the fixed buffers */
     int rc = QF_SUCCESS;
-    for (int b = 0; b < lat->nblocks && !rc; b++) {
-        struct starpu_data_descr buf[2 + QF_WILSON_NFACES];
-        int nbuf = 0;
-        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
-        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->links, b), STARPU_R};
-        for (int f = 0; f < QF_WILSON_NFACES; f++)
-            buf[nbuf++] = (struct starpu_data_descr){qf_face_set_handle(&d->faces_half, b, f / 2, f % 2), STARPU_W};
-        rc = qf_task_check(QF_TASK_INSERT_BLOCK(lat, b, &qf_cl_wilson_gather, STARPU_DATA_MODE_ARRAY, buf, nbuf,
-                                                STARPU_NAME, gather_name, STARPU_CL_ARGS,
-                                                qf_task_args_copy(&g[0], sizeof g[0]), sizeof g[0], 0),
-                           "wilson_gather");
+    for (int k = 0; k < 2 && !rc; k++) {
+        hop_spec spec = spec_of(d, &h[k], dagger, h[k].x == QF_HOP_NONE ? NULL : x_of[h[k].x]);
+        rc = hop_stencil(d, dst[k], src[k], &spec, faces[k], &st[k]);
+        if (rc) break;
+        pair.hop[k] = *(const qf_wilson_args *)st[k].stage[QF_STENCIL_INTERIOR].args;
+        if (h[k].x != QF_HOP_NONE) pair.x[k] = buffer_of[h[k].x];
+        if (spec.clover) pair.clover[k] = nbuf++;
+    }
+    if (!rc) {
+        pair.gather = *(const qf_wilson_gather_args *)st[1].stage[QF_STENCIL_GATHER].args;
+        rc = qf_stencil_gathers(&st[0]);
     }
     for (int b = 0; b < lat->nblocks && !rc; b++) {
-        struct starpu_data_descr buf[QF_WILSON_PAIR_FIXED + 4];
+        struct starpu_data_descr buf[QF_WILSON_PAIR_FIXED + 2];
         buf[QF_WILSON_PAIR_IN] = (struct starpu_data_descr){qf_field_block(in, b), STARPU_R};
         buf[QF_WILSON_PAIR_LINKS] = (struct starpu_data_descr){qf_field_block(d->links, b), STARPU_R};
         buf[QF_WILSON_PAIR_OUT] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};
         buf[QF_WILSON_PAIR_TMP] = (struct starpu_data_descr){qf_field_block(tmp, b), STARPU_RW};
-        for (int mu = 0; mu < QF_NDIM; mu++) {
-            buf[QF_WILSON_PAIR_IN_FACES + 2 * mu] = (struct starpu_data_descr){
-                qf_face_set_handle(&d->faces_half, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R};
-            buf[QF_WILSON_PAIR_IN_FACES + 2 * mu + 1] = (struct starpu_data_descr){
-                qf_face_set_handle(&d->faces_half, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R};
-        }
+        qf_stencil_neighbour_faces(faces[0], lat, b, &buf[QF_WILSON_PAIR_IN_FACES]);
         for (int f = 0; f < QF_WILSON_NFACES; f++)
             buf[QF_WILSON_PAIR_TMP_FACES + f] =
-                (struct starpu_data_descr){qf_face_set_handle(&d->faces_pair, b, f / 2, f % 2), STARPU_W};
-        int nbuf = QF_WILSON_PAIR_FIXED;
+                (struct starpu_data_descr){qf_face_set_handle(faces[1], b, f / 2, f % 2), STARPU_W};
         for (int k = 0; k < 2; k++)
             if (pair.clover[k] >= 0)
-                buf[nbuf++] = (struct starpu_data_descr){qf_field_block(clover_of[k], b), STARPU_R};
+                buf[pair.clover[k]] = (struct starpu_data_descr){qf_field_block(st[k].extra[1], b), STARPU_R};
         qf_lattice_block_origin(lat, b, pair.hop[0].origin);
         memcpy(pair.hop[1].origin, pair.hop[0].origin, sizeof pair.hop[1].origin);
         rc = qf_task_check(QF_TASK_INSERT_BLOCK(lat, b, &qf_cl_wilson_pair, STARPU_DATA_MODE_ARRAY, buf, nbuf,
@@ -250,28 +250,8 @@ static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_fi
                                                 qf_task_args_copy(&pair, sizeof pair), sizeof pair, 0),
                            "wilson_pair");
     }
-    for (int b = 0; b < lat->nblocks && !rc; b++) {
-        struct starpu_data_descr buf[QF_WILSON_EXTERIOR_FIXED + 2];
-        int nbuf = 0;
-        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(out, b), STARPU_RW};
-        buf[nbuf++] = (struct starpu_data_descr){qf_field_block(d->links, b), STARPU_R};
-        for (int mu = 0; mu < QF_NDIM; mu++) {
-            buf[nbuf++] = (struct starpu_data_descr){
-                qf_face_set_handle(&d->faces_pair, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R};
-            buf[nbuf++] = (struct starpu_data_descr){
-                qf_face_set_handle(&d->faces_pair, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R};
-        }
-        if (h[1].x != QF_HOP_NONE)
-            buf[nbuf++] = (struct starpu_data_descr){qf_field_block(field_of[h[1].x], b), STARPU_R};
-        if (h[1].clover_on != QF_CLOVER_NONE)
-            buf[nbuf++] = (struct starpu_data_descr){qf_field_block(clover_of[1], b), STARPU_R};
-        qf_wilson_args a = pair.hop[1];
-        qf_lattice_block_origin(lat, b, a.origin);
-        rc = qf_task_check(QF_TASK_INSERT_BLOCK(lat, b, &qf_cl_wilson_exterior, STARPU_DATA_MODE_ARRAY, buf, nbuf,
-                                                STARPU_NAME, exterior_name, STARPU_CL_ARGS,
-                                                qf_task_args_copy(&a, sizeof a), sizeof a, 0),
-                           "wilson_exterior");
-    }
+    rc = rc || qf_stencil_exteriors(&st[1]);
+    for (int k = 0; k < 2; k++) qf_codelet_stages_free(st[k].stage, QF_STENCIL_NSTAGES);
     return rc;
 }
 
@@ -285,9 +265,7 @@ static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_fi
     for (int k = 0; k < n; k++) {
         const qf_field *src = h[k].src == QF_HOP_IN ? in : fields[h[k].src];
         const qf_field *x = h[k].x == QF_HOP_NONE ? NULL : h[k].x == QF_HOP_IN ? in : fields[h[k].x];
-        hop_spec s = {.parity = h[k].parity, .dagger = dagger, .a = h[k].a, .b = h[k].b, .x = x,
-                      .clover_on = h[k].clover_on,
-                      .clover = h[k].clover_on == QF_CLOVER_NONE ? NULL : h[k].clover_inverse ? d->clover_inv : d->clover};
+        hop_spec s = spec_of(d, &h[k], dagger, x);
         if (hop(d, fields[h[k].dst], src, &s)) return QF_ERROR;
     }
     return QF_SUCCESS;

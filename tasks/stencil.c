@@ -48,15 +48,28 @@ static int apply_fused(const qf_stencil *s)
     return insert(s, &s->stage[QF_STENCIL_FUSED], 0, &t, PRIO_INTERIOR);
 }
 
-int qf_stencil_apply(const qf_stencil *s)
+void qf_stencil_neighbour_faces(const qf_face_set *set, const qf_lattice *lat, int b, struct starpu_data_descr *d)
 {
-    const qf_lattice *lat = s->in->lat;
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        d[2 * mu] = (struct starpu_data_descr){qf_face_set_handle(set, qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1),
+                                               STARPU_R};
+        d[2 * mu + 1] =
+            (struct starpu_data_descr){qf_face_set_handle(set, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R};
+    }
+}
+
+static int check_face_sets(const qf_stencil *s)
+{
     if (s->nfaces < 1 || s->nfaces > QF_STENCIL_MAX_FACE_SETS)
         return qf_fail("a %s graph with %d face sets: an operator has 1 to %d", s->stage[QF_STENCIL_INTERIOR].cl->name, s->nfaces,
                        QF_STENCIL_MAX_FACE_SETS);
-    if (s->stage[QF_STENCIL_FUSED].cl && qf_stencil_fuses(lat, s->fused_shares_cpus))
-        return apply_fused(s);
-    int rc = QF_SUCCESS;
+    return QF_SUCCESS;
+}
+
+int qf_stencil_gathers(const qf_stencil *s)
+{
+    const qf_lattice *lat = s->in->lat;
+    int rc = check_face_sets(s);
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_near(lat, b)) continue;
         buffers t = {.n = 0};
@@ -66,6 +79,13 @@ int qf_stencil_apply(const qf_stencil *s)
             for (int f = 0; f < 2 * QF_NDIM; f++) add(&t, qf_face_set_handle(s->faces[k], b, f / 2, f % 2), STARPU_W);
         rc = insert(s, &s->stage[QF_STENCIL_GATHER], b, &t, PRIO_GATHER);
     }
+    return rc;
+}
+
+static int interiors(const qf_stencil *s)
+{
+    const qf_lattice *lat = s->in->lat;
+    int rc = QF_SUCCESS;
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_local(lat, b)) continue;
         buffers t = {.n = 0};
@@ -74,17 +94,27 @@ int qf_stencil_apply(const qf_stencil *s)
         add(&t, qf_field_block(s->out, b), s->all_sites ? STARPU_W : STARPU_RW);
         rc = insert(s, &s->stage[QF_STENCIL_INTERIOR], b, &t, PRIO_INTERIOR);
     }
+    return rc;
+}
+
+int qf_stencil_exteriors(const qf_stencil *s)
+{
+    const qf_lattice *lat = s->in->lat;
+    int rc = check_face_sets(s);
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_near(lat, b)) continue;
         buffers t = {.n = 0};
         add(&t, qf_field_block(s->out, b), STARPU_RW);
         add_links(&t, s, b);
-        for (int k = 0; k < s->nfaces; k++)
-            for (int mu = 0; mu < QF_NDIM; mu++) {
-                add(&t, qf_face_set_handle(s->faces[k], qf_block_neighbour(b, lat->blocks, mu, -1), mu, 1), STARPU_R);
-                add(&t, qf_face_set_handle(s->faces[k], qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0), STARPU_R);
-            }
+        for (int k = 0; k < s->nfaces; k++, t.n += 2 * QF_NDIM) qf_stencil_neighbour_faces(s->faces[k], lat, b, &t.d[t.n]);
         rc = insert(s, &s->stage[QF_STENCIL_EXTERIOR], b, &t, PRIO_EXTERIOR);
     }
     return rc;
+}
+
+int qf_stencil_apply(const qf_stencil *s)
+{
+    if (check_face_sets(s)) return QF_ERROR;
+    if (s->stage[QF_STENCIL_FUSED].cl && qf_stencil_fuses(s->in->lat, s->fused_shares_cpus)) return apply_fused(s);
+    return qf_stencil_gathers(s) || interiors(s) || qf_stencil_exteriors(s);
 }

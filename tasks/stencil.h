@@ -40,6 +40,13 @@ typedef struct {
 } qf_stencil;
 
 int qf_stencil_apply(const qf_stencil *s);
+/* The graph's gathers and its exteriors alone, for an operator that runs what lies between itself
+ * (wilson_pair, tasks/dirac.c). */
+int qf_stencil_gathers(const qf_stencil *s);
+int qf_stencil_exteriors(const qf_stencil *s);
+/* The eight faces of set that block b's exterior reads, in its buffer order: d[2 mu] the -mu
+ * neighbour's side-1 face, d[2 mu + 1] the +mu neighbour's side-0 face (R). */
+void qf_stencil_neighbour_faces(const qf_face_set *set, const qf_lattice *lat, int b, struct starpu_data_descr *d);
 /* Whether graphs on lat run a block's stages fused (one block, and qf_runtime_fuse_blocks for a fused
  * stage that does or does not share its sites among the CPU cores): what the stencil does with a fused
  * stage, and what an operator asks before fusing more than one hop. */
