@@ -1,4 +1,4 @@
-/* Buffers of the BLAS codelets (blas_update, blas_reduce, blas_cg_update, blas_bicgstab_update,
+/* Buffers of the BLAS codelets (blas_update, blas_reduce, blas_multi, blas_cg_update, blas_bicgstab_update,
  * scalar_op, scalar_trisolve), shared by their CPU and CUDA implementations: every operand is found through the
  * argument block's buffer table (kernels/blas.h), so that an operand given twice (the same field or
  * scalar) is one buffer of the task. */
@@ -112,9 +112,9 @@ static inline void qf_blas_result_clear(const qf_blas_args *a, double *r, cudaSt
 }
 
 /* Sums the N values v of every thread of the block (blockDim.x == QF_CUDA_THREADS) in shared memory
- * and adds the block's sums into acc[0 .. N-1] with one atomic add each. */
-template <int N>
-static __device__ __forceinline__ void qf_blas_block_add(const double (&v)[N], double *acc)
+ * and adds the block's sum k into *dest(k) with one atomic add each. */
+template <int N, class Dest>
+static __device__ __forceinline__ void qf_blas_block_add_at(const double (&v)[N], Dest dest)
 {
     __shared__ double partial[N][QF_CUDA_THREADS];
     for (int k = 0; k < N; k++) partial[k][threadIdx.x] = v[k];
@@ -124,7 +124,12 @@ static __device__ __forceinline__ void qf_blas_block_add(const double (&v)[N], d
             for (int k = 0; k < N; k++) partial[k][threadIdx.x] += partial[k][threadIdx.x + stride];
         __syncthreads();
     }
-    if (threadIdx.x < N) atomicAdd(&acc[threadIdx.x], partial[threadIdx.x][0]);
+    if (threadIdx.x < N) atomicAdd(dest((int)threadIdx.x), partial[threadIdx.x][0]);
+}
+/* ... into acc[0 .. N-1] */
+template <int N> static __device__ __forceinline__ void qf_blas_block_add(const double (&v)[N], double *acc)
+{
+    qf_blas_block_add_at<N>(v, [acc](int k) { return acc + k; });
 }
 #else
 /* Performance-model footprint of the field codelets: the buffers' sizes, the operation and the number

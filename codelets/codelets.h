@@ -182,6 +182,7 @@ typedef struct {
 } qf_blas_range;
 extern struct starpu_codelet qf_cl_blas_update;
 extern struct starpu_codelet qf_cl_blas_reduce;
+extern struct starpu_codelet qf_cl_blas_multi;
 extern struct starpu_codelet qf_cl_blas_cg_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_p;
@@ -207,6 +208,11 @@ typedef struct {
 int qf_insert_blas_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o);
 int qf_insert_blas_dot(const qf_blas_range *r, const qf_blas_reduce_operands *o);
 int qf_insert_blas_dot_norm2(const qf_blas_range *r, const qf_blas_reduce_operands *o);
+/* blas_multi over nvec fields (1 to QF_BLAS_MULTI_MAX): r_k = <x_k, y>; y = y + s sum_k c_k x_k, c_k = a_k
+ * or a_k / d_k. ops: the operand table in kernels/blas.h's QF_MULTI_* order (QF_BLAS_MAX_OPERANDS
+ * entries, the results r_k in the a_k's places). */
+int qf_insert_blas_multi_dot(const qf_blas_range *r, int nvec, const struct starpu_data_descr *ops);
+int qf_insert_blas_multi_caxpy(const qf_blas_range *r, int nvec, const struct starpu_data_descr *ops, double s);
 /* blas_cg_update: x = x + c p, r = r - c q, rr += |r|^2, c = a or a / d (d given). */
 typedef struct {
     struct starpu_data_descr x, r, a, p, q, rr, d;

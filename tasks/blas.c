@@ -3,6 +3,8 @@
  *
  *   blas_update(b)            R: x(b), c            W or RW: y(b)
  *   blas_reduce(b)            R: x(b), y(b)         REDUX: r (and r2)   (after a sum_zero task W: r)
+ *   blas_multi(b)             R: x_k(b), y(b)       REDUX: r_k          (dot: up to QF_BLAS_MULTI_MAX x_k)
+ *                             R: x_k(b), a_k, d_k   RW: y(b)            (caxpy)
  *   blas_cg_update(b)         R: a, p(b), q(b)      RW: x(b), r(b)              REDUX: rr
  *   blas_bicgstab_update(b)   R: a, p(b), w, s(b), t(b)   RW: x(b)   W or RW: r(b)   REDUX: rr
  *   blas_bicgstab_p(b)        R: r(b), v(b), rho_new, rho, alpha, omega   RW: p(b)
@@ -14,6 +16,7 @@
  * pointing at it (codelets.h); the kernels load every operand of an element before they store. */
 #include "scalar.h"
 #include "tasks.h"
+#include "kernels/blas.h" /* QF_BLAS_MAX_OPERANDS, the operand table of blas_multi */
 #include "kernels/face.h" /* qf_parity_site, qf_parity_nsites */
 
 #include <math.h>
@@ -121,15 +124,14 @@ static qf_blas_range range_of(const qf_field *f, int parity, const char *fn)
 }
 
 /* One task a block of lat: insert(range, the operands of block b, ctx), then the reductions' ends; at
- * most MAX_OPERANDS operands (bicgstab_update's). */
-enum { MAX_OPERANDS = 8 };
+ * most QF_BLAS_MAX_OPERANDS operands (blas_multi's). */
 typedef int (*block_insert)(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx);
 
 static int submit_blocks(const qf_lattice *lat, const qf_blas_range *range, operand *ops, int n, block_insert insert,
                          const void *ctx)
 {
     for (int b = 0; b < lat->nblocks; b++) {
-        struct starpu_data_descr d[MAX_OPERANDS];
+        struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
         int mine = 0;
         for (int k = 0; k < n; k++) {
             d[k] = operand_at(&ops[k], b);
@@ -192,6 +194,96 @@ int qf_blas_dot(qf_scalar *r, const qf_field *x, const qf_field *y, int parity)
 int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const qf_field *y, int parity)
 {
     return reduce("qf_blas_dot_norm2", REDUCE_DOT_NORM2, dot, norm, x, y, parity);
+}
+
+/* ---- several fields against one: blocks of classical Gram-Schmidt ---- */
+
+typedef struct {
+    int op, nvec;
+    double s;
+} multi_call;
+
+static int insert_multi(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
+{
+    const multi_call *c = ctx;
+    if (c->op == QF_BLAS_MULTI_DOT) return qf_insert_blas_multi_dot(r, c->nvec, d);
+    return qf_insert_blas_multi_caxpy(r, c->nvec, d, c->s);
+}
+
+/* y and every x[k] checked as the operands of one operation, and the parity */
+static int check_multi(const char *fn, const qf_field *const x[], int n, const qf_field *y, int parity)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (n < 0) return qf_fail("%s: n = %d fields: give 0 or more", fn, n);
+    if (n > 0 && !x) return qf_fail("%s: the array of fields x is NULL", fn);
+    const qf_field *only_y[1] = {y};
+    const char *const yname[1] = {"y"};
+    if (check_fields(fn, 1, only_y, yname) || qf_check_parity(fn, parity)) return QF_ERROR;
+    for (int k = 0; k < n; k++) {
+        char name[24];
+        snprintf(name, sizeof name, "x[%d]", k);
+        const qf_field *f[2] = {y, x[k]};
+        const char *const fname[2] = {"y", name};
+        if (check_fields(fn, 2, f, fname)) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+static int check_scalar_array(const char *fn, const char *name, const qf_scalar *const s[], int n)
+{
+    if (n > 0 && !s) return qf_fail("%s: the array of scalars %s is NULL", fn, name);
+    for (int k = 0; k < n; k++)
+        if (!s[k]) return qf_fail("%s: the scalar %s[%d] is NULL", fn, name, k);
+    return QF_SUCCESS;
+}
+
+int qf_blas_multi_dot(qf_scalar *const r[], const qf_field *const x[], int n, const qf_field *y, int parity)
+{
+    static const char fn[] = "qf_blas_multi_dot";
+    if (check_multi(fn, x, n, y, parity) || check_scalar_array(fn, "r", (const qf_scalar *const *)r, n))
+        return QF_ERROR;
+    for (int k = 0; k < n; k++)
+        for (int l = 0; l < k; l++)
+            if (r[l] == r[k]) return qf_fail("%s: r[%d] and r[%d] are one scalar: give each product its own", fn, l, k);
+    for (int k0 = 0; k0 < n; k0 += QF_BLAS_MULTI_MAX) {
+        multi_call call = {.op = QF_BLAS_MULTI_DOT, .nvec = n - k0 < QF_BLAS_MULTI_MAX ? n - k0 : QF_BLAS_MULTI_MAX};
+        qf_blas_range range = range_of(y, parity, fn);
+        operand ops[QF_BLAS_MAX_OPERANDS] = {[QF_MULTI_Y] = field_operand(y, STARPU_R)};
+        for (int k = 0; k < call.nvec; k++) {
+            ops[QF_MULTI_X + k] = field_operand(x[k0 + k], STARPU_R);
+            if (result_operand(&ops[QF_MULTI_A + k], &range, r[k0 + k], y->lat)) return QF_ERROR;
+        }
+        if (submit_blocks(y->lat, &range, ops, QF_BLAS_MAX_OPERANDS, insert_multi, &call)) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
+int qf_blas_multi_caxpy(const qf_scalar *const a[], const qf_scalar *const d[], double s, const qf_field *const x[],
+                        int n, qf_field *y, int parity)
+{
+    static const char fn[] = "qf_blas_multi_caxpy";
+    if (check_multi(fn, x, n, y, parity) || check_scalar_array(fn, "a", a, n) || (d && check_scalar_array(fn, "d", d, n)) ||
+        check_real(fn, "s", s))
+        return QF_ERROR;
+    for (int k = 0; k < n; k++)
+        if (x[k] == y)
+            return qf_fail("%s: y is x[%d]: a task of later fields would read y already updated; add that term with "
+                           "qf_blas_axpby or qf_blas_caxpy",
+                           fn, k);
+    for (int k0 = 0; k0 < n; k0 += QF_BLAS_MULTI_MAX) {
+        multi_call call = {.op = QF_BLAS_MULTI_CAXPY,
+                           .nvec = n - k0 < QF_BLAS_MULTI_MAX ? n - k0 : QF_BLAS_MULTI_MAX,
+                           .s = s};
+        qf_blas_range range = range_of(y, parity, fn);
+        operand ops[QF_BLAS_MAX_OPERANDS] = {[QF_MULTI_Y] = field_operand(y, STARPU_RW)};
+        for (int k = 0; k < call.nvec; k++) {
+            ops[QF_MULTI_X + k] = field_operand(x[k0 + k], STARPU_R);
+            ops[QF_MULTI_A + k] = scalar_operand(a[k0 + k], STARPU_R);
+            if (d) ops[QF_MULTI_D + k] = scalar_operand(d[k0 + k], STARPU_R);
+        }
+        if (submit_blocks(y->lat, &range, ops, QF_BLAS_MAX_OPERANDS, insert_multi, &call)) return QF_ERROR;
+    }
+    return QF_SUCCESS;
 }
 
 /* ---- updates ---- */

@@ -5,7 +5,8 @@
  *
  * On a 4x4x4x8 lattice, for several block grids, Wilson, staggered and coarse (8 colours) fields,
  * double and single precision and parities -1, 0, 1: copy, axpby (also b = 0, which does not read y), caxpy, cxpay,
- * xpcw, cxpay with a ratio of scalars, axpby and caxpy with x == y, norm2, dot and dot(x, x), the fused CG and BiCGStab updates (also
+ * xpcw, cxpay with a ratio of scalars, axpby and caxpy with x == y, norm2, dot and dot(x, x), 11 fields against one
+ * (multi_dot, also with y among the x_k; multi_caxpy with and without ratios), the fused CG and BiCGStab updates (also
  * with aliased inputs) and BiCGStab's direction update (also with beta 0, which must leave p = r); the other parity stays bit for bit what it was; reductions are in double (a single
  * field's norm is the double-loop norm of its float values to 1e-12) and overwrite their result. A
  * chain of scalar operations and updates ending in a norm is submitted while the runtime is paused,
@@ -263,6 +264,98 @@ static void check_reduce(ctx *c, int parity)
           e5, e6);
     double worst = fmax(fmax(fmax(e1, e2), fmax(e3, e4)), fmax(e5, e6));
     worst_reduce[c->pi] = fmax(worst_reduce[c->pi], worst);
+}
+
+/* ---- several fields against one: NMULTI x_k (more than one task's QF_BLAS_MULTI_MAX), x_k a mix of
+ * the random arrays, the last one y itself ---- */
+
+enum { NMULTI = 11 };
+static double multi_coef(int k, int part) { return part ? 0.2 * k - 0.9 : 1.0 - 0.15 * k; }
+
+static void multi_array(int k, int nr, double *out)
+{
+    for (int64_t i = 0; i < V * nr; i++) out[i] = X0[i] + (0.3 * k - 1.0) * Z0[i] + (k % 3 == 1 ? W0[i] : -0.5 * U0[i]);
+}
+
+static void check_multi(ctx *c, int parity)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, multi, parity %d", c->tag, parity);
+    qf_field *xf[NMULTI] = {0};
+    qf_scalar *r[NMULTI] = {0}, *a[NMULTI] = {0}, *d[NMULTI] = {0};
+    double *arr[NMULTI] = {0};
+    int rc = 0;
+    for (int k = 0; k < NMULTI && !rc; k++) {
+        rc = qf_scalar_create(&r[k]) || qf_scalar_create(&a[k]) || qf_scalar_create(&d[k]) ||
+             qf_scalar_set(a[k], multi_coef(k, 0), multi_coef(k, 1)) || qf_scalar_set(d[k], 0.5 + 0.1 * k, -0.3);
+        if (k == NMULTI - 1) break; /* x_last is y */
+        arr[k] = malloc((size_t)V * c->nr * sizeof(double));
+        multi_array(k, c->nr, arr[k]);
+        rc = rc || qf_field_create_shaped(&xf[k], c->lat, &c->shape, c->prec, 0) || load(c, xf[k], arr[k]);
+    }
+    xf[NMULTI - 1] = c->y;
+    arr[NMULTI - 1] = Y0;
+    CHECK(rc == 0, "%s: set-up: %s", tag, qf_last_error());
+    if (!rc && load(c, c->y, Y0)) rc = 1;
+    const qf_field *const *x = (const qf_field *const *)xf;
+    /* r_k = <x_k, y>: 11 fields, two tasks a block */
+    double worst = 0.0;
+    if (!rc) {
+        rc = qf_blas_multi_dot(r, x, NMULTI, c->y, parity);
+        CHECK(rc == 0, "%s: multi_dot: %s", tag, qf_last_error());
+        for (int k = 0; k < NMULTI && !rc; k++) {
+            cplx want = ref_dot(arr[k], Y0, c->nr, parity, c->prec);
+            double scale = sqrt(creal(ref_dot(arr[k], arr[k], c->nr, parity, c->prec)) *
+                                creal(ref_dot(Y0, Y0, c->nr, parity, c->prec)));
+            double e = cabs(get(r[k]) - want) / scale;
+            worst = fmax(worst, e);
+            CHECK(e < 1e-12, "%s: multi_dot r[%d] = <x_%d, y> (rel err %.2e)", tag, k, k, e);
+        }
+    }
+    /* y = y - sum_k (a_k / d_k) x_k, and with d NULL y = y + 2 sum_k a_k x_k, the x_k but y (10: two tasks a
+     * block) */
+    for (int with_d = 0; with_d < 2 && !rc; with_d++) {
+        const double s = with_d ? -1.0 : 2.0;
+        rc = load(c, c->y, Y0) ||
+             qf_blas_multi_caxpy((const qf_scalar *const *)a, with_d ? (const qf_scalar *const *)d : NULL, s, x,
+                                 NMULTI - 1, c->y, parity) ||
+             qf_field_export(c->y, tmp);
+        CHECK(rc == 0, "%s: multi_caxpy: %s", tag, qf_last_error());
+        if (rc) break;
+        double err = 0.0, scale = 0.0, kept = 0.0;
+        for (int64_t i = 0; i < V; i++)
+            for (int e = 0; e < c->nr / 2; e++) {
+                int64_t el = i * (c->nr / 2) + e;
+                cplx y0 = ld(Y0, el, c->prec), want = y0;
+                if (in_parity(i, parity)) {
+                    for (int k = 0; k < NMULTI - 1; k++) {
+                        cplx ck = multi_coef(k, 0) + I * multi_coef(k, 1);
+                        if (with_d) ck /= 0.5 + 0.1 * k - 0.3 * I;
+                        want += s * ck * ld(arr[k], el, c->prec);
+                    }
+                    want = rounded_c(want, c->prec);
+                }
+                cplx got = tmp[2 * el] + I * tmp[2 * el + 1];
+                if (!in_parity(i, parity)) kept = fmax(kept, cabs(got - y0));
+                err = fmax(err, cabs(got - want));
+                scale = fmax(scale, cabs(want));
+            }
+        double e = err / scale;
+        worst = fmax(worst, e);
+        CHECK(e < (c->pi ? 1e-6 : 1e-13) && kept == 0.0,
+              "%s: multi_caxpy %s = the sum in double, rounded once (rel err %.2e), the other parity kept (%g)", tag,
+              with_d ? "with ratios" : "with coefficients", e, kept);
+    }
+    worst_fused[c->pi] = fmax(worst_fused[c->pi], worst);
+    for (int k = 0; k < NMULTI; k++) {
+        if (k < NMULTI - 1) {
+            if (xf[k]) qf_field_destroy(xf[k]);
+            free(arr[k]);
+        }
+        if (r[k]) qf_scalar_destroy(r[k]);
+        if (a[k]) qf_scalar_destroy(a[k]);
+        if (d[k]) qf_scalar_destroy(d[k]);
+    }
 }
 
 /* ---- fused updates: CG (q = p when alias) and BiCGStab (s = r, t = x when alias) ---- */
@@ -672,6 +765,7 @@ static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_pre
         for (int t = 0; t < T_NUPD; t++) check_update(&c, t, parity);
         check_convert(&c, parity);
         check_reduce(&c, parity);
+        check_multi(&c, parity);
         for (int alias = 0; alias < 2; alias++) {
             check_fused(&c, 0, alias, parity);
             check_fused(&c, 1, alias, parity);
@@ -733,6 +827,23 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     REFUSED(qf_blas_bicgstab_update(w, w2, s, w, s2, w, w, s2, 0), "rr and w", "bicgstab_update with rr == w");
     REFUSED(qf_blas_bicgstab_p(w, w2, w, NULL, s, s, s2, 0), "scalar rho_new is NULL", "bicgstab_p without rho_new");
     REFUSED(qf_blas_cxpay_ratio(w, s, NULL, 1.0, w2, 0), "scalar d is NULL", "cxpay_ratio without a denominator");
+    {
+        qf_scalar *rs[2] = {s, s};
+        const qf_field *xs[2] = {w, ws};
+        const qf_field *xw[2] = {w, w2};
+        const qf_scalar *as[2] = {s, NULL};
+        REFUSED(qf_blas_multi_dot(rs, xw, 2, w, -1), "one scalar", "multi_dot into one scalar twice");
+        rs[1] = s2;
+        REFUSED(qf_blas_multi_dot(rs, xs, 2, w, -1), "x[1] is in single precision", "multi_dot of a single x[1]");
+        REFUSED(qf_blas_multi_dot(rs, NULL, 2, w, -1), "array of fields x is NULL", "multi_dot without fields");
+        REFUSED(qf_blas_multi_dot(rs, xw, -1, w, -1), "n = -1", "multi_dot of -1 fields");
+        REFUSED(qf_blas_multi_caxpy(as, NULL, 1.0, xw, 2, w2, -1), "scalar a[1] is NULL", "multi_caxpy without a[1]");
+        REFUSED(qf_blas_multi_caxpy(as, NULL, 1.0, xw, 1, w, -1), "y is x[0]", "multi_caxpy with y among the x");
+        REFUSED(qf_blas_multi_caxpy(as, NULL, NAN, xw, 1, w2, -1), "not a finite number", "multi_caxpy with s NaN");
+        REFUSED(qf_blas_multi_caxpy(as, NULL, 1.0, xw, 1, w2, 3), "parity 3", "multi_caxpy of parity 3");
+        CHECK(qf_blas_multi_dot(NULL, NULL, 0, w, -1) == 0 && qf_blas_multi_caxpy(NULL, NULL, 1.0, NULL, 0, w, -1) == 0,
+              "multi_dot and multi_caxpy of no fields submit nothing: %s", qf_last_error());
+    }
     REFUSED(qf_scalar_mul(s, NULL, s2), "NULL", "scalar mul of NULL");
     REFUSED(qf_scalar_set(NULL, 1.0, 0.0), "NULL", "setting a NULL scalar");
     REFUSED(qf_scalar_get(NULL, NULL, NULL), "NULL", "getting a NULL scalar");

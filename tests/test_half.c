@@ -2,7 +2,8 @@
  *   - a record keeps each real to half a step of its norm / 32767, the norm being the record's
  *     largest magnitude; zero records stay zero, NaN and infinity load as NaN; the record sizes;
  *   - fields: import and export, conversions from and to double and single, on several blocks;
- *   - BLAS on half fields (updates, the fused CG, BiCGStab and direction updates, reductions) against
+ *   - BLAS on half fields (updates, the fused CG, BiCGStab and direction updates, reductions, several
+ *     fields against one) against
  *     the same operations in double on the host, from the half-rounded inputs;
  *   - the Dirac operator in half (whole and compressed links, with and without clover, several block
  *     grids, antiperiodic and complex boundary phases) against the independent reference to 1e-3;
@@ -177,6 +178,43 @@ static void test_blas(problem *pb, const int grid[4])
     CHECK(!rc && e < 2e-5 && fabs(nre - rn) <= 1e-3 * rn,
           "half cg_update: r within %.2e of each site's largest (< 2e-5), |r|^2 %.6g against the stored %.6g", e, nre,
           rn);
+    /* several fields against one: <x, y> and <w, y> in one pass, then y += a x - (a / b) w */
+    double *x2 = malloc(n * sizeof *x2), *y2 = malloc(n * sizeof *y2), *w2 = malloc(n * sizeof *w2);
+    rc = rc || qf_field_export(x, x2) || qf_field_export(y, y2) || qf_field_export(w, w2) || qf_scalar_set(sb, -1.1, 0.4);
+    {
+        qf_scalar *dots[2] = {sd, sb}, *coef[2] = {sa, sa}, *den[2] = {NULL, sb};
+        const qf_field *xs[2] = {x, w};
+        double d0[2], d1[2];
+        rc = rc || qf_blas_multi_dot(dots, xs, 2, y, -1) || qf_scalar_get(sd, &d0[0], &d0[1]) ||
+             qf_scalar_get(sb, &d1[0], &d1[1]);
+        double complex want0 = host_dot(x2, y2, n), want1 = host_dot(w2, y2, n);
+        CHECK(!rc && cabs(d0[0] + I * d0[1] - want0) <= 1e-6 * cabs(want0) &&
+                  cabs(d1[0] + I * d1[1] - want1) <= 1e-6 * cabs(want1),
+              "half multi_dot: <x, y> (%.8g, %.8g) against %.8g, %.8g; <w, y> (%.8g, %.8g) against %.8g, %.8g: %s",
+              d0[0], d0[1], creal(want0), cimag(want0), d1[0], d1[1], creal(want1), cimag(want1),
+              rc ? qf_last_error() : "ok");
+        /* d[0] = 1: the coefficients a and a / b, b = (-1.1, 0.4) */
+        qf_scalar *one = NULL;
+        rc = rc || qf_scalar_create(&one) || qf_scalar_set(one, 1.0, 0.0) || qf_scalar_set(sb, -1.1, 0.4);
+        den[0] = one;
+        rc = rc || qf_blas_multi_caxpy((const qf_scalar *const *)coef, (const qf_scalar *const *)den, 1.0, xs, 2, y, 0) ||
+             qf_field_export(y, pb->got);
+        const double complex c1 = a / (-1.1 + 0.4 * I);
+        memcpy(pb->want, y2, n * sizeof(double));
+        for (int64_t s = 0; s < pb->V; s++) {
+            if (ref_parity_of(s, pb->L) != 0) continue;
+            for (int k = 0; k < 24; k += 2) {
+                size_t i = (size_t)(s * 24 + k);
+                double complex v = y2[i] + I * y2[i + 1] + a * (x2[i] + I * x2[i + 1]) + c1 * (w2[i] + I * w2[i + 1]);
+                pb->want[i] = creal(v), pb->want[i + 1] = cimag(v);
+            }
+        }
+        e = site_rel_diff(pb, pb->got, pb->want, -1);
+        CHECK(!rc && e < 2e-5, "half multi_caxpy on the even sites, the odd kept: %.2e of each site's largest (< 2e-5): %s",
+              e, rc ? qf_last_error() : "ok");
+        if (one) qf_scalar_destroy(one);
+    }
+    free(x2), free(y2), free(w2);
     qf_field_destroy(x), qf_field_destroy(y), qf_field_destroy(w), qf_field_destroy(r);
     qf_scalar_destroy(sa), qf_scalar_destroy(sb), qf_scalar_destroy(sd);
     free(xa), free(ya), free(wa);

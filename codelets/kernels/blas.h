@@ -1,5 +1,5 @@
-/* Kernels of the BLAS-1 codelets (blas_update, blas_reduce, blas_cg_update, blas_bicgstab_update,
- * blas_bicgstab_p) and
+/* Kernels of the BLAS-1 codelets (blas_update, blas_reduce, blas_multi, blas_cg_update,
+ * blas_bicgstab_update, blas_bicgstab_p) and
  * of scalar_op, shared by CPU and CUDA code, with their argument blocks.
  *
  * A field block is seen as a run of complex numbers: its sites' reals taken in (re, im) pairs,
@@ -27,8 +27,11 @@
 
 /* Operands of the codelets: the task carries each distinct field or scalar once (STARPU_VARIABLE_NBUFFERS)
  * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
-#define QF_BLAS_MAX_OPERANDS 8
+#define QF_BLAS_MULTI_MAX 8 /* the fields x_k of one blas_multi task */
+#define QF_BLAS_MAX_OPERANDS (1 + 3 * QF_BLAS_MULTI_MAX)
 enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A, QF_UPD_D };              /* blas_update */
+/* blas_multi: y, then x_k, then a_k (the coefficients' numerators, or the results r_k), then d_k */
+enum { QF_MULTI_Y = 0, QF_MULTI_X = 1, QF_MULTI_A = 1 + QF_BLAS_MULTI_MAX, QF_MULTI_D = 1 + 2 * QF_BLAS_MULTI_MAX };
 enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
 enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR, QF_CG_D }; /* blas_cg_update */
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
@@ -51,9 +54,14 @@ typedef enum {
     QF_BLAS_AXPBYPCW
 } qf_blas_update_op;
 typedef enum { QF_BLAS_NORM2 = 0, QF_BLAS_DOT, QF_BLAS_DOT_NORM2 } qf_blas_reduce_op;
+/* blas_multi, nvec fields x_k against one field y in one pass over y: r_k = <x_k, y> (multi_dot); y = y
+ * + s sum_k c_k x_k with c_k = a_k or a_k / d_k (multi_caxpy, summed in double and rounded once). */
+typedef enum { QF_BLAS_MULTI_DOT = 0, QF_BLAS_MULTI_CAXPY } qf_blas_multi_op;
 
 typedef struct {
-    int op;                          /* qf_blas_update_op or qf_blas_reduce_op; unused by the fused updates */
+    int op;                          /* qf_blas_update_op, qf_blas_reduce_op or qf_blas_multi_op; unused by the
+                                      * fused updates */
+    int nvec;                        /* blas_multi: the fields x_0 .. x_{nvec-1} */
     qf_precision prec;               /* of every field operand */
     int64_t first, n;                /* complex elements of the block the task visits */
     double a, b;                     /* real coefficients of axpby */
@@ -344,6 +352,70 @@ static inline QF_HD_INLINE void qf_blas_reduce_unit(int op, const void *x, const
         dot[1] += v.im;
         if (op == QF_BLAS_DOT_NORM2) *norm += qf_blas_reduce_elem(QF_BLAS_NORM2, x, x, e, prec).re;
     }
+}
+
+/* ---- blas_multi: the x_k of one task, and unit u's part of each operation ---- */
+typedef struct {
+    const void *x[QF_BLAS_MULTI_MAX];
+} qf_blas_multi_fields;
+
+/* adds unit u's <x_k, y> into dot[k] for k < nv, y loaded once */
+static inline QF_HD_INLINE void qf_blas_multi_dot_unit(int nv, const qf_blas_multi_fields *x, const void *y, int64_t u,
+                                                       qf_precision prec, double dot[][2])
+{
+    if (prec != QF_HALF) {
+        qf_complex yv = qf_blas_load(y, prec, u);
+        QF_UNROLL
+        for (int k = 0; k < nv; k++) {
+            qf_complex v = qf_cconjmul(qf_blas_load(x->x[k], prec, u), yv);
+            dot[k][0] += v.re;
+            dot[k][1] += v.im;
+        }
+        return;
+    }
+    qf_blas_record ry, rx;
+    qf_blas_record_load(&ry, y, u);
+    QF_UNROLL
+    for (int k = 0; k < nv; k++) {
+        qf_blas_record_load(&rx, x->x[k], u);
+        QF_UNROLL
+        for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
+            qf_complex v = qf_blas_reduce_elem(QF_BLAS_DOT, rx.v, ry.v, e, QF_SINGLE);
+            dot[k][0] += v.re;
+            dot[k][1] += v.im;
+        }
+    }
+}
+
+/* unit u of y + sum_k c_k x_k, k < nv, in double and rounded once */
+static inline QF_HD_INLINE void qf_blas_multi_caxpy_unit(int nv, void *y, const qf_blas_multi_fields *x,
+                                                         const qf_complex *c, int64_t u, qf_precision prec)
+{
+    if (prec != QF_HALF) {
+        qf_complex acc = qf_blas_load(y, prec, u);
+        QF_UNROLL
+        for (int k = 0; k < nv; k++) acc = qf_blas_caxpy_value(acc, c[k], qf_blas_load(x->x[k], prec, u));
+        qf_blas_store(y, prec, u, acc);
+        return;
+    }
+    qf_blas_record ry, rx;
+    qf_blas_record_load(&ry, y, u);
+    double acc[QF_BLAS_PART_REALS];
+    QF_UNROLL
+    for (int i = 0; i < QF_BLAS_PART_REALS; i++) acc[i] = ry.v[i];
+    QF_UNROLL
+    for (int k = 0; k < nv; k++) {
+        qf_blas_record_load(&rx, x->x[k], u);
+        QF_UNROLL
+        for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
+            qf_complex v = qf_cmul(c[k], qf_cmake(rx.v[2 * e], rx.v[2 * e + 1]));
+            acc[2 * e] += v.re;
+            acc[2 * e + 1] += v.im;
+        }
+    }
+    QF_UNROLL
+    for (int i = 0; i < QF_BLAS_PART_REALS; i++) ry.v[i] = (float)acc[i];
+    qf_blas_record_store(&ry, y, u);
 }
 
 static inline QF_HD_INLINE double qf_blas_cg_unit(void *x, void *r, qf_complex c, const void *p, const void *q,
