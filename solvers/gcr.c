@@ -1,10 +1,13 @@
 /* Restarted, flexible GCR with the implicit solution update, as Algorithm 1 of the GCR-DD paper:
  * the search directions p_j = K r (K: the solve's preconditioner, or the identity) and z_j = A p_j
  * (from K itself where it knows A p_j from its own residual: MR steps, the multigrid K-cycle)
- * orthogonalised against the earlier z_i (modified Gram-Schmidt, beta_ij = <z_i, z_j> / |z_i|^2),
- * the residual r -= alpha_j z_j with alpha_j = <z_j, r> / |z_j|^2, all as tasks in the iterations'
- * precision. The space keeps the inner products, not the ratios: each update divides in its own task
- * (qf_blas_caxpy_ratio), two tasks a Gram-Schmidt step instead of three. At a restart (gcr_nkrylov
+ * orthogonalised against the earlier z_i (beta_ij = <z_i, z_j> / |z_i|^2), the residual r -= alpha_j
+ * z_j with alpha_j = <z_j, r> / |z_j|^2 (|z_j|^2 and <z_j, r> in one pass), all as tasks in the
+ * iterations' precision. The orthogonalisation is classical Gram-Schmidt within blocks of GS_BLOCK
+ * earlier directions and modified across them, as QUDA's pipelined GCR: one multi_dot and one
+ * multi_caxpy a block, each a single pass over z_j, where modified Gram-Schmidt made two tasks and
+ * passes a direction. The space keeps the inner products, not the ratios: each update divides in its
+ * own task (qf_blas_multi_caxpy, qf_blas_caxpy_ratio). At a restart (gcr_nkrylov
  * directions, or the residual fallen by delta in mixed precision, or the target reached) a task
  * solves the triangular system chi_i + sum_{l > i} beta_il chi_l = alpha_i, dividing row i by
  * |z_i|^2 as it goes (qf_scalar_trisolve's divisors), sum chi_l p_l is added to the solution and the
@@ -13,6 +16,9 @@
 #include "krylov.h"
 
 #include <stdlib.h>
+
+/* Earlier directions a block of classical Gram-Schmidt: blas_multi's fields a task. */
+enum { GS_BLOCK = 8 };
 
 typedef struct {
     int n;                   /* directions kept */
@@ -77,22 +83,27 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
         else qf_blas_copy(s->p[j], r, parity);
         qf_krylov_apply(k, 0, s->z[j], s->p[j]);
     }
-    for (int i = 0; i < j; i++) { /* z_j -= (<z_i, z_j> / |z_i|^2) z_i */
-        qf_blas_dot(s->beta[i * n + j], s->z[i], s->z[j], parity);
-        qf_blas_caxpy_ratio(s->beta[i * n + j], s->zz[i], -1.0, s->z[i], s->z[j], parity);
+    /* z_j -= sum_i (<z_i, z_j> / |z_i|^2) z_i, GS_BLOCK z_i at a time */
+    qf_scalar *col[GS_BLOCK];
+    for (int i0 = 0; i0 < j; i0 += GS_BLOCK) {
+        int m = j - i0 < GS_BLOCK ? j - i0 : GS_BLOCK;
+        for (int i = 0; i < m; i++) col[i] = s->beta[(i0 + i) * n + j];
+        qf_blas_multi_dot(col, (const qf_field *const *)s->z + i0, m, s->z[j], parity);
+        qf_blas_multi_caxpy((const qf_scalar *const *)col, (const qf_scalar *const *)s->zz + i0, -1.0,
+                            (const qf_field *const *)s->z + i0, m, s->z[j], parity);
     }
     /* r -= (<z_j, r> / |z_j|^2) z_j */
-    qf_blas_norm2(s->zz[j], s->z[j], parity);
-    qf_blas_dot(s->alpha[j], s->z[j], r, parity);
+    qf_blas_dot_norm2(s->alpha[j], s->zz[j], s->z[j], r, parity);
     qf_blas_caxpy_ratio(s->alpha[j], s->zz[j], -1.0, s->z[j], r, parity);
 }
 
-/* xs += sum_{l < m} chi_l p_l, chi from back substitution as one task (in place of alpha); the host
- * reads only its status, once the restart's residual has been waited for anyway. */
+/* xs += sum_{l < m} chi_l p_l (one pass over xs for every 8 p_l), chi from back substitution as one
+ * task (in place of alpha); the host reads only its status, once the restart's residual has been
+ * waited for anyway. */
 static void implicit_update(gcr_space *s, int m, qf_field *xs, int parity)
 {
     qf_scalar_trisolve(m, s->alpha, s->beta, s->n, s->zz, s->status);
-    for (int l = 0; l < m; l++) qf_blas_caxpy(s->alpha[l], 1.0, s->p[l], xs, parity);
+    qf_blas_multi_caxpy((const qf_scalar *const *)s->alpha, NULL, 1.0, (const qf_field *const *)s->p, m, xs, parity);
 }
 
 static void check_update(qf_krylov *k, const gcr_space *s)
