@@ -3,7 +3,8 @@
  * the true residual |b - M x| / |b| recomputed independently with the reference operator
  * (dirac_reference.c) on the exported solution; mixed precision (single iterations, double
  * updates) to 1e-12; a single-precision operator to its precision; the same solve on two block
- * grids; a zero source; non-convergence and bad parameters reported with messages. The scheduler comes from
+ * grids; a zero source; GCR's reductions a block and iteration (its Gram-Schmidt in blocks); non-convergence
+ * and bad parameters reported with messages. The scheduler comes from
  * STARPU_SCHED; with QF_TEST_REQUIRE_CUDA the run is skipped (77) without a CUDA worker. */
 #include "check.h"
 #include "test_start.h"
@@ -112,6 +113,28 @@ static int solve_and_check(problem *pb, qf_solver_params p, qf_schur_form form, 
     return res.iterations;
 }
 
+/* GCR's Gram-Schmidt in blocks (solvers/gcr.c): each direction takes one multi_dot, one multi_caxpy
+ * and one dot_norm2 a block, so the reductions a block stay under three an iteration (the residual's
+ * dot_norm2, the reads of |r|^2, restarts); modified Gram-Schmidt made a dot for every earlier direction
+ * as well, 4.5 an iteration on average in GCR(8). Task counts, not times. */
+static void check_gcr_tasks(problem *pb)
+{
+    qf_runtime_stats *s = NULL;
+    qf_solver_params p = solver(QF_SOLVER_GCR, 1, 1e-12, QF_DOUBLE);
+    p.check_every = 1;
+    CHECK(qf_runtime_stats_begin() == 0, "stats: %s", qf_last_error());
+    int it = solve_and_check(pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+    CHECK(qf_runtime_stats_end(&s) == 0 && s, "stats: %s", qf_last_error());
+    if (!s || it <= 0) return;
+    long nb = pb->lat.nblocks, red = qf_runtime_stats_tasks(s, "blas_reduce"), multi = qf_runtime_stats_tasks(s, "blas_multi");
+    CHECK(multi >= nb * (it - it / 8 - 2) && red <= nb * (3 * it + 10),
+          "GCR(8) on %ld blocks, %d iterations: %ld blas_multi tasks (at least %ld: a pair a direction after the "
+          "first of a restart) and %ld blas_reduce tasks (at most %ld)",
+          nb, it, multi, nb * (it - it / 8 - 2), red, nb * (3 * it + 10));
+    printf("ok   GCR(8), %d iterations on %ld blocks: %ld blas_multi and %ld blas_reduce tasks\n", it, nb, multi, red);
+    qf_runtime_stats_free(s);
+}
+
 static void test_edge_cases(problem *pb)
 {
     qf_dirac_params dp = qf_dirac_default_params(0.11);
@@ -218,6 +241,7 @@ int main(void)
     solve_and_check(&pb, solver(QF_SOLVER_BICGSTAB, 1, 1e-5, QF_DOUBLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_SINGLE);
     solve_and_check(&pb, solver(QF_SOLVER_GCR, 1, 1e-5, QF_SINGLE), QF_SCHUR_ASYMMETRIC, 1.0, QF_SINGLE);
     test_edge_cases(&pb);
+    check_gcr_tasks(&pb);
 
     /* the same solve on another block grid: iterations within 1, solutions within the tolerance */
     static const int B1b[4] = {2, 2, 1, 1};
