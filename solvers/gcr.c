@@ -3,8 +3,8 @@
  * (from K itself where it knows A p_j from its own residual: MR steps, the multigrid K-cycle)
  * orthogonalised against the earlier z_i (beta_ij = <z_i, z_j> / |z_i|^2), the residual r -= alpha_j
  * z_j with alpha_j = <z_j, r> / |z_j|^2 (|z_j|^2 and <z_j, r> in one pass), all as tasks in the
- * iterations' precision. The orthogonalisation is classical Gram-Schmidt within blocks of GS_BLOCK
- * earlier directions and modified across them, as QUDA's pipelined GCR: one multi_dot and one
+ * iterations' precision. The orthogonalisation is classical Gram-Schmidt within blocks of
+ * QF_BLAS_MULTI_FIELDS (one multi task's) earlier directions and modified across them, as QUDA's pipelined GCR: one multi_dot and one
  * multi_caxpy a block, each a single pass over z_j, where modified Gram-Schmidt made two tasks and
  * passes a direction. The space keeps the inner products, not the ratios: each update divides in its
  * own task (qf_blas_multi_caxpy, qf_blas_caxpy_ratio). At a restart (gcr_nkrylov
@@ -16,9 +16,6 @@
 #include "krylov.h"
 
 #include <stdlib.h>
-
-/* Earlier directions a block of classical Gram-Schmidt: blas_multi's fields a task. */
-enum { GS_BLOCK = 8 };
 
 typedef struct {
     int n;                   /* directions kept */
@@ -83,10 +80,10 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
         else qf_blas_copy(s->p[j], r, parity);
         qf_krylov_apply(k, 0, s->z[j], s->p[j]);
     }
-    /* z_j -= sum_i (<z_i, z_j> / |z_i|^2) z_i, GS_BLOCK z_i at a time */
-    qf_scalar *col[GS_BLOCK];
-    for (int i0 = 0; i0 < j; i0 += GS_BLOCK) {
-        int m = j - i0 < GS_BLOCK ? j - i0 : GS_BLOCK;
+    /* z_j -= sum_i (<z_i, z_j> / |z_i|^2) z_i, a block of z_i at a time */
+    qf_scalar *col[QF_BLAS_MULTI_FIELDS];
+    for (int i0 = 0; i0 < j; i0 += QF_BLAS_MULTI_FIELDS) {
+        int m = j - i0 < QF_BLAS_MULTI_FIELDS ? j - i0 : QF_BLAS_MULTI_FIELDS;
         for (int i = 0; i < m; i++) col[i] = s->beta[(i0 + i) * n + j];
         qf_blas_multi_dot(col, (const qf_field *const *)s->z + i0, m, s->z[j], parity);
         qf_blas_multi_caxpy((const qf_scalar *const *)col, (const qf_scalar *const *)s->zz + i0, -1.0,

@@ -17,6 +17,8 @@
 #include "scalar.h"
 #include "tasks.h"
 #include "kernels/blas.h" /* QF_BLAS_MAX_OPERANDS, the operand table of blas_multi */
+
+_Static_assert(QF_BLAS_MULTI_MAX == QF_BLAS_MULTI_FIELDS, "blas_multi's fields a task are qf_blas.h's");
 #include "kernels/face.h" /* qf_parity_site, qf_parity_nsites */
 
 #include <math.h>
@@ -237,6 +239,28 @@ static int check_scalar_array(const char *fn, const char *name, const qf_scalar 
     return QF_SUCCESS;
 }
 
+/* The tasks of one call, QF_BLAS_MULTI_MAX x_k a task: the results r (multi_dot) or the coefficients a
+ * over d (multi_caxpy, d NULL: none) of x[k0 ..] in the places of the operand table (kernels/blas.h). */
+static int submit_multi(const char *fn, const multi_call *call, qf_scalar *const r[], const qf_scalar *const a[],
+                        const qf_scalar *const d[], const qf_field *const x[], int n, const qf_field *y, int parity)
+{
+    for (int k0 = 0; k0 < n; k0 += QF_BLAS_MULTI_MAX) {
+        multi_call c = *call;
+        c.nvec = n - k0 < QF_BLAS_MULTI_MAX ? n - k0 : QF_BLAS_MULTI_MAX;
+        qf_blas_range range = range_of(y, parity, fn);
+        operand ops[QF_BLAS_MAX_OPERANDS] = {
+            [QF_MULTI_Y] = field_operand(y, c.op == QF_BLAS_MULTI_DOT ? STARPU_R : STARPU_RW)};
+        for (int k = 0; k < c.nvec; k++) {
+            ops[QF_MULTI_X + k] = field_operand(x[k0 + k], STARPU_R);
+            if (r && result_operand(&ops[QF_MULTI_A + k], &range, r[k0 + k], y->lat)) return QF_ERROR;
+            if (a) ops[QF_MULTI_A + k] = scalar_operand(a[k0 + k], STARPU_R);
+            if (d) ops[QF_MULTI_D + k] = scalar_operand(d[k0 + k], STARPU_R);
+        }
+        if (submit_blocks(y->lat, &range, ops, QF_BLAS_MAX_OPERANDS, insert_multi, &c)) return QF_ERROR;
+    }
+    return QF_SUCCESS;
+}
+
 int qf_blas_multi_dot(qf_scalar *const r[], const qf_field *const x[], int n, const qf_field *y, int parity)
 {
     static const char fn[] = "qf_blas_multi_dot";
@@ -245,17 +269,8 @@ int qf_blas_multi_dot(qf_scalar *const r[], const qf_field *const x[], int n, co
     for (int k = 0; k < n; k++)
         for (int l = 0; l < k; l++)
             if (r[l] == r[k]) return qf_fail("%s: r[%d] and r[%d] are one scalar: give each product its own", fn, l, k);
-    for (int k0 = 0; k0 < n; k0 += QF_BLAS_MULTI_MAX) {
-        multi_call call = {.op = QF_BLAS_MULTI_DOT, .nvec = n - k0 < QF_BLAS_MULTI_MAX ? n - k0 : QF_BLAS_MULTI_MAX};
-        qf_blas_range range = range_of(y, parity, fn);
-        operand ops[QF_BLAS_MAX_OPERANDS] = {[QF_MULTI_Y] = field_operand(y, STARPU_R)};
-        for (int k = 0; k < call.nvec; k++) {
-            ops[QF_MULTI_X + k] = field_operand(x[k0 + k], STARPU_R);
-            if (result_operand(&ops[QF_MULTI_A + k], &range, r[k0 + k], y->lat)) return QF_ERROR;
-        }
-        if (submit_blocks(y->lat, &range, ops, QF_BLAS_MAX_OPERANDS, insert_multi, &call)) return QF_ERROR;
-    }
-    return QF_SUCCESS;
+    const multi_call call = {.op = QF_BLAS_MULTI_DOT};
+    return submit_multi(fn, &call, r, NULL, NULL, x, n, y, parity);
 }
 
 int qf_blas_multi_caxpy(const qf_scalar *const a[], const qf_scalar *const d[], double s, const qf_field *const x[],
@@ -270,20 +285,8 @@ int qf_blas_multi_caxpy(const qf_scalar *const a[], const qf_scalar *const d[], 
             return qf_fail("%s: y is x[%d]: a task of later fields would read y already updated; add that term with "
                            "qf_blas_axpby or qf_blas_caxpy",
                            fn, k);
-    for (int k0 = 0; k0 < n; k0 += QF_BLAS_MULTI_MAX) {
-        multi_call call = {.op = QF_BLAS_MULTI_CAXPY,
-                           .nvec = n - k0 < QF_BLAS_MULTI_MAX ? n - k0 : QF_BLAS_MULTI_MAX,
-                           .s = s};
-        qf_blas_range range = range_of(y, parity, fn);
-        operand ops[QF_BLAS_MAX_OPERANDS] = {[QF_MULTI_Y] = field_operand(y, STARPU_RW)};
-        for (int k = 0; k < call.nvec; k++) {
-            ops[QF_MULTI_X + k] = field_operand(x[k0 + k], STARPU_R);
-            ops[QF_MULTI_A + k] = scalar_operand(a[k0 + k], STARPU_R);
-            if (d) ops[QF_MULTI_D + k] = scalar_operand(d[k0 + k], STARPU_R);
-        }
-        if (submit_blocks(y->lat, &range, ops, QF_BLAS_MAX_OPERANDS, insert_multi, &call)) return QF_ERROR;
-    }
-    return QF_SUCCESS;
+    const multi_call call = {.op = QF_BLAS_MULTI_CAXPY, .s = s};
+    return submit_multi(fn, &call, NULL, a, d, x, n, y, parity);
 }
 
 /* ---- updates ---- */

@@ -27,7 +27,7 @@
 
 /* Operands of the codelets: the task carries each distinct field or scalar once (STARPU_VARIABLE_NBUFFERS)
  * and args.buf[operand] is the buffer that holds it (-1 for an operand the operation does not use). */
-#define QF_BLAS_MULTI_MAX 8 /* the fields x_k of one blas_multi task */
+#define QF_BLAS_MULTI_MAX 8 /* the fields x_k of one blas_multi task: qf_blas.h's QF_BLAS_MULTI_FIELDS */
 #define QF_BLAS_MAX_OPERANDS (1 + 3 * QF_BLAS_MULTI_MAX)
 enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A, QF_UPD_D };              /* blas_update */
 /* blas_multi: y, then x_k, then a_k (the coefficients' numerators, or the results r_k), then d_k */

@@ -47,12 +47,14 @@ int qf_blas_norm2(qf_scalar *r, const qf_field *x, int parity);
 int qf_blas_dot(qf_scalar *r, const qf_field *x, const qf_field *y, int parity);
 int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const qf_field *y, int parity);
 
-/* Several fields x[0 .. n-1] against one field y, one pass over y for every 8 of them (where a dot and
- * an update a field would make two passes each): r[k] = <x[k], y> (n distinct scalars); y = y + s
+/* Several fields x[0 .. n-1] against one field y, one task a block and pass over y for every
+ * QF_BLAS_MULTI_FIELDS of them (where a dot and an update a field would make two passes each):
+ * r[k] = <x[k], y> (n distinct scalars); y = y + s
  * sum_k (a[k] / d[k]) x[k], the ratios worked out in the tasks as qf_blas_caxpy_ratio's (d NULL: the
  * coefficients a[k]), summed in double and rounded once; y may be among the x[k] of a multi_dot, not
  * of a multi_caxpy. A block of classical Gram-Schmidt is one of each (GCR's orthogonalisation,
  * solvers/gcr.c). n = 0 submits nothing. */
+#define QF_BLAS_MULTI_FIELDS 8
 int qf_blas_multi_dot(qf_scalar *const r[], const qf_field *const x[], int n, const qf_field *y, int parity);
 int qf_blas_multi_caxpy(const qf_scalar *const a[], const qf_scalar *const d[], double s, const qf_field *const x[],
                         int n, qf_field *y, int parity);
