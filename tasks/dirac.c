@@ -218,7 +218,7 @@ static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_fi
     qf_wilson_pair_args pair = {.x = {-1, -1}, .clover = {-1, -1}};
     int nbuf = QF_WILSON_PAIR_FIXED; /* the clover fields follow the fixed buffers */
     int rc = QF_SUCCESS;
-    for (int k = 0; k < 2 && !rc; k++) {
+    for (int k = 0; k < 2; k++) {
         hop_spec spec = spec_of(d, &h[k], dagger, h[k].x == QF_HOP_NONE ? NULL : x_of[h[k].x]);
         rc = hop_stencil(d, dst[k], src[k], &spec, faces[k], &st[k]);
         if (rc) break;
