@@ -39,7 +39,7 @@ static inline QF_HD_INLINE void multi_dot_loop(qf_precision prec, const qf_blas_
                 const void *xk = x->x[k];
                 double *rk = re[k], *ik = im[k];
                 QF_BLAS_FOR_LANES(t, t_end, u, j, {
-                    qf_complex v = qf_cconjmul(qf_blas_load(xk, prec, u), qf_blas_load(y, prec, u));
+                    qf_complex v = qf_blas_reduce_elem(QF_BLAS_DOT, xk, y, u, prec);
                     rk[j] += v.re;
                     ik[j] += v.im;
                 });
@@ -67,11 +67,9 @@ static inline QF_HD_INLINE void multi_caxpy_loop(qf_precision prec, const qf_bla
         }
         for (int k = 0; k < nv; k++) {
             const void *xk = x->x[k];
-            double cr = c[k].re, ci = c[k].im;
             for (int i = 0; i < m; i++) {
-                qf_complex v = qf_blas_load(xk, prec, t + i);
-                acc_re[i] += cr * v.re - ci * v.im;
-                acc_im[i] += cr * v.im + ci * v.re;
+                qf_complex v = qf_blas_caxpy_value(qf_cmake(acc_re[i], acc_im[i]), c[k], qf_blas_load(xk, prec, t + i));
+                acc_re[i] = v.re, acc_im[i] = v.im;
             }
         }
         for (int i = 0; i < m; i++) qf_blas_store(y, prec, t + i, qf_cmake(acc_re[i], acc_im[i]));
