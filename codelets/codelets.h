@@ -255,6 +255,7 @@ extern struct starpu_codelet qf_cl_mg_coarse_gather;
 extern struct starpu_codelet qf_cl_mg_coarse_interior;
 extern struct starpu_codelet qf_cl_mg_coarse_exterior;
 extern struct starpu_codelet qf_cl_mg_coarse_solve;
+extern struct starpu_codelet qf_cl_mg_schur_invert;
 
 /* Most fine blocks a coarse block may hold: restrict and assemble take a buffer for each. */
 #define QF_MG_MAX_FINE_BLOCKS 64
@@ -325,9 +326,17 @@ typedef struct {
     double tol;
     int max_iter, nkrylov, smoother_steps;
     qf_precision prec; /* of the levels' fields; each level's links and X^-1 in theirs (half allowed) */
+    starpu_data_handle_t dense; /* or NULL: the coarsest level's Schur inverse (mg_schur_invert), applied
+                                 * in place of its GCR */
 } qf_coarse_solve_params;
 size_t qf_coarse_solve_work_doubles(int nlevels, const qf_field *const *links, const int *nvec,
                                     const qf_coarse_solve_params *p);
+/* mg_schur_invert: the inverse of the even-odd Schur complement of the coarse operator of links and
+ * X^-1 (nvec colours, a lattice of one block whose hops wrap) into inverse (W: n^2 complex numbers in
+ * prec, row-major, n = half the sites x 2 nvec), and |Ahat Ahat^-1 v - v| / |v| for a test vector into
+ * check (W, 1 double; infinite where Ahat is singular). Task name "schur_inv". */
+int qf_insert_mg_schur_invert(const qf_field *links, const qf_field *xinv, int nvec, starpu_data_handle_t inverse,
+                              qf_precision prec, starpu_data_handle_t check);
 int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const qf_field *const *xinv, const int *nvec,
                               const qf_field *const *v, const int (*agg)[QF_NDIM], const qf_field *b, qf_field *x,
                               starpu_data_handle_t work, const starpu_data_handle_t *stats,

@@ -52,6 +52,8 @@ static inline void qf_coarse_task_operands(qf_coarse_task *t, void *buffers[])
         t->lev[i].xinv = (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_xinv_buffer(i)]);
         if (i < a->nlevels - 1) t->lev[i].v = (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_v_buffer(a, i)]);
     }
+    if (a->dense)
+        t->lev[a->nlevels - 1].dense = (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_dense_buffer(a)]);
 }
 
 #ifdef __cplusplus

@@ -5,6 +5,8 @@
  * loops run on the calling core; or on a GPU (mg_coarse_solve.cu). Buffers: kernels/coarse_gcr.h. */
 #include "codelets.h"
 #include "cpu_versions.h"
+#include "cpu_team.h"
+#include "kernels/coarse_dense.h"
 #include "kernels/coarse_gcr.h"
 #include "mg_coarse_run.h"
 
@@ -165,6 +167,32 @@ static void cpu_prolong(void *ctx, const qf_mg_prolong_args *a, const void *coar
     qf_mg_prolong_run_cpu(a, coarse, v, fine);
 }
 
+/* The rows shared among the CPU team (cpu_team.h), each summed by one thread in a fixed order. */
+typedef struct {
+    qf_precision prec;
+    const void *inv, *in;
+    void *out;
+    int64_t n;
+} dense_share;
+
+static void dense_part(void *arg, int k, int nk)
+{
+    const dense_share *d = arg;
+    int64_t first, end;
+    qf_cpu_team_share(d->n, k, nk, &first, &end);
+    for (int64_t i = first; i < end; i++) {
+        qf_complex y = qf_schur_inverse_row(d->prec, d->inv, d->n, d->in, i, 0, d->n);
+        qf_real_set(d->out, d->prec, 2 * (size_t)i, y.re);
+        qf_real_set(d->out, d->prec, 2 * (size_t)i + 1, y.im);
+    }
+}
+
+static void cpu_dense_apply(void *ctx, const void *inv, int64_t n, const void *in, void *out)
+{
+    dense_share d = {((const cpu_backend *)ctx)->prec, inv, in, out, n};
+    qf_cpu_team_run(dense_part, &d);
+}
+
 static double cpu_seconds(void *ctx)
 {
     (void)ctx;
@@ -186,6 +214,7 @@ static void mg_coarse_solve_cpu(void *buffers[], void *cl_arg)
                                       .zero = cpu_zero,
                                       .restrict_to = cpu_restrict,
                                       .prolong = cpu_prolong,
+                                      .dense_apply = cpu_dense_apply,
                                       .seconds = cpu_seconds,
                                       .read_every = 1}; /* a read costs nothing here */
     qf_coarse_task t;
@@ -226,6 +255,7 @@ static qf_coarse_solve_args solve_args(int nlevels, const qf_field *const *links
     a.max_iter = p->max_iter;
     a.nkrylov = p->nkrylov;
     a.smoother_steps = p->smoother_steps;
+    a.dense = p->dense != NULL;
     for (int i = 0; i < nlevels; i++) {
         memcpy(a.ext[i], links[i]->lat->block, sizeof a.ext[i]);
         a.nvec[i] = nvec[i];
@@ -264,7 +294,7 @@ int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const q
 {
     STARPU_ASSERT_MSG(nlevels >= 1 && nlevels <= QF_COARSE_TASK_MAX_LEVELS, "mg_coarse_solve: levels out of range");
     qf_coarse_solve_args a = solve_args(nlevels, links, nvec, v, agg, p);
-    struct starpu_data_descr d[4 * QF_COARSE_TASK_MAX_LEVELS + 2];
+    struct starpu_data_descr d[4 * QF_COARSE_TASK_MAX_LEVELS + 3];
     for (int i = 0; i < nlevels; i++) {
         d[qf_coarse_task_links_buffer(i)] = (struct starpu_data_descr){qf_field_block(links[i], 0), STARPU_R};
         d[qf_coarse_task_xinv_buffer(i)] = (struct starpu_data_descr){qf_field_block(xinv[i], 0), STARPU_R};
@@ -275,7 +305,8 @@ int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const q
     d[qf_coarse_task_b_buffer(&a)] = (struct starpu_data_descr){qf_field_block(b, 0), STARPU_R};
     d[qf_coarse_task_x_buffer(&a)] = (struct starpu_data_descr){qf_field_block(x, 0), STARPU_W};
     d[qf_coarse_task_work_buffer(&a)] = (struct starpu_data_descr){work, STARPU_SCRATCH};
-    int ret = QF_TASK_INSERT(&qf_cl_mg_coarse_solve, STARPU_DATA_MODE_ARRAY, d, qf_coarse_task_nbuffers(nlevels),
+    if (a.dense) d[qf_coarse_task_dense_buffer(&a)] = (struct starpu_data_descr){p->dense, STARPU_R};
+    int ret = QF_TASK_INSERT(&qf_cl_mg_coarse_solve, STARPU_DATA_MODE_ARRAY, d, qf_coarse_task_nbuffers(&a),
                              STARPU_NAME,
                              nlevels > 1 ? (a.prec == QF_DOUBLE ? "c_cycle:double" : "c_cycle:single")
                                          : (a.prec == QF_DOUBLE ? "c_solve:double" : "c_solve:single"),

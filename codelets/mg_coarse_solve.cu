@@ -116,6 +116,41 @@ static __global__ void axpys2_kernel(const __grid_constant__ axpy2_operands o, c
 
 static __global__ void scalars_kernel(double *s, int op, int j, int it) { qf_coarse_gcr_scalars(s, op, j, it); }
 
+/* out = M in: a warp a row, its lanes striding over the row (consecutive lanes read consecutive
+ * entries), the lanes' sums added by shuffles in a fixed order. */
+template <int P>
+static __global__ void dense_apply_kernel(const void *inv, int64_t n, const void *in, void *out)
+{
+    int64_t i = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    int lane = threadIdx.x % 32;
+    if (i >= n) return;
+    double re = 0.0, im = 0.0;
+    size_t ro = (size_t)2 * (size_t)i * (size_t)n;
+    for (int64_t j = lane; j < n; j += 32) {
+        double mr = qf_real_get(inv, (qf_precision)P, ro + 2 * j), mi = qf_real_get(inv, (qf_precision)P, ro + 2 * j + 1);
+        double xr = qf_real_get(in, (qf_precision)P, 2 * j), xi = qf_real_get(in, (qf_precision)P, 2 * j + 1);
+        re += mr * xr - mi * xi;
+        im += mr * xi + mi * xr;
+    }
+    for (int off = 16; off > 0; off /= 2) {
+        re += __shfl_down_sync(0xffffffffu, re, off);
+        im += __shfl_down_sync(0xffffffffu, im, off);
+    }
+    if (lane == 0) {
+        qf_real_set(out, (qf_precision)P, 2 * (size_t)i, re);
+        qf_real_set(out, (qf_precision)P, 2 * (size_t)i + 1, im);
+    }
+}
+
+static void cuda_dense_apply(void *ctx, const void *inv, int64_t n, const void *in, void *out)
+{
+    const cuda_backend *c = (const cuda_backend *)ctx;
+    int64_t threads = 32 * n;
+    QF_WITH_PRECISION(c->prec, P,
+                      dense_apply_kernel<P><<<qf_cuda_blocks(threads), QF_CUDA_THREADS, 0, c->stream>>>(inv, n, in, out));
+    QF_CUDA_CHECK_LAUNCH();
+}
+
 static void cuda_hop(void *ctx, const qf_coarse_args *a, const void *links, const void *xinv, const void *in, void *out,
                      const void *x)
 {
@@ -239,7 +274,7 @@ extern "C" void qf_mg_coarse_solve_cuda(void *buffers[], void *cl_arg)
     /* in the order of qf_coarse_gcr_backend's members (C++17 has no designated initialisers) */
     const qf_coarse_gcr_backend be = {&c,           cuda_hop,  cuda_dots,     cuda_axpys,   cuda_axpys2,
                                       cuda_scalars, cuda_read, cuda_copy,     cuda_zero,    cuda_restrict,
-                                      cuda_prolong, cuda_seconds, QF_COARSE_GPU_READ_EVERY};
+                                      cuda_prolong, cuda_dense_apply, cuda_seconds, QF_COARSE_GPU_READ_EVERY};
     qf_coarse_task t;
     qf_coarse_task_init(&t, &be, a, (const void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_b_buffer(a)]),
                         (void *)STARPU_VECTOR_GET_PTR(buffers[qf_coarse_task_x_buffer(a)]), work);

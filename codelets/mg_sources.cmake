@@ -13,6 +13,7 @@ set(QF_MG_C_SOURCES
   codelets/mg_coarse_interior.c
   codelets/mg_coarse_exterior.c
   codelets/mg_coarse_solve.c
+  codelets/mg_schur_invert.c
   codelets/cpu_team.c
   codelets/field_gaussian.c
   tasks/mg_transfer.c
@@ -29,4 +30,5 @@ set(QF_MG_CUDA_SOURCES
   codelets/mg_coarse_interior.cu
   codelets/mg_coarse_exterior.cu
   codelets/mg_coarse_solve.cu
+  codelets/mg_schur_invert.cu
   codelets/field_gaussian.cu)

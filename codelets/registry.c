@@ -57,6 +57,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_mg_coarse_interior, "c_inter", COLOUR_INTERIOR},
     {&qf_cl_mg_coarse_exterior, "c_exter", COLOUR_EXTERIOR},
     {&qf_cl_mg_coarse_solve, "c_solve", COLOUR_COARSE_SOLVE},
+    {&qf_cl_mg_schur_invert, "c_inv", COLOUR_MG_SETUP},
     {&qf_cl_field_gaussian, "gauss", COLOUR_RANDOM},
     {&qf_cl_domain_layout, "dom_lay", COLOUR_CONVERT},
     {&qf_cl_wilson_sap, "sap", COLOUR_INTERIOR},

@@ -75,6 +75,10 @@ int qf_task_check(int ret, const char *what);
 int qf_mpi_insert_begin(const struct starpu_codelet *cl);
 int qf_mpi_insert_end(int ret);
 
+/* cuBLAS handles on every CUDA worker (starpu_cublas_init), made at the first call, for codelets that
+ * call cuBLAS (mg_schur_invert); released at qf_runtime_shutdown. Nothing without CUDA workers. */
+void qf_runtime_cublas_init(void);
+
 /* Placement scopes (runtime/task_scope.c): where a task of codelet cl may run under the current
  * scope, and the completion callback that counts where it ran. */
 unsigned long long qf_task_scope_where(const struct starpu_codelet *cl);

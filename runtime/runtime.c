@@ -343,10 +343,26 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     return QF_SUCCESS;
 }
 
+static int cublas_started;
+
+void qf_runtime_cublas_init(void)
+{
+#if QF_HAVE_CUDA
+    if (!cublas_started && started && starpu_cuda_worker_get_count() > 0) {
+        starpu_cublas_init();
+        cublas_started = 1;
+    }
+#endif
+}
+
 void qf_runtime_shutdown(void)
 {
     if (!started) return;
     starpu_task_wait_for_all();
+#if QF_HAVE_CUDA
+    if (cublas_started) starpu_cublas_shutdown();
+    cublas_started = 0;
+#endif
     qf_placement_stop();
 #if QF_HAVE_MPI
     if (using_starpu_mpi) starpu_mpi_shutdown();

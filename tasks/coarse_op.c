@@ -9,7 +9,9 @@
  * into the finishing step as the Wilson operator's clover term: D_c = X + H (H the hops), its
  * asymmetric Schur complement X_ee - H_eo X_oo^-1 H_oe with the source preparation
  * b_e - H_eo X_oo^-1 b_o and the reconstruction x_o = X_oo^-1 (b_o - H_oe x_e). The dagger of each is
- * g5 (.) g5. A coarse operator coarsens again (the next level) through the same build. */
+ * g5 (.) g5. A coarse operator coarsens again (the next level) through the same build. On a lattice of
+ * one block and one process the Schur complement may also be inverted as a dense matrix
+ * (mg_schur_invert), which the one-task solves then apply in place of iterating. */
 #include "mg_tasks.h"
 #include "stencil.h"
 #include "scalar.h"
@@ -25,6 +27,7 @@ struct coarse_op {
     qf_face_set faces_full, faces_half;
     qf_field *tmp;                   /* the odd intermediate of the Schur complement */
     qf_linop *twin;                  /* owned: the operator in the other precision */
+    starpu_data_handle_t schur_inverse; /* the Schur complement's dense inverse, or NULL */
     int parity;                      /* of the linop made on it: -1 full, 0 Schur */
     coarse_op *owner;                /* the full operator whose fields a Schur form uses (NULL: itself) */
 };
@@ -134,6 +137,7 @@ static void op_free(coarse_op *op)
 {
     if (!op) return;
     qf_linop_destroy(op->twin);
+    if (op->schur_inverse) starpu_data_unregister_submit(op->schur_inverse);
     drop_half_links(op);
     if (op->links) qf_field_destroy(op->links);
     if (op->xinv) qf_field_destroy(op->xinv);
@@ -243,7 +247,8 @@ int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_
     }
     if (check_one_task_operand(top, x, "solution") || check_one_task_operand(top, b, "source")) return QF_ERROR;
     if (x == b) return qf_fail("qf_coarse_solve_one_task: the solution and the source are one field");
-    qf_coarse_solve_params cp = {p->tol, p->max_iter, p->nkrylov, p->smoother_steps, top->prec};
+    const coarse_op *coarsest = qf_linop_context(ops[nlevels - 1], &full_ops);
+    qf_coarse_solve_params cp = {p->tol, p->max_iter, p->nkrylov, p->smoother_steps, top->prec, coarsest->schur_inverse};
     starpu_data_handle_t work;
     starpu_vector_data_register(&work, -1, 0, (uint32_t)qf_coarse_solve_work_doubles(nlevels, links, nvec, &cp),
                                 sizeof(double));
@@ -257,6 +262,64 @@ int qf_coarse_solve_one_task(qf_linop *Ac, qf_field *x, const qf_field *b, doubl
 {
     qf_coarse_task_params p = {.tol = tol, .max_iter = max_iter, .nkrylov = nkrylov};
     return qf_coarse_levels_solve_one_task(1, &Ac, NULL, x, b, &p, &stats);
+}
+
+int64_t qf_coarse_op_schur_dim(const qf_linop *Ac)
+{
+    const coarse_op *op = qf_linop_context(Ac, &full_ops);
+    return op ? op->lat->global_volume / 2 * 2 * op->nvec : 0;
+}
+
+int qf_coarse_op_has_schur_inverse(const qf_linop *Ac)
+{
+    const coarse_op *op = qf_linop_context(Ac, &full_ops);
+    return op && op->schur_inverse;
+}
+
+void qf_coarse_op_drop_schur_inverse(qf_linop *Ac)
+{
+    coarse_op *op = (coarse_op *)qf_linop_context(Ac, &full_ops);
+    if (op && op->schur_inverse) {
+        starpu_data_unregister_submit(op->schur_inverse);
+        op->schur_inverse = NULL;
+    }
+}
+
+int qf_coarse_op_invert_schur(qf_linop *Ac, double *residual)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    coarse_op *op = (coarse_op *)qf_linop_context(Ac, &full_ops);
+    if (!op || !qf_coarse_one_task_possible(Ac))
+        return qf_fail("qf_coarse_op_invert_schur: %s is no coarse operator on a lattice of one block and one process",
+                       Ac ? qf_linop_name(Ac) : "NULL");
+    int64_t n = qf_coarse_op_schur_dim(Ac);
+    if (n > QF_COARSE_DENSE_MAX_DIM)
+        return qf_fail("qf_coarse_op_invert_schur: the Schur complement has dimension %lld, above the %d a dense inverse "
+                       "takes: solve that level by GCR (a larger --mg-block below it makes it smaller)",
+                       (long long)n, QF_COARSE_DENSE_MAX_DIM);
+    qf_coarse_op_drop_schur_inverse(Ac);
+    qf_scalar *check;
+    if (qf_scalar_create(&check)) return QF_ERROR;
+    starpu_data_handle_t inverse;
+    starpu_vector_data_register(&inverse, -1, 0, (uint32_t)(n * n), 2 * qf_real_size(op->prec));
+    qf_runtime_cublas_init();
+    double r = INFINITY, unused;
+    int rc = qf_insert_mg_schur_invert(op->links, op->xinv, op->nvec, inverse, op->prec, qf_scalar_handle(check)) ||
+             qf_scalar_get(check, &r, &unused);
+    qf_scalar_destroy(check);
+    if (rc) {
+        starpu_data_unregister_submit(inverse);
+        return QF_ERROR;
+    }
+    if (residual) *residual = r;
+    if (!isfinite(r)) {
+        starpu_data_unregister_submit(inverse);
+        return qf_fail("qf_coarse_op_invert_schur: the coarse Schur complement (dimension %lld) is singular: the "
+                       "near-null vectors are degenerate; use more setup iterations (--mg-setup-iter) or fewer vectors",
+                       (long long)n);
+    }
+    op->schur_inverse = inverse;
+    return QF_SUCCESS;
 }
 
 /* An operator on lat with N colours in prec, its fields allocated (contents to come). */

@@ -8,7 +8,8 @@
  *
  *   the coarsest level (the last): GCR on the coarse operator's even-odd Schur system as the task-graph
  *     coarse operator defines it (tasks/coarse_op.c): bhat_e = b_e - H_eo X_oo^-1 b_o,
- *     Ahat = X_ee - H_eo X_oo^-1 H_oe, then x_o = X_oo^-1 (b_o - H_oe x_e);
+ *     Ahat = X_ee - H_eo X_oo^-1 H_oe, then x_o = X_oo^-1 (b_o - H_oe x_e) or, where the task has
+ *     Ahat's dense inverse (mg_schur_invert, kernels/coarse_dense.h), x_e = Ahat^-1 bhat_e at once;
  *   a level above it: flexible GCR on the full operator A = X + H preconditioned by the K-cycle of the
  *     levels below, as solvers/mg.c's cycle_apply: r_c = R r, e_c = the next level's solve,
  *     z = P e_c, z += S (r - A z), S smoother_steps MR steps on the Schur system from zero.
@@ -107,7 +108,9 @@ static inline QF_HD void qf_coarse_gcr_scalars(double *s, int op, int j, int it)
  * Buffers: R links[i], R X^-1[i] (i < nlevels), R V[i] (the transfer from level i to i + 1,
  * i < nlevels - 1), R b, W x, SCRATCH work (qf_coarse_task_work_doubles: the levels' fields, then
  * QF_COARSE_TASK_TAIL doubles), RW stats[i] (i < nlevels) of 2 doubles each: level i's GCR
- * iterations and the seconds of its solves (the first level's: the task's), added to. */
+ * iterations and the seconds of its solves (the first level's: the task's), added to, [R the coarsest
+ * level's Schur inverse: n^2 complex numbers in prec, row-major, with dense]. An application of the
+ * inverse counts as one iteration. */
 typedef struct {
     int nlevels;
     int ext[QF_COARSE_TASK_MAX_LEVELS][QF_NDIM];
@@ -118,6 +121,7 @@ typedef struct {
     qf_precision prec;                                   /* of the fields */
     double tol;
     int max_iter, nkrylov, smoother_steps;
+    int dense;                                           /* 1: the coarsest level's Schur inverse is given */
 } qf_coarse_solve_args;
 
 /* Buffer indices of the codelet's handles. */
@@ -128,7 +132,8 @@ static inline int qf_coarse_task_b_buffer(const qf_coarse_solve_args *a) { retur
 static inline int qf_coarse_task_x_buffer(const qf_coarse_solve_args *a) { return 3 * a->nlevels; }
 static inline int qf_coarse_task_work_buffer(const qf_coarse_solve_args *a) { return 3 * a->nlevels + 1; }
 static inline int qf_coarse_task_stats_buffer(const qf_coarse_solve_args *a, int i) { return 3 * a->nlevels + 2 + i; }
-static inline int qf_coarse_task_nbuffers(int nlevels) { return 4 * nlevels + 2; }
+static inline int qf_coarse_task_dense_buffer(const qf_coarse_solve_args *a) { return 4 * a->nlevels + 2; }
+static inline int qf_coarse_task_nbuffers(const qf_coarse_solve_args *a) { return 4 * a->nlevels + 2 + a->dense; }
 
 /* A range of complex numbers of every field: [first, first + n). */
 typedef struct {
@@ -158,6 +163,9 @@ typedef struct {
     /* coarse = R fine and fine = P coarse (or += with a->add), one block each (kernels/mg.h) */
     void (*restrict_to)(void *ctx, const qf_mg_restrict_args *a, const void *fine, const void *v, void *coarse);
     void (*prolong)(void *ctx, const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine);
+    /* out = M in on the first n complex numbers, M the n x n matrix inv (row-major, in the fields'
+     * precision): the coarsest level's Schur inverse */
+    void (*dense_apply)(void *ctx, const void *inv, int64_t n, const void *in, void *out);
     double (*seconds)(void *ctx); /* a clock */
     int read_every;               /* coarsest GCR iterations between the host's reads of |r|^2 */
 } qf_coarse_gcr_backend;
@@ -200,6 +208,7 @@ static inline double *qf_coarse_task_dot_partials(const qf_coarse_solve_args *a,
 
 typedef struct {
     const void *links, *xinv, *v;     /* v: the transfer to the next level */
+    const void *dense;                /* the coarsest level's Schur inverse, or NULL */
     qf_coarse_args base;              /* ext, nvec, prec, link_prec, wrap */
     int64_t all, even;                /* complex numbers of a field, and of its even sites */
     void *b, *x;                      /* source and solution (a lower level's: in the work buffer) */
@@ -436,7 +445,13 @@ static inline int qf_coarse_task_solve(qf_coarse_task *t, int i)
         breakdown = qf_coarse_task_gcr(t, i, L->b, L->x, L->all);
     } else {
         qf_coarse_task_prepare(t, L, L->b, L->bhat);
-        breakdown = qf_coarse_task_gcr(t, i, L->bhat, L->x, L->even);
+        if (L->dense) {
+            t->be->dense_apply(t->be->ctx, L->dense, L->even, L->bhat, L->x);
+            L->iterations++;
+            breakdown = 0;
+        } else {
+            breakdown = qf_coarse_task_gcr(t, i, L->bhat, L->x, L->even);
+        }
         qf_coarse_task_reconstruct(t, L, L->b, L->x);
     }
     L->seconds += t->be->seconds(t->be->ctx) - t0;
