@@ -48,6 +48,8 @@ struct qf_mg {
     int measured[QF_MG_MAX_LEVELS];        /* 1: level l placed auto, its placement chosen by timing */
     qf_scalar *one_task[QF_MG_MAX_LEVELS]; /* level l's solves inside one-task solves: iterations, seconds */
     int one_task_from;                     /* the first level solved in one task (levels: none) */
+    int64_t dense_dim;                     /* the coarsest level's Schur inverse (0: none) */
+    double dense_residual, dense_seconds;
     qf_mg_stats stats;
 };
 
@@ -55,7 +57,7 @@ qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = QF_MG_LEVELS_AUTO, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
                       .smoother_steps = 4, .coarse_tol = 0.25, .coarse_max_iter = 100, .coarse_nkrylov = 64,
-                      .coarse_one_task = 3, .smoother = QF_MG_SMOOTHER_MR, .sap_block = {4, 4, 4, 4},
+                      .coarse_dense = QF_MG_DENSE_AUTO, .coarse_one_task = 3, .smoother = QF_MG_SMOOTHER_MR, .sap_block = {4, 4, 4, 4},
                       .sap_cycles = 4, .sap_mr = 4, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         p.nvec[l] = 24;
@@ -111,6 +113,9 @@ static int check_params(const qf_mg_params *p)
         return qf_fail("multigrid coarse solves to tolerance %g in %d iterations: the tolerance is between 0 and 1 "
                        "(e.g. 0.25), the iterations at least 1",
                        p->coarse_tol, p->coarse_max_iter);
+    if (p->coarse_dense < QF_MG_DENSE_AUTO || p->coarse_dense > QF_COARSE_DENSE_MAX_DIM)
+        return qf_fail("multigrid coarsest dense inverse up to dimension %d: give 0 (never) to %d, or %d (auto)",
+                       p->coarse_dense, QF_COARSE_DENSE_MAX_DIM, QF_MG_DENSE_AUTO);
     if (p->coarse_one_task < 0 || p->coarse_one_task > 3)
         return qf_fail("multigrid coarse_one_task = %d: give 3 (every coarse lattice one block, each coarse solve one "
                        "task with the levels below), 2 (the coarsest lattice one block, its solves one task), 1 (one "
@@ -457,6 +462,44 @@ static int refine_level(qf_mg *mg, int l)
     return rc;
 }
 
+/* The coarsest level's Schur complement inverted densely where its solves run in one task and its
+ * dimension is within qf_mg_params.coarse_dense: its solves then cost one pass over the inverse instead
+ * of tens of GCR iterations, each two hops on a lattice too small to fill a GPU (bench/RESULTS.md).
+ * Auto allows the dimensions a GPU inverts in a fraction of a second where the level may run on one,
+ * and those a CPU core inverts in seconds elsewhere; beyond the latter the inversion goes to a GPU. An
+ * inverse whose check residual is poor (an ill-conditioned coarsest operator) is dropped: GCR stays. */
+#define DENSE_MAX_RESIDUAL 1e-3
+static int dense_coarsest(qf_mg *mg)
+{
+    int c = mg->p.levels - 1;
+    qf_linop *Ac = mg->op[c];
+    mg->dense_dim = 0;
+    if (mg->one_task_from > c || mg->p.coarse_dense == 0) return QF_SUCCESS;
+    int64_t n = qf_coarse_op_schur_dim(Ac);
+    int gpu = qf_runtime_ncuda_workers() > 0 && mg->scope[c].where != QF_PLACE_CPU;
+    int64_t limit = mg->p.coarse_dense != QF_MG_DENSE_AUTO ? mg->p.coarse_dense : gpu ? QF_MG_DENSE_GPU : QF_MG_DENSE_CPU;
+    if (n > limit) return QF_SUCCESS;
+    qf_task_scope gpu_only = {.where = QF_PLACE_GPU};
+    qf_task_scope *scope = gpu && n > QF_MG_DENSE_CPU ? &gpu_only : &mg->scope[c];
+    qf_task_scope *outer = qf_task_scope_enter(scope);
+    double t0 = qf_wtime(), residual = INFINITY;
+    int rc = qf_coarse_op_invert_schur(Ac, &residual);
+    qf_task_scope_leave(outer);
+    if (rc) return qf_fail_context("multigrid: the dense inverse of level %d's Schur complement", c);
+    mg->dense_seconds = qf_wtime() - t0;
+    mg->dense_residual = residual;
+    if (residual > DENSE_MAX_RESIDUAL) qf_coarse_op_drop_schur_inverse(Ac);
+    else mg->dense_dim = n;
+    if (mg->p.verbose && qf_runtime_rank() == 0) {
+        printf("  multigrid level %d: Schur complement (dimension %lld) inverted densely in %.2f s, check residual "
+               "%.1e%s\n",
+               c, (long long)n, mg->dense_seconds, residual,
+               mg->dense_dim ? "" : ": too inaccurate, the level keeps GCR");
+        fflush(stdout);
+    }
+    return QF_SUCCESS;
+}
+
 /* ---- placement of the coarse levels (auto) ----
  * A coarse level is a chain of small dependent tasks whose cost is latency, which per-task estimates
  * do not see: dmdas, placing each task where its model says it finishes first, put 900-1500 of a
@@ -593,6 +636,7 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
         mg->one_task_from = l;
         rc = qf_scalar_create(&mg->one_task[l]);
     }
+    if (!rc) rc = dense_coarsest(mg);
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
         mg->ref[l] = (level_ref){mg, l};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
@@ -600,6 +644,7 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     if (!rc && place) rc = place_coarse_levels(mg);
     for (int r = 0; r < p->setup_refine && !rc; r++)
         for (int l = 0; l < p->levels - 1 && !rc; l++) rc = refine_level(mg, l);
+    if (!rc && p->setup_refine) rc = dense_coarsest(mg); /* the refinement rebuilt the coarsest operator */
     for (int l = 0; l < p->levels - 1; l++) free_vectors(mg, l);
     if (rc) {
         qf_mg_destroy(mg);
@@ -638,6 +683,9 @@ void qf_mg_get_stats(const qf_mg *mg, qf_mg_stats *s)
         s->measured[l] = mg->measured[l];
         for (int k = 0; k < 2; k++) s->ran[l][k] = __atomic_load_n(&mg->scope[l].ran[k], __ATOMIC_RELAXED);
     }
+    s->dense_dim = mg->dense_dim;
+    s->dense_residual = mg->dense_residual;
+    s->dense_seconds = mg->dense_seconds;
     /* a level inside one-task solves: its figures from the tasks; below the top of a task, one solve
      * of it a cycle (an iteration) of the level above */
     double it[QF_MG_MAX_LEVELS] = {0}, sec[QF_MG_MAX_LEVELS] = {0};

@@ -310,6 +310,56 @@ static void check_one_task(qf_linop *Ac, const qf_transfer *T, qf_precision prec
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
 }
 
+/* The dense inverse of the coarse Schur complement (qf_coarse_op_invert_schur): its check residual is
+ * that of a double-precision inverse; a one-task solve then applies it, one iteration, and solves the
+ * full system D_c x = b to the rounding of the fields' precision, as the task-graph operator applied
+ * measures it (the inverse is assembled from the links on its own, so that a wrong entry shows here);
+ * without it the solve iterates again. Refused with the reason on a lattice of several blocks. */
+static void check_dense_inverse(qf_linop *Ac, const qf_transfer *T, qf_precision prec, const char *cfg)
+{
+    double check = -1.0;
+    if (!qf_coarse_one_task_possible(Ac)) {
+        int rc = qf_coarse_op_invert_schur(Ac, &check);
+        CHECK(rc && strstr(qf_last_error(), "lattice of one block and one process") && !qf_coarse_op_has_schur_inverse(Ac),
+              "%s: a dense Schur inverse on several blocks: %s", cfg, rc ? qf_last_error() : "accepted");
+        return;
+    }
+    if (qf_coarse_op_schur_dim(Ac) > QF_MG_DENSE_CPU) return; /* O(n^3) on a CPU core */
+    ref_rng g = {13};
+    qf_field_shape cs = qf_transfer_coarse_shape(T);
+    const qf_lattice *cl = qf_transfer_coarse_lattice(T);
+    double *e_h;
+    qf_field *e = random_field(cl, &cs, prec, &g, &e_h), *b = NULL, *x = NULL, *r = NULL;
+    qf_scalar *stats = NULL;
+    double iterations[2] = {0.0, 0.0}, seconds, res = INFINITY;
+    int rc = qf_field_create_shaped(&b, cl, &cs, prec, 0) || qf_field_create_shaped(&x, cl, &cs, prec, 0) ||
+             qf_field_create_shaped(&r, cl, &cs, prec, 0) || qf_scalar_create(&stats) || qf_linop_apply(Ac, b, e) ||
+             qf_coarse_op_invert_schur(Ac, &check) ||
+             qf_coarse_solve_one_task(Ac, x, b, 1e-3, 500, 16, stats) || qf_linop_apply(Ac, r, x) ||
+             qf_blas_axpby(1.0, b, -1.0, r, -1) || qf_scalar_get(stats, &iterations[0], &seconds);
+    CHECK(!rc, "%s: dense Schur inverse: %s", cfg, qf_last_error());
+    if (!rc) {
+        double *bh = exported(b), *rh = exported(r);
+        size_t n = nreals(b);
+        res = sqrt(creal(host_dot(rh, rh, n)) / creal(host_dot(bh, bh, n)));
+        free(bh), free(rh);
+    }
+    double tol = prec == QF_DOUBLE ? 1e-12 : 1e-5;
+    CHECK(!rc && check < 1e-12 && res < tol && iterations[0] == 1.0 && qf_coarse_op_has_schur_inverse(Ac),
+          "%s: dense Schur inverse of dimension %lld: check %.2e, |b - D_c x| / |b| = %.2e (tolerance %.0e) in %g "
+          "iterations",
+          cfg, (long long)qf_coarse_op_schur_dim(Ac), check, res, tol, iterations[0]);
+    qf_coarse_op_drop_schur_inverse(Ac);
+    rc = rc || qf_scalar_set(stats, 0.0, 0.0) || qf_coarse_solve_one_task(Ac, x, b, 1e-3, 500, 16, stats) ||
+         qf_scalar_get(stats, &iterations[1], &seconds);
+    CHECK(!rc && iterations[1] > 1.0 && !qf_coarse_op_has_schur_inverse(Ac),
+          "%s: the one-task solve after the dense inverse is dropped: %g iterations", cfg, iterations[1]);
+    free(e_h);
+    qf_scalar_destroy(stats);
+    qf_field *fields[] = {e, b, x, r};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+}
+
 /* Half-precision links (qf_coarse_op_set_link_precision) on a single-precision coarse operator: D_c e,
  * its dagger and its Schur complement agree with those of the single links to the 16-bit rounding of
  * each row (about 3e-5 of a row's largest entry) but not bit for bit, the one-task solve converges on
@@ -478,6 +528,7 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
             check_schur_image(Ms, &pb.lat, &ws, prec, cfg);
         qf_linop_destroy(Ms), qf_dirac_destroy(ds);
         check_one_task(Ac, T, prec, prec == QF_DOUBLE ? 1e-10 : 1e-5, cfg);
+        check_dense_inverse(Ac, T, prec, cfg);
         if (prec == QF_SINGLE) check_half_links(Ac, T, cfg);
         if (third_level) check_cycle_one_task(M, &pb.lat, agg, prec, cfg);
     }
@@ -499,7 +550,7 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
 
 /* ---- the solver ---- */
 
-static int mg_solve(const int blocks[4], qf_precision link_prec, double *solution, int *iterations)
+static int mg_solve(const int blocks[4], qf_precision link_prec, int dense, double *solution, int *iterations)
 {
     static const int L[4] = {8, 8, 8, 8};
     qf_lattice lat;
@@ -514,6 +565,7 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, double *solutio
     mp.coarse_one_task = 1; /* coarse task graphs on the grids whose coarsest lattice has several blocks */
     mp.coarse_link_prec = link_prec;
     mp.null_prec = link_prec;
+    mp.coarse_dense = dense ? QF_MG_DENSE_AUTO : 0;
     qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
     int rc = qf_lattice_init(&lat, L, NULL, blocks, 0, 1, 2) ||
              qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, 3, 0.3) ||
@@ -572,12 +624,20 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, double *solutio
                   "MG level 1 placed %s, but %ld of its tasks ran on the other kind of worker",
                   qf_placement_name(st.location[1]),
                   st.ran[1][st.location[1] == QF_PLACE_CPU ? QF_WORKER_CUDA : QF_WORKER_CPU]);
+        /* the coarsest level (2^4 sites, one block, N = 8) solved by its dense Schur inverse (auto:
+         * dimension 128) or by GCR */
+        CHECK(st.dense_dim == (dense ? 128 : 0) && (!dense || st.dense_residual < 1e-12) &&
+                  (dense ? st.iterations[1] == st.visits[1] : st.iterations[1] > st.visits[1]),
+              "MG blocks %d%d%d%d: coarsest dense inverse of dimension %lld (check %.2e), %ld iterations in %ld solves",
+              blocks[0], blocks[1], blocks[2], blocks[3], (long long)st.dense_dim, st.dense_residual, st.iterations[1],
+              st.visits[1]);
         double *a1 = exported(x), *a2 = exported(xb);
         double diff = rel_diff(a1, a2, nreals(x));
         CHECK(diff < 1e-8, "MG and BiCGStab solutions differ by %.2e", diff);
-        printf("MG blocks %d%d%d%d, coarse links and near-null vectors in %s: %d outer iterations (BiCGStab %d), true residual %.2e, setup "
-               "%.2f s, solve %.2f s\n",
-               blocks[0], blocks[1], blocks[2], blocks[3], qf_precision_name(link_prec), res.iterations, rb.iterations,
+        printf("MG blocks %d%d%d%d, coarse links and near-null vectors in %s, coarsest by %s: %d outer iterations "
+               "(BiCGStab %d), true residual %.2e, setup %.2f s, solve %.2f s\n",
+               blocks[0], blocks[1], blocks[2], blocks[3], qf_precision_name(link_prec), dense ? "its dense inverse" : "GCR",
+               res.iterations, rb.iterations,
                res.residual,
                st.setup_seconds, res.seconds);
         CHECK(res.iterations < rb.iterations, "MG took %d iterations, BiCGStab %d", res.iterations, rb.iterations);
@@ -653,14 +713,15 @@ int main(void)
     size_t n = (size_t)8 * 8 * 8 * 8 * 24;
     double *x1 = malloc(n * sizeof *x1), *x2 = malloc(n * sizeof *x2);
     int it1 = -1, it2 = -2, it3 = -3;
-    if (!mg_solve(one, QF_SINGLE, x1, &it1) && !mg_solve(sb, QF_SINGLE, x2, &it2)) {
+    /* the coarsest solved exactly (its dense inverse) and to 0.25 (GCR): the outer iterations barely change */
+    if (!mg_solve(one, QF_SINGLE, 1, x1, &it1) && !mg_solve(sb, QF_SINGLE, 0, x2, &it2)) {
         CHECK(abs(it1 - it2) <= 1, "MG iterations differ between block grids: %d and %d", it1, it2);
         double diff = rel_diff(x1, x2, n);
         CHECK(diff < 1e-9, "MG solutions of two block grids differ by %.2e", diff);
     }
     /* half coarse links and near-null vectors: a preconditioner of 16-bit accuracy, the outer iterations
      * barely change */
-    if (!mg_solve(sb, QF_HALF, x2, &it3))
+    if (!mg_solve(sb, QF_HALF, 1, x2, &it3))
         CHECK(abs(it3 - it1) <= 2, "MG iterations with half coarse links and vectors: %d, single %d", it3, it1);
     free(x1), free(x2);
     qf_runtime_shutdown();

@@ -262,6 +262,9 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      alike); 2: the coarsest lattice made one block, its solves one task each, the\n" \
     "                      levels above as task graphs; 1: one task only where the coarsest is one block\n" \
     "                      anyway; 0: the coarse solves as task graphs over blocks\n"                     \
+    "  --mg-coarse-dense N|auto  the coarsest level's even-odd Schur complement inverted densely in the setup\n" \
+    "                      and applied in place of its GCR where its dimension is at most N (0: never;\n"   \
+    "                      default auto: 8192 where a GPU may run it, else 1024; needs one-task solves)\n"  \
     "  --mg-location P[,P..]  where each level's tasks run, from the finest: cpu, gpu or auto (default auto:\n" \
     "                      the scheduler decides; on CPU+GPU nodes the setup times the coarse levels on\n"   \
     "                      each and keeps the faster; the last repeats), e.g. gpu,cpu for coarse grids on CPUs\n"

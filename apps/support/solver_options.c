@@ -135,6 +135,11 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                                       mg->coarse_tol);
         return rc;
     }
+    if (!strcmp(a, "--mg-coarse-dense") && *i + 1 < argc && !strcmp(argv[*i + 1], "auto")) {
+        mg->coarse_dense = QF_MG_DENSE_AUTO;
+        *i += 1;
+        return 0;
+    }
     if (!strcmp(a, "--mg-levels") && *i + 1 < argc && !strcmp(argv[*i + 1], "auto")) {
         mg->levels = QF_MG_LEVELS_AUTO;
         *i += 1;
@@ -151,6 +156,7 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                  : !strcmp(a, "--mg-coarse-max-iter") ? &mg->coarse_max_iter
                  : !strcmp(a, "--mg-coarse-one-task") ? &mg->coarse_one_task
                  : !strcmp(a, "--mg-coarse-nkrylov") ? &mg->coarse_nkrylov
+                 : !strcmp(a, "--mg-coarse-dense") ? &mg->coarse_dense
                                                        : NULL;
     if (!value) return QF_APP_NOT_A_SOLVER_OPTION;
     rc = qf_app_int(command, argc, argv, i, value);
@@ -164,7 +170,14 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                                   "one task with the levels below), 2 (the coarsest one block), 1 (one task where "
                                   "the lattices are one block anyway) or 0 (task graphs)",
                                   *value);
-    int least = value == &mg->smoother_steps || value == &mg->coarse_one_task || value == &mg->setup_refine ? 0 : 1;
+    if (!rc && value == &mg->coarse_dense && (*value < QF_MG_DENSE_AUTO || *value > QF_COARSE_DENSE_MAX_DIM))
+        return qf_app_usage_error(command,
+                                  "--mg-coarse-dense %d: give the largest coarsest Schur dimension to invert densely, "
+                                  "0 (never) to %d, or auto",
+                                  *value, QF_COARSE_DENSE_MAX_DIM);
+    int least = value == &mg->smoother_steps || value == &mg->coarse_one_task || value == &mg->setup_refine ? 0
+                : value == &mg->coarse_dense                                                              ? QF_MG_DENSE_AUTO
+                                                                                                          : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
     return rc;
 }
@@ -315,6 +328,10 @@ void qf_app_mg_report(qf_solver_params *sp)
     for (int l = 0; l < st.levels; l++) {
         if (l == 0)
             printf("  level 0     %ld K-cycles", st.visits[0]);
+        else if (l == st.levels - 1 && st.dense_dim)
+            printf("  level %d     %ld coarse solves by the dense Schur inverse (dimension %lld), %.3f s %s", l,
+                   st.visits[l], (long long)st.dense_dim, st.seconds[l],
+                   st.one_task[l] ? "(in one-task solves)" : "");
         else
             printf("  level %d     %ld coarse solves, %ld GCR iterations, %.3f s %s", l, st.visits[l], st.iterations[l],
                    st.seconds[l],
