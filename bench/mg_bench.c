@@ -305,8 +305,9 @@ static void print_table(const bench_opts *o, const bench_row *rows, int n)
     }
     printf("\nBiCGSt: mixed-precision BiCGStab iterations ('-': not converged in %d). outer: MG-GCR iterations ('-':\n"
            "not converged, or stalled: no halving of the residual in %d K-cycles).\n"
-           "coarse its/solve: GCR iterations per coarse solve on levels 1, 2, ... speedup: BiCGStab time / MG solve\n"
-           "time. x%d e2e: %d BiCGStab solves / (MG setup + %d MG solves), a propagator's cost each way.\n",
+           "coarse its/solve: GCR iterations per coarse solve on levels 1, 2, ... (1.0 on a coarsest level solved by\n"
+           "its dense Schur inverse, --mg-coarse-dense). speedup: BiCGStab time / MG solve time. x%d e2e: %d\n"
+           "BiCGStab solves / (MG setup + %d MG solves), a propagator's cost each way.\n",
            o->sp.max_iter, QF_MG_STALL_KCYCLES, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES, PROPAGATOR_SOLVES);
 }
 
