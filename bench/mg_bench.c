@@ -9,7 +9,8 @@
  * the one timed. The table's end-to-end column is what a 12-solve propagator costs each way. Each
  * transfer and each coarse level's operator is also applied alone (task graph, waited for), its bytes
  * (vectors or links, input and output once) over its time against the machine's memory-bandwidth ceiling measured in the same run
- * (STREAM triad on the CPU workers' cores, device-to-device copy on the GPU). */
+ * (STREAM triad on the CPU workers' cores, device-to-device copy on the GPU); a coarsest level with a
+ * dense Schur inverse is solved alone too, the inverse's bytes over a solve's time. */
 #include "app.h"
 #include "dslash_bench.h"
 #include "qf_bench.h"
@@ -33,7 +34,8 @@ static const char help[] =
     "solve and of a " QF_APP_STR(PROPAGATOR_SOLVES) "-solve propagator (setup included). Each solve runs twice; the second is timed.\n"
     "Each transfer (restriction R, prolongation P) and each coarse operator is then applied alone: its\n"
     "time an application and its bandwidth (vectors or links, input and output read or written once)\n"
-    "against the memory-bandwidth ceiling measured in the same run.\n"
+    "against the memory-bandwidth ceiling measured in the same run; a coarsest level with a dense Schur\n"
+    "inverse (--mg-coarse-dense) is solved alone too, the inverse's bytes over a solve's time.\n"
     "\n"
     "Gauge field: GAUGE_FILE (any format quarkflow reads; --format to name it), or a generated start field.\n"
     "  --tile NX NY NZ NT  replicate the file's field NX x NY x NZ x NT times (a periodic field stays one)\n"
@@ -212,6 +214,50 @@ static int time_coarse_op(qf_mg *mg, int l, double ceiling)
     }
     qf_linop_field_give_back(c.A, c.f[0]);
     qf_linop_field_give_back(c.A, c.f[1]);
+    return rc;
+}
+
+/* ---- the coarsest level's solve by its dense Schur inverse, alone ---- */
+
+typedef struct {
+    qf_linop *A;
+    qf_field *x, *b;
+    qf_scalar *stats;
+} dense_solve_ctx;
+
+static int dense_solve_run(void *ctx, long n, double *seconds)
+{
+    dense_solve_ctx *c = ctx;
+    double t0 = qf_timing_now();
+    for (long k = 0; k < n; k++)
+        if (qf_coarse_solve_one_task(c->A, c->x, c->b, 0.25, 1, 1, c->stats)) return QF_ERROR;
+    qf_runtime_wait_all();
+    *seconds = qf_timing_now() - t0;
+    return QF_SUCCESS;
+}
+
+/* Level l's solve where it has a dense Schur inverse: best time a one-task solve (source prepared, the
+ * inverse applied, odd sites reconstructed) and the inverse's bytes over it against ceiling (GB/s). */
+static int time_dense_solve(qf_mg *mg, int l, double ceiling)
+{
+    dense_solve_ctx c = {qf_mg_level_op(mg, l), NULL, NULL, NULL};
+    if (!qf_coarse_op_has_schur_inverse(c.A)) return QF_SUCCESS;
+    const qf_linop_domain *dom = qf_linop_get_domain(c.A);
+    int rc = qf_linop_field_take(c.A, &c.x) || qf_linop_field_take(c.A, &c.b) || qf_scalar_create(&c.stats) ||
+             qf_field_gaussian(c.b, 3, 0);
+    qf_timing t;
+    rc = rc || qf_timing_run(dense_solve_run, &c, 2, 0, 0.3, &t);
+    if (!rc) {
+        int64_t n = qf_coarse_op_schur_dim(c.A);
+        double gbps = (double)n * (double)n * 2.0 * (double)qf_real_size(dom->prec) / t.best * 1e-9;
+        printf("level %d       coarsest solve by the dense Schur inverse, dimension %lld, %s: %.1f us a solve in one task "
+               "(best of %ld), the inverse read at %.1f GB/s = %.2f of the ceiling\n",
+               l, (long long)n, qf_precision_name(dom->prec), t.best * 1e6, t.n, gbps, gbps / ceiling);
+        fflush(stdout);
+    }
+    if (c.stats) qf_scalar_destroy(c.stats);
+    if (c.x) qf_linop_field_give_back(c.A, c.x);
+    if (c.b) qf_linop_field_give_back(c.A, c.b);
     return rc;
 }
 
@@ -407,7 +453,8 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
             fflush(stdout);
         }
         for (int l = 1; l < w->levels.levels && !rc; l++)
-            rc = time_transfer(mg.mg, l - 1, ceiling) || time_coarse_op(mg.mg, l, ceiling);
+            rc = time_transfer(mg.mg, l - 1, ceiling) || time_coarse_op(mg.mg, l, ceiling) ||
+                 time_dense_solve(mg.mg, l, ceiling);
         if (mg.mg) qf_app_mg_release(&mg);
         qf_linop_destroy(M);
         if (d) qf_dirac_destroy(d);

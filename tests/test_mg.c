@@ -274,40 +274,64 @@ static void check_schur_image(qf_linop *A, const qf_lattice *lat, const qf_field
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
 }
 
+/* A coarse system D_c x = b with b = D_c e for a random e, the solution x, a residual field and a
+ * statistics scalar, for the one-task solves' checks. */
+typedef struct {
+    qf_field *e, *b, *x, *r;
+    qf_scalar *stats;
+} coarse_system;
+
+static int coarse_system_init(coarse_system *cs, qf_linop *Ac, const qf_transfer *T, qf_precision prec, uint64_t seed)
+{
+    ref_rng g = {seed};
+    qf_field_shape shape = qf_transfer_coarse_shape(T);
+    const qf_lattice *cl = qf_transfer_coarse_lattice(T);
+    *cs = (coarse_system){random_field(cl, &shape, prec, &g, NULL), NULL, NULL, NULL, NULL};
+    return qf_field_create_shaped(&cs->b, cl, &shape, prec, 0) || qf_field_create_shaped(&cs->x, cl, &shape, prec, 0) ||
+           qf_field_create_shaped(&cs->r, cl, &shape, prec, 0) || qf_scalar_create(&cs->stats) ||
+           qf_linop_apply(Ac, cs->b, cs->e);
+}
+
+/* |b - D_c x| / |b|, through r */
+static int coarse_system_residual(coarse_system *cs, qf_linop *Ac, double *res)
+{
+    if (qf_linop_apply(Ac, cs->r, cs->x) || qf_blas_axpby(1.0, cs->b, -1.0, cs->r, -1)) return QF_ERROR;
+    double *bh = exported(cs->b), *rh = exported(cs->r);
+    size_t n = nreals(cs->b);
+    *res = sqrt(creal(host_dot(rh, rh, n)) / creal(host_dot(bh, bh, n)));
+    free(bh), free(rh);
+    return QF_SUCCESS;
+}
+
+static void coarse_system_free(coarse_system *cs)
+{
+    if (cs->stats) qf_scalar_destroy(cs->stats);
+    qf_field *fields[] = {cs->e, cs->b, cs->x, cs->r};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+        if (fields[k]) qf_field_destroy(fields[k]);
+}
+
 /* The one-task coarse solve (where the coarse lattice is one block): D_c x = b for b = D_c e reaches the
  * tolerance tol on the full system, and the statistics count its iterations; refused with the reason on
  * a lattice of several blocks. */
 static void check_one_task(qf_linop *Ac, const qf_transfer *T, qf_precision prec, double tol, const char *cfg)
 {
-    ref_rng g = {7};
-    qf_field_shape cs = qf_transfer_coarse_shape(T);
-    const qf_lattice *cl = qf_transfer_coarse_lattice(T);
-    double *e_h;
-    qf_field *e = random_field(cl, &cs, prec, &g, &e_h), *b = NULL, *x = NULL, *r = NULL;
-    qf_scalar *stats = NULL;
-    int rc = qf_field_create_shaped(&b, cl, &cs, prec, 0) || qf_field_create_shaped(&x, cl, &cs, prec, 0) ||
-             qf_field_create_shaped(&r, cl, &cs, prec, 0) || qf_scalar_create(&stats) || qf_linop_apply(Ac, b, e);
+    coarse_system cs;
+    int rc = coarse_system_init(&cs, Ac, T, prec, 7);
     CHECK(!rc, "%s: one-task solve: %s", cfg, qf_last_error());
     if (!rc && !qf_coarse_one_task_possible(Ac)) {
-        rc = qf_coarse_solve_one_task(Ac, x, b, tol, 500, 16, stats);
-        CHECK(rc && strstr(qf_last_error(), "lattice of one block and one process"),
-              "%s: a one-task solve on %d blocks: %s", cfg, cl->nblocks, rc ? qf_last_error() : "accepted");
+        rc = qf_coarse_solve_one_task(Ac, cs.x, cs.b, tol, 500, 16, cs.stats);
+        CHECK(rc && strstr(qf_last_error(), "lattice of one block and one process"), "%s: a one-task solve on %d blocks: %s",
+              cfg, qf_transfer_coarse_lattice(T)->nblocks, rc ? qf_last_error() : "accepted");
     } else if (!rc) {
-        double iterations = 0.0, seconds = -1.0;
-        rc = qf_coarse_solve_one_task(Ac, x, b, tol, 500, 16, stats) || qf_linop_apply(Ac, r, x) ||
-             qf_blas_axpby(1.0, b, -1.0, r, -1) || qf_scalar_get(stats, &iterations, &seconds);
+        double iterations = 0.0, seconds = -1.0, res = INFINITY;
+        rc = qf_coarse_solve_one_task(Ac, cs.x, cs.b, tol, 500, 16, cs.stats) || coarse_system_residual(&cs, Ac, &res) ||
+             qf_scalar_get(cs.stats, &iterations, &seconds);
         CHECK(!rc, "%s: one-task solve: %s", cfg, qf_last_error());
-        double *bh = exported(b), *rh = exported(r);
-        size_t n = nreals(b);
-        double res = sqrt(creal(host_dot(rh, rh, n)) / creal(host_dot(bh, bh, n)));
         CHECK(!rc && res <= 2 * tol && iterations >= 1 && seconds >= 0.0,
               "%s: one-task solve: |b - D_c x| / |b| = %.2e (tolerance %.0e) in %g iterations", cfg, res, tol, iterations);
-        free(bh), free(rh);
     }
-    free(e_h);
-    qf_scalar_destroy(stats);
-    qf_field *fields[] = {e, b, x, r};
-    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+    coarse_system_free(&cs);
 }
 
 /* The dense inverse of the coarse Schur complement (qf_coarse_op_invert_schur): its check residual is
@@ -325,39 +349,23 @@ static void check_dense_inverse(qf_linop *Ac, const qf_transfer *T, qf_precision
         return;
     }
     if (qf_coarse_op_schur_dim(Ac) > QF_MG_DENSE_CPU) return; /* O(n^3) on a CPU core */
-    ref_rng g = {13};
-    qf_field_shape cs = qf_transfer_coarse_shape(T);
-    const qf_lattice *cl = qf_transfer_coarse_lattice(T);
-    double *e_h;
-    qf_field *e = random_field(cl, &cs, prec, &g, &e_h), *b = NULL, *x = NULL, *r = NULL;
-    qf_scalar *stats = NULL;
+    coarse_system cs;
     double iterations[2] = {0.0, 0.0}, seconds, res = INFINITY;
-    int rc = qf_field_create_shaped(&b, cl, &cs, prec, 0) || qf_field_create_shaped(&x, cl, &cs, prec, 0) ||
-             qf_field_create_shaped(&r, cl, &cs, prec, 0) || qf_scalar_create(&stats) || qf_linop_apply(Ac, b, e) ||
-             qf_coarse_op_invert_schur(Ac, &check) ||
-             qf_coarse_solve_one_task(Ac, x, b, 1e-3, 500, 16, stats) || qf_linop_apply(Ac, r, x) ||
-             qf_blas_axpby(1.0, b, -1.0, r, -1) || qf_scalar_get(stats, &iterations[0], &seconds);
+    int rc = coarse_system_init(&cs, Ac, T, prec, 13) || qf_coarse_op_invert_schur(Ac, &check) ||
+             qf_coarse_solve_one_task(Ac, cs.x, cs.b, 1e-3, 500, 16, cs.stats) || coarse_system_residual(&cs, Ac, &res) ||
+             qf_scalar_get(cs.stats, &iterations[0], &seconds);
     CHECK(!rc, "%s: dense Schur inverse: %s", cfg, qf_last_error());
-    if (!rc) {
-        double *bh = exported(b), *rh = exported(r);
-        size_t n = nreals(b);
-        res = sqrt(creal(host_dot(rh, rh, n)) / creal(host_dot(bh, bh, n)));
-        free(bh), free(rh);
-    }
     double tol = prec == QF_DOUBLE ? 1e-12 : 1e-5;
     CHECK(!rc && check < 1e-12 && res < tol && iterations[0] == 1.0 && qf_coarse_op_has_schur_inverse(Ac),
           "%s: dense Schur inverse of dimension %lld: check %.2e, |b - D_c x| / |b| = %.2e (tolerance %.0e) in %g "
           "iterations",
           cfg, (long long)qf_coarse_op_schur_dim(Ac), check, res, tol, iterations[0]);
     qf_coarse_op_drop_schur_inverse(Ac);
-    rc = rc || qf_scalar_set(stats, 0.0, 0.0) || qf_coarse_solve_one_task(Ac, x, b, 1e-3, 500, 16, stats) ||
-         qf_scalar_get(stats, &iterations[1], &seconds);
+    rc = rc || qf_scalar_set(cs.stats, 0.0, 0.0) || qf_coarse_solve_one_task(Ac, cs.x, cs.b, 1e-3, 500, 16, cs.stats) ||
+         qf_scalar_get(cs.stats, &iterations[1], &seconds);
     CHECK(!rc && iterations[1] > 1.0 && !qf_coarse_op_has_schur_inverse(Ac),
           "%s: the one-task solve after the dense inverse is dropped: %g iterations", cfg, iterations[1]);
-    free(e_h);
-    qf_scalar_destroy(stats);
-    qf_field *fields[] = {e, b, x, r};
-    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+    coarse_system_free(&cs);
 }
 
 /* Half-precision links (qf_coarse_op_set_link_precision) on a single-precision coarse operator: D_c e,
