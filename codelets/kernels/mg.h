@@ -648,16 +648,22 @@ static inline QF_HD size_t qf_mg_partial_offset(int nvec, int64_t ai, int m, int
 /* Entries (r, c) of matrix target (a hop d, or QF_MG_LOCAL) of aggregate ai for the rows r = chi N + k,
  * k0 <= k < k0 + nk (nk <= QF_MG_BUILD_ROWS), into acc[k - k0]: the whole sums over the aggregate's
  * fine sites, each term applied to column c's vector once for all nk rows (the GPU's mapping; the CPU
- * codelet sums site by site instead). */
+ * codelet sums site by site instead). A hop's matrix gathers only the sites on the aggregate's face
+ * in its direction, which are walked alone, in the order of the whole walk (the same sums), where each
+ * hop's threads had walked every site of the aggregate. */
 static inline QF_HD void qf_mg_build_rows(const qf_mg_build_args *a, const void *v, const void *links,
                                           const void *clover, const void *const *vface, const void *const *gface,
                                           int64_t ai, int target, int chi, int k0, int nk, int c, qf_complex *acc)
 {
     const qf_mg_geom *g = &a->g;
-    int n = g->nvec, h = g->nsite / 2, chi_src = c / n, l = c % n, x[QF_NDIM];
+    int n = g->nvec, h = g->nsite / 2, chi_src = c / n, l = c % n, x[QF_NDIM], walk[QF_NDIM], d[QF_NDIM];
+    int face = target != QF_MG_LOCAL, mu = target / 2;
+    for (int nu = 0; nu < QF_NDIM; nu++) walk[nu] = face && nu == mu ? 1 : g->agg[nu];
     for (int k = 0; k < nk; k++) acc[k] = qf_cmake(0.0, 0.0);
-    for (int64_t t = 0, nt = qf_volume(g->agg); t < nt; t++) {
-        qf_mg_aggregate_site(g, ai, t, x);
+    for (int64_t w = 0, nw = qf_volume(walk); w < nw; w++) {
+        qf_lex_coords(w, walk, d);
+        if (face) d[mu] = target & 1 ? g->agg[mu] - 1 : 0;
+        qf_mg_aggregate_site(g, ai, qf_lex_index(d, g->agg), x);
         int64_t fs = qf_block_site_index(x, g->fext);
         for (int m = 0; m < QF_MG_NMAT; m++) {
             int inside = qf_mg_source_in_aggregate(g, x, m);
