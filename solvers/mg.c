@@ -467,7 +467,8 @@ static int refine_level(qf_mg *mg, int l)
  * of tens of GCR iterations, each two hops on a lattice too small to fill a GPU (bench/RESULTS.md).
  * Auto allows the dimensions a GPU inverts in a fraction of a second where the level may run on one,
  * and those a CPU core inverts in seconds elsewhere; beyond the latter the inversion goes to a GPU. An
- * inverse whose check residual is poor (an ill-conditioned coarsest operator) is dropped: GCR stays. */
+ * inverse whose check residual is poor, or a complement singular to the inversion's precision (an
+ * ill-conditioned coarsest operator, which GCR to coarse_tol may still serve), leaves GCR in place. */
 #define DENSE_MAX_RESIDUAL 1e-3
 static int dense_coarsest(qf_mg *mg)
 {
@@ -482,19 +483,24 @@ static int dense_coarsest(qf_mg *mg)
     qf_task_scope gpu_only = {.where = QF_PLACE_GPU};
     qf_task_scope *scope = gpu && n > QF_MG_DENSE_CPU ? &gpu_only : &mg->scope[c];
     qf_task_scope *outer = qf_task_scope_enter(scope);
-    double t0 = qf_wtime(), residual = INFINITY;
+    double t0 = qf_wtime(), residual = -1.0;
     int rc = qf_coarse_op_invert_schur(Ac, &residual);
     qf_task_scope_leave(outer);
-    if (rc) return qf_fail_context("multigrid: the dense inverse of level %d's Schur complement", c);
+    if (rc && residual != INFINITY) /* a failure other than a singular complement */
+        return qf_fail_context("multigrid: the dense inverse of level %d's Schur complement", c);
     mg->dense_seconds = qf_wtime() - t0;
     mg->dense_residual = residual;
     if (residual > DENSE_MAX_RESIDUAL) qf_coarse_op_drop_schur_inverse(Ac);
     else mg->dense_dim = n;
     if (mg->p.verbose && qf_runtime_rank() == 0) {
-        printf("  multigrid level %d: Schur complement (dimension %lld) inverted densely in %.2f s, check residual "
-               "%.1e%s\n",
-               c, (long long)n, mg->dense_seconds, residual,
-               mg->dense_dim ? "" : ": too inaccurate, the level keeps GCR");
+        if (mg->dense_dim)
+            printf("  multigrid level %d: Schur complement (dimension %lld) inverted densely in %.2f s, check residual "
+                   "%.1e\n",
+                   c, (long long)n, mg->dense_seconds, residual);
+        else
+            printf("  multigrid level %d: Schur complement (dimension %lld) not inverted densely (check residual %.1e, "
+                   "%s): the level keeps GCR\n",
+                   c, (long long)n, residual, isfinite(residual) ? "too inaccurate" : "singular in double");
         fflush(stdout);
     }
     return QF_SUCCESS;

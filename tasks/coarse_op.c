@@ -311,7 +311,7 @@ int qf_coarse_op_invert_schur(qf_linop *Ac, double *residual)
         starpu_data_unregister_submit(inverse);
         return QF_ERROR;
     }
-    if (residual) *residual = r;
+    if (residual) *residual = isfinite(r) ? r : INFINITY;
     if (!isfinite(r)) {
         starpu_data_unregister_submit(inverse);
         return qf_fail("qf_coarse_op_invert_schur: the coarse Schur complement (dimension %lld) is singular: the "

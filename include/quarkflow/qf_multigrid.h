@@ -102,7 +102,8 @@ int qf_coarse_levels_solve_one_task(int nlevels, qf_linop *const *ops, const qf_
  * of their GCR iterations (an application counts as one iteration), exact to the inverse's rounding.
  * The inversion costs O(n^3): on a GPU cuBLAS's ZGEMM (about 0.1 s at n = 6144), on a CPU core
  * Gauss-Jordan (seconds at n = 1024); an application reads the n^2 numbers once. *residual (may be
- * NULL): |Ahat Ahat^-1 v - v| / |v| for a test vector v, in double. Fails, keeping no inverse, when
+ * NULL), set whenever the inversion ran: |Ahat Ahat^-1 v - v| / |v| for a test vector v, in double,
+ * or infinite where Ahat is singular to the inversion's precision. Fails, keeping no inverse, when
  * n > QF_COARSE_DENSE_MAX_DIM or Ahat is singular. */
 #define QF_COARSE_DENSE_MAX_DIM 16384
 int64_t qf_coarse_op_schur_dim(const qf_linop *Ac);
