@@ -1,11 +1,11 @@
 /* CUDA implementation of mg_assemble: one thread per real copies the partials into the links (and the
  * local term X into the scratch buffer), a thread block per coarse site inverts its X there
- * (qf_mg_invert's Gauss-Jordan with partial pivoting, the same operations in the same order, a thread
- * a column of [X | 1]; singular sites added into the accumulator with atomic adds), one thread per
- * real stores X^-1. A thread a site ran each (2N)^3 elimination serially: 140 ms a level of a 32^4
- * setup on an H200 (bench/RESULTS.md). */
+ * (qf_invert_block: qf_mg_invert's Gauss-Jordan, the same bits; singular sites added into the
+ * accumulator with atomic adds), one thread per real stores X^-1. A thread a site ran each (2N)^3
+ * elimination serially: 140 ms a level of a 32^4 setup on an H200 (bench/RESULTS.md). */
 #include "codelets.h"
 #include "cuda_launch.h"
+#include "kernels/invert_block.cuh"
 #include "kernels/mg.h"
 
 typedef struct { const double *p[QF_MG_MAX_FINE_BLOCKS]; } assemble_partials;
@@ -32,60 +32,11 @@ static __global__ void mg_assemble_copy_kernel(const __grid_constant__ assemble_
     }
 }
 
-/* Site blockIdx.x's X inverted in place of qf_mg_invert(m, inv, n2): thread j owns column j of m
- * (j < n2) or column j - n2 of inv. */
+/* Site blockIdx.x's X inverted into its inverse's place (kernels/invert_block.cuh). */
 static __global__ void mg_assemble_invert_kernel(qf_complex *work, int n2, double *bad)
 {
-    __shared__ qf_complex f[2 * QF_MG_MAX_NVEC], dinv;
-    __shared__ int pivot, singular;
-    __shared__ double scale;
-    qf_complex *m = work + (size_t)blockIdx.x * 2 * n2 * n2, *inv = m + (size_t)n2 * n2;
-    int j = threadIdx.x, own = j < 2 * n2;
-    qf_complex *a = j < n2 ? m + j : inv + (j - n2); /* the thread's column: a[i * n2] is row i */
-    if (j >= n2 && own)
-        for (int i = 0; i < n2; i++) a[(size_t)i * n2] = qf_cmake(i == j - n2 ? 1.0 : 0.0, 0.0);
-    if (j == 0) {
-        double sc = 0.0;
-        for (int i = 0; i < n2 * n2; i++) sc = fmax(sc, qf_cnorm2(m[i]));
-        scale = sc;
-        singular = 0;
-    }
-    __syncthreads();
-    for (int col = 0; col < n2; col++) {
-        if (j == 0) {
-            int p = col;
-            for (int i = col + 1; i < n2; i++)
-                if (qf_cnorm2(m[(size_t)i * n2 + col]) > qf_cnorm2(m[(size_t)p * n2 + col])) p = i;
-            pivot = p;
-            singular = !(qf_cnorm2(m[(size_t)p * n2 + col]) > 1e-28 * scale);
-        }
-        __syncthreads();
-        if (singular) break;
-        if (own && pivot != col) {
-            qf_complex t = a[(size_t)pivot * n2];
-            a[(size_t)pivot * n2] = a[(size_t)col * n2];
-            a[(size_t)col * n2] = t;
-        }
-        __syncthreads();
-        if (j == 0) {
-            qf_complex d = m[(size_t)col * n2 + col];
-            double dn = qf_cnorm2(d);
-            dinv = qf_cmake(d.re / dn, -d.im / dn);
-        }
-        __syncthreads();
-        if (j < n2) f[j] = m[(size_t)j * n2 + col]; /* column col before its row is scaled */
-        __syncthreads();
-        if (own) {
-            qf_complex r = qf_cmul(a[(size_t)col * n2], dinv);
-            a[(size_t)col * n2] = r;
-            for (int i = 0; i < n2; i++) {
-                if (i == col || (f[i].re == 0.0 && f[i].im == 0.0)) continue;
-                a[(size_t)i * n2] = qf_csub(a[(size_t)i * n2], qf_cmul(f[i], r));
-            }
-        }
-        __syncthreads();
-    }
-    if (j == 0 && singular) atomicAdd(bad, 1.0);
+    qf_complex *m = work + (size_t)blockIdx.x * 2 * n2 * n2;
+    if (qf_invert_block(m, m + (size_t)n2 * n2, n2) && threadIdx.x == 0) atomicAdd(bad, 1.0);
 }
 
 template <int P>

@@ -181,7 +181,7 @@ static void dense_part(void *arg, int k, int nk)
     int64_t first, end;
     qf_cpu_team_share(d->n, k, nk, &first, &end);
     for (int64_t i = first; i < end; i++) {
-        qf_complex y = qf_schur_inverse_row(d->prec, d->inv, d->n, d->in, i, 0, d->n);
+        qf_complex y = qf_schur_inverse_row(d->prec, d->inv, d->n, d->in, i, 0, 1);
         qf_real_set(d->out, d->prec, 2 * (size_t)i, y.re);
         qf_real_set(d->out, d->prec, 2 * (size_t)i + 1, y.im);
     }

@@ -11,6 +11,7 @@
  * at each solve's start and end. Synchronous: the task ends with the solve. */
 #include "codelets.h"
 #include "cuda_launch.h"
+#include "kernels/coarse_dense.h"
 #include "kernels/coarse_gcr.h"
 #include "mg_coarse_run.h"
 
@@ -116,22 +117,16 @@ static __global__ void axpys2_kernel(const __grid_constant__ axpy2_operands o, c
 
 static __global__ void scalars_kernel(double *s, int op, int j, int it) { qf_coarse_gcr_scalars(s, op, j, it); }
 
-/* out = M in: a warp a row, its lanes striding over the row (consecutive lanes read consecutive
- * entries), the lanes' sums added by shuffles in a fixed order. */
+/* out = M in: a warp a row, its lanes striding over the row (qf_schur_inverse_row: consecutive lanes
+ * read consecutive entries), the lanes' sums added by shuffles in a fixed order. */
 template <int P>
 static __global__ void dense_apply_kernel(const void *inv, int64_t n, const void *in, void *out)
 {
     int64_t i = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x % 32;
     if (i >= n) return;
-    double re = 0.0, im = 0.0;
-    size_t ro = (size_t)2 * (size_t)i * (size_t)n;
-    for (int64_t j = lane; j < n; j += 32) {
-        double mr = qf_real_get(inv, (qf_precision)P, ro + 2 * j), mi = qf_real_get(inv, (qf_precision)P, ro + 2 * j + 1);
-        double xr = qf_real_get(in, (qf_precision)P, 2 * j), xi = qf_real_get(in, (qf_precision)P, 2 * j + 1);
-        re += mr * xr - mi * xi;
-        im += mr * xi + mi * xr;
-    }
+    qf_complex y = qf_schur_inverse_row((qf_precision)P, inv, n, in, i, lane, 32);
+    double re = y.re, im = y.im;
     for (int off = 16; off > 0; off /= 2) {
         re += __shfl_down_sync(0xffffffffu, re, off);
         im += __shfl_down_sync(0xffffffffu, im, off);

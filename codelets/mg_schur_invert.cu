@@ -1,8 +1,9 @@
 /* CUDA implementation of mg_schur_invert. The Schur complement Ahat (kernels/coarse_dense.h) is
  * assembled column-major in double, a thread block for each pair of even sites; cuBLAS, on the
  * worker's stream, then forms B = Ahat^dagger Ahat, which is Hermitian positive definite, so that
- * Gauss-Jordan elimination needs no pivoting, and inverts B in place in panels of QF_SCHUR_PANEL: with
- * K the panel's rows and columns and D = B_KK^-1 (one thread block),
+ * Gauss-Jordan elimination needs no pivoting across panels, and inverts B in place in panels of
+ * QF_SCHUR_PANEL: with K the panel's rows and columns and D = B_KK^-1 (one thread block,
+ * qf_invert_block),
  *
  *   B_Kj <- D B_Kj,   B_ij <- B_ij - B_iK B_Kj (i not in K),   B_iK <- -B_iK D (i not in K),   B_KK <- D,
  *
@@ -14,6 +15,7 @@
 #include "codelets.h"
 #include "cuda_launch.h"
 #include "kernels/coarse_dense.h"
+#include "kernels/invert_block.cuh"
 
 #include <cublas_v2.h>
 #include <starpu_cublas_v2.h>
@@ -46,32 +48,11 @@ static __global__ void schur_assemble_kernel(qf_schur_dense_args a, const void *
     }
 }
 
-/* In-place Gauss-Jordan inversion without pivoting of the kb x kb column-major matrix m (kb at most
- * QF_SCHUR_PANEL, a thread a column); a pivot that is not positive and finite sets *bad. */
-static __global__ void panel_invert_kernel(qf_complex *m, int kb, double *bad)
+/* The kb x kb panel d inverted into dinv (kernels/invert_block.cuh; column-major storage read as
+ * row-major is the transpose, whose inverse is the transposed inverse); a singular panel sets *bad. */
+static __global__ void panel_invert_kernel(qf_complex *d, qf_complex *dinv, int kb, double *bad)
 {
-    __shared__ qf_complex f[QF_SCHUR_PANEL], prow[QF_SCHUR_PANEL];
-    int j = threadIdx.x;
-    for (int p = 0; p < kb; p++) {
-        if (j < kb) {
-            f[j] = m[j + p * kb];
-            prow[j] = m[p + j * kb];
-        }
-        __syncthreads();
-        double pn = qf_cnorm2(f[p]);
-        if (j == 0 && !(f[p].re > 0.0 && isfinite(pn))) *bad = 1.0;
-        qf_complex pinv = qf_cmake(f[p].re / pn, -f[p].im / pn);
-        if (j < kb) {
-            qf_complex rp = j == p ? pinv : qf_cmul(prow[j], pinv);
-            for (int i = 0; i < kb; i++) {
-                if (i == p) continue;
-                qf_complex *e = &m[i + j * kb];
-                *e = j == p ? qf_cscale(-1.0, qf_cmul(f[i], pinv)) : qf_csub(*e, qf_cmul(f[i], rp));
-            }
-            m[p + j * kb] = rp;
-        }
-        __syncthreads();
-    }
+    if (qf_invert_block(d, dinv, kb) && threadIdx.x == 0) *bad = 1.0;
 }
 
 static __global__ void schur_test_kernel(qf_complex *v, int64_t n)
@@ -140,7 +121,8 @@ extern "C" void qf_mg_schur_invert_cuda(void *buffers[], void *cl_arg)
     const int nb = QF_SCHUR_PANEL, ni = (int)n;
     const size_t nn = (size_t)n * (size_t)n, cb = sizeof(qf_complex);
     qf_complex *m = wm + qf_schur_w_count(a), *b = m + nn, *inverse = b + nn, *cp = inverse + nn,
-               *rp = cp + (size_t)n * nb, *dk = rp + (size_t)n * nb, *v = dk + (size_t)nb * nb, *t = v + n, *u = t + n;
+               *rp = cp + (size_t)n * nb, *panel = rp + (size_t)n * nb, *dk = panel + (size_t)nb * nb,
+               *v = dk + (size_t)nb * nb, *t = v + n, *u = t + n;
     double *bad = (double *)(u + n);
     cuda_check(cudaMemsetAsync(bad, 0, sizeof(double), stream));
     int64_t nw = (int64_t)qf_schur_w_count(a);
@@ -156,8 +138,8 @@ extern "C" void qf_mg_schur_invert_cuda(void *buffers[], void *cl_arg)
     for (int k0 = 0; k0 < ni; k0 += nb) {
         int kb = ni - k0 < nb ? ni - k0 : nb;
         cuDoubleComplex *bk = B + k0, *bcol = B + (size_t)k0 * ni;
-        cuda_check(cudaMemcpy2DAsync(DK, kb * cb, bcol + k0, ni * cb, kb * cb, kb, cudaMemcpyDeviceToDevice, stream));
-        panel_invert_kernel<<<1, nb, 0, stream>>>(dk, kb, bad);
+        cuda_check(cudaMemcpy2DAsync(panel, kb * cb, bcol + k0, ni * cb, kb * cb, kb, cudaMemcpyDeviceToDevice, stream));
+        panel_invert_kernel<<<1, 2 * nb, 0, stream>>>(panel, dk, kb, bad);
         QF_CUDA_CHECK_LAUNCH();
         cuda_check(cudaMemcpyAsync(CP, bcol, (size_t)ni * kb * cb, cudaMemcpyDeviceToDevice, stream));
         cuda_check(cudaMemset2DAsync(CP + k0, ni * cb, 0, kb * cb, kb, stream)); /* B_KK's rows stay out */

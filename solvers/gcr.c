@@ -4,9 +4,9 @@
  * orthogonalised against the earlier z_i (beta_ij = <z_i, z_j> / |z_i|^2), the residual r -= alpha_j
  * z_j with alpha_j = <z_j, r> / |z_j|^2 (|z_j|^2 and <z_j, r> in one pass), all as tasks in the
  * iterations' precision. The orthogonalisation is classical Gram-Schmidt within blocks of
- * QF_BLAS_MULTI_FIELDS (one multi task's) earlier directions and modified across them, as QUDA's pipelined GCR: one multi_dot and one
- * multi_caxpy a block, each a single pass over z_j, where modified Gram-Schmidt made two tasks and
- * passes a direction. The space keeps the inner products, not the ratios: each update divides in its
+ * QF_BLAS_MULTI_FIELDS (one multi task's) earlier directions and modified across them, as QUDA's
+ * pipelined GCR: one multi_dot and one multi_caxpy a block, each a single pass over z_j, where
+ * modified Gram-Schmidt made two tasks and passes a direction. The space keeps the inner products, not the ratios: each update divides in its
  * own task (qf_blas_multi_caxpy, qf_blas_caxpy_ratio). At a restart (gcr_nkrylov
  * directions, or the residual fallen by delta in mixed precision, or the target reached) a task
  * solves the triangular system chi_i + sum_{l > i} beta_il chi_l = alpha_i, dividing row i by

@@ -17,11 +17,11 @@
 #include "scalar.h"
 #include "tasks.h"
 #include "kernels/blas.h" /* QF_BLAS_MAX_OPERANDS, the operand table of blas_multi */
-
-_Static_assert(QF_BLAS_MULTI_MAX == QF_BLAS_MULTI_FIELDS, "blas_multi's fields a task are qf_blas.h's");
 #include "kernels/face.h" /* qf_parity_site, qf_parity_nsites */
 
 #include <math.h>
+
+_Static_assert(QF_BLAS_MULTI_MAX == QF_BLAS_MULTI_FIELDS, "blas_multi's fields a task are qf_blas.h's");
 
 /* ---- checks at the boundary ---- */
 
@@ -244,10 +244,10 @@ static int check_scalar_array(const char *fn, const char *name, const qf_scalar 
 static int submit_multi(const char *fn, const multi_call *call, qf_scalar *const r[], const qf_scalar *const a[],
                         const qf_scalar *const d[], const qf_field *const x[], int n, const qf_field *y, int parity)
 {
+    qf_blas_range range = range_of(y, parity, fn);
     for (int k0 = 0; k0 < n; k0 += QF_BLAS_MULTI_MAX) {
         multi_call c = *call;
         c.nvec = n - k0 < QF_BLAS_MULTI_MAX ? n - k0 : QF_BLAS_MULTI_MAX;
-        qf_blas_range range = range_of(y, parity, fn);
         operand ops[QF_BLAS_MAX_OPERANDS] = {
             [QF_MULTI_Y] = field_operand(y, c.op == QF_BLAS_MULTI_DOT ? STARPU_R : STARPU_RW)};
         for (int k = 0; k < c.nvec; k++) {

@@ -135,13 +135,10 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                                       mg->coarse_tol);
         return rc;
     }
-    if (!strcmp(a, "--mg-coarse-dense") && *i + 1 < argc && !strcmp(argv[*i + 1], "auto")) {
-        mg->coarse_dense = QF_MG_DENSE_AUTO;
-        *i += 1;
-        return 0;
-    }
-    if (!strcmp(a, "--mg-levels") && *i + 1 < argc && !strcmp(argv[*i + 1], "auto")) {
-        mg->levels = QF_MG_LEVELS_AUTO;
+    /* the options that take "auto" */
+    int *automatic = !strcmp(a, "--mg-levels") ? &mg->levels : !strcmp(a, "--mg-coarse-dense") ? &mg->coarse_dense : NULL;
+    if (automatic && *i + 1 < argc && !strcmp(argv[*i + 1], "auto")) {
+        *automatic = automatic == &mg->levels ? QF_MG_LEVELS_AUTO : QF_MG_DENSE_AUTO;
         *i += 1;
         return 0;
     }
@@ -170,14 +167,15 @@ static int mg_option(const char *command, int argc, char **argv, int *i, qf_mg_p
                                   "one task with the levels below), 2 (the coarsest one block), 1 (one task where "
                                   "the lattices are one block anyway) or 0 (task graphs)",
                                   *value);
-    if (!rc && value == &mg->coarse_dense && (*value < QF_MG_DENSE_AUTO || *value > QF_COARSE_DENSE_MAX_DIM))
+    if (!rc && value == &mg->coarse_dense && *value > QF_COARSE_DENSE_MAX_DIM)
         return qf_app_usage_error(command,
                                   "--mg-coarse-dense %d: give the largest coarsest Schur dimension to invert densely, "
                                   "0 (never) to %d, or auto",
                                   *value, QF_COARSE_DENSE_MAX_DIM);
-    int least = value == &mg->smoother_steps || value == &mg->coarse_one_task || value == &mg->setup_refine ? 0
-                : value == &mg->coarse_dense                                                              ? QF_MG_DENSE_AUTO
-                                                                                                          : 1;
+    int least = value == &mg->smoother_steps || value == &mg->coarse_one_task || value == &mg->setup_refine ||
+                        value == &mg->coarse_dense
+                    ? 0
+                    : 1;
     if (!rc && *value < least) return qf_app_usage_error(command, "%s %d: give at least %d", a, *value, least);
     return rc;
 }

@@ -107,16 +107,17 @@ static inline QF_HD qf_complex qf_schur_dense_entry(const qf_schur_dense_args *a
     return acc;
 }
 
-/* Rows and columns of the blocked inversion's panels on a GPU (mg_schur_invert.cu). */
+/* Rows and columns of the blocked inversion's panels on a GPU (mg_schur_invert.cu), each inverted by
+ * one thread block of 2 QF_SCHUR_PANEL threads (kernels/invert_block.cuh takes n up to 2 QF_MG_MAX_NVEC). */
 #define QF_SCHUR_PANEL 64
 
 /* The inversion's scratch buffer, in complex doubles: the W matrices, three n x n matrices (the
- * Schur complement and two for its inverse), two panels of n x QF_SCHUR_PANEL and one square panel,
+ * Schur complement and two for its inverse), two panels of n x QF_SCHUR_PANEL and two square ones,
  * three vectors of n and a flag. */
 static inline QF_HD size_t qf_schur_scratch_count(const qf_schur_dense_args *a)
 {
     size_t n = (size_t)qf_schur_dense_dim(a);
-    return qf_schur_w_count(a) + 3 * n * n + 2 * n * QF_SCHUR_PANEL + QF_SCHUR_PANEL * QF_SCHUR_PANEL + 3 * n + 1;
+    return qf_schur_w_count(a) + 3 * n * n + 2 * n * QF_SCHUR_PANEL + 2 * QF_SCHUR_PANEL * QF_SCHUR_PANEL + 3 * n + 1;
 }
 
 /* A test vector for the inverse's check: v_j = (1 + (j mod 5) / 5) e^(0.618034 i j). */
@@ -127,13 +128,14 @@ static inline QF_HD qf_complex qf_schur_test_entry(int64_t j)
 }
 
 /* Row i of the stored inverse (row-major, n x n complex numbers in prec) times in (n complex numbers
- * in prec), from column first to end - 1, summed in double. */
+ * in prec), over the columns first, first + step, ... (a CPU thread: 0 and 1; a lane of the GPU warp
+ * that shares the row: its lane and 32), summed in double. */
 static inline QF_HD qf_complex qf_schur_inverse_row(qf_precision prec, const void *inv, int64_t n, const void *in,
-                                                     int64_t i, int64_t first, int64_t end)
+                                                     int64_t i, int first, int step)
 {
     double re = 0.0, im = 0.0;
     size_t ro = (size_t)2 * (size_t)i * (size_t)n;
-    for (int64_t j = first; j < end; j++) {
+    for (int64_t j = first; j < n; j += step) {
         double mr = qf_real_get(inv, prec, ro + 2 * j), mi = qf_real_get(inv, prec, ro + 2 * j + 1);
         double xr = qf_real_get(in, prec, 2 * j), xi = qf_real_get(in, prec, 2 * j + 1);
         re += mr * xr - mi * xi;
