@@ -54,7 +54,7 @@ static void restrict_part(void *p, int k, int n)
     qf_mg_apb(g, apb);
     qf_cpu_team_share((int64_t)r->a->nfine * apb[3], k, n, &first, &end);
     /* the lane sums of a layer's coarse sites (kernels/mg.h): 300 kB to a few MB, so not on the stack */
-    double *acc = malloc(sizeof(double) * (size_t)apb[0] * apb[1] * apb[2] * 4 * (size_t)g->nvec * g->nsite);
+    double *acc = malloc(sizeof(double) * (size_t)apb[0] * apb[1] * apb[2] * qf_mg_restrict_acc_doubles(g));
     STARPU_ASSERT_MSG(acc, "mg_restrict: out of host memory");
     QF_CPU_CALL(restrict_run, (r->a, r->fine, r->v, r->coarse, acc, first, end));
     free(acc);

@@ -26,7 +26,8 @@
  * (1 -+ g_mu) U for the hops, the clover term A for the local term) or a coarse operator (its Y and X).
  *
  * Arithmetic is in double, but for the coarse operator's hops, which multiply in the fields' precision
- * (single fields: single, as QUDA's and DDalphaAMG's coarse operators); fields are stored in the
+ * (single fields: single, as QUDA's and DDalphaAMG's coarse operators), and the CPU's transfers of a
+ * Wilson level in single, which multiply and sum in float (qf_mg_wilson_float); fields are stored in the
  * precision of their arguments, a coarse operator's links and X^-1 also in half (a record a row). */
 #ifndef QF_KERNEL_MG_H
 #define QF_KERNEL_MG_H
@@ -237,85 +238,149 @@ static inline QF_HD qf_complex qf_mg_restrict_entry(const qf_mg_restrict_args *a
 }
 
 #if !defined(__CUDACC__)
-typedef double qf_mg_vd4 __attribute__((vector_size(32)));
-typedef float qf_mg_vf4 __attribute__((vector_size(16)));
+typedef float qf_mg_vf16 __attribute__((vector_size(64)));
+typedef float qf_mg_vf8 __attribute__((vector_size(32)));
+typedef int qf_mg_vi16 __attribute__((vector_size(64)));
 
-/* The lane sums a chirality of each vector that qf_mg_restrict_layer keeps for a coarse site: a Wilson
- * level in single (vectors and fields) folds a chirality's 12 lanes into 4 as it goes
- * (qf_mg_restrict_add_wilson_f); anything else keeps one a real of the chirality. */
-static inline QF_HD int qf_mg_restrict_lanes(const qf_mg_geom *g)
+/* A Wilson level in single precision (fields and vectors): the CPU's transfers multiply in float, a
+ * site's 24 reals a vector as one 16- and one 8-wide vector, as the GPU's threads do. In double lanes
+ * (a float record widened four reals at a time) they ran at 0.35-0.4 of a one-thread read of the
+ * vectors; see qf_mg_restrict_layer and qf_mg_prolong_wilson_f. */
+static inline QF_HD int qf_mg_wilson_float(const qf_mg_geom *g)
 {
-    return g->nsite == QF_SPINOR_REALS / 2 && g->prec == QF_SINGLE && g->vprec == QF_SINGLE ? 4 : g->nsite;
+    return g->nsite == QF_SPINOR_REALS / 2 && g->prec == QF_SINGLE && g->vprec == QF_SINGLE;
 }
 
-/* A Wilson site's products conj(V_k) psi (psi as xa, xb of 24 doubles each) added into the coarse site's
- * sums acc[k][chi][re, im][4 lanes]: the 12 reals of a chirality summed three at a time into 4 lanes
- * (lane q: reals q, q + 4, q + 8, in that order), so that a site adds 16 doubles a vector to memory
- * where 48 lane sums a vector cost two loads and two stores at every product. */
-static inline QF_HD_INLINE void qf_mg_restrict_add_wilson_f(const double *xa, const double *xb, const float *v, int n,
-                                                            double *acc)
+/* The transfers stream the vectors' records of the sites in storage order; the VM's prefetchers left
+ * the restriction at 0.6 of a one-thread read, a prefetch of the records two sites ahead at 0.8. */
+#define QF_MG_PREFETCH_SITES 2
+
+/* Doubles of qf_mg_restrict_layer's sums a coarse site: a Wilson level in single keeps 48 float lanes a
+ * vector (re and im of each of its 24 reals); anything else 4 N nsite doubles ([k][chi][re, im][real
+ * of the chirality]). */
+static inline QF_HD size_t qf_mg_restrict_acc_doubles(const qf_mg_geom *g)
 {
-    qf_mg_vd4 pa[6], pb[6];
-    memcpy(pa, xa, sizeof pa);
-    memcpy(pb, xb, sizeof pb);
-    for (int k = 0; k < n; k++)
-        for (int chi = 0; chi < 2; chi++) {
-            qf_mg_vd4 re = {0}, im = {0}, sr, si;
-            for (int m = 0; m < 3; m++) {
-                qf_mg_vf4 f;
-                memcpy(&f, v + QF_SPINOR_REALS * k + 12 * chi + 4 * m, sizeof f);
-                qf_mg_vd4 vv = __builtin_convertvector(f, qf_mg_vd4);
-                re += vv * pa[3 * chi + m];
-                im += vv * pb[3 * chi + m];
-            }
-            double *o = acc + (size_t)16 * k + 8 * chi;
-            memcpy(&sr, o, sizeof sr);
-            memcpy(&si, o + 4, sizeof si);
-            sr += re;
-            si += im;
-            memcpy(o, &sr, sizeof sr);
-            memcpy(o + 4, &si, sizeof si);
-        }
+    return qf_mg_wilson_float(g) ? (size_t)24 * g->nvec : (size_t)4 * g->nvec * g->nsite;
+}
+
+/* A Wilson site's products conj(V_k) psi in float (psi as xa, xb of 24 floats each, see below) added
+ * into its coarse site's lanes acc[k][re, im][24]: summed per real over the aggregate's sites of the
+ * layer, and over the reals of each chirality (in double) only once at the layer's end. */
+static inline QF_HD_INLINE void qf_mg_restrict_add_wilson_f(const float *xa, const float *xb, const float *v, int n,
+                                                            float *acc)
+{
+    qf_mg_vf16 a0, b0;
+    qf_mg_vf8 a1, b1;
+    memcpy(&a0, xa, sizeof a0);
+    memcpy(&a1, xa + 16, sizeof a1);
+    memcpy(&b0, xb, sizeof b0);
+    memcpy(&b1, xb + 16, sizeof b1);
+    for (int k = 0; k < n; k++) {
+        qf_mg_vf16 v0, r0, i0;
+        qf_mg_vf8 v1, r1, i1;
+        const float *vk = v + QF_SPINOR_REALS * k;
+        float *o = acc + 2 * QF_SPINOR_REALS * k;
+        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n);
+        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n + 16);
+        memcpy(&v0, vk, sizeof v0);
+        memcpy(&v1, vk + 16, sizeof v1);
+        memcpy(&r0, o, sizeof r0);
+        memcpy(&r1, o + 16, sizeof r1);
+        memcpy(&i0, o + 24, sizeof i0);
+        memcpy(&i1, o + 40, sizeof i1);
+        r0 += v0 * a0;
+        r1 += v1 * a1;
+        i0 += v0 * b0;
+        i1 += v1 * b1;
+        memcpy(o, &r0, sizeof r0);
+        memcpy(o + 16, &r1, sizeof r1);
+        memcpy(o + 24, &i0, sizeof i0);
+        memcpy(o + 40, &i1, sizeof i1);
+    }
+}
+
+/* (P e)(x) of a Wilson site in float: out[24] from its coarse site's 4 N floats e and its vectors' record
+ * v. Each vector's 24 reals times Re e_k into A and times Im e_k into B (the first 12 reals take e_k of
+ * chirality 0, the others of chirality 1), then out = A + i B as (re, im) pairs. */
+static inline QF_HD_INLINE void qf_mg_prolong_wilson_f(const float *e, const float *v, int n, float *out)
+{
+    const qf_mg_vi16 chi0 = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0};
+    const qf_mg_vi16 swap = {1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14};
+    const qf_mg_vf16 sign = {-1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1};
+    qf_mg_vf16 A0 = {0}, B0 = {0};
+    qf_mg_vf8 A1 = {0}, B1 = {0};
+    for (int k = 0; k < n; k++) {
+        qf_mg_vf16 v0, r0 = {0}, i0 = {0}, r1w = {0}, i1w = {0};
+        qf_mg_vf8 v1;
+        const float *vk = v + QF_SPINOR_REALS * k;
+        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n);
+        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n + 16);
+        memcpy(&v0, vk, sizeof v0);
+        memcpy(&v1, vk + 16, sizeof v1);
+        r0 += e[2 * k];
+        i0 += e[2 * k + 1];
+        r1w += e[2 * (n + k)];
+        i1w += e[2 * (n + k) + 1];
+        qf_mg_vf16 ca = (qf_mg_vf16)(((qf_mg_vi16)r0 & chi0) | ((qf_mg_vi16)r1w & ~chi0));
+        qf_mg_vf16 cb = (qf_mg_vf16)(((qf_mg_vi16)i0 & chi0) | ((qf_mg_vi16)i1w & ~chi0));
+        A0 += v0 * ca;
+        B0 += v0 * cb;
+        A1 += v1 * e[2 * (n + k)];
+        B1 += v1 * e[2 * (n + k) + 1];
+    }
+    qf_mg_vf16 o0 = A0 + sign * __builtin_shuffle(B0, swap);
+    qf_mg_vf8 o1 = A1 + __builtin_shufflevector(sign, sign, 0, 1, 2, 3, 4, 5, 6, 7) *
+                            __builtin_shufflevector(B1, B1, 1, 0, 3, 2, 5, 4, 7, 6);
+    memcpy(out, &o0, sizeof o0);
+    memcpy(out + 16, &o1, sizeof o1);
 }
 
 /* The CPU's schedule of qf_mg_restrict_entry's sums, an aggregate layer at a time: the fine sites of
  * fine block j whose x_3 lies in aggregate layer at, swept in storage order (each parity's part of the
  * layer is one run of the block), so that their vectors stream through the cache as the prolongation
  * reads them. Each site's components are loaded once as (re, im) and (im, -re) interleaved, so that
- * conj(V_k) psi becomes two products of contiguous reals, summed lane by lane into its coarse site's
- * sums (acc: for each of the layer's coarse sites, 4 N qf_mg_restrict_lanes doubles, [k][chi][re, im]
- * [lane]) and across the lanes at the end: vectorisable without reassociation. The layer's coarse
- * sites are then stored. Walking one aggregate's sites at a time instead, whose vector records lie
- * apart in the block, the restriction took 3.4x the prolongation's time (13 against 3.9 ms for a 16^4
- * block of 12 vectors in single on one core of the 2-core VM), its prefetches stalling. */
+ * conj(V_k) psi becomes two products of contiguous reals, summed lane by lane (a lane a real) into its
+ * coarse site's sums (acc: qf_mg_restrict_acc_doubles a coarse site of the layer) and across the lanes
+ * of each chirality at the end: vectorisable without reassociation. The layer's coarse sites are then
+ * stored. Walking one aggregate's sites at a time instead, whose vector records lie apart in the
+ * block, the restriction took 3.4x the prolongation's time (13 against 3.9 ms for a 16^4 block of 12
+ * vectors in single on one core of the 2-core VM), its prefetches stalling. */
 static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *a, const void *fine, const void *v,
                                                      int j, int at, double *acc, void *coarse)
 {
     const qf_mg_geom *g = &a->g;
-    int n = g->nvec, len = 2 * g->nsite, h = g->nsite, lanes = qf_mg_restrict_lanes(g), apb[QF_NDIM], jb[QF_NDIM],
-        x[QF_NDIM];
+    const int n = g->nvec, len = 2 * g->nsite, h = g->nsite, wf = qf_mg_wilson_float(g);
+    int apb[QF_NDIM], jb[QF_NDIM], x[QF_NDIM];
     qf_mg_apb(g, apb);
-    const int64_t nca = (int64_t)apb[0] * apb[1] * apb[2], per = (int64_t)4 * n * lanes;
+    const int64_t nca = (int64_t)apb[0] * apb[1] * apb[2], per = (int64_t)qf_mg_restrict_acc_doubles(g);
     for (int64_t k = 0; k < nca * per; k++) acc[k] = 0.0;
     const int64_t half = qf_volume(g->fext) / 2, slab = (int64_t)g->fext[0] * g->fext[1] * g->fext[2];
     const int t0 = at * g->agg[3];
     double xa[4 * QF_MG_MAX_NVEC], xb[4 * QF_MG_MAX_NVEC], vh[4 * QF_MG_MAX_NVEC];
+    float fa[QF_SPINOR_REALS], fb[QF_SPINOR_REALS];
     for (int p = 0; p < 2; p++)
         for (int64_t fs = p * half + slab * t0 / 2, end = p * half + slab * (t0 + g->agg[3]) / 2; fs < end; fs++) {
             qf_block_site_coords(fs, g->fext, x);
             int64_t ca = ((int64_t)(x[2] / g->agg[2]) * apb[1] + x[1] / g->agg[1]) * apb[0] + x[0] / g->agg[0];
             double *w = acc + ca * per;
             size_t po = (size_t)len * (size_t)fs;
+            if (wf) {
+                const float *f = (const float *)fine + po;
+                for (int l = 0; l < QF_SPINOR_REALS; l += 2) {
+                    fa[l] = f[l];
+                    fa[l + 1] = f[l + 1];
+                    fb[l] = f[l + 1];
+                    fb[l + 1] = -f[l];
+                }
+                qf_mg_restrict_add_wilson_f(fa, fb, (const float *)v + qf_mg_v_offset(g, fs, 0, 0), n, (float *)w);
+                continue;
+            }
             for (int l = 0; l < len; l += 2) {
                 double re = qf_real_get(fine, g->prec, po + l), im = qf_real_get(fine, g->prec, po + l + 1);
                 xa[l] = re;
                 xa[l + 1] = im;
                 xb[l] = im;
                 xb[l + 1] = -re;
-            }
-            if (lanes == 4) {
-                qf_mg_restrict_add_wilson_f(xa, xb, (const float *)v + qf_mg_v_offset(g, fs, 0, 0), n, w);
-                continue;
             }
             for (int k = 0; k < n; k++) {
                 size_t vo = qf_mg_v_offset(g, fs, k, 0);
@@ -338,11 +403,19 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
         size_t o = qf_coarse_site_offset(qf_block_site_index(c, a->cext), n);
         for (int chi = 0; chi < 2; chi++)
             for (int k = 0; k < n; k++) {
-                const double *r = w + (size_t)(2 * (2 * k + chi)) * lanes, *i = r + lanes;
                 double re = 0.0, im = 0.0;
-                for (int l = 0; l < lanes; l++) {
-                    re += r[l];
-                    im += i[l];
+                if (wf) { /* [k][re, im][24 reals], chirality chi the reals 12 chi .. 12 chi + 11 */
+                    const float *r = (const float *)w + 2 * QF_SPINOR_REALS * k + h * chi, *i = r + QF_SPINOR_REALS;
+                    for (int l = 0; l < h; l++) {
+                        re += r[l];
+                        im += i[l];
+                    }
+                } else {
+                    const double *r = w + (size_t)(2 * (2 * k + chi)) * h, *i = r + h;
+                    for (int l = 0; l < h; l++) {
+                        re += r[l];
+                        im += i[l];
+                    }
                 }
                 qf_real_set(coarse, g->prec, o + 2 * (size_t)(chi * n + k), re);
                 qf_real_set(coarse, g->prec, o + 2 * (size_t)(chi * n + k) + 1, im);
@@ -351,19 +424,26 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
 }
 #endif
 
-/* (P e)(fs)[i] for fine site fs of a fine block. */
-static inline QF_HD qf_complex qf_mg_prolong_entry(const qf_mg_prolong_args *a, const void *coarse, const void *v,
-                                                   int64_t fs, int i)
+/* Reals offset in the coarse block of the coarse site that fine site fs lies in. */
+static inline QF_HD size_t qf_mg_prolong_coarse_offset(const qf_mg_prolong_args *a, int64_t fs)
 {
     const qf_mg_geom *g = &a->g;
     int x[QF_NDIM], c[QF_NDIM];
     qf_block_site_coords(fs, g->fext, x);
     for (int mu = 0; mu < QF_NDIM; mu++) c[mu] = (a->pos[mu] * g->fext[mu] + x[mu]) / g->agg[mu];
-    int64_t cs = qf_block_site_index(c, a->cext);
+    return qf_coarse_site_offset(qf_block_site_index(c, a->cext), g->nvec);
+}
+
+/* (P e)(fs)[i] for fine site fs of a fine block. */
+static inline QF_HD qf_complex qf_mg_prolong_entry(const qf_mg_prolong_args *a, const void *coarse, const void *v,
+                                                   int64_t fs, int i)
+{
+    const qf_mg_geom *g = &a->g;
+    size_t cs = qf_mg_prolong_coarse_offset(a, fs);
     int n = g->nvec, chi = i / (g->nsite / 2);
     qf_complex acc = qf_cmake(0.0, 0.0);
     for (int k = 0; k < n; k++) {
-        size_t co = (size_t)2 * ((size_t)cs * 2 * n + chi * n + k);
+        size_t co = cs + (size_t)2 * (chi * n + k);
         acc = qf_cmadd(acc, qf_mg_v_entry(g, v, fs, k, i),
                        qf_cmake(qf_real_get(coarse, g->prec, co), qf_real_get(coarse, g->prec, co + 1)));
     }
@@ -415,10 +495,7 @@ static inline QF_HD_INLINE void qf_mg_prolong_site(const qf_mg_prolong_args *a, 
                                                    int64_t fs, double *out)
 {
     const qf_mg_geom *g = &a->g;
-    int x[QF_NDIM], c[QF_NDIM];
-    qf_block_site_coords(fs, g->fext, x);
-    for (int mu = 0; mu < QF_NDIM; mu++) c[mu] = (a->pos[mu] * g->fext[mu] + x[mu]) / g->agg[mu];
-    size_t co = (size_t)4 * g->nvec * (size_t)qf_block_site_index(c, a->cext);
+    size_t co = qf_mg_prolong_coarse_offset(a, fs);
     if (g->nsite == QF_SPINOR_REALS / 2) qf_mg_prolong_sums(a, coarse, v, fs, co, QF_SPINOR_REALS / 2, out);
     else qf_mg_prolong_sums(a, coarse, v, fs, co, g->nsite, out);
 }
