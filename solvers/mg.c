@@ -56,7 +56,7 @@ struct qf_mg {
 qf_mg_params qf_mg_default_params(void)
 {
     qf_mg_params p = {.levels = QF_MG_LEVELS_AUTO, .setup_iter = 3, .setup_krylov = 24, .setup_refine = 0, .refine_iter = 4,
-                      .smoother_steps = 4, .coarse_tol = 0.25, .coarse_max_iter = 100, .coarse_nkrylov = 64,
+                      .smoother_steps = 5, .coarse_tol = 0.25, .coarse_max_iter = 100, .coarse_nkrylov = 64,
                       .coarse_dense = QF_MG_DENSE_AUTO, .coarse_one_task = 3, .smoother = QF_MG_SMOOTHER_MR, .sap_block = {4, 4, 4, 4},
                       .sap_cycles = 4, .sap_mr = 4, .prec = QF_SINGLE, .seed = 1};
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {

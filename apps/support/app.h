@@ -240,7 +240,7 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-setup-refine N refinement cycles through the built hierarchy: each vector improved by GCR\n"     \
     "                      preconditioned by its level's K-cycle, then the level rebuilt (default 0)\n"     \
     "  --mg-refine-iter N  GCR iterations per vector and refinement cycle (default 4)\n"                   \
-    "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 4)\n" \
+    "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 5)\n" \
     "  --mg-smoother mr|sap  the finest level's smoother: even-odd MR steps (default) or the Schwarz\n"     \
     "                      alternating procedure (MR on domains with Dirichlet boundaries, no messages)\n" \
     "  --mg-prec single|double  the hierarchy's precision, and the outer GCR's iterations (default: single\n" \

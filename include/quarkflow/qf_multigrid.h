@@ -178,7 +178,7 @@ typedef struct {
 } qf_mg_params;
 
 /* Levels QF_MG_LEVELS_AUTO, 24 vectors, aggregates 4^4, 3 rounds of 24 BiCGStab iterations, no refinement cycle (4 iterations each
- * when asked for), 4 even-odd MR smoothing steps, coarse tolerance 0.25 in at most 100 iterations of GCR(64) (every
+ * when asked for), 5 even-odd MR smoothing steps, coarse tolerance 0.25 in at most 100 iterations of GCR(64) (every
  * coarse lattice one block a process, each coarse solve one task with the levels below), single precision (the
  * coarse links and near-null vectors too), the scheduler's placement (auto). */
 qf_mg_params qf_mg_default_params(void);
