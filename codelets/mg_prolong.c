@@ -19,12 +19,13 @@ static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const
                                               int64_t first, int64_t end)
 {
     double e[4 * QF_MG_MAX_NVEC];
+    float vf[QF_MG_MAX_NVEC * QF_SPINOR_REALS];
     int len = 2 * a->g.nsite;
     for (int64_t fs = first; fs < end; fs++) {
         if (qf_mg_wilson_float(&a->g)) {
             float *o = (float *)out + (size_t)fs * QF_SPINOR_REALS, f[QF_SPINOR_REALS];
             qf_mg_prolong_wilson_f((const float *)coarse + qf_mg_prolong_coarse_offset(a, fs),
-                                   (const float *)v + qf_mg_v_offset(&a->g, fs, 0, 0), a->g.nvec, f);
+                                   qf_mg_wilson_records_f(&a->g, v, fs, vf), a->g.nvec, f);
             for (int l = 0; l < QF_SPINOR_REALS; l++) o[l] = a->add ? o[l] + f[l] : f[l];
             continue;
         }

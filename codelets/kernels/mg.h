@@ -242,18 +242,34 @@ typedef float qf_mg_vf16 __attribute__((vector_size(64)));
 typedef float qf_mg_vf8 __attribute__((vector_size(32)));
 typedef int qf_mg_vi16 __attribute__((vector_size(64)));
 
-/* A Wilson level in single precision (fields and vectors): the CPU's transfers multiply in float, a
- * site's 24 reals a vector as one 16- and one 8-wide vector, as the GPU's threads do. In double lanes
- * (a float record widened four reals at a time) they ran at 0.35-0.4 of a one-thread read of the
- * vectors; see qf_mg_restrict_layer and qf_mg_prolong_wilson_f. */
+/* A Wilson level in single precision (fields; vectors in single or half): the CPU's transfers multiply
+ * in float, a site's 24 reals a vector as one 16- and one 8-wide vector, as the GPU's threads do. In
+ * double lanes (a float record widened four reals at a time) they ran at 0.35-0.4 of a one-thread read
+ * of the vectors; see qf_mg_restrict_layer and qf_mg_prolong_wilson_f. */
 static inline QF_HD int qf_mg_wilson_float(const qf_mg_geom *g)
 {
-    return g->nsite == QF_SPINOR_REALS / 2 && g->prec == QF_SINGLE && g->vprec == QF_SINGLE;
+    return g->nsite == QF_SPINOR_REALS / 2 && g->prec == QF_SINGLE && g->vprec != QF_DOUBLE;
 }
 
 /* The transfers stream the vectors' records of the sites in storage order; the VM's prefetchers left
  * the restriction at 0.6 of a one-thread read, a prefetch of the records two sites ahead at 0.8. */
 #define QF_MG_PREFETCH_SITES 2
+
+/* The N vectors' records at Wilson site fs of a single-precision level as floats: in place where they
+ * are stored in single, else decoded into buf (N x 24 floats); the records QF_MG_PREFETCH_SITES sites
+ * ahead are prefetched. */
+static inline QF_HD_INLINE const float *qf_mg_wilson_records_f(const qf_mg_geom *g, const void *v, int64_t fs,
+                                                                float *buf)
+{
+    const int n = g->nvec;
+    const size_t bytes = (size_t)n * qf_record_bytes(g->vprec, QF_SPINOR_REALS);
+    const char *ahead = (const char *)v + (size_t)(fs + QF_MG_PREFETCH_SITES) * bytes;
+    for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(ahead + b);
+    if (g->vprec == QF_SINGLE) return (const float *)v + qf_mg_v_offset(g, fs, 0, 0);
+    for (int k = 0; k < n; k++)
+        qf_half_record_load_f(v, (size_t)fs * n + k, QF_SPINOR_REALS, 0, buf + QF_SPINOR_REALS * k, QF_SPINOR_REALS);
+    return buf;
+}
 
 /* Doubles of qf_mg_restrict_layer's sums a coarse site: a Wilson level in single keeps 48 float lanes a
  * vector (re and im of each of its 24 reals); anything else 4 N nsite doubles ([k][chi][re, im][real
@@ -280,8 +296,6 @@ static inline QF_HD_INLINE void qf_mg_restrict_add_wilson_f(const float *xa, con
         qf_mg_vf8 v1, r1, i1;
         const float *vk = v + QF_SPINOR_REALS * k;
         float *o = acc + 2 * QF_SPINOR_REALS * k;
-        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n);
-        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n + 16);
         memcpy(&v0, vk, sizeof v0);
         memcpy(&v1, vk + 16, sizeof v1);
         memcpy(&r0, o, sizeof r0);
@@ -313,8 +327,6 @@ static inline QF_HD_INLINE void qf_mg_prolong_wilson_f(const float *e, const flo
         qf_mg_vf16 v0, r0 = {0}, i0 = {0}, r1w = {0}, i1w = {0};
         qf_mg_vf8 v1;
         const float *vk = v + QF_SPINOR_REALS * k;
-        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n);
-        __builtin_prefetch(vk + QF_MG_PREFETCH_SITES * QF_SPINOR_REALS * n + 16);
         memcpy(&v0, vk, sizeof v0);
         memcpy(&v1, vk + 16, sizeof v1);
         r0 += e[2 * k];
@@ -357,7 +369,7 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
     const int64_t half = qf_volume(g->fext) / 2, slab = (int64_t)g->fext[0] * g->fext[1] * g->fext[2];
     const int t0 = at * g->agg[3];
     double xa[4 * QF_MG_MAX_NVEC], xb[4 * QF_MG_MAX_NVEC], vh[4 * QF_MG_MAX_NVEC];
-    float fa[QF_SPINOR_REALS], fb[QF_SPINOR_REALS];
+    float fa[QF_SPINOR_REALS], fb[QF_SPINOR_REALS], vf[QF_MG_MAX_NVEC * QF_SPINOR_REALS];
     for (int p = 0; p < 2; p++)
         for (int64_t fs = p * half + slab * t0 / 2, end = p * half + slab * (t0 + g->agg[3]) / 2; fs < end; fs++) {
             qf_block_site_coords(fs, g->fext, x);
@@ -372,7 +384,7 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
                     fb[l] = f[l + 1];
                     fb[l + 1] = -f[l];
                 }
-                qf_mg_restrict_add_wilson_f(fa, fb, (const float *)v + qf_mg_v_offset(g, fs, 0, 0), n, (float *)w);
+                qf_mg_restrict_add_wilson_f(fa, fb, qf_mg_wilson_records_f(g, v, fs, vf), n, (float *)w);
                 continue;
             }
             for (int l = 0; l < len; l += 2) {
