@@ -14,21 +14,24 @@ void qf_mg_prolong_cuda(void *buffers[], void *cl_arg);
 #endif
 
 /* The fine block's sites [first, end) one at a time in a->g.prec and a->g.vprec made constants
- * (QF_WITH_FIELD_AND_STORED_PRECISION). */
+ * (QF_WITH_FIELD_AND_STORED_PRECISION): a single-precision Wilson level in float
+ * (qf_mg_prolong_wilson_f), any other in double. */
 static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *out,
                                               int64_t first, int64_t end)
 {
-    double e[4 * QF_MG_MAX_NVEC];
-    float vf[QF_MG_MAX_NVEC * QF_SPINOR_REALS];
-    int len = 2 * a->g.nsite;
-    for (int64_t fs = first; fs < end; fs++) {
-        if (qf_mg_wilson_float(&a->g)) {
-            float *o = (float *)out + (size_t)fs * QF_SPINOR_REALS, f[QF_SPINOR_REALS];
+    if (qf_mg_wilson_float(&a->g)) {
+        float vf[QF_MG_MAX_NVEC * QF_SPINOR_REALS], f[QF_SPINOR_REALS];
+        for (int64_t fs = first; fs < end; fs++) {
+            float *o = (float *)out + (size_t)fs * QF_SPINOR_REALS;
             qf_mg_prolong_wilson_f((const float *)coarse + qf_mg_prolong_coarse_offset(a, fs),
                                    qf_mg_wilson_records_f(&a->g, v, fs, vf), a->g.nvec, f);
             for (int l = 0; l < QF_SPINOR_REALS; l++) o[l] = a->add ? o[l] + f[l] : f[l];
-            continue;
         }
+        return;
+    }
+    double e[4 * QF_MG_MAX_NVEC];
+    int len = 2 * a->g.nsite;
+    for (int64_t fs = first; fs < end; fs++) {
         qf_mg_prolong_site(a, coarse, v, fs, e);
         size_t o = (size_t)fs * len;
         for (int l = 0; l < len; l++)

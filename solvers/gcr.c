@@ -6,10 +6,10 @@
  * iterations' precision. The orthogonalisation is classical Gram-Schmidt within blocks of
  * QF_BLAS_MULTI_FIELDS (one multi task's) earlier directions and modified across them, as QUDA's
  * pipelined GCR: one multi_dot and one multi_caxpy a block, each a single pass over z_j, where
- * modified Gram-Schmidt made two tasks and passes a direction. The space keeps the inner products, not the ratios: each update divides in its
- * own task (qf_blas_multi_caxpy, qf_blas_caxpy_ratio). At a restart (gcr_nkrylov
- * directions, or the residual fallen by delta in mixed precision, or the target reached) a task
- * solves the triangular system chi_i + sum_{l > i} beta_il chi_l = alpha_i, dividing row i by
+ * modified Gram-Schmidt made two tasks and passes a direction. The space keeps the inner products,
+ * not the ratios: each update divides in its own task (qf_blas_multi_caxpy, qf_blas_caxpy_ratio). At
+ * a restart (gcr_nkrylov directions, or the residual fallen by delta in mixed precision, or the target
+ * reached) a task solves the triangular system chi_i + sum_{l > i} beta_il chi_l = alpha_i, dividing row i by
  * |z_i|^2 as it goes (qf_scalar_trisolve's divisors), sum chi_l p_l is added to the solution and the
  * residual recomputed in the solve's precision. The steps form one sequence (qf_defs.h): the first
  * that fails stops the rest. */
