@@ -368,6 +368,66 @@ static void check_dense_inverse(qf_linop *Ac, const qf_transfer *T, qf_precision
     coarse_system_free(&cs);
 }
 
+/* A coarse Schur complement singular in double, as a near-critical coarsest level may be: on the free
+ * field at kappa 1/8 with every boundary periodic the constant spinors are exact zero modes of the
+ * fine operator, and near-null vectors that span them on every aggregate carry them into D_c and so
+ * into its Schur complement (the local term, 1 - 4 kappa on the constant modes, stays invertible).
+ * qf_coarse_op_invert_schur refuses it with an infinite check residual and keeps no inverse (what the
+ * multigrid setup takes as "the level keeps GCR"), and the one-task solve, by GCR, still reaches the
+ * tolerance on a consistent system b = D_c e. */
+static void check_singular_dense(void)
+{
+    static const int L[4] = {8, 4, 4, 8}, one[4] = {1, 1, 1, 1}, agg[4] = {2, 2, 2, 2};
+    enum { NVEC = 6 };
+    qf_lattice lat;
+    qf_field *u = NULL, *v[NVEC] = {NULL};
+    qf_dirac *d = NULL;
+    qf_linop *M = NULL, *Ac = NULL;
+    qf_transfer *T = NULL;
+    qf_dirac_params dp = qf_dirac_default_params(0.125);
+    dp.csw = 1.0; /* F = 0: the clover term is 1 */
+    dp.phase[3][0] = 1.0;
+    qf_field_shape ws = qf_field_kind_shape(QF_FIELD_WILSON);
+    size_t n = (size_t)8 * 4 * 4 * 8 * 24;
+    double *h = calloc(n, sizeof *h);
+    int rc = !h || qf_lattice_init(&lat, L, NULL, one, 0, 1, 2) ||
+             qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_COLD, 1, 0.0) ||
+             qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
+             qf_transfer_create(&T, &lat, &ws, agg, NVEC, QF_DOUBLE, 1);
+    /* vector (s, c): 1 on spins s and s + 2 of colour c, whose chiral halves span the 12 constant spinors */
+    for (int k = 0; k < NVEC && !rc; k++) {
+        int s = k / 3, c = k % 3;
+        for (size_t i = 0; i < n; i++) h[i] = 0.0;
+        for (size_t site = 0; site < n / 24; site++) h[site * 24 + (s * 3 + c) * 2] = h[site * 24 + ((s + 2) * 3 + c) * 2] = 1.0;
+        rc = qf_field_create_shaped(&v[k], &lat, &ws, QF_DOUBLE, 0) || qf_field_import(v[k], h);
+    }
+    rc = rc || qf_transfer_set_vectors(T, v) || qf_linop_coarsen(M, T, &Ac);
+    CHECK(!rc, "singular coarse Schur complement: setup: %s", qf_last_error());
+    if (!rc) {
+        double check = -1.0;
+        int ri = qf_coarse_op_invert_schur(Ac, &check);
+        CHECK(ri && strstr(qf_last_error(), "singular") && check == INFINITY && !qf_coarse_op_has_schur_inverse(Ac),
+              "a singular coarse Schur complement (dimension %lld) inverted densely: %s, check residual %.2e, inverse "
+              "%s",
+              (long long)qf_coarse_op_schur_dim(Ac), ri ? qf_last_error() : "accepted", check,
+              qf_coarse_op_has_schur_inverse(Ac) ? "kept" : "not kept");
+        coarse_system cs;
+        double iterations = 0.0, seconds, res = INFINITY;
+        rc = coarse_system_init(&cs, Ac, T, QF_DOUBLE, 17) || qf_coarse_solve_one_task(Ac, cs.x, cs.b, 1e-8, 500, 16, cs.stats) ||
+             coarse_system_residual(&cs, Ac, &res) || qf_scalar_get(cs.stats, &iterations, &seconds);
+        CHECK(!rc && res <= 2e-8 && iterations > 1.0,
+              "GCR on the singular coarse operator after the refused inverse: %s|b - D_c x| / |b| = %.2e in %g "
+              "iterations",
+              rc ? qf_last_error() : "", res, iterations);
+        coarse_system_free(&cs);
+    }
+    for (int k = 0; k < NVEC; k++)
+        if (v[k]) qf_field_destroy(v[k]);
+    qf_linop_destroy(Ac), qf_transfer_destroy(T), qf_linop_destroy(M), qf_dirac_destroy(d);
+    if (u) qf_field_destroy(u);
+    free(h);
+}
+
 /* Half-precision links (qf_coarse_op_set_link_precision) on a single-precision coarse operator: D_c e,
  * its dagger and its Schur complement agree with those of the single links to the 16-bit rounding of
  * each row (about 3e-5 of a row's largest entry) but not bit for bit, the one-task solve converges on
@@ -716,6 +776,7 @@ int main(void)
      * loads in flight for half links and a group at a time for single and double ones */
     galerkin_case(L, two, agg2, 40, 1.0, 0, QF_SINGLE, 0);
     galerkin_case(L, two, agg2, 40, 1.0, 0, QF_DOUBLE, 0);
+    check_singular_dense();
 
     static const int sb[4] = {2, 1, 1, 2};
     size_t n = (size_t)8 * 8 * 8 * 8 * 24;
