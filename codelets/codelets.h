@@ -160,9 +160,11 @@ typedef struct {
 } qf_wilson_hop;
 extern struct starpu_codelet qf_cl_wilson_block; /* its arguments: wilson_launch.h */
 extern struct starpu_codelet qf_cl_wilson_pair;  /* both hops of Mhat on a block; arguments: wilson_launch.h */
-/* The stages of one hop, in the order of tasks/stencil.h: gather, interior, exterior, and the three of a
- * block fused (wilson_block), each with its task name. */
-int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[4], qf_codelet_stage st[4]);
+extern struct starpu_codelet qf_cl_wilson_direct; /* a hop reading the neighbour blocks (CPU); wilson_direct.c */
+/* The stages of one hop, in the order of tasks/stencil.h: gather, interior, exterior, the three of a
+ * block fused (wilson_block), and the hop reading its neighbour blocks (wilson_direct), each with its
+ * task name. */
+int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[5], qf_codelet_stage st[5]);
 
 /* ---- BLAS-1 on fields and scalar arithmetic (tasks/blas.c, tasks/scalar.c); argument blocks, operand
  * tables and site kernels in kernels/blas.h, buffer access in blas_launch.h. Each task's operands are

@@ -10,6 +10,7 @@ set(QF_DIRAC_C_SOURCES
   codelets/wilson_exterior.c
   codelets/wilson_block.c
   codelets/wilson_pair.c
+  codelets/wilson_direct.c
   codelets/site_plans.c
   codelets/domain_layout.c
   codelets/wilson_sap.c

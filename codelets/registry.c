@@ -21,6 +21,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_wilson_exterior, "exterior", COLOUR_EXTERIOR},
     {&qf_cl_wilson_block, "block", COLOUR_INTERIOR},
     {&qf_cl_wilson_pair, "pair", COLOUR_INTERIOR},
+    {&qf_cl_wilson_direct, "direct", COLOUR_INTERIOR},
     {&qf_cl_clover_apply, "cl_apply", COLOUR_CLOVER},
     {&qf_cl_clover_build, "cl_build", COLOUR_CLOVER},
     {&qf_cl_blas_update, "axpby", COLOUR_UPDATE},

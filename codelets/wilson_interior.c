@@ -28,29 +28,45 @@ static void wilson_interior_cuda(void *buffers[], void *cl_arg)
 #endif
 
 static inline QF_HD_INLINE void interior_run(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
-                                              const void *gauge, const void *x, const void *clover)
+                                              const void *gauge, const void *x, const void *clover,
+                                              const qf_wilson_nbrs *nbrs)
 {
     qf_sites_key key =
         qf_sites_key_slices(qf_sites_key_make(QF_SITES_HOPS, a->ext, a->parity, a->wrap, 0, -1, -1), t_lo, t_hi);
     qf_sites_plan p = qf_sites_plan_of(&key, a->prec);
-    QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_interior_block_f8(out, in, gauge, x, clover, &b, p.f8, p.n),
-                       qf_wilson_interior_block_d4(out, in, gauge, x, clover, &b, p.d4, p.n));
+    QF_SIMD_SPECIALISE(qf_wilson_args, a, b, qf_wilson_interior_block_f8(out, in, gauge, x, clover, nbrs, &b, p.f8, p.n),
+                       qf_wilson_interior_block_d4(out, in, gauge, x, clover, nbrs, &b, p.d4, p.n));
 }
 static inline void interior_scalar(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
-                                   const void *gauge, const void *x, const void *clover)
+                                   const void *gauge, const void *x, const void *clover, const qf_wilson_nbrs *nbrs)
 {
     int64_t first, end;
     qf_parity_slice_sites(a->ext, a->parity, t_lo, t_hi, &first, &end);
-    for (int64_t i = first; i < end; i++) qf_wilson_interior_site(out, in, gauge, x, clover, i, a);
+    for (int64_t i = first; i < end; i++) qf_wilson_interior_site(out, in, gauge, x, clover, nbrs, i, a);
 }
 QF_CPU_VERSIONS(interior_run, interior_scalar, (const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
-                                                const void *gauge, const void *x, const void *clover),
-                (a, t_lo, t_hi, out, in, gauge, x, clover))
+                                                const void *gauge, const void *x, const void *clover,
+                                                const qf_wilson_nbrs *nbrs),
+                (a, t_lo, t_hi, out, in, gauge, x, clover, nbrs))
 
 void qf_wilson_interior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
                                    const void *gauge, const void *x, const void *clover)
 {
-    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, t_lo, t_hi, out, in, gauge, x, clover));
+    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, t_lo, t_hi, out, in, gauge, x, clover, NULL));
+}
+
+qf_wilson_args qf_wilson_direct_args(const qf_wilson_args *a)
+{
+    qf_wilson_args d = *a; /* every direction wraps: those of several blocks across to the neighbours */
+    d.wrap = (1 << QF_NDIM) - 1;
+    d.remote = d.wrap & ~a->wrap;
+    return d;
+}
+
+void qf_wilson_hops_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
+                        const void *clover, const qf_wilson_nbrs *nbrs)
+{
+    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, 0, 0, out, in, gauge, x, clover, nbrs));
 }
 
 void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
@@ -105,7 +121,7 @@ qf_wilson_hop qf_wilson_hop_of(const qf_dirac_hop *h, const qf_dirac_params *p, 
     return w;
 }
 
-int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[4], qf_codelet_stage st[4])
+int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *const names[5], qf_codelet_stage st[5])
 {
     qf_wilson_gather_args g;
     qf_wilson_args a;
@@ -121,12 +137,14 @@ int qf_wilson_stages(const qf_lattice *lat, const qf_wilson_hop *h, const char *
                                          .clover = h->clover_on != QF_CLOVER_NONE ? extra + (h->has_x != 0) : -1}}};
     int blk_origin = (int)(offsetof(qf_wilson_block_args, hop) + offsetof(qf_wilson_block_hop, a) +
                            offsetof(qf_wilson_args, origin));
-    memset(st, 0, 4 * sizeof *st); /* a failed bind frees the ones before it */
+    qf_wilson_args direct = qf_wilson_direct_args(&a);
+    memset(st, 0, 5 * sizeof *st); /* a failed bind frees the ones before it */
     if (qf_codelet_stage_bind(&st[0], &qf_cl_wilson_gather, &g, sizeof g, -1, names[0]) ||
         qf_codelet_stage_bind(&st[1], &qf_cl_wilson_interior, &a, sizeof a, origin, names[1]) ||
         qf_codelet_stage_bind(&st[2], &qf_cl_wilson_exterior, &a, sizeof a, origin, names[2]) ||
-        qf_codelet_stage_bind(&st[3], &qf_cl_wilson_block, &blk, sizeof blk, blk_origin, names[3])) {
-        qf_codelet_stages_free(st, 4);
+        qf_codelet_stage_bind(&st[3], &qf_cl_wilson_block, &blk, sizeof blk, blk_origin, names[3]) ||
+        qf_codelet_stage_bind(&st[4], &qf_cl_wilson_direct, &direct, sizeof direct, origin, names[4])) {
+        qf_codelet_stages_free(st, 5);
         return QF_ERROR;
     }
     return QF_SUCCESS;

@@ -17,7 +17,7 @@ static __global__ void __launch_bounds__(QF_CUDA_THREADS, CAPPED ? 4 : 0)
     a.prec = (qf_precision)P;
     a.recon = (qf_recon)R;
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) qf_wilson_interior_site(out, in, gauge, x, clover, i, &a);
+    if (i < n) qf_wilson_interior_site(out, in, gauge, x, clover, NULL, i, &a);
 }
 
 template <int P, int R>

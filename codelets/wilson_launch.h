@@ -18,6 +18,12 @@ void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, 
                             const void *clover);
 void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,
                             const void *const nbr_face[QF_WILSON_NFACES]);
+/* The CPU interior of a block that wraps in every direction, the remote ones (qf_wilson_args.remote)
+ * reading the neighbour blocks' fields nbrs: every hop of every output site, finished (wilson_direct),
+ * with a's arguments made so by qf_wilson_direct_args. */
+qf_wilson_args qf_wilson_direct_args(const qf_wilson_args *a);
+void qf_wilson_hops_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
+                        const void *clover, const qf_wilson_nbrs *nbrs);
 /* The CPU interior and exterior on the output sites of the time slices t_lo <= x[3] < t_hi only (t_hi 0:
  * all; a->parity 0 or 1): what wilson_pair runs a few slices at a time. */
 void qf_wilson_interior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,

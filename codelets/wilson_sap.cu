@@ -44,7 +44,7 @@ static __global__ void __launch_bounds__(QF_SAP_MAX_DOMAIN_SITES)
         __syncthreads(); /* rho complete before the domain operator reads neighbours */
         double d[3] = {0.0, 0.0, 0.0};
         if (site) {
-            qf_wilson_interior_site(qj, rj, uj, rj, cj, s, &a.op);
+            qf_wilson_interior_site(qj, rj, uj, rj, cj, NULL, s, &a.op);
             qf_sap_site_dots(qj, rj, s, (qf_precision)P, d);
         }
         block_sum3(d, part); /* its barrier also ends every read of rho before the update writes it */

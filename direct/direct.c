@@ -8,6 +8,7 @@
 #include "quarkflow/qf_gauge.h"  /* qf_gauge_compress */
 #include "quarkflow/qf_observables.h" /* qf_gauge_field_strength */
 #include "quarkflow/qf_runtime.h"
+#include "mpi_data.h" /* qf_runtime_direct_hops */
 
 #include <math.h>
 #include <pthread.h>
@@ -88,6 +89,7 @@ void qf_direct_plan_hops(qf_direct_plan *p, const qf_lattice *lat, const qf_dira
         hp->clover = h[k].clover_on == QF_CLOVER_NONE ? -1 : h[k].clover_inverse;
         qf_wilson_hop w = qf_wilson_hop_of(&h[k], dp, 0);
         qf_wilson_hop_args(lat, &w, &hp->g, &hp->a);
+        hp->direct = qf_wilson_direct_args(&hp->a);
     }
 }
 
@@ -120,6 +122,7 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     memset(p, 0, sizeof *p);
     p->nblocks = lat->nblocks;
     memcpy(p->blocks, lat->blocks, sizeof p->blocks);
+    p->reads_neighbours = lat->nblocks > 1 && lat->nprocs == 1 && qf_runtime_direct_hops();
     p->prec = dp->prec;
     qf_direct_plan_hops(p, lat, dp, form);
     int nb = p->nblocks;
@@ -204,6 +207,24 @@ static void *spinor_of(const qf_direct_plan *p, int id, int b, long it)
     return p->spinor[id][b];
 }
 
+/* Hop hp of application `it` on thread tid's blocks, each reading its neighbours' blocks (wilson_direct). */
+static void cpu_direct_hops(const qf_direct_plan *p, const qf_direct_hop_args *hp, int tid, int nt, long it)
+{
+    qf_wilson_args a = hp->direct;
+    for (int b = tid; b < p->nblocks; b += nt) {
+        qf_wilson_nbrs nbrs;
+        for (int mu = 0; mu < QF_NDIM; mu++) {
+            for (int dir = 0; dir < 2; dir++)
+                nbrs.in[2 * mu + dir] = spinor_of(p, hp->src, qf_block_neighbour(b, p->blocks, mu, dir ? -1 : +1), it);
+            nbrs.gauge[mu] = p->gauge[qf_block_neighbour(b, p->blocks, mu, -1)];
+        }
+        const void *x = hp->x >= 0 ? spinor_of(p, hp->x, b, it) : NULL;
+        const void *cl = hp->clover >= 0 ? p->clover[hp->clover][b] : NULL;
+        memcpy(a.origin, p->block_origin[b], sizeof a.origin);
+        qf_wilson_hops_run(&a, spinor_of(p, hp->dst, b, it), spinor_of(p, hp->src, b, it), p->gauge[b], x, cl, &nbrs);
+    }
+}
+
 static void *cpu_direct_thread(void *arg_)
 {
     qf_direct_thread_arg *arg = arg_;
@@ -216,6 +237,11 @@ static void *cpu_direct_thread(void *arg_)
     for (long it = 0; it < c->iters; it++)
         for (int h = 0; h < p->nhops; h++) {
             const qf_direct_hop_args *hp = &p->hop[h];
+            if (p->reads_neighbours) {
+                cpu_direct_hops(p, hp, tid, nt, it);
+                pthread_barrier_wait(&c->barrier);
+                continue;
+            }
             qf_wilson_args a = hp->a;
             const int faces = qf_wilson_has_faces(&a); /* none where the block wraps in every direction */
             for (int b = tid; b < p->nblocks; b += nt) {

@@ -23,6 +23,7 @@ typedef struct {
     int clover;                  /* 0: the clover field A, 1: its inverse, -1: none */
     qf_wilson_gather_args g;     /* as tasks/dirac.c fills them */
     qf_wilson_args a;            /* origin set per block from block_origin */
+    qf_wilson_args direct;       /* the same for the hop that reads the neighbour blocks (qf_wilson_direct_args) */
 } qf_direct_hop_args;
 
 typedef struct {
@@ -30,6 +31,8 @@ typedef struct {
     int blocks[QF_NDIM];
     int (*block_origin)[QF_NDIM];      /* [nblocks]: global coordinates of each block's first site */
     int (*neighbour)[QF_WILSON_NFACES]; /* [nblocks][k]: face (block * 8 + slot) that feeds exterior slot k */
+    int reads_neighbours;              /* CPU: each block's hop reads its neighbours' blocks (wilson_direct), as
+                                        * the task graph's where qf_stencil_reads_neighbours says so */
     qf_precision prec;
     int nhops;
     qf_direct_hop_args hop[QF_DIRAC_MAX_HOPS];

@@ -22,6 +22,8 @@ enum { FUSE_AUTO, FUSE_ALWAYS, FUSE_NEVER };
 static int fuse_mode;   /* QF_STENCIL_FUSE */
 static int fuse_blocks; /* qf_runtime_fuse_blocks for a fused stage that runs on one core */
 static long last_level_cache; /* bytes, for qf_runtime_pair_hops */
+static int direct_mode;       /* QF_STENCIL_DIRECT, as fuse_mode */
+static int direct_hops;       /* qf_runtime_direct_hops */
 static const char *default_policy; /* the policy quarkflow chose because the user named none */
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 static int tracing;      /* a trace folder was given */
@@ -270,6 +272,15 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                        "last-level cache), always or never",
                        fuse);
     fuse_mode = !fuse || !*fuse || !strcmp(fuse, "auto") ? FUSE_AUTO : !strcmp(fuse, "always") ? FUSE_ALWAYS : FUSE_NEVER;
+    const char *direct = getenv("QF_STENCIL_DIRECT");
+    if (direct && *direct && strcmp(direct, "auto") && strcmp(direct, "always") && strcmp(direct, "never"))
+        return qf_fail("QF_STENCIL_DIRECT=%s in the environment: use auto (a hop of a block reads its neighbours' "
+                       "blocks directly where only CPU workers run), always or never (gathers, interiors and "
+                       "exteriors)",
+                       direct);
+    direct_mode = !direct || !*direct || !strcmp(direct, "auto") ? FUSE_AUTO
+                  : !strcmp(direct, "always")                   ? FUSE_ALWAYS
+                                                                 : FUSE_NEVER;
     last_level_cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
 
     /* Tracing costs about 5x in task overhead: off unless the user asks for it. */
@@ -338,6 +349,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     }
     trust_system_memory();
     fuse_blocks = fuse_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() > 0 : fuse_mode == FUSE_ALWAYS;
+    direct_hops = direct_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() == 0 : direct_mode == FUSE_ALWAYS;
     qf_placement_start();
     qf_watchdog_install();
     return QF_SUCCESS;
@@ -399,6 +411,7 @@ void qf_runtime_barrier(void)
 
 int qf_runtime_rank(void) { return rank; }
 int qf_runtime_fuse_blocks(int fused_shares_cpus) { return fuse_blocks || (fused_shares_cpus && fuse_mode == FUSE_AUTO); }
+int qf_runtime_direct_hops(void) { return direct_hops; }
 int qf_runtime_pair_hops(int64_t bytes)
 {
     if (fuse_mode != FUSE_AUTO) return fuse_mode == FUSE_ALWAYS;

@@ -30,14 +30,14 @@ struct qf_dirac {
 
 /* Task names, which traces show (ViTE, tasks.rec, the summary): the stage, the hopping term it
  * belongs to and the precision, e.g. "interior:D_eo^dag:single" (D_eo maps odd sites to even ones, D
- * is the full lattice's; "block": the three stages fused); no blanks, which would split the name in
- * paje.trace. */
-enum { STAGE_GATHER = QF_STENCIL_GATHER, STAGE_INTERIOR, STAGE_EXTERIOR, STAGE_BLOCK };
+ * is the full lattice's; "block": the three stages fused; "direct": a hop reading the neighbour
+ * blocks); no blanks, which would split the name in paje.trace. */
 #define PREC_NAMES(name) {name ":double", name ":single", name ":half"} /* by qf_precision */
 #define HOP_NAMES(stage, term) {PREC_NAMES(stage ":" term), PREC_NAMES(stage ":" term "^dag")}
 #define STAGE_NAMES(stage) {HOP_NAMES(stage, "D"), HOP_NAMES(stage, "D_eo"), HOP_NAMES(stage, "D_oe")}
 static const char *const task_names[QF_STENCIL_NSTAGES][3][2][3] = {
-    STAGE_NAMES("gather"), STAGE_NAMES("interior"), STAGE_NAMES("exterior"), STAGE_NAMES("block")};
+    STAGE_NAMES("gather"), STAGE_NAMES("interior"), STAGE_NAMES("exterior"), STAGE_NAMES("block"),
+    STAGE_NAMES("direct")};
 static const char *task_name(int stage, int parity, int dagger, qf_precision prec)
 {
     return task_names[stage][parity + 1][dagger != 0][prec];
@@ -91,7 +91,8 @@ static int hop_stencil(qf_dirac *d, qf_field *out, const qf_field *in, const hop
                        .links = d->links,
                        .extra = {s->x, s->clover_on ? s->clover : NULL},
                        .nfaces = 1,
-                       .faces = {faces}};
+                       .faces = {faces},
+                       .direct_reads_links = 1};
     return qf_wilson_stages(d->lat, &h, names, st->stage);
 }
 

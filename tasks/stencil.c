@@ -6,7 +6,7 @@ enum { PRIO_GATHER = 1, PRIO_EXTERIOR = 1, PRIO_INTERIOR = 0 };
 
 /* The buffers of one task, in the codelet's order. */
 typedef struct {
-    struct starpu_data_descr d[3 + 2 * QF_NDIM * QF_STENCIL_MAX_FACE_SETS + QF_STENCIL_MAX_EXTRA];
+    struct starpu_data_descr d[3 + 3 * QF_NDIM * QF_STENCIL_MAX_FACE_SETS + QF_STENCIL_MAX_EXTRA];
     int n;
 } buffers;
 
@@ -36,6 +36,31 @@ static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffer
 int qf_stencil_fuses(const qf_lattice *lat, int fused_shares_cpus)
 {
     return lat->nblocks == 1 && qf_runtime_fuse_blocks(fused_shares_cpus);
+}
+
+int qf_stencil_reads_neighbours(const qf_lattice *lat)
+{
+    return lat->nblocks > 1 && lat->nprocs == 1 && qf_runtime_direct_hops();
+}
+
+/* The hop of each block as one task reading its neighbours' blocks where they are: no faces. */
+static int apply_direct(const qf_stencil *s)
+{
+    const qf_lattice *lat = s->in->lat;
+    int rc = QF_SUCCESS;
+    for (int b = 0; b < lat->nblocks && !rc; b++) {
+        buffers t = {.n = 0};
+        add(&t, qf_field_block(s->in, b), STARPU_R);
+        add_links(&t, s, b);
+        add(&t, qf_field_block(s->out, b), s->all_sites ? STARPU_W : STARPU_RW);
+        for (int mu = 0; mu < QF_NDIM; mu++)
+            for (int dir = 0; dir < 2; dir++)
+                add(&t, qf_field_block(s->in, qf_block_neighbour(b, lat->blocks, mu, dir ? -1 : +1)), STARPU_R);
+        for (int mu = 0; mu < QF_NDIM && s->direct_reads_links; mu++)
+            add(&t, qf_field_block(s->links, qf_block_neighbour(b, lat->blocks, mu, -1)), STARPU_R);
+        rc = insert(s, &s->stage[QF_STENCIL_DIRECT], b, &t, PRIO_INTERIOR);
+    }
+    return rc;
 }
 
 /* The hop of the one block, which wraps in every direction, as one task: no faces. */
@@ -116,5 +141,6 @@ int qf_stencil_apply(const qf_stencil *s)
 {
     if (check_face_sets(s)) return QF_ERROR;
     if (s->stage[QF_STENCIL_FUSED].cl && qf_stencil_fuses(s->in->lat, s->fused_shares_cpus)) return apply_fused(s);
+    if (s->stage[QF_STENCIL_DIRECT].cl && qf_stencil_reads_neighbours(s->in->lat)) return apply_direct(s);
     return qf_stencil_gathers(s) || interiors(s) || qf_stencil_exteriors(s);
 }

@@ -12,10 +12,17 @@
  *   exterior  RW out(b) [R links(b)]              R faces_k(b - mu, mu, 1), faces_k(b + mu, mu, 0), mu = 0..3
  *                                                 R extra[0](b) ...
  *   fused     R in(b) [R links(b)] W|RW out(b) R extra[0](b) ...
+ *   direct    R in(b) [R links(b)] W|RW out(b) R in(b + mu), in(b - mu), mu = 0..3
+ *             [R links(b - mu), mu = 0..3, where direct_reads_links]   R extra[0](b) ...
  * out is W when the stencil writes all its sites, RW when only one parity (the other keeps its values).
  * fused, an optional fourth stage, is the hop of a block that is its own neighbour in every direction
  * (the lattice in one block, one process) as one task: every hop wraps around the block, so it has no
- * faces to gather or read; the graph uses it there unless qf_runtime_fuse_blocks says not to. */
+ * faces to gather or read; the graph uses it there unless qf_runtime_fuse_blocks says not to.
+ * direct, an optional fifth, is the hop of one block of several in one process that reads its
+ * neighbours' input blocks (and, for hops whose backward links are the source's, their links) where
+ * they lie, in the memory the CPU workers share: one task a block and no faces, where the stencil's
+ * gathers and exteriors cost a face hop several times an interior one (bench/RESULTS.md); the graph
+ * uses it where qf_stencil_reads_neighbours says so. */
 #ifndef QF_TASKS_STENCIL_H
 #define QF_TASKS_STENCIL_H
 
@@ -24,10 +31,10 @@
 #define QF_STENCIL_MAX_EXTRA 2
 #define QF_STENCIL_MAX_FACE_SETS 2
 
-enum { QF_STENCIL_GATHER, QF_STENCIL_INTERIOR, QF_STENCIL_EXTERIOR, QF_STENCIL_FUSED, QF_STENCIL_NSTAGES };
+enum { QF_STENCIL_GATHER, QF_STENCIL_INTERIOR, QF_STENCIL_EXTERIOR, QF_STENCIL_FUSED, QF_STENCIL_DIRECT, QF_STENCIL_NSTAGES };
 
 typedef struct {
-    qf_codelet_stage stage[QF_STENCIL_NSTAGES];  /* QF_STENCIL_GATHER .. _FUSED (cl NULL: none) */
+    qf_codelet_stage stage[QF_STENCIL_NSTAGES];  /* QF_STENCIL_GATHER .. _DIRECT (cl NULL: none) */
     const qf_field *in;
     qf_field *out;
     int all_sites;       /* out written on all sites (W), or on one parity (RW) */
@@ -37,6 +44,7 @@ typedef struct {
     int nfaces;                                   /* face sets, 1 .. QF_STENCIL_MAX_FACE_SETS */
     const qf_face_set *faces[QF_STENCIL_MAX_FACE_SETS];
     int fused_shares_cpus; /* the fused stage's CPU codelet shares the block's sites among the CPU team */
+    int direct_reads_links; /* the direct stage reads the -mu neighbours' links (backward hops) */
 } qf_stencil;
 
 int qf_stencil_apply(const qf_stencil *s);
@@ -51,5 +59,8 @@ void qf_stencil_neighbour_faces(const qf_face_set *set, const qf_lattice *lat, i
  * stage that does or does not share its sites among the CPU cores): what the stencil does with a fused
  * stage, and what an operator asks before fusing more than one hop. */
 int qf_stencil_fuses(const qf_lattice *lat, int fused_shares_cpus);
+/* Whether graphs on lat run a block's hop as one direct task that reads its neighbours' blocks: several
+ * blocks, all in this process, and qf_runtime_direct_hops. */
+int qf_stencil_reads_neighbours(const qf_lattice *lat);
 
 #endif

@@ -3,8 +3,10 @@
 # process writes: a heatbath field as NERSC and ILDG (bit-identical on any process grid, so the same
 # checksums: every stored word) and the Wilson-clover operator's result as a SciDAC Dirac fermion
 # (the same suma/sumb: the same blocks of 2 x 4 x 4 x 4 sites on every process grid, so that every
-# site's hops add in the same order); and every file reads back, its header facts verified by gauge
-# load, the fermion as a source read in parts by the same processes.
+# site's hops add in the same order; QF_STENCIL_DIRECT=never, since one process would otherwise take
+# each block's hops in one task from its neighbours' blocks, which adds the same terms in another order);
+# and every file reads back, its header facts verified by gauge load, the fermion as a source read in
+# parts by the same processes.
 #   mpi_write.sh MPIEXEC QUARKFLOW NP...
 set -u
 mpiexec=$1 qf=$2
@@ -15,7 +17,8 @@ run() { # NP ARGS...
     np=$1
     shift
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$mpiexec" --oversubscribe --bind-to none -np "$np" \
-        -x STARPU_NCPU=1 -x STARPU_NCUDA=0 -x STARPU_WORKERS_NOBIND=1 -x STARPU_FXT_TRACE=0 "$qf" "$@" > "$dir/log" 2>&1 ||
+        -x STARPU_NCPU=1 -x STARPU_NCUDA=0 -x STARPU_WORKERS_NOBIND=1 -x STARPU_FXT_TRACE=0 -x QF_STENCIL_DIRECT=never \
+        "$qf" "$@" > "$dir/log" 2>&1 ||
         { echo "FAIL [$np processes]: quarkflow $*"; tail -20 "$dir/log"; exit 1; }
 }
 # the checksums a file carries, as one line

@@ -7,10 +7,10 @@
  * qf_walk_block). */
 static inline QF_HD_INLINE void QF_K(qf_wilson_interior_block)(void *out, const void *in, const void *gauge,
                                                                const void *x, const void *clover,
-                                                               const qf_wilson_args *a, const QF_K(qf_sites) *plan,
-                                                               int64_t n)
+                                                               const qf_wilson_nbrs *nbrs, const qf_wilson_args *a,
+                                                               const QF_K(qf_sites) *plan, int64_t n)
 {
-    QF_SITES_FOR_PLAN(plan, n, q, QF_K(qf_wilson_interior_at)(out, in, gauge, x, clover, q, a));
+    QF_SITES_FOR_PLAN(plan, n, q, QF_K(qf_wilson_interior_at)(out, in, gauge, x, clover, nbrs, q, a));
 }
 
 /* wilson_exterior: the output sites with a face hop (QF_SITES_FACES: qf_walk_exterior), packed into full

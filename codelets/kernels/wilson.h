@@ -13,7 +13,9 @@
  * side-1 sites (it owns U_mu(y)), so gauge links never travel. Hops that cross the lattice boundary
  * take the direction's phase (forward) or its conjugate (backward), applied by the receiver. A block
  * that is its own neighbour in direction mu (qf_wilson_args.wrap) has no mu faces: the interior
- * takes the hops across them from the block's other side, with the phase where they cross.
+ * takes the hops across them from the block's other side, with the phase where they cross. A block of
+ * several in one process may take them from its neighbour blocks' fields instead, as if it wrapped
+ * (qf_wilson_args.remote, qf_wilson_nbrs; codelet wilson_direct, CPU only): no faces either.
  *
  * Parity: an operator restricted to output parity p reads sites of parity 1 - p, and its faces hold
  * only those: half-size faces indexed by face_index / 2 (consecutive face indices differ in parity,
@@ -54,6 +56,9 @@ typedef struct {
     int wrap;              /* bit mu: the block is its own neighbour in direction mu (it spans the lattice
                             * there, on one process): the interior takes the hops across its mu faces
                             * itself, with the boundary phase, and the exterior reads no mu face */
+    int remote;            /* bits of wrap whose hops across the block's faces read the neighbour blocks'
+                            * fields instead (qf_wilson_nbrs: one process, CPU workers), with the phase
+                            * where the face lies on the lattice's boundary */
     qf_precision prec;
     qf_recon recon;        /* of the links (qf_defs.h) */
 } qf_wilson_args;
@@ -74,6 +79,15 @@ typedef struct {
 } qf_wilson_gather_args;
 
 #define QF_WILSON_NFACES (2 * QF_NDIM)
+
+/* The neighbour blocks' fields of a hop that reads them directly (qf_wilson_args.remote): in[2 mu] the
+ * +mu neighbour's input spinors (the forward hop's sources), in[2 mu + 1] the -mu neighbour's, and
+ * gauge[mu] the -mu neighbour's links (the backward hop's U_mu(x - mu)); entries of other directions
+ * are not read. */
+typedef struct {
+    const void *in[QF_WILSON_NFACES];
+    const void *gauge[QF_NDIM];
+} qf_wilson_nbrs;
 
 /* B_mu as (column, phase) per row, phase = (re, im) in {1, -1, i, -i}. */
 static inline QF_HD void qf_gamma_block(int mu, int row, int *col, double *pr, double *pi)
@@ -147,10 +161,12 @@ static inline QF_HD qf_mask qf_sites_face_entry(const qf_sites *q, int mu, int d
 
 /* A batch kind prefetches what its next batch will load (kernels/simd_kind.h); one site on a GPU
  * thread has no next batch. */
-static inline QF_HD void qf_sites_prefetch_hop(const qf_sites *q, int mu, int dir, const void *src, int src_rec,
-                                               const void *gauge, int link_reals, int link_at_src)
+static inline QF_HD void qf_sites_prefetch_hop(const qf_sites *q, int mu, int dir, const void *src, const void *far_src,
+                                               int src_rec, const void *gauge, const void *far_gauge, int link_reals,
+                                               int link_at_src)
 {
-    (void)q, (void)mu, (void)dir, (void)src, (void)src_rec, (void)gauge, (void)link_reals, (void)link_at_src;
+    (void)q, (void)mu, (void)dir, (void)src, (void)far_src, (void)src_rec, (void)gauge, (void)far_gauge,
+        (void)link_reals, (void)link_at_src;
 }
 
 static inline QF_HD void qf_sites_prefetch_sites(const qf_sites *q, const void *base, int rec) { (void)q, (void)base, (void)rec; }
@@ -163,12 +179,13 @@ static inline QF_HD void qf_sites_prefetch_sites(const qf_sites *q, const void *
 
 /* Output site number i (qf_parity_site) of the interior and of the exterior, one thread per site. */
 static inline QF_HD_INLINE void qf_wilson_interior_site(void *out, const void *in, const void *gauge, const void *x,
-                                                        const void *clover, int64_t i, const qf_wilson_args *a)
+                                                        const void *clover, const qf_wilson_nbrs *nbrs, int64_t i,
+                                                        const qf_wilson_args *a)
 {
     qf_sites q;
     q.s = qf_parity_site(a->ext, a->parity, i);
     qf_block_site_coords(q.s, a->ext, q.x);
-    qf_wilson_interior_at(out, in, gauge, x, clover, &q, a);
+    qf_wilson_interior_at(out, in, gauge, x, clover, nbrs, &q, a);
 }
 
 static inline QF_HD_INLINE void qf_wilson_exterior_site(void *out, const void *gauge, const void *x, const void *clover,

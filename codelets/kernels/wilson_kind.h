@@ -93,38 +93,64 @@ static inline QF_HD_INLINE QF_K(qf_spinor) QF_K(qf_wilson_finish)(const void *x,
     return r;
 }
 
+/* acc += the hop (mu, dir) of the lanes in m, their sources at nb in the spinors src and, for the
+ * backward hop, their links in links (the block's own, or a neighbour block's: qf_wilson_nbrs); the
+ * forward hop's link U_mu(x) is the block's own. The lanes in cross take the hop across the
+ * lattice's boundary, with the phase (forward) or its conjugate (backward): (phase - 1) h added. */
+static inline QF_HD_INLINE void QF_K(qf_wilson_hop_add)(QF_K(qf_spinor) *acc, const void *src, const void *links,
+                                                        const void *gauge, const QF_K(qf_sites) *q, int mu, int dir,
+                                                        QF_K(qf_index) nb, QF_K(qf_mask) m, QF_K(qf_mask) cross,
+                                                        const qf_wilson_args *a)
+{
+    double t = dir ? qf_backward_sign(a->dagger) : qf_forward_sign(a->dagger);
+    QF_K(qf_spinor) psi = QF_K(qf_spinor_load)(src, a->prec, nb);
+    QF_K(qf_half_spinor) p = QF_K(qf_spin_project)(&psi, mu, t);
+    if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&p, m); /* lanes whose hop is a face's */
+    /* U_mu(x) forward, U_mu(x - mu)^dagger backward */
+    QF_K(qf_su3) u = QF_K(qf_link_load)(dir ? links : gauge, a->prec, a->recon, dir ? nb : q->s, mu);
+    QF_K(qf_half_spinor) h = QF_K(qf_half_mul)(&u, &p, dir);
+    QF_K(qf_spin_reconstruct_add)(acc, &h, mu, t);
+    double pr = a->phase[mu][0], pi = dir ? -a->phase[mu][1] : a->phase[mu][1];
+    if (QF_K(qf_mask_any)(cross) && (pr != 1.0 || pi != 0.0)) {
+        QF_K(qf_half_scale)(&h, pr - 1.0, pi);
+        QF_K(qf_half_keep)(&h, cross);
+        QF_K(qf_spin_reconstruct_add)(acc, &h, mu, t);
+    }
+}
+
 /* Interior: the hops from sites inside the block, for the output sites q; finishes the sites with no
- * face hop, stores the partial hop sum of the others. */
+ * face hop, stores the partial hop sum of the others. In a direction that wraps (qf_wilson_args.wrap)
+ * the hops that leave the block come back across its other side, or, where the direction is remote,
+ * from the neighbour blocks' fields in nbrs at the same storage index (the blocks' layouts agree);
+ * nbrs may be NULL where no direction is remote. */
 static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const void *in, const void *gauge, const void *x,
-                                                            const void *clover, const QF_K(qf_sites) *q,
-                                                            const qf_wilson_args *a)
+                                                            const void *clover, const qf_wilson_nbrs *nbrs,
+                                                            const QF_K(qf_sites) *q, const qf_wilson_args *a)
 {
     QF_K(qf_spinor) acc = QF_K(qf_spinor_zero)();
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++) {
         QF_UNROLL
         for (int dir = 0; dir < 2; dir++) { /* the hop from x + mu (1 - s g_mu), then from x - mu (1 + s g_mu) */
-            QF_K(qf_sites_prefetch_hop)(q, mu, dir, in, QF_SPINOR_REALS, gauge, qf_recon_link_reals(a->recon), dir);
+            int remote = a->remote >> mu & 1;
+            const void *far = remote ? nbrs->in[2 * mu + dir] : in, *far_links = remote && dir ? nbrs->gauge[mu] : gauge;
+            QF_K(qf_sites_prefetch_hop)(q, mu, dir, in, far, QF_SPINOR_REALS, gauge, far_links,
+                                        qf_recon_link_reals(a->recon), dir);
             QF_K(qf_index) nb;
             QF_K(qf_mask) wrapped;
             QF_K(qf_mask) m = QF_K(qf_sites_hop)(q, mu, dir, a, &nb, &wrapped);
             if (!QF_K(qf_mask_any)(m)) continue;
-            double t = dir ? qf_backward_sign(a->dagger) : qf_forward_sign(a->dagger);
-            QF_K(qf_spinor) psi = QF_K(qf_spinor_load)(in, a->prec, nb);
-            QF_K(qf_half_spinor) p = QF_K(qf_spin_project)(&psi, mu, t);
-            if (QF_K(qf_mask_any)(QF_K(qf_mask_not)(m))) QF_K(qf_half_keep)(&p, m); /* lanes whose hop is a face's */
-            /* U_mu(x) forward, U_mu(x - mu)^dagger backward */
-            QF_K(qf_su3) u = QF_K(qf_link_load)(gauge, a->prec, a->recon, dir ? nb : q->s, mu);
-            QF_K(qf_half_spinor) h = QF_K(qf_half_mul)(&u, &p, dir);
-            QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, t);
-            /* a hop across the lattice's boundary inside a wrapping block takes the phase (forward) or
-             * its conjugate (backward), as a face's does: (phase - 1) h added on those lanes */
-            double pr = a->phase[mu][0], pi = dir ? -a->phase[mu][1] : a->phase[mu][1];
-            if (QF_K(qf_mask_any)(wrapped) && (pr != 1.0 || pi != 0.0)) {
-                QF_K(qf_half_scale)(&h, pr - 1.0, pi);
-                QF_K(qf_half_keep)(&h, wrapped);
-                QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, t);
+            if (!remote) { /* a wrapped hop crosses the lattice's boundary: the block spans it */
+                QF_K(qf_wilson_hop_add)(&acc, in, gauge, gauge, q, mu, dir, nb, m, wrapped, a);
+                continue;
             }
+            /* the lanes in the block, then those across the face, from the neighbour; the latter cross the
+             * lattice's boundary where the block's face lies on it */
+            QF_K(qf_mask) near = m & QF_K(qf_mask_not)(wrapped), none = near & QF_K(qf_mask_not)(near);
+            int crosses = dir ? a->origin[mu] == 0 : a->origin[mu] + a->ext[mu] == a->global[mu];
+            if (QF_K(qf_mask_any)(near)) QF_K(qf_wilson_hop_add)(&acc, in, gauge, gauge, q, mu, dir, nb, near, none, a);
+            if (QF_K(qf_mask_any)(wrapped))
+                QF_K(qf_wilson_hop_add)(&acc, far, far_links, gauge, q, mu, dir, nb, wrapped, crosses ? wrapped : none, a);
         }
     }
     QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
@@ -153,9 +179,9 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
     QF_K(qf_spinor) acc = QF_K(qf_spinor_load)(out, a->prec, q->s);
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++) {
-        QF_K(qf_sites_prefetch_hop)(q, mu, 0, nbr_face[2 * mu + 1], QF_HALF_SPINOR_REALS, gauge,
-                                    qf_recon_link_reals(a->recon), 0);
-        QF_K(qf_sites_prefetch_hop)(q, mu, 1, nbr_face[2 * mu], QF_HALF_SPINOR_REALS, NULL, 0, 0);
+        QF_K(qf_sites_prefetch_hop)(q, mu, 0, nbr_face[2 * mu + 1], nbr_face[2 * mu + 1], QF_HALF_SPINOR_REALS, gauge,
+                                    gauge, qf_recon_link_reals(a->recon), 0);
+        QF_K(qf_sites_prefetch_hop)(q, mu, 1, nbr_face[2 * mu], nbr_face[2 * mu], QF_HALF_SPINOR_REALS, NULL, NULL, 0, 0);
         QF_K(qf_index) f;
         QF_K(qf_mask) m = QF_K(qf_sites_face_entry)(q, mu, 0, a, src_parity, &f);
         if (QF_K(qf_mask_any)(m)) {
