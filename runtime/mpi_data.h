@@ -38,10 +38,9 @@ int qf_runtime_fuse_blocks(int fused_shares_cpus);
 int qf_runtime_pair_hops(int64_t bytes);
 /* Whether a hop on a lattice of several blocks in one process runs as one task a block that reads its
  * neighbours' blocks directly (tasks/stencil.h's direct stage) instead of gathers, interiors and
- * exteriors: QF_STENCIL_DIRECT=auto (the default: where only CPU workers run, since the neighbours'
- * blocks are then in the memory every worker reads, while a CUDA worker would have to fetch them
- * whole), always (CPU-only codelets: the hops then run on the CPU workers) or never, read when the
- * runtime starts. */
+ * exteriors: QF_STENCIL_DIRECT=auto (the default: as qf_runtime_default_direct_hops says for the
+ * workers started), always (CPU-only codelets: the hops then run on the CPU workers) or never, read
+ * when the runtime starts. */
 int qf_runtime_direct_hops(void);
 
 #if QF_HAVE_MPI

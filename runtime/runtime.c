@@ -157,6 +157,8 @@ int qf_runtime_default_ncpu(long ncores, int ncuda)
 /* The last-level cache assumed where the system does not say (qf_runtime_default_pair_hops). */
 #define QF_PAIR_CACHE_UNKNOWN (32L << 20)
 
+int qf_runtime_default_direct_hops(int ncpu, int ncuda) { return ncuda <= 0 && ncpu <= QF_DIRECT_MAX_CPU_WORKERS; }
+
 int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda)
 {
     return ncuda <= 0 && bytes > (cache_bytes > 0 ? cache_bytes : QF_PAIR_CACHE_UNKNOWN);
@@ -275,7 +277,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     const char *direct = getenv("QF_STENCIL_DIRECT");
     if (direct && *direct && strcmp(direct, "auto") && strcmp(direct, "always") && strcmp(direct, "never"))
         return qf_fail("QF_STENCIL_DIRECT=%s in the environment: use auto (a hop of a block reads its neighbours' "
-                       "blocks directly where only CPU workers run), always or never (gathers, interiors and "
+                       "blocks directly where only a few CPU workers run), always or never (gathers, interiors and "
                        "exteriors)",
                        direct);
     direct_mode = !direct || !*direct || !strcmp(direct, "auto") ? FUSE_AUTO
@@ -349,7 +351,9 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     }
     trust_system_memory();
     fuse_blocks = fuse_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() > 0 : fuse_mode == FUSE_ALWAYS;
-    direct_hops = direct_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() == 0 : direct_mode == FUSE_ALWAYS;
+    direct_hops = direct_mode == FUSE_AUTO ? qf_runtime_default_direct_hops((int)starpu_cpu_worker_get_count(),
+                                                                            (int)starpu_cuda_worker_get_count())
+                                           : direct_mode == FUSE_ALWAYS;
     qf_placement_start();
     qf_watchdog_install();
     return QF_SUCCESS;

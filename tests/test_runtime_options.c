@@ -1,7 +1,8 @@
 /* The default count of CPU workers (qf_runtime_default_ncpu): the core left to the submitting thread
  * with CUDA workers on any machine, and without them only from 16 cores on, where on an H200 node's
  * Xeon the thread paced 16 workers (bench/RESULTS.md); never fewer than one worker. And where Mhat's
- * two hops run as one task a block by default (qf_runtime_default_pair_hops). */
+ * two hops run as one task a block by default (qf_runtime_default_pair_hops), and where a block's hop
+ * reads its neighbour blocks (qf_runtime_default_direct_hops). */
 #include "check.h"
 #include "quarkflow.h"
 
@@ -43,6 +44,21 @@ int main(void)
     for (unsigned k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
         int got = qf_runtime_default_pair_hops(pairs[k].bytes, pairs[k].cache, pairs[k].ncuda);
         CHECK(got == pairs[k].expected, "%s: expected %d, got %d", pairs[k].why, pairs[k].expected, got);
+    }
+    /* a block's hop reads its neighbours' blocks with a few CPU workers and no GPU */
+    static const struct {
+        int ncpu, ncuda, expected;
+        const char *why;
+    } directs[] = {
+        {2, 0, 1, "2 CPU workers: the direct hop"},
+        {QF_DIRECT_MAX_CPU_WORKERS, 0, 1, "the most CPU workers it takes: the direct hop"},
+        {QF_DIRECT_MAX_CPU_WORKERS + 1, 0, 0, "one CPU worker more: the stencil"},
+        {15, 0, 0, "15 CPU workers: the stencil"},
+        {2, 1, 0, "2 CPU workers and a CUDA worker: the stencil"},
+    };
+    for (unsigned k = 0; k < sizeof directs / sizeof directs[0]; k++) {
+        int got = qf_runtime_default_direct_hops(directs[k].ncpu, directs[k].ncuda);
+        CHECK(got == directs[k].expected, "%s: expected %d, got %d", directs[k].why, directs[k].expected, got);
     }
     return qf_check_summary();
 }

@@ -63,6 +63,16 @@ int qf_runtime_default_ncpu(long ncores, int ncuda);
  * when the bytes exceed the cache, where reading the links once from memory pays (bench/RESULTS.md). */
 int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda);
 
+/* Whether QF_STENCIL_DIRECT=auto runs each hop of a block as one task that reads its neighbour blocks
+ * (wilson_direct) with ncpu CPU and ncuda CUDA workers: only without CUDA workers (a GPU would fetch
+ * the neighbours' whole blocks) and with at most QF_DIRECT_MAX_CPU_WORKERS CPU workers, where it was
+ * measured faster (2 workers of the development VM: the 16^4 Mhat 1.25x, the multigrid solve 1.2x;
+ * 4 workers of an H200 node's Xeon: a tie; 8 and 15 workers there: 1.2-1.3x slower than the stencil,
+ * whose gathers read each block's own data where the direct hop reads its neighbours' from the other
+ * cores' caches; bench/RESULTS.md). */
+#define QF_DIRECT_MAX_CPU_WORKERS 4
+int qf_runtime_default_direct_hops(int ncpu, int ncuda);
+
 /* Number of CPU and CUDA workers StarPU started. */
 int qf_runtime_ncpu_workers(void);
 int qf_runtime_ncuda_workers(void);
