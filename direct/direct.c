@@ -122,7 +122,7 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     memset(p, 0, sizeof *p);
     p->nblocks = lat->nblocks;
     memcpy(p->blocks, lat->blocks, sizeof p->blocks);
-    p->reads_neighbours = lat->nblocks > 1 && lat->nprocs == 1 && qf_runtime_direct_hops();
+    p->reads_neighbours = qf_runtime_direct_hops(lat);
     p->prec = dp->prec;
     qf_direct_plan_hops(p, lat, dp, form);
     int nb = p->nblocks;

@@ -32,7 +32,7 @@ typedef struct {
     int (*block_origin)[QF_NDIM];      /* [nblocks]: global coordinates of each block's first site */
     int (*neighbour)[QF_WILSON_NFACES]; /* [nblocks][k]: face (block * 8 + slot) that feeds exterior slot k */
     int reads_neighbours;              /* CPU: each block's hop reads its neighbours' blocks (wilson_direct), as
-                                        * the task graph's where qf_stencil_reads_neighbours says so */
+                                        * the task graph's where qf_runtime_direct_hops says so */
     qf_precision prec;
     int nhops;
     qf_direct_hop_args hop[QF_DIRAC_MAX_HOPS];

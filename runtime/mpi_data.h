@@ -36,12 +36,12 @@ int qf_runtime_fuse_blocks(int fused_shares_cpus);
  * time, 32^4 double on 16 cores 1.11-1.15x; from the cache it costs some, 16^4: its tasks are twice as
  * long, so a round of them leaves workers idle longer); always; or never. */
 int qf_runtime_pair_hops(int64_t bytes);
-/* Whether a hop on a lattice of several blocks in one process runs as one task a block that reads its
- * neighbours' blocks directly (tasks/stencil.h's direct stage) instead of gathers, interiors and
- * exteriors: QF_STENCIL_DIRECT=auto (the default: as qf_runtime_default_direct_hops says for the
+/* Whether a hop on lat runs as one task a block that reads its neighbours' blocks directly (tasks/
+ * stencil.h's direct stage, and the direct kernels of bench dslash alike) instead of gathers, interiors
+ * and exteriors: never on one block or several processes; else QF_STENCIL_DIRECT=auto (the default: as qf_runtime_default_direct_hops says for the
  * workers started), always (CPU-only codelets: the hops then run on the CPU workers) or never, read
  * when the runtime starts. */
-int qf_runtime_direct_hops(void);
+int qf_runtime_direct_hops(const qf_lattice *lat);
 
 #if QF_HAVE_MPI
 /* Called by the runtime once StarPU-MPI has started: tags from 1 again, the insertion hook. */

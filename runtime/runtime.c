@@ -415,7 +415,7 @@ void qf_runtime_barrier(void)
 
 int qf_runtime_rank(void) { return rank; }
 int qf_runtime_fuse_blocks(int fused_shares_cpus) { return fuse_blocks || (fused_shares_cpus && fuse_mode == FUSE_AUTO); }
-int qf_runtime_direct_hops(void) { return direct_hops; }
+int qf_runtime_direct_hops(const qf_lattice *lat) { return lat->nblocks > 1 && lat->nprocs == 1 && direct_hops; }
 int qf_runtime_pair_hops(int64_t bytes)
 {
     if (fuse_mode != FUSE_AUTO) return fuse_mode == FUSE_ALWAYS;

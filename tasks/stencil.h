@@ -22,7 +22,7 @@
  * neighbours' input blocks (and, for hops whose backward links are the source's, their links) where
  * they lie, in the memory the CPU workers share: one task a block and no faces, where the stencil's
  * gathers and exteriors cost a face hop several times an interior one (bench/RESULTS.md); the graph
- * uses it where qf_stencil_reads_neighbours says so. */
+ * uses it where qf_runtime_direct_hops says so. */
 #ifndef QF_TASKS_STENCIL_H
 #define QF_TASKS_STENCIL_H
 
@@ -59,8 +59,5 @@ void qf_stencil_neighbour_faces(const qf_face_set *set, const qf_lattice *lat, i
  * stage that does or does not share its sites among the CPU cores): what the stencil does with a fused
  * stage, and what an operator asks before fusing more than one hop. */
 int qf_stencil_fuses(const qf_lattice *lat, int fused_shares_cpus);
-/* Whether graphs on lat run a block's hop as one direct task that reads its neighbours' blocks: several
- * blocks, all in this process, and qf_runtime_direct_hops. */
-int qf_stencil_reads_neighbours(const qf_lattice *lat);
 
 #endif

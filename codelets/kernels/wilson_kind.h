@@ -146,11 +146,11 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
             }
             /* the lanes in the block, then those across the face, from the neighbour; the latter cross the
              * lattice's boundary where the block's face lies on it */
-            QF_K(qf_mask) near = m & QF_K(qf_mask_not)(wrapped), none = near & QF_K(qf_mask_not)(near);
+            QF_K(qf_mask) near = m & QF_K(qf_mask_not)(wrapped);
             int crosses = dir ? a->origin[mu] == 0 : a->origin[mu] + a->ext[mu] == a->global[mu];
-            if (QF_K(qf_mask_any)(near)) QF_K(qf_wilson_hop_add)(&acc, in, gauge, gauge, q, mu, dir, nb, near, none, a);
+            if (QF_K(qf_mask_any)(near)) QF_K(qf_wilson_hop_add)(&acc, in, gauge, gauge, q, mu, dir, nb, near, 0, a);
             if (QF_K(qf_mask_any)(wrapped))
-                QF_K(qf_wilson_hop_add)(&acc, far, far_links, gauge, q, mu, dir, nb, wrapped, crosses ? wrapped : none, a);
+                QF_K(qf_wilson_hop_add)(&acc, far, far_links, gauge, q, mu, dir, nb, wrapped, crosses ? wrapped : 0, a);
         }
     }
     QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
