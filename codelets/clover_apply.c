@@ -4,6 +4,7 @@
 #include "codelets.h"
 #include "kernels/simd.h"
 #include "cpu_versions.h"
+#include "wilson_launch.h"
 
 #if QF_HAVE_CUDA
 void qf_clover_apply_cuda(void *buffers[], void *cl_arg);
@@ -26,13 +27,17 @@ static inline void clover_apply_scalar(const qf_clover_apply_args *a, void *out,
 QF_CPU_VERSIONS(clover_apply_run, clover_apply_scalar, (const qf_clover_apply_args *a, void *out, const void *x,
                                                         const void *y, const void *clover), (a, out, x, y, clover))
 
+void qf_clover_apply_run_cpu(const qf_clover_apply_args *a, void *out, const void *x, const void *y, const void *clover)
+{
+    QF_CPU_CALL_PREC(clover_apply_run, clover_apply_scalar, a->prec, (a, out, x, y, clover));
+}
+
 static void clover_apply_cpu(void *buffers[], void *cl_arg)
 {
-    const qf_clover_apply_args *a = cl_arg;
-    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[3]);
-    const void *x = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), *y = (const void *)STARPU_VECTOR_GET_PTR(buffers[2]),
-               *clover = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    QF_CPU_CALL_PREC(clover_apply_run, clover_apply_scalar, a->prec, (a, out, x, y, clover));
+    qf_clover_apply_run_cpu(cl_arg, (void *)STARPU_VECTOR_GET_PTR(buffers[3]),
+                            (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                            (const void *)STARPU_VECTOR_GET_PTR(buffers[2]),
+                            (const void *)STARPU_VECTOR_GET_PTR(buffers[0]));
 }
 
 /* One parity does half the work of all sites on the same buffers; a == 0 skips x. */

@@ -348,16 +348,17 @@ int qf_insert_mg_coarse_solve(int nlevels, const qf_field *const *links, const q
  * solvers/sap.c); argument blocks and site kernels in kernels/sap.h. Domains of extents dom tile every
  * block; a domain's fields are kept in the domain layout. ----
  * domain_layout: block b of src (R) into dst (W) in the domain layout (links, the clover term).
- * wilson_sap: on block b's domains of one colour, mr_steps MR steps for M_d e = r (M_d = A - kappa D
- *   with Dirichlet boundaries, A the clover term or 1) from e = 0, and x += e there (R r, RW x; W the
- *   three work fields). Task name "sap". */
+ * wilson_sap: on block b's domains of one colour, mr_steps even-odd MR steps for M_d e = r (M_d = A -
+ *   kappa D with Dirichlet boundaries, A the clover term or 1) from e = 0, and x += e there (R r, RW x;
+ *   W the three work fields). Task name "sap". */
 extern struct starpu_codelet qf_cl_domain_layout;
 extern struct starpu_codelet qf_cl_wilson_sap;
 typedef struct {
     int dom[QF_NDIM];
     int mr_steps;
     double kappa;
-    qf_field *links, *clover; /* in the domain layout; clover NULL for plain Wilson */
+    qf_field *links, *clover, *clover_inv; /* in the domain layout; the clover term and its inverse NULL
+                                            * for plain Wilson */
     qf_field *work[3];        /* Wilson fields of the operator's precision */
 } qf_wilson_sap_spec;
 int qf_insert_domain_layout(qf_field *dst, int b, const qf_field *src, const int dom[QF_NDIM]);

@@ -24,6 +24,9 @@ void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gaug
 qf_wilson_args qf_wilson_direct_args(const qf_wilson_args *a);
 void qf_wilson_hops_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
                         const void *clover, const qf_wilson_nbrs *nbrs);
+/* The CPU clover_apply on the sites of a->ext and a->parity (codelets/clover_apply.c): also what the
+ * Schwarz domain solves (wilson_sap) apply A_oo^-1 with. */
+void qf_clover_apply_run_cpu(const qf_clover_apply_args *a, void *out, const void *x, const void *y, const void *clover);
 /* The CPU interior and exterior on the output sites of the time slices t_lo <= x[3] < t_hi only (t_hi 0:
  * all; a->parity 0 or 1): what wilson_pair runs a few slices at a time. */
 void qf_wilson_interior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,

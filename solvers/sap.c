@@ -4,8 +4,9 @@
  *
  *   z = 0, s = r
  *   cycles times, for colour 0 then colour 1:
- *     z += S_colour s     (on each domain of the colour, mr_steps MR steps on A with Dirichlet
- *                          boundaries from zero: one task a block, no communication)
+ *     z += S_colour s     (on each domain of the colour, mr_steps MR steps on the even-odd
+ *                          preconditioned A with Dirichlet boundaries from zero, kernels/sap.h:
+ *                          one task a block, no communication)
  *     s = r - A z         (the whole lattice, with its faces; not after the last sweep)
  *
  * The domain solves work in the cache and need no messages; the residual is the only step that
@@ -31,8 +32,9 @@ static int sap_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
     for (int cy = 0; cy < S->cycles; cy++) {
         for (int colour = 0; colour < 2; colour++) {
             qf_domains_solve(S->D, colour, z, rhs);
-            /* a colour's domain solves: mr_steps operator applications on half the sites */
-            *flops += 0.5 * S->mr_steps * qf_linop_flops(S->A, 0);
+            /* a colour's domain solves on half the sites: mr_steps even-odd operator applications, and the
+             * preparation and reconstruction's one */
+            *flops += 0.5 * (S->mr_steps + 1) * qf_linop_flops(S->A, 0);
             if (cy == S->cycles - 1 && colour == 1) break;
             *flops += qf_linop_flops(S->A, 0);
             qf_linop_apply(S->A, s, z);

@@ -64,6 +64,8 @@ void qf_dirac_fields(const qf_dirac *d, const qf_field **gauge, const qf_field *
     *clover = d->clover;
 }
 
+const qf_field *qf_dirac_clover_inverse(const qf_dirac *d) { return d->clover_inv; }
+
 /* ---- the primitive ---- */
 
 typedef struct {

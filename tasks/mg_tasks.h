@@ -27,6 +27,7 @@ static inline const qf_field *qf_transfer_applied_vectors(const qf_transfer *T) 
 /* The Wilson-clover operator's links and clover term A (NULL without clover), for its coarsening and
  * its Schwarz domains. */
 void qf_dirac_fields(const qf_dirac *d, const qf_field **gauge, const qf_field **clover);
+const qf_field *qf_dirac_clover_inverse(const qf_dirac *d); /* A^-1, NULL for plain Wilson */
 
 /* The Wilson-clover operator's domain solves (tasks/schwarz.c; qf_linop_domains). */
 int qf_dirac_domains(qf_dirac *d, const int dom[QF_NDIM], int mr_steps, qf_domains **D);

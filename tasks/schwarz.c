@@ -1,5 +1,5 @@
 /* The Wilson-clover operator's domain solves for Schwarz methods (qf_linop_domains in
- * include/quarkflow/qf_linop.h, kernels/sap.h): its links and clover term copied once into the domain
+ * include/quarkflow/qf_linop.h, kernels/sap.h): its links, clover term and inverse copied once into the domain
  * layout (one domain_layout task a block and field), then one wilson_sap task a block for each
  * colour's solves. The tasks read and write their own block only: no faces, no messages. */
 #include "mg_tasks.h"
@@ -12,6 +12,7 @@ static void domains_free(void *ctx)
     qf_wilson_sap_spec *sp = ctx;
     if (sp->links) qf_field_destroy(sp->links);
     if (sp->clover) qf_field_destroy(sp->clover);
+    if (sp->clover_inv) qf_field_destroy(sp->clover_inv);
     for (int k = 0; k < 3; k++)
         if (sp->work[k]) qf_field_destroy(sp->work[k]);
     free(sp);
@@ -60,19 +61,21 @@ int qf_dirac_domains(qf_dirac *d, const int dom[QF_NDIM], int mr_steps, qf_domai
         return QF_ERROR;
     qf_wilson_sap_spec *sp = calloc(1, sizeof *sp);
     if (!sp) return qf_fail("out of host memory creating Schwarz domains");
-    const qf_field *links, *clover;
+    const qf_field *links, *clover, *clover_inv = qf_dirac_clover_inverse(d);
     qf_dirac_fields(d, &links, &clover);
     qf_precision prec = qf_dirac_get_params(d)->prec;
     sp->mr_steps = mr_steps;
     sp->kappa = qf_dirac_get_params(d)->kappa;
     memcpy(sp->dom, dom, sizeof sp->dom);
     int rc = qf_field_create_shaped(&sp->links, lat, &links->shape, prec, QF_FIELD_SCRATCH);
-    if (!rc && clover) rc = qf_field_create_shaped(&sp->clover, lat, &clover->shape, prec, QF_FIELD_SCRATCH);
+    if (!rc && clover) rc = qf_field_create_shaped(&sp->clover, lat, &clover->shape, prec, QF_FIELD_SCRATCH) ||
+                            qf_field_create_shaped(&sp->clover_inv, lat, &clover->shape, prec, QF_FIELD_SCRATCH);
     for (int k = 0; k < 3 && !rc; k++) rc = qf_field_create_scratch(&sp->work[k], lat, QF_FIELD_WILSON, prec);
     for (int b = 0; b < lat->nblocks && !rc; b++) {
         if (!qf_lattice_block_is_local(lat, b)) continue;
         rc = qf_insert_domain_layout(sp->links, b, links, dom) ||
-             (clover && qf_insert_domain_layout(sp->clover, b, clover, dom));
+             (clover && (qf_insert_domain_layout(sp->clover, b, clover, dom) ||
+                         qf_insert_domain_layout(sp->clover_inv, b, clover_inv, dom)));
     }
     if (rc || qf_domains_create(out, &dirac_domains_ops, sp)) {
         domains_free(sp);

@@ -110,9 +110,10 @@ int qf_linop_schur_image_asymmetric(qf_field *az, const qf_field *b, const qf_fi
 /* Domain solves for Schwarz methods (solvers/sap.c). Domains of extents dom tile every block of A's
  * lattice and are coloured like a chessboard (neighbouring domains differ in colour: the lattice holds
  * an even number of domains in every direction). qf_domains_solve adds to x, on the domains of one
- * colour, the result of mr_steps minimal-residual steps from zero on A restricted to each domain with
- * Dirichlet boundaries (hops that leave the domain dropped) for the right-hand side r there: one task
- * a block, no communication. qf_linop_domains fails with a message when A has no domain solves or dom
+ * colour, the result of mr_steps minimal-residual steps from zero on the even-odd preconditioned
+ * operator of A restricted to each domain with Dirichlet boundaries (hops that leave the domain
+ * dropped) for the right-hand side r there, its odd sites reconstructed (openQCD's block solver): one
+ * task a block, no communication. qf_linop_domains fails with a message when A has no domain solves or dom
  * does not suit its lattice. */
 int qf_linop_domains(qf_linop *A, const int dom[QF_NDIM], int mr_steps, qf_domains **D);
 int qf_domains_solve(qf_domains *D, int colour, qf_field *x, const qf_field *r);
@@ -161,7 +162,8 @@ int qf_precond_apply_image(qf_precond *K, qf_field *z, qf_field *az, const qf_fi
  * A must outlive K. */
 int qf_precond_mr(qf_precond **K, qf_linop *A, int steps);
 /* K = cycles of the Schwarz alternating procedure on the full-lattice operator A (solvers/sap.c): on
- * domains of extents dom of colour 0, then 1, mr_steps MR steps on A with Dirichlet boundaries, the
+ * domains of extents dom of colour 0, then 1, mr_steps even-odd MR steps on A with Dirichlet boundaries
+ * (qf_linop_domains), the
  * residual updated on the whole lattice between the two (qf_linop_domains says which A and dom
  * suit); A must outlive K. */
 int qf_precond_sap(qf_precond **K, qf_linop *A, const int dom[QF_NDIM], int cycles, int mr_steps);
