@@ -32,12 +32,15 @@
 #         QF_MG_ROUNDS rounds (2) alternated; then bench mg on the 32^4 field (mixed BiCGStab against
 #         three levels with 3) at QF_MG_KAPPAS (0.1350,0.1352);
 #   final: the GPU test, bench mg at kappa 0.135 with 24 and 32 vectors, three levels near critical;
+#   sap: the 32^4 field, bench mg at QF_MG_KAPPA (default 0.13515) on the GPU alone with the finest
+#         level smoothed by even-odd MR (the default; "sap0") and by 2 and 4 Schwarz cycles, two rounds
+#         alternated;
 #   halflinks: the 32^4 field, bench mg at QF_MG_KAPPA (default 0.1351) with three levels, the coarse
 #         links in the hierarchy's precision and in half (--mg-link-prec), QF_MG_ROUNDS rounds (2)
 #         alternated: mixed BiCGStab, the multigrid solve and each coarse operator's application.
 # The field is generated again in each part: the device machine keeps nothing between calls.
 set -u
-part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|trace|team|params|levels3|auto|cycle|final|halflinks [OUTDIR]}
+part=${1:?usage: run_device_mg.sh check|ddalpha|h100|h100cpu|half|sap|trace|team|params|levels3|auto|cycle|final|halflinks [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run=$top/.deploy/run.sh
@@ -78,6 +81,18 @@ half)
     for sp in hierarchy half; do
       step h100_smoother_${sp}_$round 200 "$run" quarkflow --ncpu 0 --ncuda 1 solve /tmp/g32.nersc --csw 1.769 \
         --kappa ${QF_MG_KAPPA:-0.135} --solver mg --source random --mg-smoother-prec $sp
+    done
+  done
+  ;;
+sap)
+  "$run" quarkflow --ncpu 0 --ncuda 1 gauge generate --dim 32 32 32 32 --beta 6 --sweeps 200 --out /tmp/g32.nersc \
+    > "$out/generate.txt" 2>&1
+  for round in 1 2; do
+    for cycles in 0 2 4; do
+      smoother=""
+      [ "$cycles" = 0 ] || smoother="--mg-smoother sap --mg-sap-cycles $cycles"
+      step h100_sap${cycles}_$round 200 "$run" quarkflow --ncpu 0 --ncuda 1 bench mg /tmp/g32.nersc --csw 1.769 \
+        --kappa ${QF_MG_KAPPA:-0.13515} $smoother
     done
   done
   ;;

@@ -45,6 +45,7 @@ static __global__ void __launch_bounds__(QF_SAP_MAX_DOMAIN_SITES)
     const void *ij = clover ? qf_domain_records(clover_inv, j, vd, QF_CLOVER_REALS, prec) : NULL;
     int64_t bs = site ? qf_domain_block_site(&a.g, j, s) : 0;
     if (site) qf_sap_site_begin(rj, ej, s, half, r, bs, prec);
+    __syncthreads(); /* thread s applies A_oo^-1 at site half + s, which thread half + s began */
     if (clover && one) qf_clover_axpby_site(rj, 0.0, rj, 1.0, ij, rj, half + s, 1, prec);
     __syncthreads();
     if (one) qf_wilson_interior_site(rj, rj, uj, rj, NULL, NULL, s, &hop[QF_SAP_PREPARE]);
