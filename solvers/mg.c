@@ -18,7 +18,8 @@
  *        reconstructed), which damps the high modes far better than MR on A_l itself (on the
  *        DDalphaAMG 8^4 field at m0 = -0.33, 4 MR steps on the full operator left 41 outer
  *        iterations); MR on A_l where it has no even-odd form. On level 0, optionally the Schwarz
- *        smoother (smoother QF_MG_SMOOTHER_SAP, qf_precond_sap), which measured no better (RESULTS).
+ *        smoother (smoother QF_MG_SMOOTHER_SAP, qf_precond_sap): fewer outer iterations, more time
+ *        (RESULTS).
  *
  * Everything runs in the hierarchy's precision; the outer flexible GCR (qf_solve's kind MG) may run
  * in double around it. Written against the operator, preconditioner, transfer and BLAS interfaces. */
