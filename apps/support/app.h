@@ -242,7 +242,8 @@ void qf_app_mg_release(qf_solver_params *sp);
     "  --mg-refine-iter N  GCR iterations per vector and refinement cycle (default 4)\n"                   \
     "  --mg-smoother-steps N  even-odd MR post-smoothing steps on every level but the coarsest (default 5)\n" \
     "  --mg-smoother mr|sap  the finest level's smoother: even-odd MR steps (default) or the Schwarz\n"     \
-    "                      alternating procedure (MR on domains with Dirichlet boundaries, no messages)\n" \
+    "                      alternating procedure (even-odd MR on domains with Dirichlet boundaries, no\n" \
+    "                      messages)\n"                                                                    \
     "  --mg-prec single|double  the hierarchy's precision, and the outer GCR's iterations (default: single\n" \
     "                      under a double operator, the operator's own under a single one)\n"              \
     "  --mg-smoother-prec half|hierarchy  the finest level's MR smoother on a half-precision twin of its\n"  \
@@ -253,7 +254,7 @@ void qf_app_mg_release(qf_solver_params *sp);
     "                      vectors (a scale a vector and site; single hierarchy), or as the hierarchy (default)\n" \
     "  --mg-sap-block X Y Z T  Schwarz domains (default 4 4 4 4; even, dividing the blocks, at most 256 sites)\n" \
     "  --mg-sap-cycles N   Schwarz cycles, each both colours of domains (default 4)\n"                       \
-    "  --mg-sap-mr N       MR steps on each domain a cycle (default 4)\n"                                   \
+    "  --mg-sap-mr N       even-odd MR steps on each domain a cycle (default 4)\n"                          \
     "  --mg-coarse-tol T   relative residual of the coarse-grid GCR solves (default 0.25)\n"                   \
     "  --mg-coarse-max-iter N  iteration limit of each coarse-grid solve (default 100)\n"                   \
     "  --mg-coarse-nkrylov N  GCR search directions of the coarse-grid solves (default 64, at most 64)\n"   \
