@@ -22,7 +22,7 @@ static const char help[] =
     "                      for Bridge++ text files)\n"
     "  --start cold|weak|hot  generated start field (default weak)\n"
     "  --seed S            seed of the generated field and of the random source (default 1)\n"
-    "  --eps E             weak-field noise (default 0.1)\n"
+    "  --eps E             weak-field noise (default 0.1)\n" QF_APP_TILE_HELP
     "Operator:\n"
     "  --kappa K           hopping parameter (default 0.12; mass m = 1/(2 kappa) - 4)\n"
     "  --csw C             clover coefficient (default 0: plain Wilson)\n"

@@ -37,7 +37,7 @@ static const char help[] =
     "  --beta B            gauge coupling of the generated field (default 6.0)\n"
     "  --sweeps N          heatbath sweeps from a cold start before measuring (default 100)\n"
     "  --seed S            seed of the generated field (default 1)\n"
-    "  --format F          format of GAUGE_FILE (default auto)\n"
+    "  --format F          format of GAUGE_FILE (default auto)\n" QF_APP_TILE_HELP
     "  --kappa K           hopping parameter (default 0.1330)\n"
     "  --csw C             clover coefficient (default 1.769, non-perturbative at beta 6)\n"
     "  --prec double|single  precision of the operator (default double; half is for --sloppy)\n"
@@ -60,7 +60,7 @@ static const char help[] =
 typedef struct {
     const char *gauge_file, *out;
     qf_gauge_format format;
-    int dims[4], blocks[4], sweeps;
+    int dims[4], blocks[4], tile[4], sweeps;
     double beta;
     uint64_t seed;
     qf_solver_params sp;
@@ -76,6 +76,7 @@ static int parse(int argc, char **argv, prop_opts *o)
     o->dp = qf_dirac_default_params(0.1330);
     o->dp.csw = 1.769;
     o->seed = 1;
+    for (int mu = 0; mu < 4; mu++) o->tile[mu] = 1;
     o->sp = qf_app_solver_defaults();
     o->sp.max_iter = PROPAGATOR_MAX_ITER;
     qf_app_quarks_defaults(&o->q);
@@ -86,6 +87,7 @@ static int parse(int argc, char **argv, prop_opts *o)
         if ((op_rc = qf_app_quark_option(cmd, argc, argv, &i, &o->q)) != QF_APP_NOT_A_QUARK_OPTION) rc = op_rc;
         else if (!strcmp(a, "--dim")) rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         else if (!strcmp(a, "--blocks")) rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
+        else if (!strcmp(a, "--tile")) rc = qf_app_dims(cmd, argc, argv, &i, o->tile);
         else if (!strcmp(a, "--beta")) rc = qf_app_double(cmd, argc, argv, &i, &o->beta);
         else if (!strcmp(a, "--sweeps")) rc = qf_app_int(cmd, argc, argv, &i, &o->sweeps);
         else if (!strcmp(a, "--seed")) rc = qf_app_u64(cmd, argc, argv, &i, &o->seed);
@@ -110,6 +112,9 @@ static int parse(int argc, char **argv, prop_opts *o)
         if (rc) return rc;
     }
     if (o->sweeps < 0) return qf_app_usage_error(cmd, "--sweeps %d: must be >= 0", o->sweeps);
+    if (qf_app_tiled(o->tile) && !o->gauge_file)
+        return qf_app_usage_error(cmd, "--tile replicates a gauge file's field: give the file (or --dim for a "
+                                       "generated field of that size)");
     int rc = qf_app_quarks_check(cmd, &o->q, &o->sp);
     return rc ? rc : qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
@@ -152,16 +157,17 @@ static void contract(const int local[4], int t0, double *const col[12], double *
     }
 }
 
-/* The gauge field: GAUGE_FILE read (every process its part), or a quenched field generated on the
- * spot; *plaquette its Re Tr / 3. */
+/* The gauge field: GAUGE_FILE read (every process its part; replicated --tile times), or a quenched
+ * field generated on the spot; *plaquette its Re Tr / 3. */
 static int make_gauge(const prop_opts *o, qf_field *u, const int dims[4], double *plaquette)
 {
     if (o->gauge_file) {
         qf_gauge_info g;
-        int rc = qf_gauge_load(u, o->gauge_file, o->format, &g);
+        int rc = qf_app_gauge_load_tiled(u, o->gauge_file, o->format, o->tile, &g);
         if (!rc) {
-            printf("gauge         %s (%s), lattice %d %d %d %d, plaquette %.10f\n", o->gauge_file,
-                   qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3], g.plaquette);
+            printf("gauge         %s (%s), lattice %d %d %d %d%s, plaquette %.10f\n", o->gauge_file,
+                   qf_gauge_format_name(g.format), dims[0], dims[1], dims[2], dims[3],
+                   qf_app_tiled(o->tile) ? " (the file's field tiled)" : "", g.plaquette);
             qf_app_gauge_warning(o->gauge_file, &g);
             *plaquette = g.plaquette;
         }
@@ -411,7 +417,7 @@ int qf_cmd_propagator(int argc, char **argv)
     if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;
         if (qf_gauge_read_header(o.gauge_file, o.format, o.dims, &g)) return qf_app_error();
-        memcpy(dims, g.dims, sizeof dims);
+        for (int mu = 0; mu < 4; mu++) dims[mu] = g.dims[mu] * o.tile[mu];
     } else if (o.dims[0]) {
         memcpy(dims, o.dims, sizeof dims);
     }

@@ -38,7 +38,7 @@ static const char help[] =
     "inverse (--mg-coarse-dense) is solved alone too, the inverse's bytes over a solve's time.\n"
     "\n"
     "Gauge field: GAUGE_FILE (any format quarkflow reads; --format to name it), or a generated start field.\n"
-    "  --tile NX NY NZ NT  replicate the file's field NX x NY x NZ x NT times (a periodic field stays one)\n"
+    QF_APP_TILE_HELP
     "  --dim X Y Z T, --start cold|weak|hot, --eps E, --seed S   the generated field (default weak, 8^4)\n"
     "  --blocks BX BY BZ BT  block grid of the task graph (default: several blocks per worker)\n"
     "Operator:\n"
@@ -61,7 +61,6 @@ static const char help[] =
 
 typedef struct {
     qf_app_problem pr;
-    int tile[4];
     double kappa[BENCH_MAX_KAPPA];
     int nkappa;
     qf_solver_params sp;
@@ -100,7 +99,6 @@ static int parse(int argc, char **argv, bench_opts *o)
     memset(o, 0, sizeof *o);
     qf_app_problem_defaults(&o->pr);
     o->pr.p.csw = 0.0;
-    for (int mu = 0; mu < 4; mu++) o->tile[mu] = 1;
     o->kappa[0] = 0.12;
     o->kappa[1] = 0.125;
     o->nkappa = 2;
@@ -112,8 +110,6 @@ static int parse(int argc, char **argv, bench_opts *o)
         int rc = 0, op_rc;
         if (!strcmp(a, "--kappa")) {
             rc = parse_kappas(cmd, argc, argv, &i, o);
-        } else if (!strcmp(a, "--tile")) {
-            rc = qf_app_dims(cmd, argc, argv, &i, o->tile);
         } else if (!strcmp(a, "--source-seed")) {
             rc = qf_app_u64(cmd, argc, argv, &i, &o->source_seed);
         } else if (!strcmp(a, "--plot")) {
@@ -134,41 +130,17 @@ static int parse(int argc, char **argv, bench_opts *o)
         }
         if (rc) return rc;
     }
-    if ((o->tile[0] > 1 || o->tile[1] > 1 || o->tile[2] > 1 || o->tile[3] > 1) && !o->pr.gauge_file)
-        return qf_app_usage_error(cmd, "--tile replicates a gauge file's field: give the file (or --dim for a generated one)");
     return qf_app_solver_check(cmd, &o->sp, o->pr.p.prec);
 }
 
-/* The gauge field on lat: the file's (replicated tile times, through the host), or the start field. */
-static int load_gauge(const bench_opts *o, const int file_dims[4], const qf_lattice *lat, qf_field *u)
+/* The gauge field on lat: the file's (replicated --tile times), or the start field. */
+static int load_gauge(const bench_opts *o, qf_field *u)
 {
     if (!o->pr.gauge_file) return qf_gauge_start(u, o->pr.start, o->pr.seed, o->pr.eps);
     qf_gauge_info g;
-    int tiled = lat->global_volume != qf_volume(file_dims);
-    if (!tiled) {
-        if (qf_gauge_load(u, o->pr.gauge_file, o->pr.format, &g)) return QF_ERROR;
-    } else {
-        qf_lattice small;
-        qf_field *us = NULL;
-        int64_t vs = qf_volume(file_dims), site = qf_field_site_reals(QF_FIELD_GAUGE);
-        double *hs = malloc((size_t)vs * site * sizeof *hs), *h = malloc((size_t)lat->global_volume * site * sizeof *h);
-        int rc = !hs || !h ? qf_fail("out of host memory tiling the gauge field") : QF_SUCCESS;
-        rc = rc || qf_app_lattice(&small, file_dims, NULL, 1) || qf_field_create(&us, &small, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
-             qf_gauge_load(us, o->pr.gauge_file, o->pr.format, &g) || qf_field_export(us, hs);
-        for (int64_t s = 0; s < lat->global_volume && !rc; s++) {
-            int x[4];
-            qf_lex_coords(s, lat->global, x);
-            for (int mu = 0; mu < 4; mu++) x[mu] %= file_dims[mu];
-            memcpy(h + s * site, hs + qf_lex_index(x, file_dims) * site, (size_t)site * sizeof *h);
-        }
-        rc = rc || qf_field_import(u, h);
-        if (us) qf_field_destroy(us);
-        free(hs);
-        free(h);
-        if (rc) return QF_ERROR;
-    }
+    if (qf_app_gauge_load_tiled(u, o->pr.gauge_file, o->pr.format, o->pr.tile, &g)) return QF_ERROR;
     printf("gauge         %s (%s), plaquette %.12f%s\n", o->pr.gauge_file, qf_gauge_format_name(g.format), g.plaquette,
-           tiled ? ", tiled" : "");
+           qf_app_tiled(o->pr.tile) ? ", tiled" : "");
     qf_app_gauge_warning(o->pr.gauge_file, &g);
     return QF_SUCCESS;
 }
@@ -384,10 +356,8 @@ static int plot_rows(const char *picture, const bench_row *rows, int n)
                  "unset multiplot\n");
 }
 
-static int mg_bench(const bench_opts *o, const int file_dims[4])
+static int mg_bench(const bench_opts *o, const int dims[4])
 {
-    int dims[4];
-    for (int mu = 0; mu < 4; mu++) dims[mu] = file_dims[mu] * o->tile[mu];
     qf_lattice lat;
     if (qf_app_lattice(&lat, dims, o->pr.blocks, 1)) return QF_ERROR;
     printf("bench mg      mixed BiCGStab against MG-GCR, random source (seed %llu), to |b - M x| / |b| <= %.1e\n",
@@ -403,7 +373,7 @@ static int mg_bench(const bench_opts *o, const int file_dims[4])
     double *src = malloc((size_t)vol * 24 * sizeof *src);
     bench_row rows[BENCH_MAX_KAPPA];
     int rc = !src ? qf_fail("out of host memory for a colour-spinor field") : QF_SUCCESS;
-    rc = rc || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || load_gauge(o, file_dims, &lat, u) ||
+    rc = rc || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || load_gauge(o, u) ||
          qf_field_create(&b, &lat, QF_FIELD_WILSON, o->pr.p.prec, 0) ||
          qf_field_create(&x, &lat, QF_FIELD_WILSON, o->pr.p.prec, 0);
     if (!rc) {
@@ -481,13 +451,7 @@ int qf_bench_mg(int argc, char **argv)
     int rc = parse(argc, argv, &o), dims[4];
     if (rc) return rc;
     if (o.plot && qf_app_check_output("--plot", o.plot)) return qf_app_error();
-    if (o.pr.gauge_file) {
-        qf_gauge_info g;
-        if (qf_gauge_read_header(o.pr.gauge_file, o.pr.format, o.pr.dims, &g)) return qf_app_error();
-        memcpy(dims, g.dims, sizeof dims);
-    } else {
-        for (int mu = 0; mu < 4; mu++) dims[mu] = o.pr.dims[0] ? o.pr.dims[mu] : 8;
-    }
+    if ((rc = qf_app_problem_prepare("bench mg", &o.pr, dims))) return rc;
     if (qf_app_start(&argc, &argv)) return qf_app_error();
     rc = qf_app_single_process("bench mg") || mg_bench(&o, dims);
     qf_app_stop();

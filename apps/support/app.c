@@ -43,6 +43,35 @@ void qf_app_gauge_warning(const char *path, const qf_gauge_info *g)
     if (g->warning[0] && qf_app_launcher_rank() == 0) fprintf(stderr, "quarkflow: warning: %s: %s\n", path, g->warning);
 }
 
+int qf_app_gauge_load_tiled(qf_field *u, const char *path, qf_gauge_format format, const int tile[4],
+                            qf_gauge_info *g)
+{
+    if (!qf_app_tiled(tile)) return qf_gauge_load(u, path, format, g);
+    if (qf_runtime_nprocs() > 1)
+        return qf_fail("--tile replicates the field through one process's memory: run it on one process");
+    const qf_lattice *lat = qf_field_lattice(u);
+    int dims[4];
+    for (int mu = 0; mu < 4; mu++) dims[mu] = lat->global[mu] / tile[mu];
+    qf_lattice small;
+    qf_field *us = NULL;
+    int64_t vs = qf_volume(dims), site = qf_field_site_reals(QF_FIELD_GAUGE);
+    double *hs = malloc((size_t)vs * site * sizeof *hs), *h = malloc((size_t)lat->global_volume * site * sizeof *h);
+    int rc = !hs || !h ? qf_fail("out of host memory tiling the gauge field") : QF_SUCCESS;
+    rc = rc || qf_app_lattice(&small, dims, NULL, 1) || qf_field_create(&us, &small, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+         qf_gauge_load(us, path, format, g) || qf_field_export(us, hs);
+    for (int64_t s = 0; s < lat->global_volume && !rc; s++) {
+        int x[4];
+        qf_lex_coords(s, lat->global, x);
+        for (int mu = 0; mu < 4; mu++) x[mu] %= dims[mu];
+        memcpy(h + s * site, hs + qf_lex_index(x, dims) * site, (size_t)site * sizeof *h);
+    }
+    rc = rc || qf_field_import(u, h);
+    if (us) qf_field_destroy(us);
+    free(hs);
+    free(h);
+    return rc ? QF_ERROR : QF_SUCCESS;
+}
+
 int qf_app_usage_error(const char *command, const char *fmt, ...)
 {
     va_list ap;

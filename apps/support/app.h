@@ -23,6 +23,18 @@ int qf_app_error(void);
 /* Prints the reader's doubt about a gauge file it read (qf_gauge_info.warning), if any, as
  * "quarkflow: warning: PATH: ..." on stderr, once (rank 0). */
 void qf_app_gauge_warning(const char *path, const qf_gauge_info *g);
+/* The gauge field of the file at path into u, whose lattice is the file's replicated tile[mu] times
+ * along each direction (all 1: the file's own lattice); a periodic field stays a solution of its
+ * action, so that a small field stands for a larger lattice (issue 19's 8^4 DDalphaAMG field tiled to
+ * 16^4). Tiling goes through one process's memory: with several processes it fails with a message.
+ * g describes the file. */
+int qf_app_gauge_load_tiled(qf_field *u, const char *path, qf_gauge_format format, const int tile[4],
+                            qf_gauge_info *g);
+/* Whether a --tile asks for any replication. */
+static inline int qf_app_tiled(const int tile[4]) { return tile[0] * tile[1] * tile[2] * tile[3] > 1; }
+#define QF_APP_TILE_HELP                                                                                     \
+    "  --tile NX NY NZ NT  replicate the gauge file's field NX x NY x NZ x NT times (a periodic field stays\n" \
+    "                      one; one process)\n"
 /* Prints a usage error for the command and returns exit status 2. */
 int qf_app_usage_error(const char *command, const char *fmt, ...);
 
@@ -137,6 +149,7 @@ typedef struct {
     const char *gauge_file, *source, *out;
     qf_gauge_format format;
     int dims[4], blocks[4], point[6]; /* asqtad: point[4] 0, point[5] the colour */
+    int tile[4];                      /* --tile: the gauge file's field replicated (1 1 1 1: not) */
     qf_gauge_start_kind start;
     uint64_t seed;
     double eps;

@@ -142,6 +142,7 @@ void qf_app_problem_defaults(qf_app_problem *pr)
     pr->form = QF_SCHUR_ASYMMETRIC;
     pr->source = "point";
     pr->out_bits = 64;
+    for (int mu = 0; mu < 4; mu++) pr->tile[mu] = 1;
     qf_app_quarks_defaults(&pr->q);
 }
 
@@ -157,6 +158,7 @@ int qf_app_problem_option(const char *cmd, int argc, char **argv, int *i, qf_app
     }
     if (!strcmp(a, "--dim")) return qf_app_dims(cmd, argc, argv, i, o->dims);
     if (!strcmp(a, "--blocks")) return qf_app_dims(cmd, argc, argv, i, o->blocks);
+    if (!strcmp(a, "--tile")) return qf_app_dims(cmd, argc, argv, i, o->tile);
     if (!strcmp(a, "--out-prec")) {
         qf_precision p;
         if (*i + 1 >= argc || qf_precision_parse(argv[*i + 1], &p) || qf_precision_check_full(p, a))
@@ -231,8 +233,11 @@ int qf_app_problem_prepare(const char *cmd, const qf_app_problem *o, int dims[4]
     if (o->gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
         qf_gauge_info g;
         if (qf_gauge_read_header(o->gauge_file, o->format, o->dims, &g)) return qf_app_error();
-        memcpy(dims, g.dims, sizeof g.dims);
+        for (int mu = 0; mu < 4; mu++) dims[mu] = g.dims[mu] * o->tile[mu];
     } else {
+        if (qf_app_tiled(o->tile))
+            return qf_app_usage_error(cmd, "--tile replicates a gauge file's field: give the file (or --dim for a "
+                                           "generated field of that size)");
         if (o->dims[0]) memcpy(dims, o->dims, sizeof o->dims);
         char noise[64] = "";
         if (o->start == QF_START_WEAK) snprintf(noise, sizeof noise, " (eps %g)", o->eps);
@@ -310,10 +315,14 @@ int qf_app_write_result(const qf_app_problem *o, const char *path, const qf_fiel
     return rc;
 }
 
-static void print_gauge_file(const char *path, const qf_gauge_info *g)
+static void print_gauge_file(const char *path, const qf_gauge_info *g, const int tile[4])
 {
-    printf("gauge         %s (%s, %d-bit), lattice %d %d %d %d, plaquette %.16f\n", path, qf_gauge_format_name(g->format),
-           g->precision_bits, g->dims[0], g->dims[1], g->dims[2], g->dims[3], g->plaquette);
+    char tiled[96] = "";
+    if (qf_app_tiled(tile))
+        snprintf(tiled, sizeof tiled, ", tiled %d %d %d %d times to %d %d %d %d", tile[0], tile[1], tile[2], tile[3],
+                 g->dims[0] * tile[0], g->dims[1] * tile[1], g->dims[2] * tile[2], g->dims[3] * tile[3]);
+    printf("gauge         %s (%s, %d-bit), lattice %d %d %d %d, plaquette %.16f%s\n", path, qf_gauge_format_name(g->format),
+           g->precision_bits, g->dims[0], g->dims[1], g->dims[2], g->dims[3], g->plaquette, tiled);
     qf_app_gauge_warning(path, g);
 }
 
@@ -334,8 +343,9 @@ int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *o, const int dims
             rc = qf_fail("out of host memory for two colour-spinor fields of %lld sites", (long long)lat->local_volume);
     }
     rc = rc || qf_field_create(&u, lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
-         (o->gauge_file ? qf_gauge_load(u, o->gauge_file, o->format, &g) : qf_gauge_start(u, o->start, o->seed, o->eps));
-    if (!rc && o->gauge_file) print_gauge_file(o->gauge_file, &g);
+         (o->gauge_file ? qf_app_gauge_load_tiled(u, o->gauge_file, o->format, o->tile, &g)
+                        : qf_gauge_start(u, o->start, o->seed, o->eps));
+    if (!rc && o->gauge_file) print_gauge_file(o->gauge_file, &g, o->tile);
     rc = rc || make_source(o, lat, s->src);
     double plaquette = NAN; /* for the note on u0 */
     if (!rc && ks && !o->q.u0_given) {
