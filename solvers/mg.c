@@ -46,6 +46,7 @@ struct qf_mg {
     qf_field **vec[QF_MG_MAX_LEVELS];     /* level l's near-null vectors, kept for the refinement cycles */
     level_ref ref[QF_MG_MAX_LEVELS];
     qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
+    qf_task_scope dense_scope;             /* the GPU's, for a dense inverse too large for a core */
     int measured[QF_MG_MAX_LEVELS];        /* 1: level l placed auto, its placement chosen by timing */
     qf_scalar *one_task[QF_MG_MAX_LEVELS]; /* level l's solves inside one-task solves: iterations, seconds */
     int one_task_from;                     /* the first level solved in one task (levels: none) */
@@ -481,8 +482,8 @@ static int dense_coarsest(qf_mg *mg)
     int gpu = qf_runtime_ncuda_workers() > 0 && mg->scope[c].where != QF_PLACE_CPU;
     int64_t limit = mg->p.coarse_dense != QF_MG_DENSE_AUTO ? mg->p.coarse_dense : gpu ? QF_MG_DENSE_GPU : QF_MG_DENSE_CPU;
     if (n > limit) return QF_SUCCESS;
-    qf_task_scope gpu_only = {.where = QF_PLACE_GPU};
-    qf_task_scope *scope = gpu && n > QF_MG_DENSE_CPU ? &gpu_only : &mg->scope[c];
+    mg->dense_scope = (qf_task_scope){.where = QF_PLACE_GPU};
+    qf_task_scope *scope = gpu && n > QF_MG_DENSE_CPU ? &mg->dense_scope : &mg->scope[c];
     qf_task_scope *outer = qf_task_scope_enter(scope);
     double t0 = qf_wtime(), residual = -1.0;
     int rc = qf_coarse_op_invert_schur(Ac, &residual);
@@ -667,6 +668,7 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
 void qf_mg_destroy(qf_mg *mg)
 {
     if (!mg) return;
+    qf_runtime_wait_all(); /* tasks still pending count into mg's scopes as they complete */
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         qf_precond_destroy(mg->cycle[l]);
         qf_precond_destroy(mg->smoother[l]);

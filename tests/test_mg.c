@@ -93,10 +93,14 @@ static size_t nreals(const qf_field *f)
 /* A scope that keeps the tasks inserted under it on one kind of worker (the GPU where there is one), so
  * that an operation repeated under it gives the same bits: a CPU and a GPU sum in different orders (the
  * GPU in float), and under dmdas with both kinds two runs of one operation may land on either. */
-static qf_task_scope one_kind_scope(void)
+static qf_task_scope *one_kind_scope(void)
 {
-    return (qf_task_scope){.where = qf_runtime_ncuda_workers() > 0 ? QF_PLACE_GPU : QF_PLACE_CPU};
+    /* static: a scope must outlive the tasks inserted under it, whose completion counts into it */
+    static qf_task_scope pin;
+    pin = (qf_task_scope){.where = qf_runtime_ncuda_workers() > 0 ? QF_PLACE_GPU : QF_PLACE_CPU};
+    return &pin;
 }
+
 /* R psi from the exported vectors with global loops: coarse site C = x / agg. */
 static void host_restrict(const qf_transfer *T, const double *v, const double *psi, double *out)
 {
@@ -163,7 +167,7 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
      * for bit, and bit for bit again once dropped (R psi before and after, on one kind of worker); a
      * double transfer refuses them */
     if (prec == QF_SINGLE) {
-        qf_task_scope pin = one_kind_scope(), *outer = qf_task_scope_enter(&pin);
+        qf_task_scope *pin = one_kind_scope(), *outer = qf_task_scope_enter(pin);
         rc = qf_transfer_restrict(T, rpe, psi);
         qf_task_scope_leave(outer);
         double *r1 = rc ? NULL : exported(rpe);
@@ -177,7 +181,7 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
                   "%s: R psi and P e with half vectors against single: %.2e and %.2e (want 1e-8 .. 2e-4)", cfg, dr, dp);
             free(rh), free(ph);
         }
-        outer = qf_task_scope_enter(&pin);
+        outer = qf_task_scope_enter(pin);
         rc = qf_transfer_set_vector_precision(T, QF_SINGLE) || qf_transfer_restrict(T, rpe, psi);
         qf_task_scope_leave(outer);
         CHECK(!rc, "%s: single vectors again: %s", cfg, qf_last_error());
@@ -441,7 +445,7 @@ static void check_half_links(qf_linop *Ac, const qf_transfer *T, const char *cfg
     qf_linop *schur = NULL;
     int rc = qf_linop_schur(Ac, &schur);
     /* on one kind of worker: D_c e with single links again below is compared bit for bit */
-    qf_task_scope pin = one_kind_scope(), *outer = qf_task_scope_enter(&pin);
+    qf_task_scope *pin = one_kind_scope(), *outer = qf_task_scope_enter(pin);
     for (int h = 0; h < 2; h++) {
         rc = rc || (h && qf_coarse_op_set_link_precision(Ac, QF_HALF));
         for (int k = 0; k < 3; k++) rc = rc || qf_field_create_shaped(&out[h][k], cl, &cs, QF_SINGLE, 0);
@@ -463,7 +467,7 @@ static void check_half_links(qf_linop *Ac, const qf_transfer *T, const char *cfg
     rc = qf_coarse_op_set_link_precision(Ac, QF_DOUBLE);
     CHECK(rc && strstr(qf_last_error(), "half for a single-precision operator"), "%s: double links refused: %s", cfg,
           rc ? qf_last_error() : "accepted");
-    outer = qf_task_scope_enter(&pin);
+    outer = qf_task_scope_enter(pin);
     rc = qf_coarse_op_set_link_precision(Ac, QF_SINGLE) || qf_linop_apply(Ac, out[1][0], e);
     qf_task_scope_leave(outer);
     CHECK(!rc, "%s: back to single links: %s", cfg, qf_last_error());

@@ -168,7 +168,9 @@ typedef enum { QF_WORKER_CPU = 0, QF_WORKER_CUDA } qf_worker_kind;
  * only where its placement allows (a codelet without an implementation there runs where it can), and
  * the scope counts the tasks that ran on each worker type (ran[qf_worker_kind], updated as tasks
  * complete: read it after waiting for them). Scopes nest: enter returns the scope it replaces, which
- * leave makes current again. The multigrid solver gives each level a scope (--mg-location). */
+ * leave makes current again. A scope must outlive every task inserted under it (static or heap
+ * storage, not a local of a function that returns before its tasks complete): each task's completion
+ * callback counts into it. The multigrid solver gives each level a scope (--mg-location). */
 typedef enum { QF_PLACE_AUTO = 0, QF_PLACE_CPU, QF_PLACE_GPU } qf_placement;
 const char *qf_placement_name(qf_placement p);
 /* Parses auto, cpu or gpu: 0, or -1 for anything else. */
