@@ -112,9 +112,6 @@ static int parse(int argc, char **argv, prop_opts *o)
         if (rc) return rc;
     }
     if (o->sweeps < 0) return qf_app_usage_error(cmd, "--sweeps %d: must be >= 0", o->sweeps);
-    if (qf_app_tiled(o->tile) && !o->gauge_file)
-        return qf_app_usage_error(cmd, "--tile replicates a gauge file's field: give the file (or --dim for a "
-                                       "generated field of that size)");
     int rc = qf_app_quarks_check(cmd, &o->q, &o->sp);
     return rc ? rc : qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
@@ -414,13 +411,9 @@ int qf_cmd_propagator(int argc, char **argv)
     if (rc) return rc;
     if (o.out && qf_app_check_output("--out", o.out)) return qf_app_error();
     int dims[4] = {8, 8, 8, 8};
-    if (o.gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
-        qf_gauge_info g;
-        if (qf_gauge_read_header(o.gauge_file, o.format, o.dims, &g)) return qf_app_error();
-        for (int mu = 0; mu < 4; mu++) dims[mu] = g.dims[mu] * o.tile[mu];
-    } else if (o.dims[0]) {
-        memcpy(dims, o.dims, sizeof dims);
-    }
+    /* the lattice now; the links once the processes run (each reads its part) */
+    if ((rc = qf_app_gauge_dims("propagator", o.gauge_file, o.format, o.dims, o.tile, dims))) return rc;
+    if (!o.gauge_file && o.dims[0]) memcpy(dims, o.dims, sizeof dims);
     qf_app.runtime.trace_window = 1; /* the trace holds the 12 solves, not the gauge generation */
     if (qf_app_start(&argc, &argv)) return qf_app_error();
     rc = run(&o, dims);

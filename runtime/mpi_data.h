@@ -38,9 +38,9 @@ int qf_runtime_fuse_blocks(int fused_shares_cpus);
 int qf_runtime_pair_hops(int64_t bytes);
 /* Whether a hop on lat runs as one task a block that reads its neighbours' blocks directly (tasks/
  * stencil.h's direct stage, and the direct kernels of bench dslash alike) instead of gathers, interiors
- * and exteriors: never on one block or several processes; else QF_STENCIL_DIRECT=auto (the default: as qf_runtime_default_direct_hops says for the
- * workers started), always (CPU-only codelets: the hops then run on the CPU workers) or never, read
- * when the runtime starts. */
+ * and exteriors: never on one block or several processes; else QF_STENCIL_DIRECT=auto (the default: as
+ * qf_runtime_default_direct_hops says for the workers started), always (CPU-only codelets: the hops
+ * then run on the CPU workers) or never, read when the runtime starts. */
 int qf_runtime_direct_hops(const qf_lattice *lat);
 
 #if QF_HAVE_MPI

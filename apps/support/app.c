@@ -43,6 +43,19 @@ void qf_app_gauge_warning(const char *path, const qf_gauge_info *g)
     if (g->warning[0] && qf_app_launcher_rank() == 0) fprintf(stderr, "quarkflow: warning: %s: %s\n", path, g->warning);
 }
 
+int qf_app_gauge_dims(const char *command, const char *path, qf_gauge_format format, const int check[4],
+                      const int tile[4], int dims[4])
+{
+    if (!path)
+        return qf_app_tiled(tile) ? qf_app_usage_error(command, "--tile replicates a gauge file's field: give the file "
+                                                                "(or --dim for a generated field of that size)")
+                                  : 0;
+    qf_gauge_info g;
+    if (qf_gauge_read_header(path, format, check, &g)) return qf_app_error();
+    for (int mu = 0; mu < 4; mu++) dims[mu] = g.dims[mu] * tile[mu];
+    return 0;
+}
+
 int qf_app_gauge_load_tiled(qf_field *u, const char *path, qf_gauge_format format, const int tile[4],
                             qf_gauge_info *g)
 {

@@ -30,6 +30,11 @@ void qf_app_gauge_warning(const char *path, const qf_gauge_info *g);
  * g describes the file. */
 int qf_app_gauge_load_tiled(qf_field *u, const char *path, qf_gauge_format format, const int tile[4],
                             qf_gauge_info *g);
+/* Before the runtime starts: with a gauge file, dims = its extents (its header read; --dim's check, if
+ * given, checked against them) times tile; without one, dims unchanged, and a tile asking for
+ * replication a usage error. 0 or an exit code. */
+int qf_app_gauge_dims(const char *command, const char *path, qf_gauge_format format, const int check[4],
+                      const int tile[4], int dims[4]);
 /* Whether a --tile asks for any replication. */
 static inline int qf_app_tiled(const int tile[4]) { return tile[0] * tile[1] * tile[2] * tile[3] > 1; }
 #define QF_APP_TILE_HELP                                                                                     \

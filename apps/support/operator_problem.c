@@ -230,14 +230,10 @@ int qf_app_problem_prepare(const char *cmd, const qf_app_problem *o, int dims[4]
     }
     const int generated[4] = {8, 8, 8, 8};
     memcpy(dims, generated, sizeof generated);
-    if (o->gauge_file) { /* the lattice now; the links once the processes run (each reads its part) */
-        qf_gauge_info g;
-        if (qf_gauge_read_header(o->gauge_file, o->format, o->dims, &g)) return qf_app_error();
-        for (int mu = 0; mu < 4; mu++) dims[mu] = g.dims[mu] * o->tile[mu];
-    } else {
-        if (qf_app_tiled(o->tile))
-            return qf_app_usage_error(cmd, "--tile replicates a gauge file's field: give the file (or --dim for a "
-                                           "generated field of that size)");
+    /* the lattice now; the links once the processes run (each reads its part) */
+    int rc = qf_app_gauge_dims(cmd, o->gauge_file, o->format, o->dims, o->tile, dims);
+    if (rc) return rc;
+    if (!o->gauge_file) {
         if (o->dims[0]) memcpy(dims, o->dims, sizeof o->dims);
         char noise[64] = "";
         if (o->start == QF_START_WEAK) snprintf(noise, sizeof noise, " (eps %g)", o->eps);
