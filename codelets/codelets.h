@@ -272,12 +272,12 @@ int qf_insert_mg_orthonormalize(qf_field *v, int b, const int agg[QF_NDIM], int 
                                 struct starpu_data_descr vanished);
 /* mg_restrict: coarse block c of coarse = R fine, reading the fine blocks that c holds and their
  *   blocks of v; W coarse(c). Task name "restrict".
- * mg_prolong: fine block b of fine = P coarse (W), or += P coarse (add: RW), reading b's coarse block
- *   and v(b). Task name "prolong". */
+ * mg_prolong: fine block b of fine = P coarse (W), or its even sites alone (even_only: RW), reading b's
+ *   coarse block and v(b). Task name "prolong". */
 int qf_insert_mg_restrict(qf_field *coarse, int c, const qf_field *fine, const qf_field *v, const int agg[QF_NDIM],
                           int nvec);
 int qf_insert_mg_prolong(qf_field *fine, int b, const qf_field *coarse, const qf_field *v, const int agg[QF_NDIM],
-                         int nvec, int add);
+                         int nvec, int even_only);
 
 /* The fine operator of a Galerkin build: Wilson-clover (wilson set: links the gauge field, clover its
  * term A or NULL, kappa, boundary phases) or a coarse operator (links its links). */

@@ -1,7 +1,7 @@
 /* Codelet mg_prolong: P of the multigrid transfer, one fine block from its coarse block and its
- * near-null vectors, out = P e or out += P e (kernels/mg.h). Inside the one-task coarse solve
+ * near-null vectors, out = P e on all sites or on the even ones alone (kernels/mg.h). Inside the one-task coarse solve
  * (mg_coarse_solve) a serial step of its cycle, the fine sites shared among the CPU team.
- * Buffers: R coarse, R V, W|RW fine. */
+ * Buffers: R coarse, R V, W (RW: even sites alone) fine. */
 #include "codelets.h"
 #include "cpu_team.h"
 #include "cpu_versions.h"
@@ -25,7 +25,7 @@ static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const
             float *o = (float *)out + (size_t)fs * QF_SPINOR_REALS;
             qf_mg_prolong_wilson_f((const float *)coarse + qf_mg_prolong_coarse_offset(a, fs),
                                    qf_mg_wilson_records_f(&a->g, v, fs, vf), a->g.nvec, f);
-            for (int l = 0; l < QF_SPINOR_REALS; l++) o[l] = a->add ? o[l] + f[l] : f[l];
+            memcpy(o, f, sizeof f);
         }
         return;
     }
@@ -35,7 +35,7 @@ static inline QF_HD_INLINE void prolong_block(const qf_mg_prolong_args *a, const
         qf_mg_prolong_site(a, coarse, v, fs, e);
         size_t o = (size_t)fs * len;
         for (int l = 0; l < len; l++)
-            qf_real_set(out, a->g.prec, o + l, a->add ? e[l] + qf_real_get(out, a->g.prec, o + l) : e[l]);
+            qf_real_set(out, a->g.prec, o + l, e[l]);
     }
 }
 
@@ -63,7 +63,7 @@ static void prolong_part(void *p, int k, int n)
 {
     const prolong_share *s = p;
     int64_t first, end;
-    qf_cpu_team_share(qf_volume(s->a->g.fext), k, n, &first, &end);
+    qf_cpu_team_share(qf_mg_prolong_sites(s->a), k, n, &first, &end);
     QF_CPU_CALL(prolong_run, (s->a, s->coarse, s->v, s->fine, first, end));
 }
 
@@ -78,7 +78,7 @@ static void mg_prolong_cpu(void *buffers[], void *cl_arg)
     const qf_mg_prolong_args *a = cl_arg;
     QF_CPU_CALL(prolong_run, (a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
                               (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), (void *)STARPU_VECTOR_GET_PTR(buffers[2]),
-                              0, qf_volume(a->g.fext)));
+                              0, qf_mg_prolong_sites(a)));
 }
 
 static struct starpu_perfmodel mg_prolong_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_prolong"};
@@ -95,13 +95,13 @@ struct starpu_codelet qf_cl_mg_prolong = {
 };
 
 int qf_insert_mg_prolong(qf_field *fine, int b, const qf_field *coarse, const qf_field *v, const int agg[QF_NDIM],
-                         int nvec, int add)
+                         int nvec, int even_only)
 {
-    qf_mg_prolong_args a = {.g = qf_mg_transfer_geom(v, agg, nvec), .add = add != 0};
+    qf_mg_prolong_args a = {.g = qf_mg_transfer_geom(v, agg, nvec), .even_only = even_only != 0};
     memcpy(a.cext, coarse->lat->block, sizeof a.cext);
     int c = qf_lattice_coarse_block_of(coarse->lat, v->lat, b, a.pos);
     int ret = QF_TASK_INSERT_BLOCK(fine->lat, b, &qf_cl_mg_prolong, STARPU_R, qf_field_block(coarse, c), STARPU_R,
-                                   qf_field_block(v, b), add ? STARPU_RW : STARPU_W, qf_field_block(fine, b),
+                                   qf_field_block(v, b), even_only ? STARPU_RW : STARPU_W, qf_field_block(fine, b),
                                    STARPU_NAME, "prolong", QF_ARGS(a), 0);
     return qf_task_check(ret, "mg_prolong");
 }

@@ -1,7 +1,7 @@
-/* CUDA implementation of mg_prolong: one thread per (fine site, component i), each summing over the N
- * vectors in the fields' arithmetic (kernels/mg_transfer.cuh); out = P e, or out += P e (add). A warp's
- * threads read a few sites' runs of nsite components of vector k at once, so that over the loop on k
- * each site's vector records are read whole. */
+/* CUDA implementation of mg_prolong: one thread per (fine site, component i) of the sites written
+ * (qf_mg_prolong_sites), each summing over the N vectors in the fields' arithmetic
+ * (kernels/mg_transfer.cuh). A warp's threads read a few sites' runs of nsite components of vector k at
+ * once, so that over the loop on k each site's vector records are read whole. */
 #include "codelets.h"
 #include "cuda_launch.h"
 #include "kernels/mg_transfer.cuh"
@@ -27,19 +27,14 @@ static __global__ void mg_prolong_kernel(const void *coarse, const void *v, void
         qf_mg_madd(acc, qf_mg_load_cplx<T, PV>(v, (size_t)fs * nv + k, nsite, i),
                    qf_mg_load_cplx<T, P>(coarse, cs, 2 * nv, e0 + k));
     const size_t o = (size_t)2 * t;
-    double re = acc.re, im = acc.im;
-    if (a.add) {
-        re += qf_real_get(out, (qf_precision)P, o);
-        im += qf_real_get(out, (qf_precision)P, o + 1);
-    }
-    qf_real_set(out, (qf_precision)P, o, re);
-    qf_real_set(out, (qf_precision)P, o + 1, im);
+    qf_real_set(out, (qf_precision)P, o, acc.re);
+    qf_real_set(out, (qf_precision)P, o + 1, acc.im);
 }
 
 extern "C" void qf_mg_prolong_run_cuda(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine,
                                        cudaStream_t stream)
 {
-    int64_t n = qf_volume(a->g.fext) * a->g.nsite;
+    int64_t n = qf_mg_prolong_sites(a) * a->g.nsite;
     if (n <= 0) return;
     QF_WITH_FIELD_AND_STORED_PRECISION(a->g.prec, a->g.vprec, P, PV,
                                 mg_prolong_kernel<P, PV><<<qf_cuda_blocks(n), QF_CUDA_THREADS, 0, stream>>>(coarse, v, fine, n, *a));

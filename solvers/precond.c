@@ -25,6 +25,8 @@ void qf_precond_destroy(qf_precond *K)
     free(K);
 }
 
+void *qf_precond_context(const qf_precond *K, const qf_precond_ops *ops) { return K && K->ops == ops ? K->ctx : NULL; }
+
 const char *qf_precond_name(const qf_precond *K) { return K->ops->name ? K->ops->name : "preconditioner"; }
 
 int qf_precond_apply(qf_precond *K, qf_field *z, const qf_field *r, double *flops)

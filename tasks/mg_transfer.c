@@ -6,7 +6,7 @@
  *   mg_pack(b)            R: v_k(b), k < N          W: V(b)
  *   mg_orthonormalize(b)  RW: V(b)                  REDUX: count of vanished vectors
  *   mg_restrict(c)        R: fine(b), V(b) for the fine blocks b of c       W: coarse(c)
- *   mg_prolong(b)         R: coarse(c(b)), V(b)     W (or RW to add): fine(b) */
+ *   mg_prolong(b)         R: coarse(c(b)), V(b)     W (RW on the even sites alone): fine(b) */
 #include "mg_tasks.h"
 
 int qf_transfer_create(qf_transfer **out, const qf_lattice *fine, const qf_field_shape *fine_shape,
@@ -133,16 +133,18 @@ int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field 
     return QF_SUCCESS;
 }
 
-int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *coarse, int add)
+int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *coarse, int parity)
 {
     if (qf_sequence_failed()) return QF_ERROR;
+    if (parity != -1 && parity != 0)
+        return qf_fail("multigrid prolongation on parity %d: give -1 (all sites) or 0 (the even sites)", parity);
     if (check_field(fine, T->fine, &T->fine_shape, T->prec, "fine") ||
         check_field(coarse, &T->coarse, &T->coarse_shape, T->prec, "coarse"))
         return QF_ERROR;
     const qf_lattice *fl = T->fine;
     for (int b = 0; b < fl->nblocks; b++)
         if (qf_lattice_block_is_local(fl, b) &&
-            qf_insert_mg_prolong(fine, b, coarse, qf_transfer_applied_vectors(T), T->agg, T->nvec, add))
+            qf_insert_mg_prolong(fine, b, coarse, qf_transfer_applied_vectors(T), T->agg, T->nvec, parity == 0))
             return QF_ERROR;
     return QF_SUCCESS;
 }

@@ -135,7 +135,7 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
     qf_field_create_shaped(&rpsi, cl, &cs, prec, 0);
     qf_field_create_shaped(&rpe, cl, &cs, prec, 0);
     qf_field_create_shaped(&pe, fl, &fs, prec, 0);
-    int rc = qf_transfer_restrict(T, rpsi, psi) || qf_transfer_prolong(T, pe, e, 0) || qf_transfer_restrict(T, rpe, pe);
+    int rc = qf_transfer_restrict(T, rpsi, psi) || qf_transfer_prolong(T, pe, e, -1) || qf_transfer_restrict(T, rpe, pe);
     CHECK(!rc, "%s: transfer: %s", cfg, qf_last_error());
     double *v = exported(qf_transfer_vectors(T)), *r = exported(rpsi), *p = exported(pe), *rp = exported(rpe);
     double *ref = malloc(nreals(rpsi) * sizeof *ref);
@@ -152,7 +152,7 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
     for (int64_t s = 0; s < cl->global_volume; s++)
         for (int i = 2 * n; i < 4 * n; i++) e_h[s * 4 * n + i] = 0.0;
     qf_field_import(e, e_h);
-    qf_transfer_prolong(T, pe, e, 0);
+    qf_transfer_prolong(T, pe, e, -1);
     free(p);
     p = exported(pe);
     double lower = 0.0, all = 0.0;
@@ -172,7 +172,7 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
         qf_task_scope_leave(outer);
         double *r1 = rc ? NULL : exported(rpe);
         rc = rc || qf_transfer_set_vector_precision(T, QF_HALF) || qf_transfer_restrict(T, rpe, psi) ||
-             qf_transfer_prolong(T, pe, e, 0);
+             qf_transfer_prolong(T, pe, e, -1);
         CHECK(!rc, "%s: half vectors: %s", cfg, qf_last_error());
         if (!rc) {
             double *rh = exported(rpe), *ph = exported(pe);
@@ -221,7 +221,7 @@ static void check_coarse(qf_linop *A, qf_transfer *T, qf_linop *Ac, qf_precision
     qf_field_create_shaped(&pe, fl, &fs, prec, 0);
     qf_field_create_shaped(&ape, fl, &fs, prec, 0);
     qf_linop *schur = NULL;
-    int rc = qf_linop_apply(Ac, dce, e) || qf_transfer_prolong(T, pe, e, 0) || qf_linop_apply(A, ape, pe) ||
+    int rc = qf_linop_apply(Ac, dce, e) || qf_transfer_prolong(T, pe, e, -1) || qf_linop_apply(A, ape, pe) ||
              qf_transfer_restrict(T, rape, ape) || qf_linop_apply_dagger(Ac, dcy, y) || qf_linop_schur(Ac, &schur) ||
              qf_linop_prepare(Ac, bh, dce) || qf_linop_apply(schur, dh, e) || qf_linop_reconstruct(Ac, rec, e, dce);
     CHECK(!rc, "%s: coarse operator: %s", cfg, qf_last_error());

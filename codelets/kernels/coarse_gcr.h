@@ -171,9 +171,9 @@ typedef struct {
 } qf_coarse_gcr_backend;
 
 /* Fields a level keeps in the work buffer, after a lower level's source and solution: the residual,
- * A x, the Schur complement's odd intermediate, the Schur source (coarsest) or the smoother's four
- * (source, solution, residual, A r) and the cycle's two (A z, then S of the residual), and p_k, z_k. */
-enum { QF_COARSE_LEVEL_IO = 2, QF_COARSE_LEVEL_COMMON = 3, QF_COARSE_LEVEL_CYCLE = 6 };
+ * A x, the Schur complement's odd intermediate, the Schur source (coarsest) or the smoother's two
+ * (residual, A r), and p_k, z_k. */
+enum { QF_COARSE_LEVEL_IO = 2, QF_COARSE_LEVEL_COMMON = 3, QF_COARSE_LEVEL_CYCLE = 2 };
 static inline int qf_coarse_level_fields(int top, int coarsest, int nkrylov)
 {
     return (top ? 0 : QF_COARSE_LEVEL_IO) + QF_COARSE_LEVEL_COMMON + (coarsest ? 1 : QF_COARSE_LEVEL_CYCLE) + 2 * nkrylov;
@@ -212,7 +212,7 @@ typedef struct {
     qf_coarse_args base;              /* ext, nvec, prec, link_prec, wrap */
     int64_t all, even;                /* complex numbers of a field, and of its even sites */
     void *b, *x;                      /* source and solution (a lower level's: in the work buffer) */
-    void *r, *ax, *t, *bhat, *xhat, *mr_r, *mr_q, *az, *s;
+    void *r, *ax, *t, *bhat, *mr_r, *mr_q;
     void *p[QF_COARSE_GCR_MAX_NKRYLOV], *z[QF_COARSE_GCR_MAX_NKRYLOV];
     double *gcr_s, *mr_s;             /* the GCR's and the smoother's scalars, in the backend's memory */
     long iterations;
@@ -243,8 +243,9 @@ static inline void qf_coarse_task_init(qf_coarse_task *t, const qf_coarse_gcr_ba
         L->base.wrap = 1;
         L->all = qf_volume(a->ext[i]) * 2 * a->nvec[i];
         L->even = L->all / 2;
-        void **own[] = {&L->b, &L->x, &L->r, &L->ax, &L->t, &L->bhat, &L->xhat, &L->mr_r, &L->mr_q, &L->az, &L->s};
-        int first = i == 0 ? 2 : 0, n = i == a->nlevels - 1 ? 6 : 11;
+        int coarsest = i == a->nlevels - 1;
+        void **own[] = {&L->b, &L->x, &L->r, &L->ax, &L->t, coarsest ? &L->bhat : &L->mr_r, &L->mr_q};
+        int first = i == 0 ? 2 : 0, n = coarsest ? 6 : 7;
         for (int k = first; k < n; k++, w += bytes) *own[k] = w;
         for (int k = 0; k < a->nkrylov; k++, w += bytes) L->p[k] = w;
         for (int k = 0; k < a->nkrylov; k++, w += bytes) L->z[k] = w;
@@ -328,48 +329,44 @@ static inline double qf_coarse_task_residual(const qf_coarse_task *t, int i, con
 
 static inline int qf_coarse_task_solve(qf_coarse_task *t, int i);
 
-/* s = smoother_steps MR steps on the Schur system of A s = r from s = 0, the odd sites reconstructed */
-static inline void qf_coarse_task_smooth(const qf_coarse_task *t, qf_coarse_level *L, const void *r, void *s)
+/* The post-smoothing of a coarse correction c in place (solvers/mg.c's eo_smoother_correct): z = c in
+ * (its even sites read), c + S (r - A c) out: smoother_steps MR steps on the Schur system from x_e = c_e,
+ * whose residual starts as prepare(r) - Ahat c_e, the odd sites reconstructed from r. The Schur
+ * residual w stays in L->mr_r: A z = r - w on the even sites and r on the odd. */
+static inline void qf_coarse_task_smooth(const qf_coarse_task *t, qf_coarse_level *L, const void *r, void *z)
 {
     const qf_coarse_gcr_backend *be = t->be;
-    qf_coarse_task_prepare(t, L, r, L->bhat);
-    be->zero(be->ctx, L->xhat, 0, L->even);
-    be->copy(be->ctx, L->mr_r, L->bhat, 0, L->even);
+    const double minus_one[2] = {-1.0, 0.0};
     const void *q = L->mr_q, *rr = L->mr_r, *xs[2] = {q, q}, *ys[2] = {q, rr};
+    qf_coarse_task_prepare(t, L, r, L->mr_r);
+    qf_coarse_task_schur(t, L, z, L->mr_q);
+    be->axpys(be->ctx, 1, minus_one, &q, L->mr_r, 0, L->even);
     double *ms = L->mr_s; /* a GCR step's alpha with no earlier directions: a = <q, r> / |q|^2 */
     be->scalars(be->ctx, ms, QF_GCR_RESET, 0, 0);
     for (int k = 0; k < t->a->smoother_steps; k++) { /* x += a r, r -= a q; after a breakdown a = 0 */
         qf_coarse_task_schur(t, L, L->mr_r, L->mr_q);
         be->dots(be->ctx, 2, xs, ys, 0, L->even, ms + QF_GCR_S_ZR, ms, QF_GCR_ALPHA, 0, k);
-        be->axpys2_at(be->ctx, 1, ms + QF_GCR_S_ALPHA, &rr, L->xhat, ms + QF_GCR_S_ALPHA + 2, &q, L->mr_r, 0, L->even);
+        be->axpys2_at(be->ctx, 1, ms + QF_GCR_S_ALPHA, &rr, z, ms + QF_GCR_S_ALPHA + 2, &q, L->mr_r, 0, L->even);
     }
-    be->copy(be->ctx, s, L->xhat, 0, L->even);
-    qf_coarse_task_reconstruct(t, L, r, s);
+    qf_coarse_task_reconstruct(t, L, r, z);
 }
 
-/* z = K_i r: the next level's solve of R r prolonged, then z += S (r - A z). With smoothing steps it
+/* z = K_i r: the next level's solve of R r prolonged, then post-smoothed in place
+ * (qf_coarse_task_smooth, which reads the prolongation's even sites alone). With smoothing steps it
  * returns 1: then A z = r - w, w the smoother's Schur residual (L->mr_r) on the even sites and zero on
- * the odd, as solvers/mg.c's K-cycle gives the outer GCR its image. For z = P e_c + c: A P e_c = r - s
- * with s = r - A P e_c the smoother's source, and the reconstructed Schur solution c has A c = s - w
- * (its odd rows are s_o by the reconstruction, its even rows bhat_e + (s_e - bhat_e) - w_e). */
+ * the odd, as solvers/mg.c's K-cycle gives the outer GCR its image. */
 static inline int qf_coarse_task_cycle(qf_coarse_task *t, int i, const void *r, void *z)
 {
     const qf_coarse_gcr_backend *be = t->be;
     qf_coarse_level *L = &t->lev[i], *C = &t->lev[i + 1];
     be->restrict_to(be->ctx, &t->a->restrict_args[i], r, L->v, C->b);
     qf_coarse_task_solve(t, i + 1); /* a breakdown there leaves its last good iterate, which serves */
-    be->prolong(be->ctx, &t->a->prolong_args[i], C->x, L->v, z);
-    if (t->a->smoother_steps > 0) {
-        const double minus_one[2] = {-1.0, 0.0}, one[2] = {1.0, 0.0};
-        const void *az = L->az;
-        qf_coarse_task_full(t, L, z, L->az);
-        be->copy(be->ctx, L->s, r, 0, L->all);
-        be->axpys(be->ctx, 1, minus_one, &az, L->s, 0, L->all);
-        qf_coarse_task_smooth(t, L, L->s, L->az);
-        be->axpys(be->ctx, 1, one, &az, z, 0, L->all);
-        return 1;
-    }
-    return 0;
+    int smooth = t->a->smoother_steps > 0;
+    qf_mg_prolong_args pa = t->a->prolong_args[i];
+    pa.even_only = smooth;
+    be->prolong(be->ctx, &pa, C->x, L->v, z);
+    if (smooth) qf_coarse_task_smooth(t, L, r, z);
+    return smooth;
 }
 
 /* GCR on level i's system A x = b (b: bhat on the coarsest level's even sites) over its first n complex

@@ -63,14 +63,21 @@ typedef struct {
     int team;              /* the process's coarse lattice is this one block: on CPUs, shared among the CPU team */
 } qf_mg_restrict_args;
 
-/* mg_prolong — fine block from its coarse block: out = P e, or out += P e (add). Buffers: R coarse,
- * R V, W (RW when add) fine. */
+/* mg_prolong — fine block from its coarse block: out = P e on all sites, or on the even sites alone
+ * (even_only; they come first in a block, qf_block_site_coords), the odd ones kept. Buffers: R coarse,
+ * R V, W (RW when even_only) fine. */
 typedef struct {
     qf_mg_geom g;
     int cext[QF_NDIM];
     int pos[QF_NDIM];      /* the fine block's position in its coarse block, in fine blocks */
-    int add;
+    int even_only;
 } qf_mg_prolong_args;
+
+/* The fine block's sites that mg_prolong writes: [0, this). */
+static inline QF_HD int64_t qf_mg_prolong_sites(const qf_mg_prolong_args *a)
+{
+    return qf_volume(a->g.fext) / (a->even_only ? 2 : 1);
+}
 
 /* mg_orthonormalize — Gram-Schmidt (twice) of the N vectors on every aggregate and chirality of a fine
  * block; counts the aggregates where a vector vanished. Buffers: RW V, REDUX accumulator of 1 double. */

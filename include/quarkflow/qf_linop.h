@@ -152,6 +152,8 @@ typedef struct {
 int qf_precond_create(qf_precond **K, const qf_precond_ops *ops, void *ctx);
 void qf_precond_destroy(qf_precond *K);
 const char *qf_precond_name(const qf_precond *K);
+/* K's ctx when K was created with ops (an implementation recognising its own preconditioners), else NULL. */
+void *qf_precond_context(const qf_precond *K, const qf_precond_ops *ops);
 /* z = K r; z and r distinct fields; *flops (may be NULL) grows by the flops K spent. */
 int qf_precond_apply(qf_precond *K, qf_field *z, const qf_field *r, double *flops);
 /* Whether K has apply_image; z = K r and az = A z (three distinct fields besides r). */

@@ -30,9 +30,10 @@ void qf_transfer_destroy(qf_transfer *T);
  * orthonormalises them on every aggregate and chirality (block Gram-Schmidt, as tasks); fails when a
  * vector lies in the span of the others on some aggregate (too few distinct vectors). */
 int qf_transfer_set_vectors(qf_transfer *T, qf_field *const *v);
-/* coarse = R fine; fine = P coarse (add 0) or fine += P coarse (add 1). */
+/* coarse = R fine; fine = P coarse on all sites (parity -1) or on the even ones alone (parity 0: the
+ * odd sites keep their values), as an even-odd smoother that reads only them needs it. */
 int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field *fine);
-int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *coarse, int add);
+int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *coarse, int parity);
 
 const qf_lattice *qf_transfer_coarse_lattice(const qf_transfer *T);
 const qf_lattice *qf_transfer_fine_lattice(const qf_transfer *T);
