@@ -172,17 +172,25 @@ static int eo_smoother_run(eo_smoother *s, qf_field *z, qf_field *az, const qf_f
  * r - A c is prepare(r) - Ahat c_e (prepare(A c) = Ahat c_e whatever c_o), and the smoothed solution's
  * odd sites are the reconstruction from r and its even sites c_e + xhat: c's odd sites drop out, so the
  * K-cycle prolongs the even sites alone. Where t = r - A c, z = c + S t and the image took three passes
- * over all sites and the whole prolongation, this takes two on the even sites and half of it. In two
- * parts: eo_smoother_begin (prepare(r), which needs no coarse correction) before the K-cycle's
- * restriction, eo_smoother_correct after its prolongation. */
-static int eo_smoother_begin(eo_smoother *s, const qf_field *r) { return qf_linop_prepare(s->A, s->bhat, r); }
+ * over all sites and the whole prolongation, this takes two on the even sites and half of it. Where A
+ * prepares the defect itself (qf_linop_prepare_defect: two hops where prepare(r) and Ahat c_e take three)
+ * all of it follows the prolongation; otherwise prepare(r), which needs no coarse correction, goes
+ * before the K-cycle's restriction (eo_smoother_begin) and the rest after (eo_smoother_correct). */
+static int eo_smoother_begin(eo_smoother *s, const qf_field *r)
+{
+    return qf_linop_has_prepare_defect(s->A) ? QF_SUCCESS : qf_linop_prepare(s->A, s->bhat, r);
+}
 
 static int eo_smoother_correct(eo_smoother *s, qf_field *z, qf_field *az, const qf_field *r, double *flops)
 {
     qf_sequence_begin();
     *flops += qf_linop_flops(s->schur, 0);
-    qf_linop_apply(s->schur, s->w, z);
-    qf_blas_axpby(-1.0, s->w, 1.0, s->bhat, 0);
+    if (qf_linop_has_prepare_defect(s->A)) {
+        qf_linop_prepare_defect(s->A, s->bhat, r, z);
+    } else {
+        qf_linop_apply(s->schur, s->w, z);
+        qf_blas_axpby(-1.0, s->w, 1.0, s->bhat, 0);
+    }
     qf_precond_apply_image(s->mr, s->xhat, s->w, s->bhat, flops);
     qf_blas_axpby(1.0, z, 1.0, s->xhat, 0);
     qf_linop_reconstruct(s->A, z, s->xhat, r);
@@ -295,9 +303,10 @@ static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
 /* z = K_l r; with az, also A_l z. The even-odd smoother in the level's precision corrects P e_c in place
  * (eo_smoother_correct: the even sites of P e_c alone, and the image); any other smooths t = r - A_l P e_c
  * and adds its correction s, az = (r - t) + A_l s where the smoother gives A_l s (qf_precond_has_image),
- * else by an application of A_l. The even-odd smoother's source preparation goes first: submitted after
- * the coarse solve, its tasks ran beside a one-task coarse solve, which then waited for its CPU team's
- * cores (2-core VM, bench mg's K-cycle line: 53.5-53.7 ms against 45.8-45.9 ms submitted first). */
+ * else by an application of A_l. Where the even-odd smoother prepares r alone (A without
+ * prepare_defect), that goes first: submitted after the coarse solve, its tasks ran beside a one-task
+ * coarse solve, which then waited for its CPU team's cores (2-core VM, bench mg's K-cycle line: 53.5-53.7
+ * ms against 45.8-45.9 ms submitted first). */
 static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_field *r, double *flops)
 {
     qf_mg *mg = ref->mg;

@@ -119,6 +119,18 @@ static int full_reconstruct(void *ctx, qf_field *x, const qf_field *x_even, cons
     return qf_blas_copy(x, x_even, -1) || hop(op, x, x_even, &odd) ? QF_ERROR : QF_SUCCESS;
 }
 
+/* prepare(r - A z) whatever z_o: u_o = X_oo^-1 (r_o - H_oe z_e), the z_o that zeroes the odd defect,
+ * then r_e - X_ee z_e - H_eo u_o (two hops where prepare(r) and Ahat z_e take four) */
+static int full_prepare_defect(void *ctx, qf_field *bhat, const qf_field *r, const qf_field *z)
+{
+    coarse_op *op = ctx;
+    coarse_hop odd = {.parity = 1, .a = 1.0, .b = -1.0, .x = r, .local_on = QF_CLOVER_ALL, .local_inverse = 1};
+    coarse_hop even = {.parity = 0, .a = -1.0, .b = -1.0, .x = z, .local_on = QF_CLOVER_X};
+    return hop(op, op->tmp, z, &odd) || hop(op, bhat, op->tmp, &even) || qf_blas_axpby(1.0, r, 1.0, bhat, 0)
+               ? QF_ERROR
+               : QF_SUCCESS;
+}
+
 /* the coarse Schur form is the asymmetric one (schur_apply) */
 static int full_schur_image(void *ctx, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
 {
@@ -161,6 +173,7 @@ static const qf_linop_ops full_ops = {.name = "D_c",
                                       .prepare = full_prepare,
                                       .reconstruct = full_reconstruct,
                                       .schur_image = full_schur_image,
+                                      .prepare_defect = full_prepare_defect,
                                       .coarsen = full_coarsen,
                                       .destroy = full_destroy};
 static const qf_linop_ops schur_ops = {

@@ -353,6 +353,30 @@ int qf_dirac_prepare(qf_dirac *d, qf_field *bhat, const qf_field *b)
     return hop(d, bhat, u, &s);
 }
 
+int qf_dirac_prepare_defect(qf_dirac *d, qf_field *bhat, const qf_field *r, const qf_field *z)
+{
+    if (check_operand(d, bhat, "prepared defect") || check_operand(d, r, "residual") ||
+        check_operand(d, z, "correction") || check_distinct(bhat, r, "qf_dirac_prepare_defect") ||
+        check_distinct(bhat, z, "qf_dirac_prepare_defect"))
+        return QF_ERROR;
+    /* z_o := u_o = A_oo^-1 (r_o + kappa D_oe z_e) zeroes the defect's odd sites (reconstruct's hop), so
+     * its even sites r_e - A_ee z_e + kappa D_eo u_o are prepare's whole answer, A_ee^-1 of them in the
+     * symmetric form. The second hop's finishing step takes one of r and z, a vector pass the other. */
+    qf_field *u = d->tmp[0];
+    hop_spec odd = {.parity = 1, .a = 1.0, .b = d->p.kappa, .x = r,
+                    .clover_on = has_clover(d) ? QF_CLOVER_ALL : QF_CLOVER_NONE, .clover = d->clover_inv};
+    int asym_clover = has_clover(d) && d->form == QF_SCHUR_ASYMMETRIC;
+    hop_spec even = {.parity = 0, .a = 1.0, .b = d->p.kappa, .x = r};
+    if (asym_clover) /* -A_ee z_e + kappa D_eo u_o, then + r_e */
+        even = (hop_spec){.parity = 0, .a = -1.0, .b = d->p.kappa, .x = z, .clover_on = QF_CLOVER_X, .clover = d->clover};
+    else if (has_clover(d)) /* A_ee^-1 (r_e + kappa D_eo u_o), then - z_e */
+        even.clover_on = QF_CLOVER_ALL, even.clover = d->clover_inv;
+    return hop(d, u, z, &odd) || hop(d, bhat, u, &even) ||
+                   qf_blas_axpby(asym_clover ? 1.0 : -1.0, asym_clover ? r : z, 1.0, bhat, 0)
+               ? QF_ERROR
+               : QF_SUCCESS;
+}
+
 int qf_dirac_schur_image(qf_dirac *d, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
 {
     if (check_operand(d, az, "image") || check_operand(d, b, "source") || check_operand(d, bhat, "prepared source") ||

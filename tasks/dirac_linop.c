@@ -80,6 +80,11 @@ static int full_schur_image(void *ctx, qf_field *az, const qf_field *b, const qf
     return qf_dirac_schur_image(((const dirac_linop *)ctx)->d, az, b, bhat, w);
 }
 
+static int full_prepare_defect(void *ctx, qf_field *bhat, const qf_field *r, const qf_field *z)
+{
+    return qf_dirac_prepare_defect(((const dirac_linop *)ctx)->d, bhat, r, z);
+}
+
 static int full_coarsen(void *ctx, const qf_transfer *T, qf_linop **coarse)
 {
     const dirac_linop *w = ctx;
@@ -103,6 +108,7 @@ static const qf_linop_ops full_ops = {.name = "M",
                                       .prepare = full_prepare,
                                       .reconstruct = full_reconstruct,
                                       .schur_image = full_schur_image,
+                                      .prepare_defect = full_prepare_defect,
                                       .coarsen = full_coarsen,
                                       .domains = full_domains,
                                       .destroy = wilson_destroy};

@@ -162,6 +162,18 @@ int qf_linop_schur_image(qf_linop *A, qf_field *az, const qf_field *b, const qf_
                : A->ops->schur_image(A->ctx, az, b, bhat, w);
 }
 
+int qf_linop_has_prepare_defect(const qf_linop *A) { return qf_linop_has_even_odd(A) && A->ops->prepare_defect; }
+
+int qf_linop_prepare_defect(qf_linop *A, qf_field *bhat, const qf_field *r, const qf_field *z)
+{
+    if (!qf_linop_has_prepare_defect(A))
+        return qf_fail("operator %s has no source preparation of a defect (prepare_defect)", qf_linop_name(A));
+    return check_operand(A, bhat, "prepared defect") || check_operand(A, r, "residual") ||
+                   check_operand(A, z, "correction")
+               ? QF_ERROR
+               : A->ops->prepare_defect(A->ctx, bhat, r, z);
+}
+
 int qf_linop_schur_image_asymmetric(qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w)
 {
     return qf_blas_copy(az, b, -1) || qf_blas_axpbypcw(1.0, w, 1.0, az, -1.0, bhat, 0)

@@ -278,6 +278,29 @@ static void check_schur_image(qf_linop *A, const qf_lattice *lat, const qf_field
     for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
 }
 
+/* The Schur source of a defect without the defect (qf_linop_prepare_defect): for random r and z (odd
+ * sites too, which drop out), prepare(r - A z) the long way against it. */
+static void check_prepare_defect(qf_linop *A, const qf_lattice *lat, const qf_field_shape *s, qf_precision prec,
+                                 const char *cfg)
+{
+    double tol = prec == QF_DOUBLE ? 1e-13 : 1e-5;
+    ref_rng g = {37};
+    qf_field *r = random_field(lat, s, prec, &g, NULL), *z = random_field(lat, s, prec, &g, NULL);
+    qf_field *az = NULL, *bref = NULL, *bhat = NULL;
+    int rc = qf_field_create_shaped(&az, lat, s, prec, 0) || qf_field_create_shaped(&bref, lat, s, prec, 0) ||
+             qf_field_create_shaped(&bhat, lat, s, prec, 0) || qf_blas_axpby(0.0, NULL, 0.0, bref, -1) ||
+             qf_blas_axpby(0.0, NULL, 0.0, bhat, -1) || qf_linop_apply(A, az, z) ||
+             qf_blas_axpby(1.0, r, -1.0, az, -1) || qf_linop_prepare(A, bref, az);
+    CHECK(qf_linop_has_prepare_defect(A), "%s: %s has no prepare_defect", cfg, qf_linop_name(A));
+    rc = rc || qf_linop_prepare_defect(A, bhat, r, z);
+    CHECK(!rc, "%s: prepare_defect: %s", cfg, qf_last_error());
+    double *e1 = exported(bref), *e2 = exported(bhat), d = rel_diff(e2, e1, nreals(bref));
+    CHECK(d < tol, "%s: %s's prepared defect against prepare(r - A z): %.2e", cfg, qf_linop_name(A), d);
+    free(e1), free(e2);
+    qf_field *fields[] = {r, z, az, bref, bhat};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) qf_field_destroy(fields[k]);
+}
+
 /* A coarse system D_c x = b with b = D_c e for a random e, the solution x, a residual field and a
  * statistics scalar, for the one-task solves' checks. */
 typedef struct {
@@ -594,10 +617,14 @@ static void galerkin_case(const int L[4], const int blocks[4], const int agg[4],
         qf_field_shape cs = qf_transfer_coarse_shape(T);
         check_schur_image(M, &pb.lat, &ws, prec, cfg);
         check_schur_image(Ac, qf_transfer_coarse_lattice(T), &cs, prec, cfg);
-        qf_dirac *ds = NULL; /* the symmetric form's image passes through the clover term */
+        check_prepare_defect(M, &pb.lat, &ws, prec, cfg);
+        check_prepare_defect(Ac, qf_transfer_coarse_lattice(T), &cs, prec, cfg);
+        qf_dirac *ds = NULL; /* the symmetric form's image and defect pass through the clover term */
         qf_linop *Ms = NULL;
-        if (!qf_dirac_create(&ds, pb.u, &dp, QF_SCHUR_SYMMETRIC) && !qf_dirac_linop(ds, &Ms))
+        if (!qf_dirac_create(&ds, pb.u, &dp, QF_SCHUR_SYMMETRIC) && !qf_dirac_linop(ds, &Ms)) {
             check_schur_image(Ms, &pb.lat, &ws, prec, cfg);
+            check_prepare_defect(Ms, &pb.lat, &ws, prec, cfg);
+        }
         qf_linop_destroy(Ms), qf_dirac_destroy(ds);
         check_one_task(Ac, T, prec, prec == QF_DOUBLE ? 1e-10 : 1e-5, cfg);
         check_dense_inverse(Ac, T, prec, cfg);

@@ -331,16 +331,18 @@ static inline int qf_coarse_task_solve(qf_coarse_task *t, int i);
 
 /* The post-smoothing of a coarse correction c in place (solvers/mg.c's eo_smoother_correct): z = c in
  * (its even sites read), c + S (r - A c) out: smoother_steps MR steps on the Schur system from x_e = c_e,
- * whose residual starts as prepare(r) - Ahat c_e, the odd sites reconstructed from r. The Schur
- * residual w stays in L->mr_r: A z = r - w on the even sites and r on the odd. */
+ * whose residual starts as prepare(r - A c) = r_e - X_ee c_e - H_eo u_o with u_o = X_oo^-1 (r_o - H_oe
+ * c_e), the c_o that zeroes the odd defect (two hops where prepare(r) - Ahat c_e takes four), the odd
+ * sites reconstructed from r. The Schur residual w stays in L->mr_r: A z = r - w on the even sites and r
+ * on the odd. */
 static inline void qf_coarse_task_smooth(const qf_coarse_task *t, qf_coarse_level *L, const void *r, void *z)
 {
     const qf_coarse_gcr_backend *be = t->be;
-    const double minus_one[2] = {-1.0, 0.0};
+    const double one[2] = {1.0, 0.0};
     const void *q = L->mr_q, *rr = L->mr_r, *xs[2] = {q, q}, *ys[2] = {q, rr};
-    qf_coarse_task_prepare(t, L, r, L->mr_r);
-    qf_coarse_task_schur(t, L, z, L->mr_q);
-    be->axpys(be->ctx, 1, minus_one, &q, L->mr_r, 0, L->even);
+    qf_coarse_task_hop(t, L, 1, 1.0, -1.0, r, QF_CLOVER_ALL, 1, z, L->t);
+    qf_coarse_task_hop(t, L, 0, -1.0, -1.0, z, QF_CLOVER_X, 0, L->t, L->mr_r);
+    be->axpys(be->ctx, 1, one, &r, L->mr_r, 0, L->even);
     double *ms = L->mr_s; /* a GCR step's alpha with no earlier directions: a = <q, r> / |q|^2 */
     be->scalars(be->ctx, ms, QF_GCR_RESET, 0, 0);
     for (int k = 0; k < t->a->smoother_steps; k++) { /* x += a r, r -= a q; after a breakdown a = 0 */

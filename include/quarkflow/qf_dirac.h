@@ -88,6 +88,10 @@ int qf_dirac_prepare(qf_dirac *d, qf_field *bhat, const qf_field *b);
 /* Full solution from the even-site solution: copies x_e from x_even and sets
  * x_o = A_oo^-1 (b_o + kappa D_oe x_e). */
 int qf_dirac_reconstruct(qf_dirac *d, qf_field *x, const qf_field *x_even, const qf_field *b);
+/* The Schur system's source for the defect r - M z, from z's even sites alone: bhat = prepare(r - M z)
+ * whatever z_o (prepare(M z) = Mhat z_e), in two hops and a vector pass where prepare(r) and Mhat z_e
+ * take three hops and a pass; written to the even sites of bhat. */
+int qf_dirac_prepare_defect(qf_dirac *d, qf_field *bhat, const qf_field *r, const qf_field *z);
 /* az = M x for x = qf_dirac_reconstruct(x_even, b), from b, bhat = qf_dirac_prepare(b) and w = Mhat
  * x_even, in vector passes (and one clover application in the symmetric form): M x = b on the odd
  * sites, w + b - bhat on the even ones (A_ee (w - bhat) + b symmetric). */

@@ -55,6 +55,9 @@ typedef struct {
      * given bhat (prepare's of b) and w = Ahat x_even, without applying A: A x = b on the odd sites,
      * and on the even ones w + b - bhat in the asymmetric Schur form. NULL: not available. */
     int (*schur_image)(void *ctx, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w);
+    /* Optional, with the even-odd form: bhat = prepare(r - A z) from z's even sites alone (what prepare(r)
+     * minus Ahat z_e gives, as z_o drops out), cheaper than those two. NULL: not available. */
+    int (*prepare_defect)(void *ctx, qf_field *bhat, const qf_field *r, const qf_field *z);
     /* Optional: the Galerkin coarse operator R A P for the transfer T (qf_multigrid.h), a new operator
      * that the caller owns. NULL: A cannot be coarsened. */
     int (*coarsen)(void *ctx, const qf_transfer *T, qf_linop **coarse);
@@ -103,6 +106,10 @@ int qf_linop_reconstruct(qf_linop *A, qf_field *x, const qf_field *x_even, const
  * passes instead of an application of A. */
 int qf_linop_has_schur_image(const qf_linop *A);
 int qf_linop_schur_image(qf_linop *A, qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w);
+/* Whether A has prepare_defect, and bhat = prepare(r - A z) whatever z's odd sites
+ * (qf_linop_ops.prepare_defect): the source of an even-odd smoother that corrects z in place. */
+int qf_linop_has_prepare_defect(const qf_linop *A);
+int qf_linop_prepare_defect(qf_linop *A, qf_field *bhat, const qf_field *r, const qf_field *z);
 /* schur_image for an implementation whose Schur form is the asymmetric one: az = b, then
  * az_e += w - bhat (three vector passes). */
 int qf_linop_schur_image_asymmetric(qf_field *az, const qf_field *b, const qf_field *bhat, const qf_field *w);
