@@ -6,11 +6,12 @@
  * multigrid); the multigrid hierarchy built for the operator (setup time) and the MG-preconditioned
  * GCR solve (outer iterations, time, per-level coarse iterations). Every solve runs once untimed (it
  * allocates the temporaries, which the operator keeps for the next solve of a propagator), then
- * --timed-solves times, the median timed: single solves on a shared 2-core machine spread by 10-20%. The table's end-to-end column is what a 12-solve propagator costs each way. Each
- * transfer and each coarse level's operator is also applied alone (task graph, waited for), its bytes
- * (vectors or links, input and output once) over its time against the machine's memory-bandwidth ceiling measured in the same run
- * (STREAM triad on the CPU workers' cores, device-to-device copy on the GPU); a coarsest level with a
- * dense Schur inverse is solved alone too, the inverse's bytes over a solve's time. */
+ * --timed-solves times, the median timed: single solves on a shared 2-core machine spread by 10-20%.
+ * The table's end-to-end column is what a 12-solve propagator costs each way. Each transfer and each
+ * coarse level's operator is also applied alone (task graph, waited for), its bytes (vectors or links,
+ * input and output once) over its time against the machine's memory-bandwidth ceiling measured in the
+ * same run (STREAM triad on the CPU workers' cores, device-to-device copy on the GPU); a coarsest level
+ * with a dense Schur inverse is solved alone too, the inverse's bytes over a solve's time. */
 #include "app.h"
 #include "dslash_bench.h"
 #include "qf_bench.h"
@@ -32,8 +33,8 @@ static const char help[] =
     "the operator, then flexible GCR preconditioned by its K-cycle) solve M x = b for one random source to\n"
     "the same true residual. Prints per kappa the quark mass, BiCGStab's iterations and time, the multigrid\n"
     "setup time, outer iterations, solve time and the coarse levels' iterations, and the speedups of one\n"
-    "solve and of a " QF_APP_STR(PROPAGATOR_SOLVES) "-solve propagator (setup included). Each solve runs once untimed, then\n"
-    "--timed-solves times; the table shows the median time.\n"
+    "solve and of a " QF_APP_STR(PROPAGATOR_SOLVES) "-solve propagator (setup included). Each solve runs once\n"
+    "untimed, then --timed-solves times; the table shows the median time.\n"
     "Each transfer (restriction R, prolongation P) and each coarse operator is then applied alone: its\n"
     "time an application and its bandwidth (vectors or links, input and output read or written once)\n"
     "against the memory-bandwidth ceiling measured in the same run; a coarsest level with a dense Schur\n"
@@ -56,8 +57,9 @@ static const char help[] =
     "  --mg-smoother-steps, --mg-coarse-tol,\n"
     "  --mg-coarse-max-iter as for quarkflow solve\n"
     "  --source-seed S     seed of the random source (default 1)\n"
-    "  --timed-solves N    solves timed after the untimed first, each method and kappa (default 1, at most\n"
-    "                      " QF_APP_STR(BENCH_MAX_TIMED) "): the table takes their median, the progress lines their range\n"
+    "  --timed-solves N    solves timed after the untimed first, each method and kappa (default 1, at\n"
+    "                      most " QF_APP_STR(BENCH_MAX_TIMED) "): the table takes their median, the progress lines their\n"
+    "                      range\n"
     "  --plot FILE.svg     iterations and time to solution against the quark mass (gnuplot; FILE.svg.dat\n"
     "                      and FILE.svg.gp stay beside it)\n"
     "\n"
@@ -472,11 +474,14 @@ static int mg_bench(const bench_opts *o, const int dims[4])
         qf_linop *M = NULL;
         printf("progress      kappa %g (m0 %.4f): mixed BiCGStab\n", w->kappa, 0.5 / w->kappa - 4.0);
         fflush(stdout);
-        rc = qf_dirac_create(&d, u, &p, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) || solve_timed(M, x, b, &bicg, o->timed_solves, &w->bicg, w->bicg_range);
+        rc = qf_dirac_create(&d, u, &p, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
+             solve_timed(M, x, b, &bicg, o->timed_solves, &w->bicg, w->bicg_range);
         if (!rc) {
-            printf("progress      kappa %g: BiCGStab %d iterations, %.3f s", w->kappa, w->bicg.iterations, w->bicg.seconds);
+            printf("progress      kappa %g: BiCGStab %d iterations, %.3f s", w->kappa, w->bicg.iterations,
+                   w->bicg.seconds);
             print_range(o->timed_solves, w->bicg_range);
-            printf(", residual %.2e%s; multigrid setup\n", w->bicg.residual, w->bicg.converged ? "" : " (NOT converged)");
+            printf(", residual %.2e%s; multigrid setup\n", w->bicg.residual,
+                   w->bicg.converged ? "" : " (NOT converged)");
             fflush(stdout);
         }
         mg.mg = NULL;

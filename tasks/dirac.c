@@ -368,7 +368,8 @@ int qf_dirac_prepare_defect(qf_dirac *d, qf_field *bhat, const qf_field *r, cons
     int asym_clover = has_clover(d) && d->form == QF_SCHUR_ASYMMETRIC;
     hop_spec even = {.parity = 0, .a = 1.0, .b = d->p.kappa, .x = r};
     if (asym_clover) /* -A_ee z_e + kappa D_eo u_o, then + r_e */
-        even = (hop_spec){.parity = 0, .a = -1.0, .b = d->p.kappa, .x = z, .clover_on = QF_CLOVER_X, .clover = d->clover};
+        even = (hop_spec){
+            .parity = 0, .a = -1.0, .b = d->p.kappa, .x = z, .clover_on = QF_CLOVER_X, .clover = d->clover};
     else if (has_clover(d)) /* A_ee^-1 (r_e + kappa D_eo u_o), then - z_e */
         even.clover_on = QF_CLOVER_ALL, even.clover = d->clover_inv;
     return hop(d, u, z, &odd) || hop(d, bhat, u, &even) ||
