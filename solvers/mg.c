@@ -148,10 +148,10 @@ typedef struct {
     qf_precond *mr;    /* MR steps on Ahat */
     qf_field *bhat, *xhat; /* the Schur system's source and solution, kept from one application to the next */
     qf_field *t, *z;   /* the input and output in the smoother's precision where it is not the level's */
-    qf_field *w;       /* Ahat xhat, where the smoother gives its image (eo_smoother_has_image) */
+    qf_field *w;       /* Ahat xhat, where the smoother gives its image (eo_smoother_image_ops) */
 } eo_smoother;
 
-/* z = S t; with az (only where eo_smoother_has_image), also A z from the MR steps' residual and the
+/* z = S t; with az (only with eo_smoother_image_ops), also A z from the MR steps' residual and the
  * operator's schur_image, instead of an application of A */
 static int eo_smoother_run(eo_smoother *s, qf_field *z, qf_field *az, const qf_field *t, double *flops)
 {
@@ -169,28 +169,16 @@ static int eo_smoother_run(eo_smoother *s, qf_field *z, qf_field *az, const qf_f
 
 /* The post-smoothing of a coarse correction c = P e_c in place, in the level's precision: z = c in,
  * c + S (r - A c) out, and with az, A of it; no application of A. The Schur system's source for
- * r - A c is prepare(r) - Ahat c_e (prepare(A c) = Ahat c_e whatever c_o), and the smoothed solution's
- * odd sites are the reconstruction from r and its even sites c_e + xhat: c's odd sites drop out, so the
- * K-cycle prolongs the even sites alone. Where t = r - A c, z = c + S t and the image took three passes
- * over all sites and the whole prolongation, this takes two on the even sites and half of it. Where A
- * prepares the defect itself (qf_linop_prepare_defect: two hops where prepare(r) and Ahat c_e take three)
- * all of it follows the prolongation; otherwise prepare(r), which needs no coarse correction, goes
- * before the K-cycle's restriction (eo_smoother_begin) and the rest after (eo_smoother_correct). */
-static int eo_smoother_begin(eo_smoother *s, const qf_field *r)
-{
-    return qf_linop_has_prepare_defect(s->A) ? QF_SUCCESS : qf_linop_prepare(s->A, s->bhat, r);
-}
-
+ * r - A c is prepare(r - A c), whatever c_o (qf_linop_prepare_defect: two hops from c_e, where
+ * prepare(r) and Ahat c_e take three), and the smoothed solution's odd sites are the reconstruction
+ * from r and its even sites c_e + xhat: c's odd sites drop out, so the K-cycle prolongs the even sites
+ * alone. Where t = r - A c, z = c + S t and the image took three passes over all sites and the whole
+ * prolongation, this takes two on the even sites and half of it. */
 static int eo_smoother_correct(eo_smoother *s, qf_field *z, qf_field *az, const qf_field *r, double *flops)
 {
     qf_sequence_begin();
     *flops += qf_linop_flops(s->schur, 0);
-    if (qf_linop_has_prepare_defect(s->A)) {
-        qf_linop_prepare_defect(s->A, s->bhat, r, z);
-    } else {
-        qf_linop_apply(s->schur, s->w, z);
-        qf_blas_axpby(-1.0, s->w, 1.0, s->bhat, 0);
-    }
+    qf_linop_prepare_defect(s->A, s->bhat, r, z);
     qf_precond_apply_image(s->mr, s->xhat, s->w, s->bhat, flops);
     qf_blas_axpby(1.0, z, 1.0, s->xhat, 0);
     qf_linop_reconstruct(s->A, z, s->xhat, r);
@@ -300,13 +288,18 @@ static int coarse_solve(qf_mg *mg, int l, qf_field *e, const qf_field *r)
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
-/* z = K_l r; with az, also A_l z. The even-odd smoother in the level's precision corrects P e_c in place
- * (eo_smoother_correct: the even sites of P e_c alone, and the image); any other smooths t = r - A_l P e_c
- * and adds its correction s, az = (r - t) + A_l s where the smoother gives A_l s (qf_precond_has_image),
- * else by an application of A_l. Where the even-odd smoother prepares r alone (A without
- * prepare_defect), that goes first: submitted after the coarse solve, its tasks ran beside a one-task
- * coarse solve, which then waited for its CPU team's cores (2-core VM, bench mg's K-cycle line: 53.5-53.7
- * ms against 45.8-45.9 ms submitted first). */
+/* Level l's smoother where it corrects the prolonged field in place (eo_smoother_correct): the even-odd
+ * one in the level's precision, on an operator that prepares a defect's source; else NULL. */
+static eo_smoother *in_place_smoother(const qf_mg *mg, int l)
+{
+    eo_smoother *eo = qf_precond_context(mg->smoother[l], &eo_smoother_image_ops);
+    return eo && qf_linop_has_prepare_defect(eo->A) ? eo : NULL;
+}
+
+/* z = K_l r; with az, also A_l z. The in-place smoother corrects P e_c (eo_smoother_correct: the even
+ * sites of P e_c alone, and the image); any other smooths t = r - A_l P e_c and adds its correction s,
+ * az = (r - t) + A_l s where the smoother gives A_l s (qf_precond_has_image), else by an application of
+ * A_l. */
 static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_field *r, double *flops)
 {
     qf_mg *mg = ref->mg;
@@ -318,8 +311,7 @@ static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_f
     qf_sequence_begin();
     qf_linop_field_take(Ac, &rc);
     qf_linop_field_take(Ac, &ec);
-    eo_smoother *eo = qf_precond_context(mg->smoother[l], &eo_smoother_image_ops);
-    if (eo) eo_smoother_begin(eo, r);
+    eo_smoother *eo = in_place_smoother(mg, l);
     qf_transfer_restrict(mg->T[l], rc, r);
     coarse_solve(mg, l, ec, rc);
     qf_transfer_prolong(mg->T[l], z, ec, eo ? 0 : -1);
