@@ -259,7 +259,8 @@ static int transfer_run(void *ctx, long n, double *seconds)
     transfer_ctx *c = ctx;
     double t0 = qf_timing_now();
     for (long k = 0; k < n; k++)
-        if (c->prolong ? qf_transfer_prolong(c->T, c->fine, c->coarse, -1) : qf_transfer_restrict(c->T, c->coarse, c->fine))
+        if (c->prolong ? qf_transfer_prolong(c->T, c->fine, c->coarse, -1)
+                       : qf_transfer_restrict(c->T, c->coarse, c->fine, -1))
             return QF_ERROR;
     qf_runtime_wait_all();
     *seconds = qf_timing_now() - t0;

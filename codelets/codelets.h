@@ -271,11 +271,11 @@ int qf_insert_mg_pack(qf_field *v, int b, const int agg[QF_NDIM], int nvec, qf_f
 int qf_insert_mg_orthonormalize(qf_field *v, int b, const int agg[QF_NDIM], int nvec,
                                 struct starpu_data_descr vanished);
 /* mg_restrict: coarse block c of coarse = R fine, reading the fine blocks that c holds and their
- *   blocks of v; W coarse(c). Task name "restrict".
+ *   blocks of v, all their sites or the even ones alone (even_only); W coarse(c). Task name "restrict".
  * mg_prolong: fine block b of fine = P coarse (W), or its even sites alone (even_only: RW), reading b's
  *   coarse block and v(b). Task name "prolong". */
 int qf_insert_mg_restrict(qf_field *coarse, int c, const qf_field *fine, const qf_field *v, const int agg[QF_NDIM],
-                          int nvec);
+                          int nvec, int even_only);
 int qf_insert_mg_prolong(qf_field *fine, int b, const qf_field *coarse, const qf_field *v, const int agg[QF_NDIM],
                          int nvec, int even_only);
 

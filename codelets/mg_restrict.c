@@ -82,7 +82,15 @@ static void mg_restrict_cpu(void *buffers[], void *cl_arg)
     qf_mg_restrict_run_cpu(a, fine, v, (void *)STARPU_VECTOR_GET_PTR(buffers[2 * a->nfine]));
 }
 
-static struct starpu_perfmodel mg_restrict_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_restrict"};
+/* The even sites alone are half the work on the same buffers. */
+static uint32_t mg_restrict_footprint(struct starpu_task *task)
+{
+    const qf_mg_restrict_args *a = task->cl_arg;
+    return starpu_hash_crc32c_be((uint32_t)a->even_only, starpu_task_data_footprint(task));
+}
+
+static struct starpu_perfmodel mg_restrict_model = {
+    .type = STARPU_HISTORY_BASED, .symbol = "qf_mg_restrict", .footprint = mg_restrict_footprint};
 
 struct starpu_codelet qf_cl_mg_restrict = {
     .name = "mg_restrict",
@@ -96,10 +104,10 @@ struct starpu_codelet qf_cl_mg_restrict = {
 };
 
 int qf_insert_mg_restrict(qf_field *coarse, int c, const qf_field *fine, const qf_field *v, const int agg[QF_NDIM],
-                          int nvec)
+                          int nvec, int even_only)
 {
     const qf_lattice *cl = coarse->lat;
-    qf_mg_restrict_args a = {.g = qf_mg_transfer_geom(v, agg, nvec)};
+    qf_mg_restrict_args a = {.g = qf_mg_transfer_geom(v, agg, nvec), .even_only = even_only != 0};
     qf_lattice_coarse_ratio(cl, v->lat, a.ratio);
     a.nfine = (int)qf_volume(a.ratio);
     a.team = cl->nlocal_blocks == 1;

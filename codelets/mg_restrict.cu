@@ -52,19 +52,21 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
     }
     for (int r = tid; r < 4 * n; r += nb) sums[r] = 0.0;
 
-    const int64_t nagg = qf_volume(a.g.agg);
+    const int64_t nagg = qf_volume(a.g.agg), half = qf_volume(a.g.fext) / 2;
     for (int64_t t0 = 0; t0 < nagg; t0 += nb) {
         __syncthreads(); /* the chunk before is read */
         if (t0 + tid < nagg) {
             int x[QF_NDIM];
             qf_mg_aggregate_site(&a.g, ai, t0 + tid, x);
-            site[tid] = qf_block_site_index(x, a.g.fext);
+            const int64_t fs = qf_block_site_index(x, a.g.fext);
+            site[tid] = a.even_only && fs >= half ? -1 : fs; /* odd sites (the second half) skipped */
         }
         __syncthreads();
         const int len = (int)(nagg - t0 < nb ? nagg - t0 : nb);
 #pragma unroll 4
         for (int u = 0; u < len; u++) {
             const int64_t fs = site[u];
+            if (fs < 0) continue;
             QF_UNROLL
             for (int m = 0; m < Q; m++) {
                 if constexpr (G == 2) {

@@ -16,6 +16,9 @@
  *     (with the even-odd smoother in place: the Schur source prepare(r) - Ahat (P_l e_c)_e, so neither
  *     A_l z nor the odd sites of P_l e_c are needed; eo_smoother_correct)
  *
+ *   on level 0's Schur system, z_e = Khat r_e (the outer GCR's preconditioner, cycle_schur_run):
+ *     r_c = R (r_e, 0);  e_c as above;  y_e = (P e_c)_e;  z_e = y_e + S_hat (r_e - Ahat y_e)
+ *
  *   S_l: smoother_steps MR steps on A_l's even-odd Schur system (source prepared, odd sites
  *        reconstructed), which damps the high modes far better than MR on A_l itself (on the
  *        DDalphaAMG 8^4 field at m0 = -0.33, 4 MR steps on the full operator left 41 outer
@@ -45,6 +48,7 @@ struct qf_mg {
     qf_transfer *T[QF_MG_MAX_LEVELS];     /* T[l]: level l to l + 1 */
     qf_precond *smoother[QF_MG_MAX_LEVELS];
     qf_precond *cycle[QF_MG_MAX_LEVELS];  /* K_l, l < levels - 1 */
+    qf_precond *cycle_schur;              /* K_0 on level 0's Schur system, where its smoother is in place */
     qf_field **vec[QF_MG_MAX_LEVELS];     /* level l's near-null vectors, kept for the refinement cycles */
     level_ref ref[QF_MG_MAX_LEVELS];
     qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
@@ -312,7 +316,7 @@ static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_f
     qf_linop_field_take(Ac, &rc);
     qf_linop_field_take(Ac, &ec);
     eo_smoother *eo = in_place_smoother(mg, l);
-    qf_transfer_restrict(mg->T[l], rc, r);
+    qf_transfer_restrict(mg->T[l], rc, r, -1);
     coarse_solve(mg, l, ec, rc);
     qf_transfer_prolong(mg->T[l], z, ec, eo ? 0 : -1);
     int image = az && mg->smoother[l] && qf_precond_has_image(mg->smoother[l]);
@@ -360,6 +364,59 @@ static int cycle_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_fiel
 }
 
 static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = cycle_apply, .apply_image = cycle_apply_image};
+
+/* z_e = Khat rho, the K-cycle of level 0 as a preconditioner of its Schur system Ahat (the solve's outer
+ * GCR on the even sites, qf_mg_precond_schur): the coarse correction of the full-lattice residual
+ * (rho, 0), whose solution's even sites are Ahat^-1 rho in the asymmetric Schur form (prepare((rho, 0)) =
+ * rho; in the symmetric form that is A_ee^-1 rho, and (rho, 0) stands for (A_ee rho, 0), a coarse
+ * correction as good as A_ee is near 1), restricted from the even sites alone; then the smoother on Ahat
+ * from the prolonged even sites y_e, with source rho - Ahat y_e; and the image Ahat z_e = rho - bhat + w
+ * (bhat = rho - Ahat y_e, w = Ahat xhat from the MR residual). Against the full system's K-cycle: half
+ * the restriction's reads, no reconstruction hop, and outer vectors of half the sites. */
+static int cycle_schur_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_field *rho, double *flops)
+{
+    qf_mg *mg = ref->mg;
+    eo_smoother *eo = in_place_smoother(mg, 0);
+    qf_linop *Ac = mg->op[1];
+    qf_field *rc = NULL, *ec = NULL;
+    double t0 = qf_wtime();
+    qf_task_scope *outer = qf_task_scope_enter(&mg->scope[0]);
+    qf_sequence_begin();
+    qf_linop_field_take(Ac, &rc);
+    qf_linop_field_take(Ac, &ec);
+    qf_transfer_restrict(mg->T[0], rc, rho, 0);
+    coarse_solve(mg, 0, ec, rc);
+    qf_transfer_prolong(mg->T[0], z, ec, 0);
+    *flops += qf_linop_flops(eo->schur, 0);
+    qf_linop_apply(eo->schur, eo->bhat, z);
+    qf_blas_axpby(1.0, rho, -1.0, eo->bhat, 0);
+    qf_precond_apply_image(eo->mr, eo->xhat, eo->w, eo->bhat, flops);
+    qf_blas_axpby(1.0, eo->xhat, 1.0, z, 0);
+    if (az) {
+        qf_blas_copy(az, eo->w, 0);
+        qf_blas_axpbypcw(1.0, rho, 1.0, az, -1.0, eo->bhat, 0);
+    }
+    int ret = qf_sequence_end();
+    qf_task_scope_leave(outer);
+    qf_linop_field_give_back(Ac, rc);
+    qf_linop_field_give_back(Ac, ec);
+    mg->stats.visits[0]++;
+    mg->stats.seconds[0] += qf_wtime() - t0;
+    return ret;
+}
+
+static int cycle_schur_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
+{
+    return cycle_schur_run(ctx, z, NULL, r, flops);
+}
+
+static int cycle_schur_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_field *r, double *flops)
+{
+    return cycle_schur_run(ctx, z, az, r, flops);
+}
+
+static const qf_precond_ops cycle_schur_ops = {
+    .name = "multigrid K-cycle on the Schur system", .apply = cycle_schur_apply, .apply_image = cycle_schur_apply_image};
 
 /* ---- setup ---- */
 
@@ -683,6 +740,7 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
         mg->ref[l] = (level_ref){mg, l};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
     }
+    if (!rc && in_place_smoother(mg, 0)) rc = qf_precond_create(&mg->cycle_schur, &cycle_schur_ops, &mg->ref[0]);
     if (!rc && place) rc = place_coarse_levels(mg);
     for (int r = 0; r < p->setup_refine && !rc; r++)
         for (int l = 0; l < p->levels - 1 && !rc; l++) rc = refine_level(mg, l);
@@ -703,6 +761,7 @@ void qf_mg_destroy(qf_mg *mg)
 {
     if (!mg) return;
     qf_runtime_wait_all(); /* tasks still pending count into mg's scopes as they complete */
+    qf_precond_destroy(mg->cycle_schur);
     for (int l = 0; l < QF_MG_MAX_LEVELS; l++) {
         qf_precond_destroy(mg->cycle[l]);
         qf_precond_destroy(mg->smoother[l]);
@@ -715,6 +774,7 @@ void qf_mg_destroy(qf_mg *mg)
 }
 
 qf_precond *qf_mg_precond(qf_mg *mg) { return mg->cycle[0]; }
+qf_precond *qf_mg_precond_schur(qf_mg *mg) { return mg->cycle_schur; }
 qf_linop *qf_mg_level_op(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels ? mg->op[l] : NULL; }
 const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels - 1 ? mg->T[l] : NULL; }
 

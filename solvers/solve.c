@@ -169,10 +169,16 @@ static int preconditioner(qf_krylov *k, qf_precond **own)
     *own = NULL;
     const qf_solver_params *p = k->p;
     if (p->kind == QF_SOLVER_MG) {
-        k->K = qf_mg_precond(p->mg);
-        /* the K-cycle's image is of its finest operator, which is the iterations' where the hierarchy
-         * was built for this operator */
-        k->K_image = qf_precond_has_image(k->K) && qf_mg_level_op(p->mg, 0) == k->As;
+        /* the K-cycle's image is of its finest operator (or of that one's Schur complement), which is
+         * the iterations' where the hierarchy was built for this operator */
+        qf_linop *finest = qf_mg_level_op(p->mg, 0), *finest_schur = NULL;
+        if (k->parity == 0) {
+            k->K = qf_mg_precond_schur(p->mg);
+            k->K_image = !qf_linop_schur(finest, &finest_schur) && finest_schur == k->As;
+        } else {
+            k->K = qf_mg_precond(p->mg);
+            k->K_image = qf_precond_has_image(k->K) && finest == k->As;
+        }
         return QF_SUCCESS;
     }
     if (p->kind != QF_SOLVER_GCR) return QF_SUCCESS;
@@ -202,8 +208,9 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
     if (x == b) return qf_fail("qf_solve: the solution and the source are the same field; pass a separate solution field");
     /* the system: A's Schur complement on the even sites, or A itself on its own sites */
     qf_linop *sys = A;
-    /* multigrid preconditions the full system, in the hierarchy's precision */
-    int even_odd = p->even_odd && p->kind != QF_SOLVER_MG;
+    /* multigrid iterates in the hierarchy's precision, on the Schur system where its K-cycle has a form
+     * for it (qf_mg_precond_schur), else on the full system */
+    int even_odd = p->even_odd && (p->kind != QF_SOLVER_MG || qf_mg_precond_schur(p->mg));
     qf_precision sloppy = p->kind == QF_SOLVER_MG ? qf_linop_get_domain(qf_mg_level_op(p->mg, 0))->prec : p->sloppy;
     if (even_odd && qf_linop_schur(A, &sys)) return QF_ERROR;
     if (p->kind == QF_SOLVER_CG && !qf_linop_is_hermitian(sys))

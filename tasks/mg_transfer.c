@@ -119,16 +119,18 @@ int qf_transfer_set_vectors(qf_transfer *T, qf_field *const *v)
     return QF_SUCCESS;
 }
 
-int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field *fine)
+int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field *fine, int parity)
 {
     if (qf_sequence_failed()) return QF_ERROR;
+    if (parity != -1 && parity != 0)
+        return qf_fail("multigrid restriction from parity %d: give -1 (all sites) or 0 (the even sites)", parity);
     if (check_field(fine, T->fine, &T->fine_shape, T->prec, "fine") ||
         check_field(coarse, &T->coarse, &T->coarse_shape, T->prec, "coarse"))
         return QF_ERROR;
     const qf_lattice *cl = &T->coarse;
     for (int c = 0; c < cl->nblocks; c++)
         if (qf_lattice_block_is_local(cl, c) &&
-            qf_insert_mg_restrict(coarse, c, fine, qf_transfer_applied_vectors(T), T->agg, T->nvec))
+            qf_insert_mg_restrict(coarse, c, fine, qf_transfer_applied_vectors(T), T->agg, T->nvec, parity == 0))
             return QF_ERROR;
     return QF_SUCCESS;
 }

@@ -101,8 +101,9 @@ static qf_task_scope *one_kind_scope(void)
     return &pin;
 }
 
-/* R psi from the exported vectors with global loops: coarse site C = x / agg. */
-static void host_restrict(const qf_transfer *T, const double *v, const double *psi, double *out)
+/* R psi from the exported vectors with global loops: coarse site C = x / agg; from the even sites alone
+ * where parity is 0. */
+static void host_restrict(const qf_transfer *T, const double *v, const double *psi, int parity, double *out)
 {
     const qf_lattice *fl = qf_transfer_fine_lattice(T), *cl = qf_transfer_coarse_lattice(T);
     int n = qf_transfer_nvec(T), ns = qf_transfer_fine_shape(T).site_reals / 2, h = ns / 2, x[4], c[4], agg[4];
@@ -110,6 +111,7 @@ static void host_restrict(const qf_transfer *T, const double *v, const double *p
     memset(out, 0, (size_t)cl->global_volume * 4 * n * sizeof *out);
     for (int64_t s = 0; s < fl->global_volume; s++) {
         qf_lex_coords(s, fl->global, x);
+        if (parity == 0 && (x[0] + x[1] + x[2] + x[3]) % 2) continue;
         for (int mu = 0; mu < 4; mu++) c[mu] = x[mu] / agg[mu];
         int64_t cs = qf_lex_index(c, cl->global);
         for (int k = 0; k < n; k++)
@@ -135,13 +137,25 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
     qf_field_create_shaped(&rpsi, cl, &cs, prec, 0);
     qf_field_create_shaped(&rpe, cl, &cs, prec, 0);
     qf_field_create_shaped(&pe, fl, &fs, prec, 0);
-    int rc = qf_transfer_restrict(T, rpsi, psi) || qf_transfer_prolong(T, pe, e, -1) || qf_transfer_restrict(T, rpe, pe);
+    int rc = qf_transfer_restrict(T, rpsi, psi, -1) || qf_transfer_prolong(T, pe, e, -1) || qf_transfer_restrict(T, rpe, pe, -1);
     CHECK(!rc, "%s: transfer: %s", cfg, qf_last_error());
     double *v = exported(qf_transfer_vectors(T)), *r = exported(rpsi), *p = exported(pe), *rp = exported(rpe);
     double *ref = malloc(nreals(rpsi) * sizeof *ref);
-    host_restrict(T, v, psi_h, ref);
+    host_restrict(T, v, psi_h, -1, ref);
     double d = rel_diff(r, ref, nreals(rpsi));
     CHECK(d < tol, "%s: R psi against global loops: %.2e", cfg, d);
+    /* from the even sites alone: the odd ones' values make no difference */
+    rc = qf_transfer_restrict(T, rpe, psi, 0);
+    CHECK(!rc, "%s: restriction from the even sites: %s", cfg, qf_last_error());
+    if (!rc) {
+        double *re = exported(rpe);
+        host_restrict(T, v, psi_h, 0, ref);
+        d = rel_diff(re, ref, nreals(rpe));
+        CHECK(d < tol, "%s: R psi from the even sites against global loops: %.2e", cfg, d);
+        free(re);
+    }
+    CHECK(qf_transfer_restrict(T, rpe, psi, 1) && strstr(qf_last_error(), "give -1 (all sites) or 0"),
+          "%s: restriction from the odd sites: %s", cfg, qf_last_error());
     d = rel_diff(rp, e_h, nreals(rpe));
     CHECK(d < tol, "%s: P^dagger P e = e: %.2e", cfg, d);
     double complex a = host_dot(r, e_h, nreals(rpsi)), b = host_dot(psi_h, p, nreals(pe));
@@ -168,10 +182,10 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
      * double transfer refuses them */
     if (prec == QF_SINGLE) {
         qf_task_scope *pin = one_kind_scope(), *outer = qf_task_scope_enter(pin);
-        rc = qf_transfer_restrict(T, rpe, psi);
+        rc = qf_transfer_restrict(T, rpe, psi, -1);
         qf_task_scope_leave(outer);
         double *r1 = rc ? NULL : exported(rpe);
-        rc = rc || qf_transfer_set_vector_precision(T, QF_HALF) || qf_transfer_restrict(T, rpe, psi) ||
+        rc = rc || qf_transfer_set_vector_precision(T, QF_HALF) || qf_transfer_restrict(T, rpe, psi, -1) ||
              qf_transfer_prolong(T, pe, e, -1);
         CHECK(!rc, "%s: half vectors: %s", cfg, qf_last_error());
         if (!rc) {
@@ -182,7 +196,7 @@ static void check_transfer(qf_transfer *T, qf_precision prec, const char *cfg)
             free(rh), free(ph);
         }
         outer = qf_task_scope_enter(pin);
-        rc = qf_transfer_set_vector_precision(T, QF_SINGLE) || qf_transfer_restrict(T, rpe, psi);
+        rc = qf_transfer_set_vector_precision(T, QF_SINGLE) || qf_transfer_restrict(T, rpe, psi, -1);
         qf_task_scope_leave(outer);
         CHECK(!rc, "%s: single vectors again: %s", cfg, qf_last_error());
         if (!rc && r1) {
@@ -222,7 +236,7 @@ static void check_coarse(qf_linop *A, qf_transfer *T, qf_linop *Ac, qf_precision
     qf_field_create_shaped(&ape, fl, &fs, prec, 0);
     qf_linop *schur = NULL;
     int rc = qf_linop_apply(Ac, dce, e) || qf_transfer_prolong(T, pe, e, -1) || qf_linop_apply(A, ape, pe) ||
-             qf_transfer_restrict(T, rape, ape) || qf_linop_apply_dagger(Ac, dcy, y) || qf_linop_schur(Ac, &schur) ||
+             qf_transfer_restrict(T, rape, ape, -1) || qf_linop_apply_dagger(Ac, dcy, y) || qf_linop_schur(Ac, &schur) ||
              qf_linop_prepare(Ac, bh, dce) || qf_linop_apply(schur, dh, e) || qf_linop_reconstruct(Ac, rec, e, dce);
     CHECK(!rc, "%s: coarse operator: %s", cfg, qf_last_error());
     double *a1 = exported(dce), *a2 = exported(rape), *b1 = exported(dcy), *eb = exported(bh), *ed = exported(dh),
@@ -688,6 +702,18 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, int dense, doub
             CHECK(di < 1e-4, "the K-cycle's image A z against the operator applied to z: %.2e", di);
             free(e1), free(e2);
         }
+        /* the same for the K-cycle on the Schur system, against Ahat applied, on the even sites */
+        qf_precond *Ks = qf_mg_precond_schur(mg);
+        qf_linop *S0 = NULL;
+        ri = !Ks || qf_linop_schur(A0, &S0) || qf_blas_axpby(0.0, NULL, 0.0, az, -1) ||
+             qf_blas_axpby(0.0, NULL, 0.0, ax, -1) || qf_precond_apply_image(Ks, z0, az, r0, NULL) ||
+             qf_linop_apply(S0, ax, z0);
+        CHECK(!ri, "the Schur system's K-cycle image: %s", Ks ? qf_last_error() : "no such K-cycle");
+        if (!ri) {
+            double *e1 = exported(ax), *e2 = exported(az), di = rel_diff(e2, e1, nreals(ax));
+            CHECK(di < 1e-4, "the Schur K-cycle's image Ahat z_e against Ahat applied to z_e: %.2e", di);
+            free(e1), free(e2);
+        }
         qf_field *tk[] = {r0, z0, az, ax};
         for (int k = 0; k < 4; k++)
             if (tk[k]) qf_linop_field_give_back(A0, tk[k]);
@@ -698,8 +724,15 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, int dense, doub
         p.max_iter = 200;
         p.check_every = 1;
         p.verbose = getenv("V") != NULL;
-        qf_solver_result res, rb;
-        rc = qf_solve(M, x, b, &p, &res);
+        qf_solver_result res, rb, rf;
+        /* the outer GCR on the full system, then (the default) on the Schur system */
+        p.even_odd = 0;
+        rc = qf_solve(M, x, b, &p, &rf);
+        CHECK(!rc && rf.converged && rf.residual <= 1.5e-10, "MG solve of the full system: %s (residual %.2e after %d "
+              "iterations)", rc ? qf_last_error() : "", rf.residual, rf.iterations);
+        double *af = rc ? NULL : exported(x);
+        p.even_odd = 1;
+        rc = rc || qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, &p, &res);
         CHECK(!rc && res.converged && res.residual <= 1.5e-10, "MG solve: %s (residual %.2e after %d iterations)",
               rc ? qf_last_error() : "", res.residual, res.iterations);
         qf_solver_params pb = qf_solver_default_params();
@@ -731,14 +764,14 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, int dense, doub
               blocks[0], blocks[1], blocks[2], blocks[3], (long long)st.dense_dim, st.dense_residual, st.iterations[1],
               st.visits[1]);
         double *a1 = exported(x), *a2 = exported(xb);
-        double diff = rel_diff(a1, a2, nreals(x));
-        CHECK(diff < 1e-8, "MG and BiCGStab solutions differ by %.2e", diff);
+        double diff = rel_diff(a1, a2, nreals(x)), difff = af ? rel_diff(af, a2, nreals(x)) : 1.0;
+        CHECK(diff < 1e-8 && difff < 1e-8, "MG (Schur and full system) and BiCGStab solutions differ by %.2e and %.2e",
+              diff, difff);
         printf("MG blocks %d%d%d%d, coarse links and near-null vectors in %s, coarsest by %s: %d outer iterations "
-               "(BiCGStab %d), true residual %.2e, setup %.2f s, solve %.2f s\n",
+               "on the Schur system, %d on the full one (BiCGStab %d), true residual %.2e, setup %.2f s, solve %.2f s\n",
                blocks[0], blocks[1], blocks[2], blocks[3], qf_precision_name(link_prec), dense ? "its dense inverse" : "GCR",
-               res.iterations, rb.iterations,
-               res.residual,
-               st.setup_seconds, res.seconds);
+               res.iterations, rf.iterations, rb.iterations, res.residual, st.setup_seconds, res.seconds);
+        free(af);
         CHECK(res.iterations < rb.iterations, "MG took %d iterations, BiCGStab %d", res.iterations, rb.iterations);
         memcpy(solution, a1, nreals(x) * sizeof *solution);
         *iterations = res.iterations;

@@ -53,14 +53,17 @@ typedef struct {
                             * (a record a vector and fine site) with single fields */
 } qf_mg_geom;
 
-/* mg_restrict — coarse block from the fine blocks it holds (at most QF_MG_MAX_FINE_BLOCKS, codelets.h).
- * Buffers: R fine[j], j < nfine, R V[j], W coarse. */
+/* mg_restrict — coarse block from the fine blocks it holds (at most QF_MG_MAX_FINE_BLOCKS, codelets.h),
+ * from all their sites or from the even ones alone (even_only: R of the fine field with its odd sites
+ * taken as zero, whatever they hold; half the vectors' bytes read). Buffers: R fine[j], j < nfine, R V[j],
+ * W coarse. */
 typedef struct {
     qf_mg_geom g;
     int cext[QF_NDIM];     /* coarse block extents */
     int ratio[QF_NDIM];    /* fine blocks a coarse block holds in each direction */
     int nfine;             /* their number, lexicographic in ratio */
     int team;              /* the process's coarse lattice is this one block: on CPUs, shared among the CPU team */
+    int even_only;
 } qf_mg_restrict_args;
 
 /* mg_prolong — fine block from its coarse block: out = P e on all sites, or on the even sites alone
@@ -377,7 +380,7 @@ static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *
     const int t0 = at * g->agg[3];
     double xa[4 * QF_MG_MAX_NVEC], xb[4 * QF_MG_MAX_NVEC], vh[4 * QF_MG_MAX_NVEC];
     float fa[QF_SPINOR_REALS], fb[QF_SPINOR_REALS], vf[QF_MG_MAX_NVEC * QF_SPINOR_REALS];
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < (a->even_only ? 1 : 2); p++)
         for (int64_t fs = p * half + slab * t0 / 2, end = p * half + slab * (t0 + g->agg[3]) / 2; fs < end; fs++) {
             qf_block_site_coords(fs, g->fext, x);
             int64_t ca = ((int64_t)(x[2] / g->agg[2]) * apb[1] + x[1] / g->agg[1]) * apb[0] + x[0] / g->agg[0];

@@ -30,9 +30,11 @@ void qf_transfer_destroy(qf_transfer *T);
  * orthonormalises them on every aggregate and chirality (block Gram-Schmidt, as tasks); fails when a
  * vector lies in the span of the others on some aggregate (too few distinct vectors). */
 int qf_transfer_set_vectors(qf_transfer *T, qf_field *const *v);
-/* coarse = R fine; fine = P coarse on all sites (parity -1) or on the even ones alone (parity 0: the
- * odd sites keep their values), as an even-odd smoother that reads only them needs it. */
-int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field *fine);
+/* coarse = R fine from all sites (parity -1) or from the even ones alone (parity 0: R of fine with its
+ * odd sites taken as zero, the residual of an even-odd Schur system); fine = P coarse on all sites
+ * (parity -1) or on the even ones alone (parity 0: the odd sites keep their values), as an even-odd
+ * smoother that reads only them needs it. */
+int qf_transfer_restrict(const qf_transfer *T, qf_field *coarse, const qf_field *fine, int parity);
 int qf_transfer_prolong(const qf_transfer *T, qf_field *fine, const qf_field *coarse, int parity);
 
 const qf_lattice *qf_transfer_coarse_lattice(const qf_transfer *T);
@@ -202,6 +204,10 @@ int qf_mg_setup(qf_mg **mg, qf_linop *A, const qf_mg_params *p);
 void qf_mg_destroy(qf_mg *mg);
 /* The K-cycle as a preconditioner of A in the hierarchy's precision (owned by mg). */
 qf_precond *qf_mg_precond(qf_mg *mg);
+/* The finest K-cycle as a preconditioner of the finest operator's even-odd Schur system (z_e = Khat r_e,
+ * with its image Ahat z_e), which qf_solve's MG solver iterates on (even_odd, the default); NULL where
+ * level 0 has no even-odd smoother (then the full system is iterated). */
+qf_precond *qf_mg_precond_schur(qf_mg *mg);
 /* The operator of level l (0: A in the hierarchy's precision) and the transfer from l to l + 1. */
 qf_linop *qf_mg_level_op(qf_mg *mg, int l);
 const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l);
