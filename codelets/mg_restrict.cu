@@ -25,7 +25,9 @@ static size_t restrict_shared_bytes(int threads, int nvec, size_t cplx_bytes)
     return (size_t)threads * (sizeof(int64_t) + cplx_bytes) + (size_t)4 * nvec * sizeof(double);
 }
 
-template <int P, int PV, int Q, int G>
+/* E: the even sites alone (even_only), a kernel of its own, so that the loop over all sites keeps no
+ * branch (with one, the whole-block restriction ran 16% slower on the H200) */
+template <int P, int PV, int Q, int G, bool E>
 static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs p, void *coarse,
                                           const __grid_constant__ qf_mg_restrict_args a)
 {
@@ -59,14 +61,16 @@ static __global__ void mg_restrict_kernel(const __grid_constant__ restrict_ptrs 
             int x[QF_NDIM];
             qf_mg_aggregate_site(&a.g, ai, t0 + tid, x);
             const int64_t fs = qf_block_site_index(x, a.g.fext);
-            site[tid] = a.even_only && fs >= half ? -1 : fs; /* odd sites (the second half) skipped */
+            site[tid] = E && fs >= half ? -1 : fs; /* odd sites (the second half) skipped */
         }
         __syncthreads();
         const int len = (int)(nagg - t0 < nb ? nagg - t0 : nb);
 #pragma unroll 4
         for (int u = 0; u < len; u++) {
             const int64_t fs = site[u];
-            if (fs < 0) continue;
+            if constexpr (E) {
+                if (fs < 0) continue;
+            }
             QF_UNROLL
             for (int m = 0; m < Q; m++) {
                 if constexpr (G == 2) {
@@ -111,7 +115,9 @@ template <int P, int PV, int Q, int G>
 static void launch(const restrict_ptrs &p, void *coarse, const qf_mg_restrict_args *a, int threads, cudaStream_t stream)
 {
     size_t shared = restrict_shared_bytes(threads, a->g.nvec, sizeof(qf_mg_cplx<qf_mg_real<P>>));
-    mg_restrict_kernel<P, PV, Q, G><<<(unsigned)qf_volume(a->cext), threads, shared, stream>>>(p, coarse, *a);
+    const unsigned blocks = (unsigned)qf_volume(a->cext);
+    if (a->even_only) mg_restrict_kernel<P, PV, Q, G, true><<<blocks, threads, shared, stream>>>(p, coarse, *a);
+    else mg_restrict_kernel<P, PV, Q, G, false><<<blocks, threads, shared, stream>>>(p, coarse, *a);
 }
 
 template <int P, int PV, int G>
