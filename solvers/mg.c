@@ -300,6 +300,22 @@ static eo_smoother *in_place_smoother(const qf_mg *mg, int l)
     return eo && qf_linop_has_prepare_defect(eo->A) ? eo : NULL;
 }
 
+/* The coarse correction of level l: z = P_l e_c (its even sites alone with prolong_parity 0) where e_c
+ * solves A_{l+1} e_c = R_l r (r's even sites alone with restrict_parity 0) to the coarse tolerance. */
+static void coarse_correction(qf_mg *mg, int l, qf_field *z, const qf_field *r, int restrict_parity,
+                              int prolong_parity)
+{
+    qf_linop *Ac = mg->op[l + 1];
+    qf_field *rc = NULL, *ec = NULL;
+    qf_linop_field_take(Ac, &rc);
+    qf_linop_field_take(Ac, &ec);
+    qf_transfer_restrict(mg->T[l], rc, r, restrict_parity);
+    coarse_solve(mg, l, ec, rc);
+    qf_transfer_prolong(mg->T[l], z, ec, prolong_parity);
+    qf_linop_field_give_back(Ac, rc);
+    qf_linop_field_give_back(Ac, ec);
+}
+
 /* z = K_l r; with az, also A_l z. The in-place smoother corrects P e_c (eo_smoother_correct: the even
  * sites of P e_c alone, and the image); any other smooths t = r - A_l P e_c and adds its correction s,
  * az = (r - t) + A_l s where the smoother gives A_l s (qf_precond_has_image), else by an application of
@@ -308,17 +324,13 @@ static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_f
 {
     qf_mg *mg = ref->mg;
     int l = ref->l;
-    qf_linop *A = mg->op[l], *Ac = mg->op[l + 1];
-    qf_field *rc = NULL, *ec = NULL, *t = NULL, *s = NULL;
+    qf_linop *A = mg->op[l];
+    qf_field *t = NULL, *s = NULL;
     double t0 = qf_wtime();
     qf_task_scope *outer = qf_task_scope_enter(&mg->scope[l]);
     qf_sequence_begin();
-    qf_linop_field_take(Ac, &rc);
-    qf_linop_field_take(Ac, &ec);
     eo_smoother *eo = in_place_smoother(mg, l);
-    qf_transfer_restrict(mg->T[l], rc, r, -1);
-    coarse_solve(mg, l, ec, rc);
-    qf_transfer_prolong(mg->T[l], z, ec, eo ? 0 : -1);
+    coarse_correction(mg, l, z, r, -1, eo ? 0 : -1);
     int image = az && mg->smoother[l] && qf_precond_has_image(mg->smoother[l]);
     if (eo) {
         eo_smoother_correct(eo, z, az, r, flops);
@@ -342,8 +354,6 @@ static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_f
     }
     int ret = qf_sequence_end();
     qf_task_scope_leave(outer);
-    qf_linop_field_give_back(Ac, rc);
-    qf_linop_field_give_back(Ac, ec);
     qf_linop_field_give_back(A, t);
     qf_linop_field_give_back(A, s);
     if (l == 0) { /* a deeper level's cycles run inside its coarse solves, which coarse_solve counts */
@@ -370,36 +380,30 @@ static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = c
  * (rho, 0), whose solution's even sites are Ahat^-1 rho in the asymmetric Schur form (prepare((rho, 0)) =
  * rho; in the symmetric form that is A_ee^-1 rho, and (rho, 0) stands for (A_ee rho, 0), a coarse
  * correction as good as A_ee is near 1), restricted from the even sites alone; then the smoother on Ahat
- * from the prolonged even sites y_e, with source rho - Ahat y_e; and the image Ahat z_e = rho - bhat + w
- * (bhat = rho - Ahat y_e, w = Ahat xhat from the MR residual). Against the full system's K-cycle: half
- * the restriction's reads, no reconstruction hop, and outer vectors of half the sites. */
+ * from the prolonged even sites y_e, with source rho - Ahat y_e; and the image Ahat z_e = Ahat y_e + w
+ * (w = Ahat xhat from the MR residual), Ahat y_e kept in az from the source. Against the full system's
+ * K-cycle: half the restriction's reads, no reconstruction hop, and outer vectors of half the sites. */
 static int cycle_schur_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_field *rho, double *flops)
 {
     qf_mg *mg = ref->mg;
     eo_smoother *eo = in_place_smoother(mg, 0);
-    qf_linop *Ac = mg->op[1];
-    qf_field *rc = NULL, *ec = NULL;
     double t0 = qf_wtime();
     qf_task_scope *outer = qf_task_scope_enter(&mg->scope[0]);
     qf_sequence_begin();
-    qf_linop_field_take(Ac, &rc);
-    qf_linop_field_take(Ac, &ec);
-    qf_transfer_restrict(mg->T[0], rc, rho, 0);
-    coarse_solve(mg, 0, ec, rc);
-    qf_transfer_prolong(mg->T[0], z, ec, 0);
+    coarse_correction(mg, 0, z, rho, 0, 0);
     *flops += qf_linop_flops(eo->schur, 0);
-    qf_linop_apply(eo->schur, eo->bhat, z);
-    qf_blas_axpby(1.0, rho, -1.0, eo->bhat, 0);
+    if (az) { /* az = Ahat y_e, bhat = rho - az */
+        qf_linop_apply(eo->schur, az, z);
+        qf_blas_axpbypcw(1.0, rho, 0.0, eo->bhat, -1.0, az, 0);
+    } else {
+        qf_linop_apply(eo->schur, eo->bhat, z);
+        qf_blas_axpby(1.0, rho, -1.0, eo->bhat, 0);
+    }
     qf_precond_apply_image(eo->mr, eo->xhat, eo->w, eo->bhat, flops);
     qf_blas_axpby(1.0, eo->xhat, 1.0, z, 0);
-    if (az) {
-        qf_blas_copy(az, eo->w, 0);
-        qf_blas_axpbypcw(1.0, rho, 1.0, az, -1.0, eo->bhat, 0);
-    }
+    if (az) qf_blas_axpby(1.0, eo->w, 1.0, az, 0);
     int ret = qf_sequence_end();
     qf_task_scope_leave(outer);
-    qf_linop_field_give_back(Ac, rc);
-    qf_linop_field_give_back(Ac, ec);
     mg->stats.visits[0]++;
     mg->stats.seconds[0] += qf_wtime() - t0;
     return ret;
@@ -740,7 +744,8 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
         mg->ref[l] = (level_ref){mg, l};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
     }
-    if (!rc && in_place_smoother(mg, 0)) rc = qf_precond_create(&mg->cycle_schur, &cycle_schur_ops, &mg->ref[0]);
+    if (!rc && qf_mg_params_schur_outer(p) && in_place_smoother(mg, 0))
+        rc = qf_precond_create(&mg->cycle_schur, &cycle_schur_ops, &mg->ref[0]);
     if (!rc && place) rc = place_coarse_levels(mg);
     for (int r = 0; r < p->setup_refine && !rc; r++)
         for (int l = 0; l < p->levels - 1 && !rc; l++) rc = refine_level(mg, l);
@@ -775,6 +780,10 @@ void qf_mg_destroy(qf_mg *mg)
 
 qf_precond *qf_mg_precond(qf_mg *mg) { return mg->cycle[0]; }
 qf_precond *qf_mg_precond_schur(qf_mg *mg) { return mg->cycle_schur; }
+int qf_mg_params_schur_outer(const qf_mg_params *p)
+{
+    return p->smoother == QF_MG_SMOOTHER_MR && p->smoother_steps > 0 && p->smoother_prec != QF_HALF;
+}
 qf_linop *qf_mg_level_op(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels ? mg->op[l] : NULL; }
 const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l) { return l >= 0 && l < mg->p.levels - 1 ? mg->T[l] : NULL; }
 

@@ -274,15 +274,13 @@ void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec, const
         if (mg->smoother == QF_MG_SMOOTHER_SAP)
             printf("Schwarz smoothing, %d cycles on %d %d %d %d domains of %d MR steps, coarser levels ", mg->sap_cycles,
                    mg->sap_block[0], mg->sap_block[1], mg->sap_block[2], mg->sap_block[3], mg->sap_mr);
-        /* the outer GCR iterates on the Schur system where the finest smoother is the even-odd MR one in
-         * the hierarchy's precision (qf_mg_precond_schur) */
-        int schur = sp->even_odd && mg->smoother == QF_MG_SMOOTHER_MR && mg->smoother_steps > 0 &&
-                    mg->smoother_prec != QF_HALF;
+        int schur = sp->even_odd && qf_mg_params_schur_outer(mg); /* the outer GCR's system */
         printf("%d even-odd MR smoothing steps%s, coarse GCR(%d) to %g%s%s), %s, %s", mg->smoother_steps,
                mg->smoother_prec == QF_HALF && mg->smoother == QF_MG_SMOOTHER_MR ? " (the finest in half)" : "",
                mg->coarse_nkrylov, mg->coarse_tol, mg->coarse_link_prec == QF_HALF ? ", coarse links in half" : "",
                mg->null_prec == QF_HALF ? ", near-null vectors in half" : "",
-               schur ? "even-odd Schur system" : "full lattice", op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
+               schur ? "even-odd Schur system" : "full lattice",
+               op_prec == QF_DOUBLE && mg->prec == QF_SINGLE ? "double/single" : qf_precision_name(op_prec));
         printf(", tolerance %.1e, at most %d iterations, residual read every %d\n", sp->tol, sp->max_iter,
                qf_solver_check_every(sp));
         return;

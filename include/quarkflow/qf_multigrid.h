@@ -208,6 +208,10 @@ qf_precond *qf_mg_precond(qf_mg *mg);
  * with its image Ahat z_e), which qf_solve's MG solver iterates on (even_odd, the default); NULL where
  * level 0 has no even-odd smoother (then the full system is iterated). */
 qf_precond *qf_mg_precond_schur(qf_mg *mg);
+/* Whether a hierarchy built with p has that preconditioner, for an operator that prepares a defect's
+ * source (qf_linop_prepare_defect, as the Wilson-clover operator does): level 0 smoothed by even-odd MR
+ * steps in the hierarchy's precision (not the Schwarz smoother, not none, not in half). */
+int qf_mg_params_schur_outer(const qf_mg_params *p);
 /* The operator of level l (0: A in the hierarchy's precision) and the transfer from l to l + 1. */
 qf_linop *qf_mg_level_op(qf_mg *mg, int l);
 const qf_transfer *qf_mg_level_transfer(qf_mg *mg, int l);
