@@ -50,7 +50,7 @@ static int insert(qf_scalar_op_args args, starpu_data_handle_t out, starpu_data_
         d[n].mode = k == QF_SOP_OUT ? STARPU_W : STARPU_R;
         n++;
     }
-    int ret = QF_TASK_INSERT(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
+    int ret = QF_TASK_INSERT_LATENCY(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
     return qf_task_check(ret, "scalar_op");
 }
 

@@ -38,6 +38,6 @@ int qf_insert_scalar_trisolve(int m, int has_d, const struct starpu_data_descr *
 {
     qf_scalar_trisolve_args args = {.m = m, .has_d = has_d};
     int n = m + m * (m - 1) / 2 + (has_d ? m : 0) + 1;
-    return qf_task_check(QF_TASK_INSERT(&qf_cl_scalar_trisolve, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0),
+    return qf_task_check(QF_TASK_INSERT_LATENCY(&qf_cl_scalar_trisolve, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0),
                          "scalar_trisolve");
 }

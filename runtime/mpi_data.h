@@ -111,6 +111,19 @@ void qf_task_explore_guard(void *unused);
                                    STARPU_PROLOGUE_CALLBACK, qf_task_explore_guard, __VA_ARGS__)               \
          : QF_TASK_INSERT_UNSCOPED(cl, STARPU_PROLOGUE_CALLBACK, qf_task_explore_guard, __VA_ARGS__))
 
+/* ... for a task whose cost is its latency (scalar arithmetic on a few numbers: scalar_op,
+ * scalar_trisolve): where its inputs were made and its output will be read, which on a node with CUDA
+ * workers is the GPUs unless the current scope places it (qf_task_latency_where). Left to dmdas, such a
+ * task went to whichever worker would finish it first, a CPU core while the GPU's queue was full, and
+ * put a PCIe round trip of its scalar on a latency-bound solve's critical path (bench/RESULTS.md). */
+unsigned long long qf_task_latency_where(const struct starpu_codelet *cl);
+#define QF_TASK_INSERT_LATENCY(cl, ...)                                                                        \
+    (qf_task_scope_current()                                                                                   \
+         ? QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_latency_where(cl), STARPU_CALLBACK,       \
+                                   qf_task_scope_count, STARPU_CALLBACK_ARG_NFREE, (void *)qf_task_scope_current(), \
+                                   __VA_ARGS__)                                                                \
+         : QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_latency_where(cl), __VA_ARGS__))
+
 /* ... and, when the process drives several GPUs, kept on block b's home GPU or the CPU workers
  * (runtime/task_scope.c): the insert of every task that belongs to one block of lat (lat NULL: none). */
 unsigned qf_block_home_words(const qf_lattice *lat, int b);

@@ -60,6 +60,13 @@ unsigned long long qf_task_scope_where(const struct starpu_codelet *cl)
     return (has & wanted) ? has & wanted : has;
 }
 
+unsigned long long qf_task_latency_where(const struct starpu_codelet *cl)
+{
+    if (current && current->where != QF_PLACE_AUTO) return qf_task_scope_where(cl);
+    unsigned long long has = (cl->cpu_funcs[0] ? STARPU_CPU : 0) | (cl->cuda_funcs[0] ? STARPU_CUDA : 0);
+    return has & STARPU_CUDA && starpu_cuda_worker_get_count() > 0 ? STARPU_CUDA : has;
+}
+
 void qf_task_scope_count(void *arg)
 {
     qf_task_scope *s = arg;

@@ -940,6 +940,41 @@ int main(void)
           creal(g0), cimag(g0), creal(g1), cimag(g1));
     qf_scalar_destroy(s);
 
+    /* scalar arithmetic runs where a solver's scalars live: with CUDA workers on them (a CPU core would
+     * put a PCIe round trip of the scalar on the solve's critical path), unless a scope places it */
+    {
+        enum { OPS = 20 };
+        qf_scalar *a, *b, *c;
+        int rc = qf_scalar_create(&a) || qf_scalar_create(&b) || qf_scalar_create(&c) || qf_scalar_set(a, 3.0, -1.0) ||
+                 qf_scalar_set(b, 0.5, 2.0) || qf_scalar_set(c, 3.0, -1.0);
+        qf_runtime_stats *st = NULL;
+        rc = rc || qf_runtime_stats_begin();
+        for (int k = 0; k < OPS / 2 && !rc; k++) rc = qf_scalar_div(c, c, b) || qf_scalar_mul(c, c, b);
+        rc = qf_runtime_stats_end(&st) || rc;
+        long on_cpu = rc ? -1 : qf_runtime_stats_kind_tasks(st, QF_WORKER_CPU);
+        long on_cuda = rc ? -1 : qf_runtime_stats_kind_tasks(st, QF_WORKER_CUDA);
+        int gpus = qf_runtime_ncuda_workers() > 0;
+        CHECK(!rc && on_cpu + on_cuda == OPS && (gpus ? on_cpu == 0 : on_cuda == 0),
+              "%d scalar operations ran %ld on CPU and %ld on CUDA workers (%s): %s", OPS, on_cpu, on_cuda,
+              gpus ? "all on CUDA expected" : "no CUDA worker", rc ? qf_last_error() : "");
+        qf_runtime_stats_free(st);
+        if (qf_runtime_ncpu_workers() > 0) { /* a CPU scope keeps them on the CPU workers */
+            static qf_task_scope cpu_scope = {.where = QF_PLACE_CPU};
+            qf_task_scope *previous = qf_task_scope_enter(&cpu_scope);
+            for (int k = 0; k < OPS / 2 && !rc; k++) rc = qf_scalar_div(c, c, b) || qf_scalar_mul(c, c, b);
+            qf_task_scope_leave(previous);
+            qf_runtime_wait_all();
+            CHECK(!rc && cpu_scope.ran[QF_WORKER_CPU] == OPS && cpu_scope.ran[QF_WORKER_CUDA] == 0,
+                  "under a CPU scope %d scalar operations ran %ld on CPU and %ld on CUDA workers", OPS,
+                  cpu_scope.ran[QF_WORKER_CPU], cpu_scope.ran[QF_WORKER_CUDA]);
+        }
+        cplx v = get(c);
+        CHECK(cabs(v - (3.0 - 1.0 * I)) < 1e-12, "(c / b) b, %d times: (%g %g), not (3, -1)", OPS, creal(v), cimag(v));
+        qf_scalar_destroy(a);
+        qf_scalar_destroy(b);
+        qf_scalar_destroy(c);
+    }
+
     /* destroyed while its reduction is pending, never read: goes without waiting and without harm */
     {
         qf_lattice lat1;
