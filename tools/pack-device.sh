@@ -76,8 +76,9 @@ if [ "$prog" = ctest-gpu ]; then
       "--dim 8 8 8 8 --csw 1 --kappa 0.12 --source random --tol 1e-11 --check-every 1 --solver $solver" \
       "--ncuda 0 --sched eager" "--ncpu 0 --ncuda 1" "--ncuda 1 --sched dmdas --blocks 2 1 1 2"
   done
-  echo "== a fresh node's first solve with CPU + CUDA workers: no GPU-sized task timed on a CPU core"
+  echo "== a fresh node's first solves with CPU + CUDA workers (32^4, 12^4): no Dirac or reduction task timed on a CPU core"
   sh "$here/explore_guard.sh" "$here/bin/quarkflow"
+  sh "$here/explore_guard.sh" "$here/bin/quarkflow" 12
   exit 0
 fi
 if [ "$prog" = memcheck-gpu ]; then
