@@ -135,12 +135,13 @@ uint32_t *qf_block_home_mask(const qf_lattice *lat, int b)
  * fresh H100 node ran 2642 GPU-sized tasks on CPU cores, 80 s against 0.28 s on the GPU alone
  * (bench/RESULTS.md). A task that may run on both CPU and CUDA workers, whose model has no CPU figure
  * for its size, runs on the CUDA workers when its data exceed QF_EXPLORE_MAX_BYTES or when one of its
- * inputs is valid only off the host (on a GPU): its prologue (QF_TASK_INSERT), which StarPU calls as
- * the task becomes ready, narrows its where. Timing a small task on a CPU core costs microseconds,
- * but moving its inputs there and its outputs back put PCIe round trips into every iteration of a
- * small lattice's first solve (12^4: 8x the GPU alone's time). Tasks whose inputs are on the host
- * are still explored on the CPUs, and so are large ones whose CPU figures exist (measured on a
- * CPU-only run, or placed there by a scope). */
+ * buffers is not valid on the host (it lives on a GPU, or has no value yet): its prologue
+ * (QF_TASK_INSERT), which StarPU calls as the task becomes ready, narrows its where. Timing a small
+ * task on a CPU core costs microseconds, but moving its data there and back put PCIe round trips into
+ * every iteration of a small lattice's first solve (12^4: 8x the GPU alone's time), and a new field
+ * first written on a core stayed there for its next readers (1.6-1.8x). Tasks whose data all sit on
+ * the host are still explored on the CPUs, and so are large ones whose CPU figures exist (measured on
+ * a CPU-only run, or placed there by a scope). */
 #define QF_EXPLORE_MAX_BYTES (4u << 20)
 
 static struct starpu_perfmodel_arch *explore_cpu_arch; /* NULL: the guard is off */
@@ -154,15 +155,13 @@ void qf_task_explore_guard(void *arg)
                                                                           (STARPU_CPU | STARPU_CUDA))
         return;
     size_t bytes = 0;
-    int away = 0; /* an input valid only off the host, which timing the task on a CPU core would move */
+    int away = 0; /* a buffer not valid on the host, which timing the task on a CPU core would move there */
     for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); i++) {
         starpu_data_handle_t h = STARPU_TASK_GET_HANDLE(task, i);
         bytes += starpu_data_get_size(h);
-        if (STARPU_TASK_GET_MODE(task, i) & STARPU_R) {
-            int allocated, valid, requested;
-            starpu_data_query_status(h, STARPU_MAIN_RAM, &allocated, &valid, &requested);
-            away |= !valid;
-        }
+        int allocated, valid, requested;
+        starpu_data_query_status(h, STARPU_MAIN_RAM, &allocated, &valid, &requested);
+        away |= !valid;
     }
     if ((bytes > QF_EXPLORE_MAX_BYTES || away) && isnan(starpu_task_expected_length(task, explore_cpu_arch, 0)))
         task->where = STARPU_CUDA;
