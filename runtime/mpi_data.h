@@ -103,11 +103,12 @@ void qf_task_scope_count(void *scope);
 /* The exploration guard (runtime/task_scope.c): large tasks are not sent to CPU workers only to
  * calibrate their models there. */
 void qf_task_explore_guard(void *unused);
+/* The completion callback that counts a task into the inserting thread's current scope. */
+#define QF_TASK_SCOPE_COUNT STARPU_CALLBACK, qf_task_scope_count, STARPU_CALLBACK_ARG_NFREE, (void *)qf_task_scope_current()
 /* ... placed and counted by the inserting thread's placement scope, when it has one. */
 #define QF_TASK_INSERT(cl, ...)                                                                                \
     (qf_task_scope_current()                                                                                   \
-         ? QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_scope_where(cl), STARPU_CALLBACK,         \
-                                   qf_task_scope_count, STARPU_CALLBACK_ARG_NFREE, (void *)qf_task_scope_current(), \
+         ? QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_scope_where(cl), QF_TASK_SCOPE_COUNT,     \
                                    STARPU_PROLOGUE_CALLBACK, qf_task_explore_guard, __VA_ARGS__)               \
          : QF_TASK_INSERT_UNSCOPED(cl, STARPU_PROLOGUE_CALLBACK, qf_task_explore_guard, __VA_ARGS__))
 
@@ -119,8 +120,7 @@ void qf_task_explore_guard(void *unused);
 unsigned long long qf_task_latency_where(const struct starpu_codelet *cl);
 #define QF_TASK_INSERT_LATENCY(cl, ...)                                                                        \
     (qf_task_scope_current()                                                                                   \
-         ? QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_latency_where(cl), STARPU_CALLBACK,       \
-                                   qf_task_scope_count, STARPU_CALLBACK_ARG_NFREE, (void *)qf_task_scope_current(), \
+         ? QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_latency_where(cl), QF_TASK_SCOPE_COUNT,   \
                                    __VA_ARGS__)                                                                \
          : QF_TASK_INSERT_UNSCOPED(cl, STARPU_EXECUTE_WHERE, qf_task_latency_where(cl), __VA_ARGS__))
 

@@ -50,9 +50,15 @@ void qf_task_scope_leave(qf_task_scope *previous) { current = previous; }
 
 qf_task_scope *qf_task_scope_current(void) { return current; }
 
+/* The worker types cl has an implementation for. */
+static unsigned long long implemented(const struct starpu_codelet *cl)
+{
+    return (cl->cpu_funcs[0] ? STARPU_CPU : 0) | (cl->cuda_funcs[0] ? STARPU_CUDA : 0);
+}
+
 unsigned long long qf_task_scope_where(const struct starpu_codelet *cl)
 {
-    unsigned long long has = (cl->cpu_funcs[0] ? STARPU_CPU : 0) | (cl->cuda_funcs[0] ? STARPU_CUDA : 0);
+    unsigned long long has = implemented(cl);
     unsigned long long wanted = current->where == QF_PLACE_CPU ? STARPU_CPU
                                 : current->where == QF_PLACE_GPU ? STARPU_CUDA
                                                                  : has;
@@ -63,7 +69,7 @@ unsigned long long qf_task_scope_where(const struct starpu_codelet *cl)
 unsigned long long qf_task_latency_where(const struct starpu_codelet *cl)
 {
     if (current && current->where != QF_PLACE_AUTO) return qf_task_scope_where(cl);
-    unsigned long long has = (cl->cpu_funcs[0] ? STARPU_CPU : 0) | (cl->cuda_funcs[0] ? STARPU_CUDA : 0);
+    unsigned long long has = implemented(cl);
     return has & STARPU_CUDA && starpu_cuda_worker_get_count() > 0 ? STARPU_CUDA : has;
 }
 

@@ -40,6 +40,7 @@
 typedef struct {
     struct qf_mg *mg;
     int l;
+    int schur; /* the K-cycle on level 0's Schur system (cycle_schur_run) rather than on level l */
 } level_ref;
 
 struct qf_mg {
@@ -49,6 +50,7 @@ struct qf_mg {
     qf_precond *smoother[QF_MG_MAX_LEVELS];
     qf_precond *cycle[QF_MG_MAX_LEVELS];  /* K_l, l < levels - 1 */
     qf_precond *cycle_schur;              /* K_0 on level 0's Schur system, where its smoother is in place */
+    level_ref ref_schur;
     qf_field **vec[QF_MG_MAX_LEVELS];     /* level l's near-null vectors, kept for the refinement cycles */
     level_ref ref[QF_MG_MAX_LEVELS];
     qf_task_scope scope[QF_MG_MAX_LEVELS]; /* where level l's tasks run, and where they ran */
@@ -363,18 +365,6 @@ static int cycle_run(const level_ref *ref, qf_field *z, qf_field *az, const qf_f
     return ret;
 }
 
-static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
-{
-    return cycle_run(ctx, z, NULL, r, flops);
-}
-
-static int cycle_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_field *r, double *flops)
-{
-    return cycle_run(ctx, z, az, r, flops);
-}
-
-static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = cycle_apply, .apply_image = cycle_apply_image};
-
 /* z_e = Khat rho, the K-cycle of level 0 as a preconditioner of its Schur system Ahat (the solve's outer
  * GCR on the even sites, qf_mg_precond_schur): the coarse correction of the full-lattice residual
  * (rho, 0), whose solution's even sites are Ahat^-1 rho in the asymmetric Schur form (prepare((rho, 0)) =
@@ -409,18 +399,21 @@ static int cycle_schur_run(const level_ref *ref, qf_field *z, qf_field *az, cons
     return ret;
 }
 
-static int cycle_schur_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
+/* The two K-cycles as preconditioners (qf_precond_ops), each level_ref naming its own. */
+static int cycle_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_field *r, double *flops)
 {
-    return cycle_schur_run(ctx, z, NULL, r, flops);
+    const level_ref *ref = ctx;
+    return ref->schur ? cycle_schur_run(ref, z, az, r, flops) : cycle_run(ref, z, az, r, flops);
 }
 
-static int cycle_schur_apply_image(void *ctx, qf_field *z, qf_field *az, const qf_field *r, double *flops)
+static int cycle_apply(void *ctx, qf_field *z, const qf_field *r, double *flops)
 {
-    return cycle_schur_run(ctx, z, az, r, flops);
+    return cycle_apply_image(ctx, z, NULL, r, flops);
 }
 
+static const qf_precond_ops cycle_ops = {.name = "multigrid K-cycle", .apply = cycle_apply, .apply_image = cycle_apply_image};
 static const qf_precond_ops cycle_schur_ops = {
-    .name = "multigrid K-cycle on the Schur system", .apply = cycle_schur_apply, .apply_image = cycle_schur_apply_image};
+    .name = "multigrid K-cycle on the Schur system", .apply = cycle_apply, .apply_image = cycle_apply_image};
 
 /* ---- setup ---- */
 
@@ -741,11 +734,12 @@ int qf_mg_setup(qf_mg **out, qf_linop *A, const qf_mg_params *p)
     }
     if (!rc) rc = dense_coarsest(mg);
     for (int l = 0; l < p->levels - 1 && !rc; l++) {
-        mg->ref[l] = (level_ref){mg, l};
+        mg->ref[l] = (level_ref){mg, l, 0};
         rc = qf_precond_create(&mg->cycle[l], &cycle_ops, &mg->ref[l]);
     }
+    mg->ref_schur = (level_ref){mg, 0, 1};
     if (!rc && qf_mg_params_schur_outer(p) && in_place_smoother(mg, 0))
-        rc = qf_precond_create(&mg->cycle_schur, &cycle_schur_ops, &mg->ref[0]);
+        rc = qf_precond_create(&mg->cycle_schur, &cycle_schur_ops, &mg->ref_schur);
     if (!rc && place) rc = place_coarse_levels(mg);
     for (int r = 0; r < p->setup_refine && !rc; r++)
         for (int l = 0; l < p->levels - 1 && !rc; l++) rc = refine_level(mg, l);

@@ -286,8 +286,8 @@ int qf_app_start(int *argc, char ***argv)
                 "quarkflow: note: %d of %d codelets have no calibrated performance model on this machine yet (%s): "
                 "the scheduler calibrates them in the first runs by timing tasks on every worker type (on the CPU "
                 "cores only tasks of up to 4 MiB whose data are all on the host; the others stay on the GPUs), "
-                "which may make those runs a little "
-                "slower; run a short job of the same size first, or use the GPU alone (--ncpu 0)\n",
+                "which may make those runs a little slower; run a short job of the same size first, or use the "
+                "GPU alone (--ncpu 0)\n",
                 missing, total, names);
     return QF_SUCCESS;
 }
