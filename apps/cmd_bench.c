@@ -25,6 +25,8 @@ static const char help[] =
     "                                          kappa scan: setup, iterations and time, per-level figures\n"
     "       quarkflow bench staggered [options]  the asqtad link smearing, and a multi-mass solve by\n"
     "                                          multi-shift CG against the masses solved one by one\n"
+    "       quarkflow bench tasks [options]    what the runtime costs a task on each worker type: chains of\n"
+    "                                          tasks that only wait, against the same kernel called directly\n"
     "\n"
     "Run 'quarkflow bench NAME --help' for a benchmark's options. Results: bench/RESULTS.md.\n\n";
 
@@ -41,5 +43,7 @@ int qf_cmd_bench(int argc, char **argv)
     if (!strcmp(argv[1], "sched")) return qf_bench_sched(argc - 1, argv + 1);
     if (!strcmp(argv[1], "mg")) return qf_bench_mg(argc - 1, argv + 1);
     if (!strcmp(argv[1], "staggered")) return qf_bench_staggered(argc - 1, argv + 1);
-    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, kernels, solver, sched, mg, staggered)", argv[1]);
+    if (!strcmp(argv[1], "tasks")) return qf_bench_tasks(argc - 1, argv + 1);
+    return qf_app_usage_error("bench", "unknown benchmark '%s' (dslash, kernels, solver, sched, mg, staggered, tasks)",
+                              argv[1]);
 }

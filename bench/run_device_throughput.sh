@@ -6,7 +6,9 @@
 # recon (bench dslash for every reconstruction, precision and size), solver (mixed-precision solves
 # with compressed sloppy links), fuse (bench dslash and bench solver with one task a hop on the
 # one-block lattice, QF_STENCIL_FUSE=auto, against three, never), half (bench dslash in half with whole
-# and two-row links against single, and mixed double/half solves against double/single, alternated).
+# and two-row links against single, and mixed double/half solves against double/single, alternated),
+# tasks (bench tasks: the runtime's cost a task on the GPU alone and on the whole node, beside bench
+# dslash at 16^4, whose Mhat kernels last about as long as the 35 us probe on an H200).
 # Logs go to OUTDIR/throughput-logs.tgz (OUTDIR: default $OUT or /tmp);
 # summary lines are printed.
 set -u
@@ -23,7 +25,7 @@ bench() { # name, args... (QF_STENCIL_FUSE from the caller's environment)
   local name=$1; shift
   timeout 300 "$run" quarkflow "$@" > "$out/$name.txt" 2>&1
   echo "== $name: quarkflow $*"
-  grep -E "^(links|task graph|direct|ceiling|ratio|check|BiCGStab|CGNR|solver) " "$out/$name.txt"
+  grep -E "^(links|task graph|direct|ceiling|ratio|check|BiCGStab|CGNR|solver|bench tasks) |^\||workers \(" "$out/$name.txt"
 }
 if has tests; then
   for t in test_half test_recon test_dirac test_sap test_solver test_mg test_linop; do
@@ -78,5 +80,11 @@ if has half; then
         --sloppy $s --recon-sloppy 12
     done
   done
+fi
+if has tasks; then
+  bench tasks_gpu --ncpu 0 --ncuda 1 bench tasks --wait-us 0,10,20,35,70,150,300
+  bench tasks_gpu_1buffer --ncpu 0 --ncuda 1 bench tasks --wait-us 0,35 --buffers 1
+  bench tasks_node bench tasks --wait-us 0,35,100
+  bench dslash16_tasks --ncpu 0 --ncuda 1 bench dslash --dim 16 16 16 16 --prec single
 fi
 tar czf "$dest/throughput-logs.tgz" -C "$dest" throughput-logs && rm -rf "$out"

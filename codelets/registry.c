@@ -73,6 +73,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_asqtad_interior, "ks_inter", COLOUR_INTERIOR},
     {&qf_cl_asqtad_exterior, "ks_exter", COLOUR_EXTERIOR},
     {&qf_cl_asqtad_layout, "ks_layout", COLOUR_CONVERT},
+    {&qf_cl_task_probe, "probe", COLOUR_SCALAR},
 };
 /* At load time, before any task exists: the codelets are static structures that every entry point
  * (the command line, a host code through the C API) shares. */

@@ -2,6 +2,7 @@
  * run with the CUDA launchers of codelets/wilson_launch.h on cudaMalloc'ed buffers, on one stream,
  * timed with CUDA events; and the device-to-device copy bandwidth, the GPU's ceiling. */
 #include "direct_plan.h"
+#include "task_probe.h"
 
 #include <cuda_runtime.h>
 
@@ -215,5 +216,52 @@ fail:
     if (e1) cudaEventDestroy(e1);
     cudaFree(a);
     cudaFree(b);
+    return -1;
+}
+
+/* The task probe's kernel (codelets/task_probe.cu) n times on one stream of `device`: back to back and
+ * waited for once, or each waited for by polling an event before the next launch, as StarPU's CUDA
+ * driver polls a task's event before it starts the next. */
+extern "C" int qf_direct_cuda_probe(int device, int wait_each, long n, int64_t wait_ns, double *seconds, char *err,
+                                    size_t errlen)
+{
+    double *count = NULL, counted = 0.0;
+    cudaStream_t stream = NULL;
+    cudaEvent_t done = NULL;
+    TRY(cudaSetDevice(device));
+    TRY(cudaMalloc(&count, sizeof(double)));
+    TRY(cudaMemset(count, 0, sizeof(double)));
+    TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    TRY(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+    qf_task_probe_run_cuda(count, wait_ns, stream); /* warmup: the module loaded, the stream started */
+    TRY(cudaStreamSynchronize(stream));
+    {
+        double t0 = qf_timing_now();
+        for (long i = 0; i < n; i++) {
+            qf_task_probe_run_cuda(count, wait_ns, stream);
+            if (wait_each) {
+                TRY(cudaEventRecord(done, stream));
+                cudaError_t e;
+                while ((e = cudaEventQuery(done)) == cudaErrorNotReady) {
+                }
+                TRY(e);
+            }
+        }
+        TRY(cudaStreamSynchronize(stream));
+        *seconds = qf_timing_now() - t0;
+    }
+    TRY(cudaMemcpy(&counted, count, sizeof(double), cudaMemcpyDeviceToHost));
+    if (counted != (double)(n + 1)) {
+        snprintf(err, errlen, "the kernel counted %.0f calls of %ld", counted, n + 1);
+        goto fail;
+    }
+    cudaEventDestroy(done);
+    cudaStreamDestroy(stream);
+    cudaFree(count);
+    return 0;
+fail:
+    if (done) cudaEventDestroy(done);
+    if (stream) cudaStreamDestroy(stream);
+    cudaFree(count);
     return -1;
 }

@@ -71,6 +71,8 @@ int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, double target_
 /* Device-to-device cudaMemcpy bandwidth on `device`: best of 10 copies of a `bytes`-sized buffer,
  * counting the bytes read and written (2 x bytes a copy). */
 int qf_direct_cuda_copy_bandwidth(int device, size_t bytes, double *gbps, char *err, size_t errlen);
+/* n calls of the task probe's kernel on `device` (qf_direct_probe), *seconds for all of them. */
+int qf_direct_cuda_probe(int device, int wait_each, long n, int64_t wait_ns, double *seconds, char *err, size_t errlen);
 #endif
 
 #ifdef __cplusplus

@@ -6,6 +6,7 @@ set(QF_DIRECT_C_SOURCES
   direct/direct.c
   direct/ceiling.c
   direct/block.c
-  direct/timing.c)
+  direct/timing.c
+  direct/probe.c)
 set(QF_DIRECT_CUDA_SOURCES
   direct/direct_cuda.cu)

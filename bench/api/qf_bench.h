@@ -16,5 +16,7 @@ int qf_bench_sched(int argc, char **argv);
 int qf_bench_mg(int argc, char **argv);
 /* bench/staggered_bench.c: quarkflow bench staggered */
 int qf_bench_staggered(int argc, char **argv);
+/* bench/tasks_bench.c: quarkflow bench tasks */
+int qf_bench_tasks(int argc, char **argv);
 
 #endif

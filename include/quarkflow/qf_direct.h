@@ -16,6 +16,7 @@
 #define QF_DIRECT_H
 
 #include "qf_dirac.h"
+#include "qf_runtime.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +92,15 @@ int qf_direct_time(qf_direct *dk, int warmup, long n, double target_s, qf_timing
  * (3 x 8 an element). GPU: a device-to-device cudaMemcpy of *bytes, best of 10, counting the bytes
  * read and written. */
 int qf_direct_ceiling(int gpu, int device, int nthreads, double *gbps, size_t *bytes);
+
+/* ---- the task probe's kernel without the runtime (quarkflow bench tasks) ----
+ * n calls of the kernel that qf_runtime_probe_tasks (qf_runtime.h) runs as tasks, waiting wait_us
+ * each, with the runtime paused: kind QF_WORKER_CUDA on the GPU of the first CUDA worker, either
+ * queued back to back on one stream and waited for once, or one at a time, the host polling each
+ * call's end before it launches the next (wait_each: what any runtime pays that starts a task when it
+ * sees the one before it end); QF_WORKER_CPU on the calling thread, one call after the other
+ * (wait_each is moot there). *seconds: all n calls. */
+int qf_direct_probe(qf_worker_kind kind, int wait_each, long n, double wait_us, double *seconds);
 
 /* ---- one block's CPU kernels, one call at a time, without the runtime ----
  * The gather, interior and exterior of one hop of Mhat on a one-block lattice (global = block: every

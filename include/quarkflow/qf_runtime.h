@@ -186,6 +186,28 @@ qf_task_scope *qf_task_scope_enter(qf_task_scope *s);
 void qf_task_scope_leave(qf_task_scope *previous);
 qf_task_scope *qf_task_scope_current(void);
 
+/* ---- What the runtime costs a task (tasks/probe.c; quarkflow bench tasks) ----
+ * ntasks tasks whose kernel only waits wait_us microseconds (a CPU core spinning on its clock, one
+ * GPU warp on the GPU's timer, on the worker's stream), on the workers of one type: chained, every
+ * task reading and writing one buffer, so that each starts only after the last has ended (as a
+ * solver's operator applications do); or independent, each its own buffer (up to 64 in flight).
+ * Each task also reads nbuffers - 1 more buffers (1 to 16 in all: a Dirac task has 5-7), which the
+ * runtime tracks. Runs 100 tasks first (untimed), then the ntasks: *r holds the seconds of the
+ * submission loop and of the whole run, from submission to the last task's end. Fails if a task ran
+ * elsewhere or did not run. One process only; every other task must be finished. The same kernel
+ * without the runtime: qf_direct_probe (qf_direct.h). */
+typedef struct {
+    qf_worker_kind kind;
+    int chained;
+    int nbuffers;
+    long ntasks;
+    double wait_us;
+} qf_task_probe;
+typedef struct {
+    double submit_s, total_s;
+} qf_task_probe_result;
+int qf_runtime_probe_tasks(const qf_task_probe *p, qf_task_probe_result *r);
+
 int qf_runtime_stats_begin(void);
 /* Ends the interval; *s (free with qf_runtime_stats_free) holds its statistics. */
 int qf_runtime_stats_end(qf_runtime_stats **s);

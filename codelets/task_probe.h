@@ -1,0 +1,28 @@
+/* The kernels of task_probe (task_probe.c, task_probe.cu) on raw pointers: the codelet calls them on its
+ * buffer, and the direct module (qf_direct_probe) calls them without the runtime. Each waits wait_ns
+ * nanoseconds, then adds one to *count. */
+#ifndef QF_TASK_PROBE_H
+#define QF_TASK_PROBE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int64_t wait_ns;
+} qf_task_probe_args;
+
+void qf_task_probe_run_cpu(double *count, int64_t wait_ns);
+#if QF_HAVE_CUDA
+#include <cuda_runtime.h>
+/* One warp on stream, returning without waiting; count is device memory. */
+void qf_task_probe_run_cuda(double *count, int64_t wait_ns, cudaStream_t stream);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
