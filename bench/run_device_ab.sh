@@ -13,8 +13,8 @@
 # go into the variant too: an ordinary build links StarPU-MPI (libstarpumpi-1.3.so.3), which
 # .deploy's single-process build lacks, and the GPU machine has the OpenMPI it needs. Logs go to
 # $OUT (or /tmp) as ab_CPUS_NAME_ROUND.txt; the figures of each run are printed (bench dslash's and
-# bench kernels' timing, ceiling and ratio lines). Example (the issue's 2-core CPU target, the
-# current build against the one before a change):
+# bench kernels' timing, ceiling and ratio lines, bench solver's Mhat line and table). Example (the
+# issue's 2-core CPU target, the current build against the one before a change):
 #   bench/run_device_ab.sh 3 taskset -c 0,1 packed=- old=.ab/old.so -- --ncuda 0 --ncpu 2 bench dslash
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,6 +48,6 @@ for ((r = 1; r <= rounds; r++)); do
     log=$out/ab_${cpus//,/-}_${name}_$r.txt
     timeout 300 "${pin[@]}" /tmp/qf-ab-$name/run.sh quarkflow "$@" > "$log" 2>&1
     echo "== $name, round $r: ${pin[*]} quarkflow $*"
-    grep -E "^(task graph|direct|ceiling|ratio|in cache|out of cache) |rror" "$log"
+    grep -E "^(task graph|direct|ceiling|ratio|in cache|out of cache|Mhat|solver|BiCGStab|CGNR|CGNE|CG|GCR|MR|MG) |rror" "$log"
   done
 done

@@ -1,8 +1,10 @@
 /* Codelet blas_bicgstab_p: BiCGStab's new search direction on one block, p = r + beta (p - omega v)
- * with beta = (rho_new / rho) (alpha / omega) worked out in the task from the four scalars (as the
- * scalar tasks it replaces did), over the elements of one parity or of the whole block
- * (kernels/blas.h): one task and one pass where two updates and three scalar tasks were.
- * STARPU_VARIABLE_NBUFFERS: p, r, v, rho_new, rho, alpha, omega, each distinct one once. */
+ * with beta = (rho_new / rho) (alpha / omega) worked out in the task from the scalars (as the scalar
+ * tasks it replaces did; alpha and omega each the ratio of two scalars where its divisor is given),
+ * over the elements of one parity or of the whole block (kernels/blas.h): one task and one pass where
+ * two updates and three scalar tasks were.
+ * STARPU_VARIABLE_NBUFFERS: p, r, v, rho_new, rho, alpha, omega, then the divisors of alpha and omega
+ * where given, each distinct one once. */
 #include "codelets.h"
 #include "blas_launch.h"
 #include "cpu_versions.h"
@@ -34,11 +36,13 @@ static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
     void *p = qf_blas_field_ptr(buffers, a, QF_BP_P);
     const void *r = qf_blas_field_ptr(buffers, a, QF_BP_R);
     const void *v = qf_blas_field_ptr(buffers, a, QF_BP_V);
-    const double *omega = qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA);
-    qf_complex beta =
-        qf_bicgstab_beta(qf_blas_scalar_ptr(buffers, a, QF_BP_RHO_NEW), qf_blas_scalar_ptr(buffers, a, QF_BP_RHO),
-                         qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA), omega);
-    QF_CPU_CALL(bicgstab_p_run, (a->prec, a, p, r, v, beta, qf_scalar_at(omega)));
+    qf_complex alpha = qf_scalar_ratio(qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA),
+                                       qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA_D));
+    qf_complex omega = qf_scalar_ratio(qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA),
+                                       qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA_D));
+    qf_complex beta = qf_bicgstab_beta(qf_blas_scalar_ptr(buffers, a, QF_BP_RHO_NEW),
+                                       qf_blas_scalar_ptr(buffers, a, QF_BP_RHO), alpha, omega);
+    QF_CPU_CALL(bicgstab_p_run, (a->prec, a, p, r, v, beta, omega));
 }
 
 static struct starpu_perfmodel blas_bicgstab_p_model = {
@@ -58,7 +62,7 @@ struct starpu_codelet qf_cl_blas_bicgstab_p = {
 int qf_insert_blas_bicgstab_p(const qf_blas_range *r, const qf_blas_bicgstab_p_operands *o)
 {
     qf_blas_args args = {.op = 0};
-    struct starpu_data_descr ops[7];
+    struct starpu_data_descr ops[9];
     ops[QF_BP_P] = o->p;
     ops[QF_BP_R] = o->r;
     ops[QF_BP_V] = o->v;
@@ -66,5 +70,7 @@ int qf_insert_blas_bicgstab_p(const qf_blas_range *r, const qf_blas_bicgstab_p_o
     ops[QF_BP_RHO] = o->rho;
     ops[QF_BP_ALPHA] = o->alpha;
     ops[QF_BP_OMEGA] = o->omega;
-    return qf_blas_insert(&qf_cl_blas_bicgstab_p, &args, r, ops, 7);
+    ops[QF_BP_ALPHA_D] = o->alpha_d;
+    ops[QF_BP_OMEGA_D] = o->omega_d;
+    return qf_blas_insert(&qf_cl_blas_bicgstab_p, &args, r, ops, 9);
 }

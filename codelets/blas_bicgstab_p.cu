@@ -6,12 +6,13 @@
 struct bicgstab_p_ptrs {
     void *p;
     const void *r, *v;
-    const double *rho_new, *rho, *alpha, *omega;
+    const double *rho_new, *rho, *alpha, *omega, *alpha_d, *omega_d; /* the divisors NULL where not given */
 };
 
 template <int P> static __global__ void blas_bicgstab_p_kernel(bicgstab_p_ptrs f, qf_blas_args a)
 {
-    qf_complex beta = qf_bicgstab_beta(f.rho_new, f.rho, f.alpha, f.omega), omega = qf_scalar_at(f.omega);
+    qf_complex alpha = qf_scalar_ratio(f.alpha, f.alpha_d), omega = qf_scalar_ratio(f.omega, f.omega_d);
+    qf_complex beta = qf_bicgstab_beta(f.rho_new, f.rho, alpha, omega);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
                  n = qf_blas_nunits(&a, (qf_precision)P);
          i < n; i += (int64_t)gridDim.x * blockDim.x)
@@ -30,6 +31,8 @@ extern "C" void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg)
     f.rho = qf_blas_scalar_ptr(buffers, a, QF_BP_RHO);
     f.alpha = qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA);
     f.omega = qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA);
+    f.alpha_d = qf_blas_scalar_ptr(buffers, a, QF_BP_ALPHA_D);
+    f.omega_d = qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA_D);
     unsigned blocks = qf_blas_cuda_blocks(a->n, QF_BLAS_UPDATE_BLOCKS);
     QF_WITH_ANY_PRECISION(a->prec, P,
                       blas_bicgstab_p_kernel<P><<<blocks, QF_CUDA_THREADS, 0, starpu_cuda_get_local_stream()>>>(f, *a));

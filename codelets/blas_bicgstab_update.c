@@ -1,7 +1,10 @@
 /* Codelet blas_bicgstab_update: the fused final update of BiCGStab on one block, x = x + a p + w s,
  * r = s - w t, and |r|^2 of the new r (as stored) added in double into a STARPU_REDUX scalar, in one
- * pass, over the elements of one parity or of the whole block (kernels/blas.h).
- * STARPU_VARIABLE_NBUFFERS: x, r, a, p, w, s, t, rr (8 at most), each distinct one once. */
+ * pass, over the elements of one parity or of the whole block (kernels/blas.h); a and w are each the
+ * ratio of two scalars where its divisor is given (alpha = rho / <r0, v>, omega = <t, s> / |t|^2
+ * worked out in the task instead of by scalar tasks of their own).
+ * STARPU_VARIABLE_NBUFFERS: x, r, a, p, w, s, t, rr, then the divisors of a and w where given (10 at
+ * most), each distinct one once. */
 #include "codelets.h"
 #include "blas_launch.h"
 #include "cpu_versions.h"
@@ -39,10 +42,9 @@ static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
     const void *p = qf_blas_field_ptr(buffers, a, QF_BICG_P);
     const void *s = qf_blas_field_ptr(buffers, a, QF_BICG_S);
     const void *t = qf_blas_field_ptr(buffers, a, QF_BICG_T);
-    const double *sa = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
-    const double *sw = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
-    qf_complex c = qf_cmake(sa[0], sa[1]), w = qf_cmake(sw[0], sw[1]);
+    qf_complex c = qf_scalar_ratio(qf_blas_scalar_ptr(buffers, a, QF_BICG_A), qf_blas_scalar_ptr(buffers, a, QF_BICG_AD));
+    qf_complex w = qf_scalar_ratio(qf_blas_scalar_ptr(buffers, a, QF_BICG_W), qf_blas_scalar_ptr(buffers, a, QF_BICG_WD));
     double norm;
     QF_CPU_CALL(bicgstab_run, (a->prec, a, x, r, c, p, w, s, t, &norm));
     qf_blas_result(a, rr, norm, 0.0);
@@ -65,7 +67,7 @@ struct starpu_codelet qf_cl_blas_bicgstab_update = {
 int qf_insert_blas_bicgstab_update(const qf_blas_range *r, const qf_blas_bicgstab_operands *o)
 {
     qf_blas_args args = {.op = 0};
-    struct starpu_data_descr ops[8];
+    struct starpu_data_descr ops[10];
     ops[QF_BICG_X] = o->x;
     ops[QF_BICG_R] = o->r;
     ops[QF_BICG_A] = o->a;
@@ -74,5 +76,7 @@ int qf_insert_blas_bicgstab_update(const qf_blas_range *r, const qf_blas_bicgsta
     ops[QF_BICG_S] = o->s;
     ops[QF_BICG_T] = o->t;
     ops[QF_BICG_RR] = o->rr;
-    return qf_blas_insert(&qf_cl_blas_bicgstab_update, &args, r, ops, 8);
+    ops[QF_BICG_AD] = o->ad;
+    ops[QF_BICG_WD] = o->wd;
+    return qf_blas_insert(&qf_cl_blas_bicgstab_update, &args, r, ops, 10);
 }

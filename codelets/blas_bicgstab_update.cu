@@ -7,13 +7,13 @@
 struct bicgstab_ptrs {
     void *x, *r;
     const void *p, *s, *t;
-    const double *a, *w;
+    const double *a, *ad, *w, *wd; /* the divisors NULL where not given */
 };
 
 template <int P>
 static __global__ void blas_bicgstab_update_kernel(bicgstab_ptrs f, qf_blas_args a, double *rr)
 {
-    qf_complex c = qf_cmake(f.a[0], f.a[1]), w = qf_cmake(f.w[0], f.w[1]);
+    qf_complex c = qf_scalar_ratio(f.a, f.ad), w = qf_scalar_ratio(f.w, f.wd);
     double sum[1] = {0.0};
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
                  n = qf_blas_nunits(&a, (qf_precision)P);
@@ -37,6 +37,8 @@ extern "C" void qf_blas_bicgstab_update_cuda(void *buffers[], void *cl_arg)
     f.t = qf_blas_field_ptr(buffers, a, QF_BICG_T);
     f.a = qf_blas_scalar_ptr(buffers, a, QF_BICG_A);
     f.w = qf_blas_scalar_ptr(buffers, a, QF_BICG_W);
+    f.ad = qf_blas_scalar_ptr(buffers, a, QF_BICG_AD);
+    f.wd = qf_blas_scalar_ptr(buffers, a, QF_BICG_WD);
     QF_WITH_ANY_PRECISION(a->prec, P, {
         unsigned blocks = qf_blas_reduce_blocks<blas_bicgstab_update_kernel<P>>(a->n);
         blas_bicgstab_update_kernel<P><<<blocks, QF_CUDA_THREADS, 0, stream>>>(f, *a, rr);

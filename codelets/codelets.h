@@ -227,14 +227,16 @@ typedef struct {
     struct starpu_data_descr x, r, a, p, q, rr, d;
 } qf_blas_cg_operands;
 int qf_insert_blas_cg_update(const qf_blas_range *r, const qf_blas_cg_operands *o);
-/* blas_bicgstab_update: x = x + a p + w s, r = s - w t, rr += |r|^2. */
+/* blas_bicgstab_update: x = x + a p + w s, r = s - w t, rr += |r|^2; a / ad and w / wd where the
+ * divisors are given (handles NULL where not). */
 typedef struct {
-    struct starpu_data_descr x, r, a, p, w, s, t, rr;
+    struct starpu_data_descr x, r, a, p, w, s, t, rr, ad, wd;
 } qf_blas_bicgstab_operands;
 int qf_insert_blas_bicgstab_update(const qf_blas_range *r, const qf_blas_bicgstab_operands *o);
-/* blas_bicgstab_p: p = r + beta (p - omega v), beta = (rho_new / rho) (alpha / omega). */
+/* blas_bicgstab_p: p = r + beta (p - omega v), beta = (rho_new / rho) (alpha / omega); alpha / alpha_d
+ * and omega / omega_d where the divisors are given (handles NULL where not). */
 typedef struct {
-    struct starpu_data_descr p, r, v, rho_new, rho, alpha, omega;
+    struct starpu_data_descr p, r, v, rho_new, rho, alpha, omega, alpha_d, omega_d;
 } qf_blas_bicgstab_p_operands;
 int qf_insert_blas_bicgstab_p(const qf_blas_range *r, const qf_blas_bicgstab_p_operands *o);
 /* scalar_op: out = (re, im); out = a b; out = a / b; out = s a (handles NULL where unused; out is W,

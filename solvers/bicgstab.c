@@ -1,8 +1,10 @@
-/* BiCGStab (van der Vorst) on A x = b. The coefficients alpha = rho / <r0, v> and omega = <t, s> /
- * |t|^2 are scalar tasks, beta = (rho_new / rho) (alpha / omega) is worked out inside the fused update
- * of p, so the host waits only at the residual checks; an iteration is ten tasks on a one-block
- * lattice (two Mhat, three reductions, two divisions, three fused updates; fifteen before the fused
- * s and p). A breakdown (a vanishing denominator) shows at the checks as NaN or Inf. The steps form
+/* BiCGStab (van der Vorst) on A x = b. The coefficients alpha = rho / <r0, v>, omega = <t, s> / |t|^2
+ * and beta = (rho_new / rho) (alpha / omega) are worked out inside the tasks that use them, from the
+ * reductions' scalars, so the host waits only at the residual checks and no task does scalar
+ * arithmetic alone: an iteration is eight tasks on a one-block lattice (two Mhat, three reductions,
+ * three fused updates; fifteen before the fused s and p, ten before the ratios), each of which costs
+ * the runtime 10-20 us whatever its size (bench/RESULTS.md, "What the runtime costs a task"). A
+ * breakdown (a vanishing denominator) shows at the checks as NaN or Inf. The steps form
  * one sequence (qf_defs.h): the first that fails stops the rest. Mixed-precision solves make their
  * reliable updates at the checks and restart rho from the recomputed residual. */
 #include "krylov.h"
@@ -10,7 +12,7 @@
 int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
 {
     enum { R, R0, P, V, S, T, NF };
-    enum { RR, RHO, RHO_NEW, R0V, ALPHA, TS, TT, OMEGA, NS };
+    enum { RR, RHO, RHO_NEW, R0V, TS, TT, NS };
     qf_field *f[NF] = {0};
     qf_scalar *c[NS] = {0};
     qf_reliable rel = {0};
@@ -28,16 +30,14 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         /* v = A p, alpha = rho / <r0, v>, s = r - alpha v */
         qf_krylov_apply(k, 0, f[V], f[P]);
         qf_blas_dot(c[R0V], f[R0], f[V], parity);
-        qf_scalar_div(c[ALPHA], c[RHO], c[R0V]);
-        qf_blas_xpcw(f[S], f[R], c[ALPHA], -1.0, f[V], parity);
+        qf_blas_xpcw_ratio(f[S], f[R], c[RHO], c[R0V], -1.0, f[V], parity);
         /* t = A s, omega = <t, s> / |t|^2, x += alpha p + omega s, r = s - omega t */
         qf_krylov_apply(k, 0, f[T], f[S]);
         qf_blas_dot_norm2(c[TS], c[TT], f[T], f[S], parity);
-        qf_scalar_div(c[OMEGA], c[TS], c[TT]);
-        qf_blas_bicgstab_update(rel.xs, f[R], c[ALPHA], f[P], c[OMEGA], f[S], f[T], c[RR], parity);
+        qf_blas_bicgstab_update_ratio(rel.xs, f[R], c[RHO], c[R0V], f[P], c[TS], c[TT], f[S], f[T], c[RR], parity);
         /* p = r + beta (p - omega v), beta = (rho_new / rho) (alpha / omega) */
         qf_blas_dot(c[RHO_NEW], f[R0], f[R], parity);
-        qf_blas_bicgstab_p(f[P], f[R], f[V], c[RHO_NEW], c[RHO], c[ALPHA], c[OMEGA], parity);
+        qf_blas_bicgstab_p_ratio(f[P], f[R], f[V], c[RHO_NEW], c[RHO], c[RHO], c[R0V], c[TS], c[TT], parity);
         qf_scalar *t = c[RHO];
         c[RHO] = c[RHO_NEW];
         c[RHO_NEW] = t;

@@ -6,8 +6,8 @@
  *   blas_multi(b)             R: x_k(b), y(b)       REDUX: r_k          (dot: up to QF_BLAS_MULTI_MAX x_k)
  *                             R: x_k(b), a_k, d_k   RW: y(b)            (caxpy)
  *   blas_cg_update(b)         R: a, p(b), q(b)      RW: x(b), r(b)              REDUX: rr
- *   blas_bicgstab_update(b)   R: a, p(b), w, s(b), t(b)   RW: x(b)   W or RW: r(b)   REDUX: rr
- *   blas_bicgstab_p(b)        R: r(b), v(b), rho_new, rho, alpha, omega   RW: p(b)
+ *   blas_bicgstab_update(b)   R: a, p(b), w, s(b), t(b) (and ad, wd)   RW: x(b)   W or RW: r(b)   REDUX: rr
+ *   blas_bicgstab_p(b)        R: r(b), v(b), rho_new, rho, alpha, omega (and alpha_d, omega_d)   RW: p(b)
  *
  * (on a lattice of one block the reduced scalar is W instead, and no sum_zero task precedes)
  *
@@ -395,6 +395,16 @@ int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, c
     return update("qf_blas_xpcw", UPDATE_XPCW, y, x, w, 0.0, 0.0, a, NULL, s, parity);
 }
 
+int qf_blas_xpcw_ratio(qf_field *y, const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, const qf_field *w,
+                       int parity)
+{
+    static const char fn[] = "qf_blas_xpcw_ratio";
+    const qf_scalar *sc[2] = {a, d};
+    const char *const sname[2] = {"a", "d"};
+    if (qf_sequence_failed() || check_scalars(fn, 2, sc, sname)) return QF_ERROR;
+    return update(fn, UPDATE_XPCW, y, x, w, 0.0, 0.0, a, d, s, parity);
+}
+
 int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
 {
     return update("qf_blas_mul", UPDATE_MUL, y, x, w, 0.0, 0.0, NULL, NULL, 0.0, parity);
@@ -417,7 +427,8 @@ static int insert_cg(const qf_blas_range *r, const struct starpu_data_descr *d, 
 static int insert_bicgstab(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
 {
     (void)ctx;
-    qf_blas_bicgstab_operands o = {.x = d[0], .r = d[1], .a = d[2], .p = d[3], .w = d[4], .s = d[5], .t = d[6], .rr = d[7]};
+    qf_blas_bicgstab_operands o = {.x = d[0], .r = d[1], .a = d[2], .p = d[3], .w = d[4], .s = d[5], .t = d[6], .rr = d[7],
+                                   .ad = d[8], .wd = d[9]};
     return qf_insert_blas_bicgstab_update(r, &o);
 }
 
@@ -456,55 +467,94 @@ int qf_blas_cg_update_ratio(qf_field *x, qf_field *r, const qf_scalar *a, const 
     return cg_update("qf_blas_cg_update_ratio", x, r, a, d, p, q, rr, parity);
 }
 
-int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,
-                            const qf_field *s, const qf_field *t, qf_scalar *rr, int parity)
+/* The BiCGStab update with a / ad and w / wd (the divisors NULL: a and w), named fn in messages. */
+static int bicgstab_update(const char *fn, qf_field *x, qf_field *r, const qf_scalar *a, const qf_scalar *ad,
+                           const qf_field *p, const qf_scalar *w, const qf_scalar *wd, const qf_field *s,
+                           const qf_field *t, qf_scalar *rr, int parity)
 {
-    static const char fn[] = "qf_blas_bicgstab_update";
     const qf_field *f[5] = {x, r, p, s, t};
     const char *const fname[5] = {"x", "r", "p", "s", "t"};
-    const qf_scalar *sc[3] = {a, w, rr};
-    const char *const sname[3] = {"a", "w", "rr"};
-    if (check_fields(fn, 5, f, fname) || check_scalars(fn, 3, sc, sname) || qf_check_parity(fn, parity))
+    const qf_scalar *sc[5] = {a, w, rr, ad, wd};
+    const char *const sname[5] = {"a", "w", "rr", "ad", "wd"};
+    if (check_fields(fn, 5, f, fname) || check_scalars(fn, ad ? 5 : 3, sc, sname) || qf_check_parity(fn, parity))
         return QF_ERROR;
     if (x == r) return qf_fail("%s: x and r are one field: the update writes both, so they must be distinct", fn);
-    if (rr == a || rr == w)
-        return qf_fail("%s: rr and %s are one scalar: the update reads %s while it reduces into rr, so they must be "
-                       "distinct",
-                       fn, rr == a ? "a" : "w", rr == a ? "a" : "w");
+    for (int k = 0; k < 5; k++)
+        if (k != 2 && sc[k] && rr == sc[k])
+            return qf_fail("%s: rr and %s are one scalar: the update reads %s while it reduces into rr, so they must be "
+                           "distinct",
+                           fn, sname[k], sname[k]);
     qf_blas_range range = range_of(x, parity, fn);
-    operand ops[8] = {field_operand(x, STARPU_RW),
+    operand ops[10] = {field_operand(x, STARPU_RW),
                       field_operand(r, parity >= 0 ? STARPU_RW : STARPU_W), /* r is written, not read */
                       scalar_operand(a, STARPU_R),
                       field_operand(p, STARPU_R),
                       scalar_operand(w, STARPU_R),
                       field_operand(s, STARPU_R),
-                      field_operand(t, STARPU_R)};
+                      field_operand(t, STARPU_R),
+                      {0},
+                      scalar_operand(ad, STARPU_R),
+                      scalar_operand(wd, STARPU_R)};
     if (result_operand(&ops[7], &range, rr, x->lat)) return QF_ERROR;
-    return submit_blocks(x->lat, &range, ops, 8, insert_bicgstab, NULL);
+    return submit_blocks(x->lat, &range, ops, 10, insert_bicgstab, NULL);
+}
+
+int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const qf_field *p, const qf_scalar *w,
+                            const qf_field *s, const qf_field *t, qf_scalar *rr, int parity)
+{
+    return bicgstab_update("qf_blas_bicgstab_update", x, r, a, NULL, p, w, NULL, s, t, rr, parity);
+}
+
+int qf_blas_bicgstab_update_ratio(qf_field *x, qf_field *r, const qf_scalar *a, const qf_scalar *ad, const qf_field *p,
+                                  const qf_scalar *w, const qf_scalar *wd, const qf_field *s, const qf_field *t,
+                                  qf_scalar *rr, int parity)
+{
+    static const char fn[] = "qf_blas_bicgstab_update_ratio";
+    if (!ad) return qf_fail("%s: the scalar ad is NULL", fn);
+    if (!wd) return qf_fail("%s: the scalar wd is NULL", fn);
+    return bicgstab_update(fn, x, r, a, ad, p, w, wd, s, t, rr, parity);
 }
 
 static int insert_bicgstab_p(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
 {
     (void)ctx;
     qf_blas_bicgstab_p_operands o = {.p = d[0], .r = d[1], .v = d[2], .rho_new = d[3], .rho = d[4], .alpha = d[5],
-                                     .omega = d[6]};
+                                     .omega = d[6], .alpha_d = d[7], .omega_d = d[8]};
     return qf_insert_blas_bicgstab_p(r, &o);
+}
+
+/* The new direction with alpha / alpha_d and omega / omega_d (the divisors NULL: alpha and omega). */
+static int bicgstab_p(const char *fn, qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
+                      const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *alpha_d, const qf_scalar *omega,
+                      const qf_scalar *omega_d, int parity)
+{
+    const qf_field *f[3] = {p, r, v};
+    const char *const fname[3] = {"p", "r", "v"};
+    const qf_scalar *sc[6] = {rho_new, rho, alpha, omega, alpha_d, omega_d};
+    const char *const sname[6] = {"rho_new", "rho", "alpha", "omega", "alpha_d", "omega_d"};
+    if (check_fields(fn, 3, f, fname) || check_scalars(fn, alpha_d ? 6 : 4, sc, sname) || qf_check_parity(fn, parity))
+        return QF_ERROR;
+    qf_blas_range range = range_of(p, parity, fn);
+    operand ops[9] = {field_operand(p, STARPU_RW),       field_operand(r, STARPU_R),
+                      field_operand(v, STARPU_R),        scalar_operand(rho_new, STARPU_R),
+                      scalar_operand(rho, STARPU_R),     scalar_operand(alpha, STARPU_R),
+                      scalar_operand(omega, STARPU_R),   scalar_operand(alpha_d, STARPU_R),
+                      scalar_operand(omega_d, STARPU_R)};
+    return submit_blocks(p->lat, &range, ops, 9, insert_bicgstab_p, NULL);
 }
 
 int qf_blas_bicgstab_p(qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
                        const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *omega, int parity)
 {
-    static const char fn[] = "qf_blas_bicgstab_p";
-    const qf_field *f[3] = {p, r, v};
-    const char *const fname[3] = {"p", "r", "v"};
-    const qf_scalar *sc[4] = {rho_new, rho, alpha, omega};
-    const char *const sname[4] = {"rho_new", "rho", "alpha", "omega"};
-    if (check_fields(fn, 3, f, fname) || check_scalars(fn, 4, sc, sname) || qf_check_parity(fn, parity))
-        return QF_ERROR;
-    qf_blas_range range = range_of(p, parity, fn);
-    operand ops[7] = {field_operand(p, STARPU_RW),       field_operand(r, STARPU_R),
-                      field_operand(v, STARPU_R),        scalar_operand(rho_new, STARPU_R),
-                      scalar_operand(rho, STARPU_R),     scalar_operand(alpha, STARPU_R),
-                      scalar_operand(omega, STARPU_R)};
-    return submit_blocks(p->lat, &range, ops, 7, insert_bicgstab_p, NULL);
+    return bicgstab_p("qf_blas_bicgstab_p", p, r, v, rho_new, rho, alpha, NULL, omega, NULL, parity);
+}
+
+int qf_blas_bicgstab_p_ratio(qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
+                             const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *alpha_d,
+                             const qf_scalar *omega, const qf_scalar *omega_d, int parity)
+{
+    static const char fn[] = "qf_blas_bicgstab_p_ratio";
+    if (!alpha_d) return qf_fail("%s: the scalar alpha_d is NULL", fn);
+    if (!omega_d) return qf_fail("%s: the scalar omega_d is NULL", fn);
+    return bicgstab_p(fn, p, r, v, rho_new, rho, alpha, alpha_d, omega, omega_d, parity);
 }

@@ -474,6 +474,66 @@ static void check_bicgstab_p(ctx *c, int parity, int zero_rho_new)
     CHECK(changed == 0, "%s: the other parity is untouched (%lld elements changed)", tag, (long long)changed);
 }
 
+/* ---- BiCGStab's steps with the ratios worked out in the tasks (qf_blas_*_ratio) against the scalar
+ * divisions and the plain forms: the same fields and |r|^2 to the last bit ---- */
+
+/* update, new direction and xpcw on the ctx's fields from the same inputs; *out: x, r, p, s and rr */
+static int bicgstab_steps(ctx *c, int ratio, int parity, qf_scalar *const sc[6], double *out)
+{
+    enum { AN, AD, WN, WD, RHO_NEW, RR };
+    qf_scalar *alpha = NULL, *omega = NULL;
+    int rc = load(c, c->x, X0) || load(c, c->y, Y0) || load(c, c->z, Z0) || load(c, c->w, W0) || load(c, c->v, U0);
+    if (!rc && ratio) {
+        rc = qf_blas_bicgstab_update_ratio(c->x, c->y, sc[AN], sc[AD], c->z, sc[WN], sc[WD], c->w, c->v, sc[RR], parity) ||
+             qf_blas_bicgstab_p_ratio(c->z, c->y, c->v, sc[RHO_NEW], sc[AN], sc[AN], sc[AD], sc[WN], sc[WD], parity) ||
+             qf_blas_xpcw_ratio(c->w, c->y, sc[AN], sc[AD], -1.0, c->v, parity);
+    } else if (!rc) {
+        rc = qf_scalar_create(&alpha) || qf_scalar_create(&omega) || qf_scalar_div(alpha, sc[AN], sc[AD]) ||
+             qf_scalar_div(omega, sc[WN], sc[WD]) ||
+             qf_blas_bicgstab_update(c->x, c->y, alpha, c->z, omega, c->w, c->v, sc[RR], parity) ||
+             qf_blas_bicgstab_p(c->z, c->y, c->v, sc[RHO_NEW], sc[AN], alpha, omega, parity) ||
+             qf_blas_xpcw(c->w, c->y, alpha, -1.0, c->v, parity);
+    }
+    size_t n = (size_t)V * (size_t)c->nr;
+    rc = rc || qf_field_export(c->x, out) || qf_field_export(c->y, out + n) || qf_field_export(c->z, out + 2 * n) ||
+         qf_field_export(c->w, out + 3 * n);
+    if (!rc) {
+        cplx g = get(sc[RR]);
+        out[4 * n] = creal(g);
+        out[4 * n + 1] = cimag(g);
+    }
+    if (alpha) qf_scalar_destroy(alpha);
+    if (omega) qf_scalar_destroy(omega);
+    return rc;
+}
+
+static void check_bicgstab_ratio(ctx *c, int parity)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, bicgstab ratios, parity %d", c->tag, parity);
+    const cplx val[6] = {0.9 - 0.4 * I, -0.6 + 0.8 * I, 0.35 + 0.15 * I, 0.7 - 0.25 * I, 0.2 + 0.1 * I, 0.0};
+    qf_scalar *sc[6] = {NULL};
+    size_t n = 4 * (size_t)V * (size_t)c->nr + 2;
+    double *plain = malloc(n * sizeof(double)), *ratio = malloc(n * sizeof(double));
+    int rc = !plain || !ratio;
+    for (int k = 0; k < 6; k++) rc = rc || qf_scalar_create(&sc[k]) || qf_scalar_set(sc[k], creal(val[k]), cimag(val[k]));
+    rc = rc || bicgstab_steps(c, 0, parity, sc, plain) || bicgstab_steps(c, 1, parity, sc, ratio);
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+    if (!rc) {
+        /* the fields to the last bit; |r|^2 to rounding, as a sum over several blocks adds their partial
+         * sums in whichever order the workers finish */
+        size_t differ = 0;
+        for (size_t k = 0; k + 2 < n; k++) differ += memcmp(&plain[k], &ratio[k], sizeof(double)) != 0;
+        double rr_err = fabs(plain[n - 2] - ratio[n - 2]) / plain[n - 2];
+        CHECK(differ == 0, "%s: x, r, p and s equal the scalar divisions' to the last bit (%zu reals differ)", tag, differ);
+        CHECK(rr_err < 1e-13 && ratio[n - 1] == 0.0, "%s: |r|^2 equals theirs (rel err %.1e)", tag, rr_err);
+    }
+    for (int k = 0; k < 6; k++)
+        if (sc[k]) qf_scalar_destroy(sc[k]);
+    free(plain);
+    free(ratio);
+}
+
 /* ---- scalars: a chain submitted while the runtime is paused, read with gets at the end ---- */
 
 static void watchdog(int sig)
@@ -771,6 +831,7 @@ static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_pre
             check_fused(&c, 1, alias, parity);
             check_bicgstab_p(&c, parity, alias);
         }
+        check_bicgstab_ratio(&c, parity);
         if (full) check_cg(&c, parity);
     }
     if (full) check_scalar_chain(&c);

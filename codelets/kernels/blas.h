@@ -34,8 +34,8 @@ enum { QF_UPD_Y = 0, QF_UPD_X, QF_UPD_W, QF_UPD_A, QF_UPD_D };              /* b
 enum { QF_MULTI_Y = 0, QF_MULTI_X = 1, QF_MULTI_A = 1 + QF_BLAS_MULTI_MAX, QF_MULTI_D = 1 + 2 * QF_BLAS_MULTI_MAX };
 enum { QF_RED_X = 0, QF_RED_Y, QF_RED_R, QF_RED_R2 };                       /* blas_reduce */
 enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR, QF_CG_D }; /* blas_cg_update */
-enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR };
-enum { QF_BP_P = 0, QF_BP_R, QF_BP_V, QF_BP_RHO_NEW, QF_BP_RHO, QF_BP_ALPHA, QF_BP_OMEGA }; /* blas_bicgstab_p */
+enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR, QF_BICG_AD, QF_BICG_WD };
+enum { QF_BP_P = 0, QF_BP_R, QF_BP_V, QF_BP_RHO_NEW, QF_BP_RHO, QF_BP_ALPHA, QF_BP_OMEGA, QF_BP_ALPHA_D, QF_BP_OMEGA_D }; /* blas_bicgstab_p */
 enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* scalar_op */
 
 /* blas_update: y = x; y = a x + b y (y not read when b == 0); y = y + s c x; y = x + s c y, c the
@@ -194,12 +194,17 @@ static inline QF_HD qf_complex qf_scalar_div_value(qf_complex a, qf_complex b)
     return qf_cmake(num.re / d, num.im / d);
 }
 static inline QF_HD qf_complex qf_scalar_at(const double *s) { return qf_cmake(s[0], s[1]); }
+/* The scalar a, or a / d where the divisor d is given (not NULL), divided as scalar_op divides. */
+static inline QF_HD qf_complex qf_scalar_ratio(const double *a, const double *d)
+{
+    return d ? qf_scalar_div_value(qf_scalar_at(a), qf_scalar_at(d)) : qf_scalar_at(a);
+}
 
 /* blas_update's coefficient from its scalar operands a and d (NULL where not given). */
 static inline QF_HD qf_complex qf_blas_update_coefficient(double s, const double *a, const double *d)
 {
     if (!a) return qf_cmake(0.0, 0.0);
-    return qf_cscale(s, d ? qf_scalar_div_value(qf_scalar_at(a), qf_scalar_at(d)) : qf_scalar_at(a));
+    return qf_cscale(s, qf_scalar_ratio(a, d));
 }
 /* blas_update's c: the scalar coefficient, or axpbypcw's real s */
 static inline QF_HD qf_complex qf_blas_update_factor(const qf_blas_args *args, const double *a, const double *d)
@@ -221,12 +226,13 @@ static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, doubl
 }
 
 /* ---- blas_bicgstab_p: BiCGStab's new direction p = r + beta (p - omega v), beta = (rho_new / rho)
- * (alpha / omega) worked out in the task from the scalars as scalar_op would (qf_bicgstab_beta), the
- * two updates of p in one pass and without rounding p in between ---- */
-static inline QF_HD qf_complex qf_bicgstab_beta(const double *rho_new, const double *rho, const double *alpha,
-                                                const double *omega)
+ * (alpha / omega) worked out in the task from the scalars as scalar_op would (qf_bicgstab_beta; alpha
+ * and omega themselves ratios where their divisors are given), the two updates of p in one pass and
+ * without rounding p in between ---- */
+static inline QF_HD qf_complex qf_bicgstab_beta(const double *rho_new, const double *rho, qf_complex alpha,
+                                                qf_complex omega)
 {
-    return qf_scalar_mul_value(qf_scalar_div_value(qf_scalar_at(alpha), qf_scalar_at(omega)),
+    return qf_scalar_mul_value(qf_scalar_div_value(alpha, omega),
                                qf_scalar_div_value(qf_scalar_at(rho_new), qf_scalar_at(rho)));
 }
 

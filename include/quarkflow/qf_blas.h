@@ -78,6 +78,9 @@ int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, c
 int qf_blas_cxpay_ratio(const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, qf_field *y, int parity);
 /* y = y + s (a / d) x: caxpy with its coefficient the ratio of two scalars, worked out in the task. */
 int qf_blas_caxpy_ratio(const qf_scalar *a, const qf_scalar *d, double s, const qf_field *x, qf_field *y, int parity);
+/* y = x + s (a / d) w: xpcw likewise (BiCGStab's s = r - (rho / <r0, v>) v). */
+int qf_blas_xpcw_ratio(qf_field *y, const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, const qf_field *w,
+                       int parity);
 
 /* Element-wise products of the fields' complex numbers: y = w x and y = conj(w) x (a diagonal
  * operator and its adjoint, phases, masks). */
@@ -102,6 +105,15 @@ int qf_blas_bicgstab_update(qf_field *x, qf_field *r, const qf_scalar *a, const 
                             const qf_field *s, const qf_field *t, qf_scalar *rr, int parity);
 int qf_blas_bicgstab_p(qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
                        const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *omega, int parity);
+/* The same two with the coefficients ratios worked out in the tasks, a / ad and w / wd, alpha / alpha_d
+ * and omega / omega_d (BiCGStab's alpha = rho / <r0, v> and omega = <t, s> / |t|^2), so that an
+ * iteration needs no scalar task: the same values to the last bit as the scalar divisions'. */
+int qf_blas_bicgstab_update_ratio(qf_field *x, qf_field *r, const qf_scalar *a, const qf_scalar *ad, const qf_field *p,
+                                  const qf_scalar *w, const qf_scalar *wd, const qf_field *s, const qf_field *t,
+                                  qf_scalar *rr, int parity);
+int qf_blas_bicgstab_p_ratio(qf_field *p, const qf_field *r, const qf_field *v, const qf_scalar *rho_new,
+                             const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *alpha_d,
+                             const qf_scalar *omega, const qf_scalar *omega_d, int parity);
 
 #ifdef __cplusplus
 }
