@@ -320,10 +320,13 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     const char *policy = getenv("STARPU_SCHED");
     default_policy = NULL;
     int ncuda_expected = cuda_workers_expected();
-    if (!(policy && *policy) && ncuda_expected > 0) {
+    if (!(policy && *policy)) {
         /* StarPU's default, lws, hands GPU-sized blocks to CPU cores as readily as to the GPU (17x
-         * slower on an H100 node, bench/RESULTS.md); dmdas places tasks by their calibrated models */
-        default_policy = "dmdas";
+         * slower on an H100 node, bench/RESULTS.md); dmdas places tasks by their calibrated models.
+         * Without GPUs, eager's one queue feeds many cores faster than lws's stealing: 15 workers on
+         * a 16-core node ran solves 1.08-1.36x, multigrid 1.16-1.30x and Mhat 1.11-1.18x faster, 2
+         * workers the same (bench/RESULTS.md, "The CPU-only default policy"). */
+        default_policy = ncuda_expected > 0 ? "dmdas" : "eager";
         conf.sched_policy_name = default_policy;
     }
     int heteroprio = policy && !strcmp(policy, "heteroprio");
@@ -433,7 +436,8 @@ const char *qf_runtime_sched_name(void)
 {
     const char *s = getenv("STARPU_SCHED");
     if (s && *s) return s;
-    return default_policy ? "dmdas (quarkflow's default with CUDA workers)" : "lws (StarPU's default)";
+    if (default_policy && !strcmp(default_policy, "eager")) return "eager (quarkflow's default without CUDA workers)";
+    return "dmdas (quarkflow's default with CUDA workers)";
 }
 
 void qf_runtime_print_machine(FILE *out)

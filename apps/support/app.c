@@ -18,7 +18,7 @@ qf_app_globals qf_app;
 const char qf_app_global_help[] =
     "Options of every command:\n"
     "  --sched NAME     StarPU scheduling policy (eager, prio, ws, lws, dm, dmda, ...; default STARPU_SCHED,\n"
-    "                   else dmdas with CUDA workers and lws without; a name StarPU lacks is refused)\n"
+    "                   else dmdas with CUDA workers and eager without; a name StarPU lacks is refused)\n"
     "  --ncpu N         CPU workers, at most the machine's cores (default STARPU_NCPU, else all cores;\n"
     "                   with CUDA workers one core less per GPU and one for the thread that submits\n"
     "                   the tasks; without them, one for that thread from 16 cores on)\n"

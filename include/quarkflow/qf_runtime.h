@@ -13,7 +13,8 @@ extern "C" {
 #endif
 
 typedef struct {
-    const char *sched; /* scheduling policy; NULL: STARPU_SCHED or StarPU's default */
+    const char *sched; /* scheduling policy; NULL: STARPU_SCHED, else dmdas with CUDA workers and eager
+                        * without */
     int ncpu;          /* CPU workers; -1: STARPU_NCPU or all cores (with CUDA workers: all cores but one
                         * per CUDA worker and one for the thread that submits the tasks; without them,
                         * all but that thread's from 16 cores on) */
