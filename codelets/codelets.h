@@ -63,12 +63,13 @@ void qf_set_sum_reduction(starpu_data_handle_t h);
 int qf_insert_sum_zero(starpu_data_handle_t h);
 int qf_insert_sum_add(starpu_data_handle_t target, starpu_data_handle_t term);
 
-/* task_probe: a kernel that only waits wait_ns and counts into count (RW), reading the handles of
- * read (R; at most QF_TASK_PROBE_MAX_BUFFERS - 1): a task that costs the runtime what a real one does
- * and computes nothing (task_probe.c, tasks/probe.c). */
+/* task_probe: a kernel that only waits wait_ns and counts into count (RW; NaN unless it held expect
+ * before, expect < 0: any), reading the handles of read (R; at most QF_TASK_PROBE_MAX_BUFFERS - 1): a
+ * task that costs the runtime what a real one does and computes nothing (task_probe.c, tasks/probe.c). */
 #define QF_TASK_PROBE_MAX_BUFFERS 16
 extern struct starpu_codelet qf_cl_task_probe;
-int qf_insert_task_probe(starpu_data_handle_t count, const starpu_data_handle_t *read, int nread, int64_t wait_ns);
+int qf_insert_task_probe(starpu_data_handle_t count, const starpu_data_handle_t *read, int nread, int64_t wait_ns,
+                         double expect);
 
 /* field_zero: a field block zero-filled, the init method of scratch blocks (field_zero.c). */
 extern struct starpu_codelet qf_cl_field_zero;

@@ -233,12 +233,12 @@ extern "C" int qf_direct_cuda_probe(int device, int wait_each, long n, int64_t w
     TRY(cudaMemset(count, 0, sizeof(double)));
     TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     TRY(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
-    qf_task_probe_run_cuda(count, wait_ns, stream); /* warmup: the module loaded, the stream started */
+    qf_task_probe_run_cuda(count, wait_ns, 0.0, stream); /* warmup: the module loaded, the stream started */
     TRY(cudaStreamSynchronize(stream));
     {
         double t0 = qf_timing_now();
         for (long i = 0; i < n; i++) {
-            qf_task_probe_run_cuda(count, wait_ns, stream);
+            qf_task_probe_run_cuda(count, wait_ns, (double)(i + 1), stream);
             if (wait_each) {
                 TRY(cudaEventRecord(done, stream));
                 cudaError_t e;

@@ -30,7 +30,7 @@ int qf_direct_probe(qf_worker_kind kind, int wait_each, long n, double wait_us, 
     } else {
         double count = 0.0;
         double t0 = qf_timing_now();
-        for (long i = 0; i < n; i++) qf_task_probe_run_cpu(&count, wait_ns);
+        for (long i = 0; i < n; i++) qf_task_probe_run_cpu(&count, wait_ns, (double)i);
         *seconds = qf_timing_now() - t0;
         if (count != (double)n) rc = qf_fail("the task probe's kernel counted %.0f calls of %ld", count, n);
     }

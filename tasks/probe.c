@@ -35,10 +35,13 @@ static void probe_unregister(probe_data *d)
     for (int k = 0; k < d->nread; k++) starpu_data_unregister(d->read[k]);
 }
 
-static int probe_insert(probe_data *d, long n, int64_t wait_ns)
+/* Tasks number 'first' to first + n - 1 of the run, task i on count i % ncounts, where it must find
+ * the i / ncounts tasks before it on that count done. */
+static int probe_insert(probe_data *d, long first, long n, int64_t wait_ns)
 {
-    for (long i = 0; i < n; i++)
-        if (qf_insert_task_probe(d->count[i % d->ncounts], d->read, d->nread, wait_ns)) return QF_ERROR;
+    for (long i = first; i < first + n; i++)
+        if (qf_insert_task_probe(d->count[i % d->ncounts], d->read, d->nread, wait_ns, (double)(i / d->ncounts)))
+            return QF_ERROR;
     return QF_SUCCESS;
 }
 
@@ -66,10 +69,10 @@ int qf_runtime_probe_tasks(const qf_task_probe *p, qf_task_probe_result *r)
     qf_task_scope *outer = qf_task_scope_enter(&scope);
     int64_t wait_ns = (int64_t)(p->wait_us * 1e3 + 0.5);
     long warmup = p->ntasks < 100 ? p->ntasks : 100; /* the buffers moved to the workers, the model seen */
-    int rc = probe_insert(d, warmup, wait_ns);
+    int rc = probe_insert(d, 0, warmup, wait_ns);
     qf_runtime_wait_all();
     double t0 = qf_wtime();
-    if (!rc) rc = probe_insert(d, p->ntasks, wait_ns);
+    if (!rc) rc = probe_insert(d, warmup, p->ntasks, wait_ns);
     double t1 = qf_wtime();
     qf_runtime_wait_all();
     double t2 = qf_wtime();
@@ -80,7 +83,8 @@ int qf_runtime_probe_tasks(const qf_task_probe *p, qf_task_probe_result *r)
     for (int k = 0; k < d->ncounts; k++) counted += d->count_value[k];
     free(d);
     if (rc) return rc;
-    /* every task ran, on the workers asked for: otherwise the time is not the one asked for */
+    /* every task ran, in its turn on its count, on the workers asked for: otherwise the time is not the
+     * one asked for (a task out of turn leaves its count NaN) */
     if (counted != (double)(warmup + p->ntasks) || ran != warmup + p->ntasks || scope.ran[p->kind] != ran)
         return qf_fail("task probe: %ld tasks counted %.0f, %ld ran (%ld on the %s workers); expected %ld", warmup + p->ntasks,
                        counted, ran, scope.ran[p->kind], p->kind == QF_WORKER_CUDA ? "CUDA" : "CPU", warmup + p->ntasks);

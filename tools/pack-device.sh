@@ -79,7 +79,7 @@ if [ "$prog" = ctest-gpu ]; then
   echo "== a fresh node's first solves with CPU + CUDA workers (32^4, 12^4): no Dirac or reduction task timed on a CPU core"
   sh "$here/explore_guard.sh" "$here/bin/quarkflow"
   sh "$here/explore_guard.sh" "$here/bin/quarkflow" 12
-  echo "== bench tasks on the CUDA and CPU workers (each measurement checks that every task ran, in order, where asked)"
+  echo "== bench tasks on the CUDA and CPU workers (each measurement checks that every task ran, in its turn, where asked)"
   "$here/bin/quarkflow" --ncpu 2 --ncuda 1 bench tasks --tasks 200 --wait-us 0,20 --rounds 1
   exit 0
 fi

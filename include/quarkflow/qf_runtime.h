@@ -193,9 +193,10 @@ qf_task_scope *qf_task_scope_current(void);
  * task reading and writing one buffer, so that each starts only after the last has ended (as a
  * solver's operator applications do); or independent, each its own buffer (up to 64 in flight).
  * Each task also reads nbuffers - 1 more buffers (1 to 16 in all: a Dirac task has 5-7), which the
- * runtime tracks. Runs 100 tasks first (untimed), then the ntasks: *r holds the seconds of the
+ * runtime tracks. Runs up to 100 tasks first (untimed), then the ntasks: *r holds the seconds of the
  * submission loop and of the whole run, from submission to the last task's end. Fails if a task ran
- * elsewhere or did not run. One process only; every other task must be finished. The same kernel
+ * elsewhere, out of its turn on its buffer, or not at all. One process only; every other task must
+ * be finished. The same kernel
  * without the runtime: qf_direct_probe (qf_direct.h). */
 typedef struct {
     qf_worker_kind kind;
