@@ -191,13 +191,12 @@ qf_task_scope *qf_task_scope_current(void);
  * ntasks tasks whose kernel only waits wait_us microseconds (a CPU core spinning on its clock, one
  * GPU warp on the GPU's timer, on the worker's stream), on the workers of one type: chained, every
  * task reading and writing one buffer, so that each starts only after the last has ended (as a
- * solver's operator applications do); or independent, each its own buffer (up to 64 in flight).
+ * solver's operator applications do); or independent, each its own buffer of 64 taken in turn.
  * Each task also reads nbuffers - 1 more buffers (1 to 16 in all: a Dirac task has 5-7), which the
  * runtime tracks. Runs up to 100 tasks first (untimed), then the ntasks: *r holds the seconds of the
  * submission loop and of the whole run, from submission to the last task's end. Fails if a task ran
  * elsewhere, out of its turn on its buffer, or not at all. One process only; every other task must
- * be finished. The same kernel
- * without the runtime: qf_direct_probe (qf_direct.h). */
+ * be finished. The same kernel without the runtime: qf_direct_probe (qf_direct.h). */
 typedef struct {
     qf_worker_kind kind;
     int chained;
