@@ -4,8 +4,6 @@
 #include "task_probe.h"
 #include "cuda_launch.h"
 
-#include <math_constants.h>
-
 static __global__ void task_probe_kernel(double *count, int64_t wait_ns, double expect)
 {
     unsigned long long t0, t;
@@ -13,7 +11,7 @@ static __global__ void task_probe_kernel(double *count, int64_t wait_ns, double 
     if (wait_ns > 0) do {
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
         } while ((int64_t)(t - t0) < wait_ns);
-    if (threadIdx.x == 0) *count = expect < 0.0 || *count == expect ? *count + 1.0 : CUDART_NAN;
+    if (threadIdx.x == 0) qf_task_probe_count(count, expect);
 }
 
 extern "C" void qf_task_probe_run_cuda(double *count, int64_t wait_ns, double expect, cudaStream_t stream)

@@ -5,6 +5,9 @@
 #ifndef QF_TASK_PROBE_H
 #define QF_TASK_PROBE_H
 
+#include "quarkflow/qf_defs.h"
+
+#include <math.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -15,6 +18,12 @@ typedef struct {
     int64_t wait_ns;
     double expect;
 } qf_task_probe_args;
+
+/* The count after the wait, on CPUs and GPUs alike. */
+static inline QF_HD void qf_task_probe_count(double *count, double expect)
+{
+    *count = expect < 0.0 || *count == expect ? *count + 1.0 : NAN;
+}
 
 void qf_task_probe_run_cpu(double *count, int64_t wait_ns, double expect);
 #if QF_HAVE_CUDA

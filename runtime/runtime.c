@@ -25,6 +25,7 @@ static long last_level_cache; /* bytes, for qf_runtime_pair_hops */
 static int direct_mode;       /* QF_STENCIL_DIRECT, as fuse_mode */
 static int direct_hops;       /* qf_runtime_direct_hops */
 static const char *default_policy; /* the policy quarkflow chose because the user named none */
+static const char *default_policy_label; /* ... as qf_runtime_sched_name names it */
 static int trace_window; /* FxT records only between qf_runtime_trace_begin and _end */
 static int tracing;      /* a trace folder was given */
 #if QF_HAVE_CUDA
@@ -318,7 +319,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     struct starpu_conf conf;
     starpu_conf_init(&conf);
     const char *policy = getenv("STARPU_SCHED");
-    default_policy = NULL;
+    default_policy = default_policy_label = NULL;
     int ncuda_expected = cuda_workers_expected();
     if (!(policy && *policy)) {
         /* StarPU's default, lws, hands GPU-sized blocks to CPU cores as readily as to the GPU (17x
@@ -327,6 +328,8 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
          * a 16-core node ran solves 1.08-1.36x, multigrid 1.16-1.30x and Mhat 1.11-1.18x faster, 2
          * workers the same (bench/RESULTS.md, "The CPU-only default policy"). */
         default_policy = ncuda_expected > 0 ? "dmdas" : "eager";
+        default_policy_label = ncuda_expected > 0 ? "dmdas (quarkflow's default with CUDA workers)"
+                                                  : "eager (quarkflow's default without CUDA workers)";
         conf.sched_policy_name = default_policy;
     }
     int heteroprio = policy && !strcmp(policy, "heteroprio");
@@ -436,8 +439,7 @@ const char *qf_runtime_sched_name(void)
 {
     const char *s = getenv("STARPU_SCHED");
     if (s && *s) return s;
-    if (default_policy && !strcmp(default_policy, "eager")) return "eager (quarkflow's default without CUDA workers)";
-    return "dmdas (quarkflow's default with CUDA workers)";
+    return default_policy_label ? default_policy_label : "lws (StarPU's default)";
 }
 
 void qf_runtime_print_machine(FILE *out)

@@ -371,23 +371,23 @@ int qf_blas_cxpay(const qf_field *x, const qf_scalar *a, double s, qf_field *y, 
 }
 
 /* The ratio updates: the op with its coefficient s (a / d), both scalars required. */
-static int update_ratio(const char *fn, int op, qf_field *y, const qf_field *x, const qf_scalar *a, const qf_scalar *d,
-                        double s, int parity)
+static int update_ratio(const char *fn, int op, qf_field *y, const qf_field *x, const qf_field *w, const qf_scalar *a,
+                        const qf_scalar *d, double s, int parity)
 {
     const qf_scalar *sc[2] = {a, d};
     const char *const sname[2] = {"a", "d"};
     if (qf_sequence_failed() || check_scalars(fn, 2, sc, sname)) return QF_ERROR;
-    return update(fn, op, y, x, NULL, 0.0, 0.0, a, d, s, parity);
+    return update(fn, op, y, x, w, 0.0, 0.0, a, d, s, parity);
 }
 
 int qf_blas_cxpay_ratio(const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, qf_field *y, int parity)
 {
-    return update_ratio("qf_blas_cxpay_ratio", UPDATE_CXPAY, y, x, a, d, s, parity);
+    return update_ratio("qf_blas_cxpay_ratio", UPDATE_CXPAY, y, x, NULL, a, d, s, parity);
 }
 
 int qf_blas_caxpy_ratio(const qf_scalar *a, const qf_scalar *d, double s, const qf_field *x, qf_field *y, int parity)
 {
-    return update_ratio("qf_blas_caxpy_ratio", UPDATE_CAXPY, y, x, a, d, s, parity);
+    return update_ratio("qf_blas_caxpy_ratio", UPDATE_CAXPY, y, x, NULL, a, d, s, parity);
 }
 
 int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, const qf_field *w, int parity)
@@ -398,11 +398,7 @@ int qf_blas_xpcw(qf_field *y, const qf_field *x, const qf_scalar *a, double s, c
 int qf_blas_xpcw_ratio(qf_field *y, const qf_field *x, const qf_scalar *a, const qf_scalar *d, double s, const qf_field *w,
                        int parity)
 {
-    static const char fn[] = "qf_blas_xpcw_ratio";
-    const qf_scalar *sc[2] = {a, d};
-    const char *const sname[2] = {"a", "d"};
-    if (qf_sequence_failed() || check_scalars(fn, 2, sc, sname)) return QF_ERROR;
-    return update(fn, UPDATE_XPCW, y, x, w, 0.0, 0.0, a, d, s, parity);
+    return update_ratio("qf_blas_xpcw_ratio", UPDATE_XPCW, y, x, w, a, d, s, parity);
 }
 
 int qf_blas_mul(qf_field *y, const qf_field *w, const qf_field *x, int parity)
