@@ -3,6 +3,7 @@
 #include "codelets.h"
 #include "cuda_launch.h"
 #include "wilson_launch.h"
+#include "kernels/half_float_kind.h"
 
 typedef struct { const void *p[QF_WILSON_NFACES]; } face_ptrs;
 
@@ -13,7 +14,9 @@ static __global__ void wilson_exterior_kernel(void *out, const void *gauge, cons
     a.prec = (qf_precision)P;
     a.recon = (qf_recon)R;
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) qf_wilson_exterior_site(out, gauge, x, clover, face.p, i, &a);
+    if (i >= n) return;
+    if constexpr (P == QF_HALF) qf_wilson_exterior_site_sf(out, gauge, x, clover, face.p, i, &a);
+    else qf_wilson_exterior_site(out, gauge, x, clover, face.p, i, &a);
 }
 
 extern "C" void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, const void *gauge, const void *x,

@@ -2,6 +2,7 @@
 #include "codelets.h"
 #include "cuda_launch.h"
 #include "wilson_launch.h"
+#include "kernels/half_float_kind.h"
 
 typedef struct { void *p[QF_WILSON_NFACES]; } face_ptrs;
 
@@ -12,7 +13,9 @@ static __global__ void wilson_gather_kernel(const void *spinor, const void *gaug
     a.prec = (qf_precision)P;
     a.recon = (qf_recon)R;
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < n) qf_wilson_gather_site(spinor, gauge, face.p, t, &a);
+    if (t >= n) return;
+    if constexpr (P == QF_HALF) qf_wilson_gather_site_sf(spinor, gauge, face.p, t, &a);
+    else qf_wilson_gather_site(spinor, gauge, face.p, t, &a);
 }
 
 extern "C" void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
