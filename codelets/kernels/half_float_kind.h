@@ -51,13 +51,11 @@ static inline QF_HD_INLINE void qf_record_store_sf(void *base, qf_precision prec
     }
     int16_t *c = qf_half_components_at(base, (size_t)i, rec);
 #if defined(__CUDA_ARCH__)
-    if (rec % 4 == 0) { /* 8 bytes a store (records start 8-byte aligned) */
+    if (rec % 4 == 0) /* 8 bytes a store (records start 8-byte aligned) */
         for (int k = 0; k < rec / 4; k++) ((short4 *)c)[k] = make_short4(q[4 * k], q[4 * k + 1], q[4 * k + 2], q[4 * k + 3]);
-        *(float *)qf_half_norm_at(base, (size_t)i, rec) = norm;
-        return;
-    }
+    else
 #endif
-    for (int k = 0; k < rec; k++) c[k] = q[k];
+        for (int k = 0; k < rec; k++) c[k] = q[k];
     *(float *)qf_half_norm_at(base, (size_t)i, rec) = norm;
 }
 
