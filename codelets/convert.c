@@ -49,7 +49,8 @@ int qf_insert_convert(qf_field *dst, const qf_field *src, int b, int parity)
                          .nsites = qf_parity_nsites(dst->lat->block, parity) * per_site,
                          .rec = rec,
                          .src_prec = src->prec,
-                         .dst_prec = dst->prec};
+                         .dst_prec = dst->prec,
+                         .layout = qf_field_shape_half_layout(&dst->shape)};
     /* one parity keeps the other's values, which must then be valid where the task runs */
     int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_R, qf_field_block(src, b),
                                    parity < 0 ? STARPU_W : STARPU_RW, qf_field_block(dst, b), QF_ARGS(a), 0);

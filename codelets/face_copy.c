@@ -12,7 +12,7 @@ static void face_copy_cpu(void *buffers[], void *cl_arg)
     const qf_face_copy_args *a = cl_arg;
     const void *block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     void *face = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    int64_t n = STARPU_VECTOR_GET_NX(buffers[1]);
+    int64_t n = qf_face_volume(a->ext, a->mu, a->depth); /* the buffer may hold whole tiles of half records */
     for (int64_t f = 0; f < n; f++) qf_face_copy_site(block, face, f, a->ext, a->mu, a->side, a->depth, a->site_reals, a->prec);
 }
 

@@ -40,8 +40,8 @@ static void pack(const qf_direct_plan *p, const qf_lattice *lat, const double *g
     for (int b = 0; b < p->nblocks; b++)
         for (int64_t s = 0; s < lat->block_volume; s++) {
             double *g = (double *)global + global_index(lat, p->block_origin[b], s) * reals;
-            if (to_blocks) qf_record_reals_store(blocks[b], p->prec, (size_t)s, reals, 0, g, reals);
-            else qf_record_reals_load(blocks[b], p->prec, (size_t)s, reals, 0, g, reals);
+            if (to_blocks) qf_record_reals_store(blocks[b], p->prec, (size_t)s, reals, 0, g, reals, QF_HALF_TILES);
+            else qf_record_reals_load(blocks[b], p->prec, (size_t)s, reals, 0, g, reals, QF_HALF_TILES);
         }
 }
 
@@ -137,12 +137,15 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
             p->neighbour[b][2 * mu + 1] = qf_block_neighbour(b, lat->blocks, mu, +1) * QF_WILSON_NFACES + 2 * mu;
         }
     }
-    p->spinor_bytes = (size_t)lat->block_volume * qf_record_bytes(p->prec, QF_SPINOR_REALS);
+    /* one record a site and a face site: in half, whole tiles (qf_half_layout) */
+    size_t sites = qf_records_count(p->prec, QF_HALF_TILES, (size_t)lat->block_volume);
+    p->spinor_bytes = sites * qf_record_bytes(p->prec, QF_SPINOR_REALS);
     int link_site_reals = QF_NDIM * qf_recon_link_reals(dp->recon);
-    p->gauge_bytes = (size_t)lat->block_volume * qf_record_bytes(p->prec, link_site_reals);
-    p->clover_bytes = (size_t)lat->block_volume * qf_record_bytes(p->prec, QF_CLOVER_REALS);
+    p->gauge_bytes = sites * qf_record_bytes(p->prec, link_site_reals);
+    p->clover_bytes = sites * qf_record_bytes(p->prec, QF_CLOVER_REALS);
     for (int mu = 0; mu < QF_NDIM; mu++)
-        p->face_bytes[mu] = (size_t)qf_parity_face_sites(lat->block, mu, 0) * qf_record_bytes(p->prec, QF_HALF_SPINOR_REALS);
+        p->face_bytes[mu] = qf_records_count(p->prec, QF_HALF_TILES, (size_t)qf_parity_face_sites(lat->block, mu, 0)) *
+                            qf_record_bytes(p->prec, QF_HALF_SPINOR_REALS);
     for (int k = 0; k < QF_DIRECT_NSPINORS; k++)
         if (!(p->spinor[k] = alloc_blocks(nb, p->spinor_bytes))) return qf_fail("out of host memory for the direct buffers");
     if (!(p->gauge = alloc_blocks(nb, p->gauge_bytes))) return qf_fail("out of host memory for the direct buffers");

@@ -106,9 +106,10 @@ static int face_set_create(qf_face_set *s, const qf_lattice *lat, int reals_per_
     size_t site_bytes = qf_record_bytes(prec, reals_per_site);
     for (int b = 0; b < lat->nblocks; b++)
         for (int mu = 0; mu < QF_NDIM; mu++)
-            for (int side = 0; side < 2; side++) /* the sender (block b) fills it */
-                qf_block_handle_register(&s->face[(b * QF_NDIM + mu) * 2 + side], lat, b,
-                                         (uint32_t)(qf_face_volume(lat->block, mu, depth) / per_site), site_bytes);
+            for (int side = 0; side < 2; side++) { /* the sender (block b) fills it; a face site is one record */
+                size_t n = qf_records_count(prec, QF_HALF_TILES, (size_t)(qf_face_volume(lat->block, mu, depth) / per_site));
+                qf_block_handle_register(&s->face[(b * QF_NDIM + mu) * 2 + side], lat, b, (uint32_t)n, site_bytes);
+            }
     return QF_SUCCESS;
 }
 
@@ -203,7 +204,7 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
         return QF_ERROR;
     }
     size_t site_bytes = qf_field_shape_site_bytes(shape, prec);
-    size_t nsites = (size_t)lat->block_volume;
+    size_t nsites = qf_field_shape_block_sites(shape, prec, (size_t)lat->block_volume);
     for (int b = 0; b < nb; b++) {
         if ((flags & QF_FIELD_SCRATCH) || !qf_lattice_block_is_local(lat, b)) {
             /* scratch: StarPU allocates each block where its first task writes it, or zero-fills it
@@ -301,6 +302,7 @@ static void copy_block(const qf_field *f, int b, const site_box *box, double *ar
 {
     const qf_lattice *lat = f->lat;
     int n = f->shape.site_reals, rec = qf_field_shape_record_reals(&f->shape), o[QF_NDIM], x[QF_NDIM], g[QF_NDIM];
+    qf_half_layout layout = qf_field_shape_half_layout(&f->shape);
     qf_lattice_block_origin(lat, b, o);
     for (int mu = 0; mu < QF_NDIM; mu++) o[mu] -= box->origin[mu];
     QF_WITH_ANY_PRECISION(f->prec, P, {
@@ -310,8 +312,8 @@ static void copy_block(const qf_field *f, int b, const site_box *box, double *ar
             double *a = array + qf_lex_index(g, box->ext) * n;
             for (int k = 0; k < n / rec; k++) {
                 size_t i = (size_t)s * (size_t)(n / rec) + (size_t)k;
-                if (to_field) qf_record_reals_store(data, P, i, rec, 0, a + k * rec, rec);
-                else qf_record_reals_load(data, P, i, rec, 0, a + k * rec, rec);
+                if (to_field) qf_record_reals_store(data, P, i, rec, 0, a + k * rec, rec, layout);
+                else qf_record_reals_load(data, P, i, rec, 0, a + k * rec, rec, layout);
             }
         }
     });

@@ -30,33 +30,62 @@ static void test_records(void)
           "record bytes: half spinor 56, half spinor face 32, half links 152, single spinor 96 (got %zu %zu %zu %zu)",
           qf_record_bytes(QF_HALF, 24), qf_record_bytes(QF_HALF, 12), qf_record_bytes(QF_HALF, 72),
           qf_record_bytes(QF_SINGLE, 24));
-    unsigned char buf[2 * 56];
+    static unsigned char buf[2 * QF_HALF_TILE * 56]; /* two tiles of spinor records */
     ref_rng g = {11};
-    double worst = 0.0;
-    for (int n = 0; n < 1000; n++) {
-        double v[24], w[24], m = 0.0;
-        double scale = pow(10.0, (double)(n % 13) - 6.0); /* 1e-6 .. 1e6 */
-        for (int k = 0; k < 24; k++) v[k] = scale * (2.0 * ref_rng_uniform(&g) - 1.0), m = fmax(m, fabs(v[k]));
-        qf_half_record_store(buf, 1, 24, v);
-        qf_half_record_load(buf, 1, 24, 0, w, 24);
-        for (int k = 0; k < 24; k++) worst = fmax(worst, fabs(w[k] - v[k]) / m);
+    for (int l = QF_HALF_ROWS; l <= QF_HALF_TILES; l++) {
+        const char *name = l == QF_HALF_TILES ? "tiles" : "rows";
+        double worst = 0.0;
+        for (int n = 0; n < 1000; n++) {
+            double v[24], w[24], m = 0.0;
+            double scale = pow(10.0, (double)(n % 13) - 6.0); /* 1e-6 .. 1e6 */
+            for (int k = 0; k < 24; k++) v[k] = scale * (2.0 * ref_rng_uniform(&g) - 1.0), m = fmax(m, fabs(v[k]));
+            qf_half_record_store(buf, 1, 24, v, (qf_half_layout)l);
+            qf_half_record_load(buf, 1, 24, 0, w, 24, (qf_half_layout)l);
+            for (int k = 0; k < 24; k++) worst = fmax(worst, fabs(w[k] - v[k]) / m);
+        }
+        CHECK(worst <= 0.5 / QF_HALF_MAX * 1.001,
+              "%s: 1000 records of 24 reals from 1e-6 to 1e6: each real within half a step of norm / 32767 "
+              "(largest error %.3e of the norm, bound %.3e)",
+              name, worst, 0.5 / QF_HALF_MAX);
+        double z[24] = {0}, w[24];
+        qf_half_record_store(buf, 0, 24, z, (qf_half_layout)l);
+        qf_half_record_load(buf, 0, 24, 6, w, 4, (qf_half_layout)l);
+        CHECK(w[0] == 0.0 && w[3] == 0.0, "%s: a zero record loads as zeros", name);
+        z[5] = NAN;
+        qf_half_record_store(buf, 0, 24, z, (qf_half_layout)l);
+        qf_half_record_load(buf, 0, 24, 0, w, 24, (qf_half_layout)l);
+        CHECK(isnan(w[0]) && isnan(w[23]), "%s: a record with a NaN loads as NaN everywhere (%g %g)", name, w[0], w[23]);
+        z[5] = INFINITY;
+        qf_half_record_store(buf, 0, 24, z, (qf_half_layout)l);
+        qf_half_record_load(buf, 0, 24, 0, w, 24, (qf_half_layout)l);
+        CHECK(isnan(w[0]), "%s: a record with an infinity loads as NaN (%g)", name, w[0]);
     }
-    CHECK(worst <= 0.5 / QF_HALF_MAX * 1.001,
-          "1000 records of 24 reals from 1e-6 to 1e6: each real within half a step of norm / 32767 "
-          "(largest error %.3e of the norm, bound %.3e)",
-          worst, 0.5 / QF_HALF_MAX);
-    double z[24] = {0}, w[24];
-    qf_half_record_store(buf, 0, 24, z);
-    qf_half_record_load(buf, 0, 24, 6, w, 4);
-    CHECK(w[0] == 0.0 && w[3] == 0.0, "a zero record loads as zeros");
-    z[5] = NAN;
-    qf_half_record_store(buf, 0, 24, z);
-    qf_half_record_load(buf, 0, 24, 0, w, 24);
-    CHECK(isnan(w[0]) && isnan(w[23]), "a record with a NaN loads as NaN everywhere (%g %g)", w[0], w[23]);
-    z[5] = INFINITY;
-    qf_half_record_store(buf, 0, 24, z);
-    qf_half_record_load(buf, 0, 24, 0, w, 24);
-    CHECK(isnan(w[0]), "a record with an infinity loads as NaN (%g)", w[0]);
+    /* tiles: each record of two tiles keeps its own values (no byte shared with another record), the
+     * whole two tiles in the bytes of 64 records, component k of record i where qf_defs.h says */
+    double all[2 * QF_HALF_TILE][24];
+    memset(buf, 0xff, sizeof buf);
+    for (int i = 0; i < 2 * QF_HALF_TILE; i++) {
+        for (int k = 0; k < 24; k++) all[i][k] = (double)(i + 1) * (k + 1) / (24.0 * 2 * QF_HALF_TILE);
+        qf_half_record_store(buf, (size_t)i, 24, all[i], QF_HALF_TILES);
+    }
+    int kept = 1, placed = 1;
+    for (int i = 0; i < 2 * QF_HALF_TILE; i++) {
+        double w[24];
+        qf_half_record_load(buf, (size_t)i, 24, 0, w, 24, QF_HALF_TILES);
+        for (int k = 0; k < 24; k++) kept &= fabs(w[k] - all[i][k]) <= all[i][23] * 0.5 / QF_HALF_MAX * 1.001;
+        for (int k = 0; k < 24; k++) {
+            size_t at = (size_t)(i / QF_HALF_TILE) * QF_HALF_TILE * 56 + ((size_t)(k / 4) * QF_HALF_TILE + i % QF_HALF_TILE) * 8 + k % 4 * 2;
+            placed &= (const unsigned char *)qf_half_component_ptr(buf, (size_t)i, 24, k, QF_HALF_TILES) == buf + at;
+        }
+        placed &= (const unsigned char *)qf_half_norm_at(buf, (size_t)i, 24, QF_HALF_TILES) ==
+                  buf + (size_t)(i / QF_HALF_TILE) * QF_HALF_TILE * 56 + 6 * QF_HALF_TILE * 8 + (size_t)(i % QF_HALF_TILE) * 4;
+    }
+    CHECK(kept && placed, "tiles: 64 spinor records stored side by side in two tiles read back each its own (%s), "
+                          "component k of record i at chunk k / 4 of its tile, lane i %% %d, the norms after (%s)",
+          kept ? "yes" : "no", QF_HALF_TILE, placed ? "yes" : "no");
+    CHECK(qf_records_count(QF_HALF, QF_HALF_TILES, 33) == 64 && qf_records_count(QF_HALF, QF_HALF_ROWS, 33) == 33 &&
+              qf_records_count(QF_SINGLE, QF_HALF_TILES, 33) == 33,
+          "33 records take two tiles in half, 33 records in rows or in single");
 }
 
 typedef struct {
@@ -70,8 +99,8 @@ static void half_round(const problem *pb, double *x)
 {
     unsigned char rec[56];
     for (int64_t s = 0; s < pb->V; s++) {
-        qf_half_record_store(rec, 0, 24, x + s * 24);
-        qf_half_record_load(rec, 0, 24, 0, x + s * 24, 24);
+        qf_half_record_store(rec, 0, 24, x + s * 24, QF_HALF_ROWS);
+        qf_half_record_load(rec, 0, 24, 0, x + s * 24, 24, QF_HALF_ROWS);
     }
 }
 

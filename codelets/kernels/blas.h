@@ -282,7 +282,7 @@ static inline QF_HD void qf_blas_record_load(qf_blas_record *r, const void *base
 {
     if (base)
         qf_half_record_load_f(base, (size_t)(u / QF_BLAS_HALF_PARTS), QF_BLAS_HALF_RECORD,
-                              (int)(u % QF_BLAS_HALF_PARTS) * QF_BLAS_PART_REALS, r->v, QF_BLAS_PART_REALS);
+                              (int)(u % QF_BLAS_HALF_PARTS) * QF_BLAS_PART_REALS, r->v, QF_BLAS_PART_REALS, QF_HALF_TILES);
 }
 static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *base, int64_t u)
 {
@@ -304,14 +304,14 @@ static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *bas
     double v[QF_BLAS_PART_REALS];
     QF_UNROLL
     for (int k = 0; k < QF_BLAS_PART_REALS; k++) v[k] = r->v[k];
-    qf_half_components_store(qf_half_components_at(base, rec, QF_BLAS_HALF_RECORD), part * QF_BLAS_PART_REALS, v,
-                             QF_BLAS_PART_REALS, s);
-    if (part == 0) *(float *)qf_half_norm_at(base, rec, QF_BLAS_HALF_RECORD) = norm;
+    qf_half_components_store(base, rec, QF_BLAS_HALF_RECORD, part * QF_BLAS_PART_REALS, v, QF_BLAS_PART_REALS, s,
+                             QF_HALF_TILES);
+    if (part == 0) *(float *)qf_half_norm_at(base, rec, QF_BLAS_HALF_RECORD, QF_HALF_TILES) = norm;
 #else
     double v[QF_BLAS_HALF_RECORD];
     QF_UNROLL
     for (int k = 0; k < QF_BLAS_HALF_RECORD; k++) v[k] = r->v[k];
-    qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, v);
+    qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, v, QF_HALF_TILES);
 #endif
 }
 

@@ -199,8 +199,8 @@ static inline QF_HD int qf_clover_build_store_site(const void *f, qf_precision f
     double f108[QF_CLOVER_F_REALS], a72[QF_CLOVER_REALS], ainv72[QF_CLOVER_REALS];
     qf_reals_load(f, f_prec, (size_t)s * QF_CLOVER_F_REALS, f108, QF_CLOVER_F_REALS);
     int failed = qf_clover_build_site(f108, kappa_csw, a72, ainv72);
-    qf_record_reals_store(a, prec, (size_t)s, QF_CLOVER_REALS, 0, a72, QF_CLOVER_REALS);
-    qf_record_reals_store(ainv, prec, (size_t)s, QF_CLOVER_REALS, 0, ainv72, QF_CLOVER_REALS);
+    qf_record_reals_store(a, prec, (size_t)s, QF_CLOVER_REALS, 0, a72, QF_CLOVER_REALS, QF_HALF_TILES);
+    qf_record_reals_store(ainv, prec, (size_t)s, QF_CLOVER_REALS, 0, ainv72, QF_CLOVER_REALS, QF_HALF_TILES);
     return failed != 0;
 }
 

@@ -7,11 +7,12 @@
 #include "su3.h"
 
 /* The argument block of convert: nsites records of rec reals (a site, or a coarse link matrix's row)
- * from record first on (the even or odd sites of a block, or all of them). */
+ * from record first on (the even or odd sites of a block, or all of them), laid out as layout in half. */
 typedef struct {
     int64_t first, nsites;
     int rec;
     qf_precision src_prec, dst_prec;
+    qf_half_layout layout;
 } qf_convert_args;
 
 static inline QF_HD int qf_convert_by_record(const qf_convert_args *a)
@@ -37,7 +38,7 @@ static inline QF_HD_INLINE void qf_convert_record(const void *src, void *dst, co
     double v[4];
     if (a->dst_prec != QF_HALF) {
         for (int off = 0; off < rec; off += W) {
-            qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W);
+            qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W, a->layout);
             qf_reals_store(dst, a->dst_prec, (size_t)i * rec + off, v, W);
         }
         return;
@@ -45,17 +46,16 @@ static inline QF_HD_INLINE void qf_convert_record(const void *src, void *dst, co
     double m = 0.0;
     int finite = 1;
     for (int off = 0; off < rec; off += W) {
-        qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W);
+        qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W, a->layout);
         for (int j = 0; j < W; j++) qf_half_extent(v[j], &m, &finite);
     }
     float norm = qf_half_norm(m, finite);
     double s = qf_half_components_scale(norm);
-    int16_t *c = qf_half_components_at(dst, (size_t)i, rec);
     for (int off = 0; off < rec; off += W) {
-        qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W);
-        qf_half_components_store(c, off, v, W, s);
+        qf_record_reals_load(src, a->src_prec, (size_t)i, rec, off, v, W, a->layout);
+        qf_half_components_store(dst, (size_t)i, rec, off, v, W, s, a->layout);
     }
-    *(float *)qf_half_norm_at(dst, (size_t)i, rec) = norm;
+    *(float *)qf_half_norm_at(dst, (size_t)i, rec, a->layout) = norm;
 }
 
 /* The block's index of work item 0. */
@@ -85,13 +85,13 @@ static inline QF_HD void qf_gauge_compress_site(const void *src, void *dst, cons
 {
     int n = qf_recon_link_reals(a->recon);
     double v[QF_LINKS_REALS];
-    qf_record_reals_load(src, a->src_prec, (size_t)s, QF_LINKS_REALS, 0, v, QF_LINKS_REALS);
+    qf_record_reals_load(src, a->src_prec, (size_t)s, QF_LINKS_REALS, 0, v, QF_LINKS_REALS, QF_HALF_TILES);
     for (int mu = 0; mu < QF_NDIM; mu++) { /* packed in place: link mu's n reals never pass its 18 */
         qf_su3 u;
         for (int k = 0; k < 9; k++) u.e[k / 3][k % 3] = qf_cmake(v[mu * QF_SU3_REALS + 2 * k], v[mu * QF_SU3_REALS + 2 * k + 1]);
         qf_su3_pack(&u, a->recon, v + mu * n);
     }
-    qf_record_reals_store(dst, a->dst_prec, (size_t)s, QF_NDIM * n, 0, v, QF_NDIM * n);
+    qf_record_reals_store(dst, a->dst_prec, (size_t)s, QF_NDIM * n, 0, v, QF_NDIM * n, QF_HALF_TILES);
 }
 
 #endif

@@ -6,14 +6,22 @@
 #include "quarkflow/qf_lattice.h"
 #include "reals.h"
 
-/* Copies the record of face site f (site_reals reals, as stored: its bytes) from the block into the face
- * buffer. */
+/* Copies the record of face site f (site_reals reals, as stored: its bytes; in half its components and
+ * norm, the face's records in tiles as the block's, qf_half_layout) from the block into the face buffer. */
 static inline QF_HD void qf_face_copy_site(const void *block, void *face, int64_t f, const int ext[QF_NDIM], int mu,
                                            int side, int depth, int site_reals, qf_precision prec)
 {
     int x[QF_NDIM];
     qf_face_site_coords(f, ext, mu, side, depth, x);
     int64_t s = qf_block_site_index(x, ext);
+    if (prec == QF_HALF) {
+        for (int k = 0; k < site_reals; k++)
+            *(int16_t *)qf_half_component_ptr(face, (size_t)f, site_reals, k, QF_HALF_TILES) =
+                *qf_half_component_ptr(block, (size_t)s, site_reals, k, QF_HALF_TILES);
+        *(float *)qf_half_norm_at(face, (size_t)f, site_reals, QF_HALF_TILES) =
+            *qf_half_norm_at(block, (size_t)s, site_reals, QF_HALF_TILES);
+        return;
+    }
     size_t n = qf_record_bytes(prec, site_reals) / 4; /* records are whole 4-byte words */
     const uint32_t *from = (const uint32_t *)block + (size_t)s * n;
     uint32_t *to = (uint32_t *)face + (size_t)f * n;

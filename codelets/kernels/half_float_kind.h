@@ -4,8 +4,8 @@
  * spinors and links in half the registers of the double kind: 96 against 128-166 a thread for the
  * interior hop, no spills, and the H200's 32^4 half Mhat (two-row links) 314 -> 257 us in the direct
  * kernels (bench/RESULTS.md). Single-precision fields stay in the double kind: whole links in float ran
- * 1.23x slower there (437 -> 536 us), two-row links tied. The records' storage is reals.h's; the
- * geometry of the sites is the double kind's (wilson.h). */
+ * 1.23x slower there (437 -> 536 us), two-row links tied. The records' storage is reals.h's (in tiles:
+ * these fields hold one record a site); the geometry of the sites is the double kind's (wilson.h). */
 #ifndef QF_KERNEL_HALF_FLOAT_KIND_H
 #define QF_KERNEL_HALF_FLOAT_KIND_H
 
@@ -26,7 +26,7 @@ static inline QF_HD_INLINE void qf_record_load_sf(const void *base, qf_precision
                                                   float *v, int n)
 {
     (void)prec;
-    qf_half_record_load_f(base, (size_t)i, rec, off, v, n);
+    qf_half_record_load_f(base, (size_t)i, rec, off, v, n, QF_HALF_TILES);
 }
 
 /* Record i whole (off 0, n rec: a half record's norm depends on all its reals), as
@@ -49,14 +49,15 @@ static inline QF_HD_INLINE void qf_record_store_sf(void *base, qf_precision prec
         float r = rintf(v[k] * s); /* may pass QF_HALF_MAX by the rounding of the scale */
         q[k] = (int16_t)(r > (float)QF_HALF_MAX ? QF_HALF_MAX : r < -(float)QF_HALF_MAX ? -QF_HALF_MAX : r);
     }
-    int16_t *c = qf_half_components_at(base, (size_t)i, rec);
+#define QF_HALF_C(k) ((int16_t *)qf_half_component_ptr(base, (size_t)i, rec, (k), QF_HALF_TILES))
 #if defined(__CUDA_ARCH__)
-    if (rec % 4 == 0) /* 8 bytes a store (records start 8-byte aligned) */
-        for (int k = 0; k < rec / 4; k++) ((short4 *)c)[k] = make_short4(q[4 * k], q[4 * k + 1], q[4 * k + 2], q[4 * k + 3]);
+    if (rec % 4 == 0) /* 8 bytes a store (a tile's chunks start 8-byte aligned) */
+        for (int k = 0; k < rec / 4; k++) *(short4 *)QF_HALF_C(4 * k) = make_short4(q[4 * k], q[4 * k + 1], q[4 * k + 2], q[4 * k + 3]);
     else
 #endif
-        for (int k = 0; k < rec; k++) c[k] = q[k];
-    *(float *)qf_half_norm_at(base, (size_t)i, rec) = norm;
+        for (int k = 0; k < rec; k++) *QF_HALF_C(k) = q[k];
+#undef QF_HALF_C
+    *(float *)qf_half_norm_at(base, (size_t)i, rec, QF_HALF_TILES) = norm;
 }
 
 #define qf_sites_hop_sf qf_sites_hop

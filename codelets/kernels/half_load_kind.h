@@ -2,28 +2,29 @@
  * and QF_HALF_LOAD the function's name: the kernels decode into double, the half BLAS records into
  * float. No include guard, on purpose. */
 
-/* n reals off .. off + n - 1 of record i (rec reals a record) into v. */
-static inline QF_HD void QF_HALF_LOAD(const void *base, size_t i, int rec, int off, QF_HALF_T *v, int n)
+/* n reals off .. off + n - 1 of record i (rec reals a record, layout l) into v. */
+static inline QF_HD void QF_HALF_LOAD(const void *base, size_t i, int rec, int off, QF_HALF_T *v, int n, qf_half_layout l)
 {
-    const int16_t *c = (const int16_t *)qf_half_record_ptr(base, i, rec) + off;
+#define QF_HALF_C(k) qf_half_component_ptr(base, i, rec, off + (k), l)
 #if defined(__CUDA_ARCH__)
-    QF_HALF_T s = (QF_HALF_T)__ldg(qf_half_norm_at(base, i, rec)) * (QF_HALF_T)(1.0 / QF_HALF_MAX);
-    if (n % 4 == 0 && off % 4 == 0) { /* the components start 8-byte aligned: 4 a load */
+    QF_HALF_T s = (QF_HALF_T)__ldg(qf_half_norm_at(base, i, rec, l)) * (QF_HALF_T)(1.0 / QF_HALF_MAX);
+    if (n % 4 == 0 && off % 4 == 0) { /* the components start 8-byte aligned (a record's, or a tile's chunk): 4 a load */
         for (int k = 0; k < n / 4; k++) {
-            short4 q = __ldg((const short4 *)c + k);
+            short4 q = __ldg((const short4 *)QF_HALF_C(4 * k));
             v[4 * k] = q.x * s; v[4 * k + 1] = q.y * s; v[4 * k + 2] = q.z * s; v[4 * k + 3] = q.w * s;
         }
         return;
     }
     if (n % 2 == 0 && off % 2 == 0) {
         for (int k = 0; k < n / 2; k++) {
-            short2 q = __ldg((const short2 *)c + k);
+            short2 q = __ldg((const short2 *)QF_HALF_C(2 * k));
             v[2 * k] = q.x * s; v[2 * k + 1] = q.y * s;
         }
         return;
     }
 #else
-    QF_HALF_T s = (QF_HALF_T)*qf_half_norm_at(base, i, rec) * (QF_HALF_T)(1.0 / QF_HALF_MAX);
+    QF_HALF_T s = (QF_HALF_T)*qf_half_norm_at(base, i, rec, l) * (QF_HALF_T)(1.0 / QF_HALF_MAX);
 #endif
-    for (int k = 0; k < n; k++) v[k] = c[k] * s;
+    for (int k = 0; k < n; k++) v[k] = *QF_HALF_C(k) * s;
+#undef QF_HALF_C
 }

@@ -49,13 +49,13 @@ static inline QF_HD qf_real qf_real_select(qf_mask m, qf_real v, qf_real w) { re
 static inline QF_HD void qf_record_load(const void *base, qf_precision prec, qf_index i, int rec, int off, qf_real *v,
                                         int n)
 {
-    qf_record_reals_load(base, prec, (size_t)i, rec, off, v, n);
+    qf_record_reals_load(base, prec, (size_t)i, rec, off, v, n, QF_HALF_TILES);
 }
 
 static inline QF_HD void qf_record_store(void *base, qf_precision prec, qf_index i, int rec, int off, const qf_real *v,
                                          int n, qf_mask m)
 {
-    if (m) qf_record_reals_store(base, prec, (size_t)i, rec, off, v, n);
+    if (m) qf_record_reals_store(base, prec, (size_t)i, rec, off, v, n, QF_HALF_TILES);
 }
 
 #endif

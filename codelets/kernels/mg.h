@@ -161,14 +161,14 @@ static inline QF_HD size_t qf_mg_v_offset(const qf_mg_geom *g, int64_t fs, int k
 static inline QF_HD qf_complex qf_mg_v_entry(const qf_mg_geom *g, const void *v, int64_t fs, int k, int i)
 {
     double x[2];
-    qf_record_reals_load(v, g->vprec, (size_t)fs * g->nvec + k, 2 * g->nsite, 2 * i, x, 2);
+    qf_record_reals_load(v, g->vprec, (size_t)fs * g->nvec + k, 2 * g->nsite, 2 * i, x, 2, QF_HALF_ROWS);
     return qf_cmake(x[0], x[1]);
 }
 
 /* All 2 nsite reals of vector k at fine site fs of V into x (doubles). */
 static inline QF_HD void qf_mg_v_record(const qf_mg_geom *g, const void *v, int64_t fs, int k, double *x)
 {
-    qf_record_reals_load(v, g->vprec, (size_t)fs * g->nvec + k, 2 * g->nsite, 0, x, 2 * g->nsite);
+    qf_record_reals_load(v, g->vprec, (size_t)fs * g->nvec + k, 2 * g->nsite, 0, x, 2 * g->nsite, QF_HALF_ROWS);
 }
 
 /* Reals offset of matrix m of coarse site s in a links field, and of site s in a coarse field. */
@@ -277,7 +277,8 @@ static inline QF_HD_INLINE const float *qf_mg_wilson_records_f(const qf_mg_geom 
     for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(ahead + b);
     if (g->vprec == QF_SINGLE) return (const float *)v + qf_mg_v_offset(g, fs, 0, 0);
     for (int k = 0; k < n; k++)
-        qf_half_record_load_f(v, (size_t)fs * n + k, QF_SPINOR_REALS, 0, buf + QF_SPINOR_REALS * k, QF_SPINOR_REALS);
+        qf_half_record_load_f(v, (size_t)fs * n + k, QF_SPINOR_REALS, 0, buf + QF_SPINOR_REALS * k, QF_SPINOR_REALS,
+                              QF_HALF_ROWS);
     return buf;
 }
 
@@ -839,7 +840,7 @@ static inline QF_HD qf_complex qf_coarse_matrix_entry(const void *base, qf_preci
 {
     if (lp == QF_HALF) {
         double v[2];
-        qf_half_record_load(base, qf_coarse_matrix_row(mo, n) + (size_t)r, 4 * n, 2 * c, v, 2);
+        qf_half_record_load(base, qf_coarse_matrix_row(mo, n) + (size_t)r, 4 * n, 2 * c, v, 2, QF_HALF_ROWS);
         return qf_cmake(v[0], v[1]);
     }
     size_t o = mo + (size_t)4 * n * r + (size_t)2 * c;
@@ -969,7 +970,7 @@ typedef short qf_coarse_vh4 __attribute__((vector_size(8)));  /* a qf_coarse_vd'
     }                                                                                                          \
     static inline QF_HD_INLINE T qf_coarse_row_scale_##S(const char *row, int len)                             \
     {                                                                                                          \
-        return LP == QF_HALF ? (T)(*qf_half_norm_at(row, 0, len) * (1.0 / QF_HALF_MAX)) : (T)1;               \
+        return LP == QF_HALF ? (T)(*qf_half_norm_at(row, 0, len, QF_HALF_ROWS) * (1.0 / QF_HALF_MAX)) : (T)1;  \
     }                                                                                                          \
     static inline QF_HD_INLINE void qf_coarse_rows_##S(int n, int dagger, int nm, const char *const *m,          \
                                                        const T *const *xp, const T *const *xs, int r0, int nr,  \

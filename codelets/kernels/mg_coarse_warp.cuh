@@ -167,7 +167,7 @@ static __device__ __forceinline__ void qf_coarse_warp_fetch(const void *base, si
             g.m[q][k / 2] = m;
         }
         if constexpr (PL == QF_HALF)
-            g.scale[q] = r < n2 ? __ldg(qf_half_norm_at(base, mr + r, 2 * n2)) * (float)(1.0 / QF_HALF_MAX) : 0.0f;
+            g.scale[q] = r < n2 ? __ldg(qf_half_norm_at(base, mr + r, 2 * n2, QF_HALF_ROWS)) * (float)(1.0 / QF_HALF_MAX) : 0.0f;
     }
 }
 

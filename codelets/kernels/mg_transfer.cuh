@@ -32,7 +32,7 @@ static __device__ __forceinline__ qf_mg_cplx<T> qf_mg_load_cplx(const void *base
 {
     if constexpr (PS == QF_HALF) {
         const short2 q = __ldg((const short2 *)qf_half_record_ptr(base, rec, 2 * nsite) + i);
-        const T s = (T)__ldg(qf_half_norm_at(base, rec, 2 * nsite)) * (T)(1.0 / QF_HALF_MAX);
+        const T s = (T)__ldg(qf_half_norm_at(base, rec, 2 * nsite, QF_HALF_ROWS)) * (T)(1.0 / QF_HALF_MAX);
         return {(T)q.x * s, (T)q.y * s};
     } else if constexpr (PS == QF_SINGLE) {
         const float2 q = __ldg((const float2 *)base + rec * nsite + i);
@@ -52,7 +52,7 @@ static __device__ __forceinline__ void qf_mg_load_cplx2(const void *base, size_t
 {
     if constexpr (PS == QF_HALF) {
         const short4 q = __ldg((const short4 *)qf_half_record_ptr(base, rec, 2 * nsite) + i / 2);
-        const T s = (T)__ldg(qf_half_norm_at(base, rec, 2 * nsite)) * (T)(1.0 / QF_HALF_MAX);
+        const T s = (T)__ldg(qf_half_norm_at(base, rec, 2 * nsite, QF_HALF_ROWS)) * (T)(1.0 / QF_HALF_MAX);
         a = {(T)q.x * s, (T)q.y * s};
         b = {(T)q.z * s, (T)q.w * s};
     } else if constexpr (PS == QF_SINGLE) {

@@ -125,17 +125,32 @@ static inline QF_HD void qf_reals_store(void *base, qf_precision prec, size_t of
  * and the solvers see the breakdown. */
 #define QF_HALF_MAX 32767.0
 
+/* Record i's first byte, in rows (multigrid's kernels read a row's components directly). */
 static inline QF_HD const char *qf_half_record_ptr(const void *base, size_t i, int rec)
 {
     return (const char *)base + i * qf_record_bytes(QF_HALF, rec);
 }
-static inline QF_HD const float *qf_half_norm_at(const void *base, size_t i, int rec)
+/* Component k of record i, and its norm, in layout l (qf_half_layout, qf_defs.h). A tile takes the
+ * bytes of QF_HALF_TILE records (qf_record_bytes), its components first, four to a chunk, chunk m of
+ * its records side by side. */
+static inline QF_HD const char *qf_half_tile_ptr(const void *base, size_t i, int rec)
 {
-    return (const float *)(qf_half_record_ptr(base, i, rec) + qf_record_bytes(QF_HALF, rec) - sizeof(float));
+    return (const char *)base + i / QF_HALF_TILE * QF_HALF_TILE * qf_record_bytes(QF_HALF, rec);
+}
+static inline QF_HD const int16_t *qf_half_component_ptr(const void *base, size_t i, int rec, int k, qf_half_layout l)
+{
+    if (l == QF_HALF_ROWS) return (const int16_t *)qf_half_record_ptr(base, i, rec) + k;
+    return (const int16_t *)(qf_half_tile_ptr(base, i, rec) + ((size_t)(k / 4) * QF_HALF_TILE + i % QF_HALF_TILE) * 8) + k % 4;
+}
+static inline QF_HD const float *qf_half_norm_at(const void *base, size_t i, int rec, qf_half_layout l)
+{
+    if (l == QF_HALF_ROWS)
+        return (const float *)(qf_half_record_ptr(base, i, rec) + qf_record_bytes(QF_HALF, rec) - sizeof(float));
+    return (const float *)(qf_half_tile_ptr(base, i, rec) + (size_t)(rec + 3) / 4 * QF_HALF_TILE * 8) + i % QF_HALF_TILE;
 }
 
-/* qf_half_record_load: n reals off .. off + n - 1 of record i (rec reals a record) into doubles;
- * qf_half_record_load_f the same into floats. */
+/* qf_half_record_load: n reals off .. off + n - 1 of record i (rec reals a record, layout l) into
+ * doubles; qf_half_record_load_f the same into floats. */
 #define QF_HALF_T double
 #define QF_HALF_LOAD qf_half_record_load
 #include "half_load_kind.h"
@@ -167,55 +182,53 @@ static inline QF_HD int16_t qf_half_component(double v, double s)
     double q = rint(v * s); /* |q| may pass QF_HALF_MAX by the rounding of norm to float */
     return (int16_t)(q > QF_HALF_MAX ? QF_HALF_MAX : q < -QF_HALF_MAX ? -QF_HALF_MAX : q);
 }
-static inline QF_HD int16_t *qf_half_components_at(void *base, size_t i, int rec)
+/* n components off .. off + n - 1 of record i (layout l) from v at scale s. On GPUs 8 or 4 bytes a store
+ * where n and off allow it (records, and chunks of a tile, start 8-byte aligned): 2-byte stores cost a
+ * warp as many sectors as 8-byte ones. */
+static inline QF_HD void qf_half_components_store(void *base, size_t i, int rec, int off, const double *v, int n, double s,
+                                                  qf_half_layout l)
 {
-    return (int16_t *)qf_half_record_ptr(base, i, rec);
-}
-
-/* n components off .. off + n - 1 of a record (c: its first) from v at scale s. On GPUs 8 or 4 bytes a
- * store where n and off allow it (records start 8-byte aligned): 2-byte stores cost a warp as many
- * sectors as 8-byte ones. */
-static inline QF_HD void qf_half_components_store(int16_t *c, int off, const double *v, int n, double s)
-{
+#define QF_HALF_C(k) ((int16_t *)qf_half_component_ptr(base, i, rec, (k), l))
 #if defined(__CUDA_ARCH__)
     if (n % 4 == 0 && off % 4 == 0) {
         for (int k = 0; k < n / 4; k++)
-            ((short4 *)(c + off))[k] = make_short4(qf_half_component(v[4 * k], s), qf_half_component(v[4 * k + 1], s),
-                                                   qf_half_component(v[4 * k + 2], s), qf_half_component(v[4 * k + 3], s));
+            *(short4 *)QF_HALF_C(off + 4 * k) = make_short4(qf_half_component(v[4 * k], s), qf_half_component(v[4 * k + 1], s),
+                                                         qf_half_component(v[4 * k + 2], s), qf_half_component(v[4 * k + 3], s));
         return;
     }
     if (n % 2 == 0 && off % 2 == 0) {
         for (int k = 0; k < n / 2; k++)
-            ((short2 *)(c + off))[k] = make_short2(qf_half_component(v[2 * k], s), qf_half_component(v[2 * k + 1], s));
+            *(short2 *)QF_HALF_C(off + 2 * k) = make_short2(qf_half_component(v[2 * k], s), qf_half_component(v[2 * k + 1], s));
         return;
     }
 #endif
-    for (int k = 0; k < n; k++) c[off + k] = qf_half_component(v[k], s);
+    for (int k = 0; k < n; k++) *QF_HALF_C(off + k) = qf_half_component(v[k], s);
+#undef QF_HALF_C
 }
 
 /* Record i, all rec reals of it, from v. */
-static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, const double *v)
+static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, const double *v, qf_half_layout l)
 {
     double m = 0.0;
     int finite = 1;
     for (int k = 0; k < rec; k++) qf_half_extent(v[k], &m, &finite);
     float norm = qf_half_norm(m, finite);
-    qf_half_components_store(qf_half_components_at(base, i, rec), 0, v, rec, qf_half_components_scale(norm));
-    *(float *)qf_half_norm_at(base, i, rec) = norm;
+    qf_half_components_store(base, i, rec, 0, v, rec, qf_half_components_scale(norm), l);
+    *(float *)qf_half_norm_at(base, i, rec, l) = norm;
 }
 
-/* n reals off .. off + n - 1 of record i of an array of records of rec reals in precision prec, into v
- * or from v; records in half are stored whole (off 0, n rec). */
+/* n reals off .. off + n - 1 of record i of an array of records of rec reals in precision prec (in half
+ * laid out as l), into v or from v; records in half are stored whole (off 0, n rec). */
 static inline QF_HD void qf_record_reals_load(const void *base, qf_precision prec, size_t i, int rec, int off, double *v,
-                                              int n)
+                                              int n, qf_half_layout l)
 {
-    if (prec == QF_HALF) qf_half_record_load(base, i, rec, off, v, n);
+    if (prec == QF_HALF) qf_half_record_load(base, i, rec, off, v, n, l);
     else qf_reals_load(base, prec, i * (size_t)rec + (size_t)off, v, n);
 }
 static inline QF_HD void qf_record_reals_store(void *base, qf_precision prec, size_t i, int rec, int off,
-                                               const double *v, int n)
+                                               const double *v, int n, qf_half_layout l)
 {
-    if (prec == QF_HALF) qf_half_record_store(base, i, rec, v);
+    if (prec == QF_HALF) qf_half_record_store(base, i, rec, v, l);
     else qf_reals_store(base, prec, i * (size_t)rec + (size_t)off, v, n);
 }
 

@@ -57,6 +57,22 @@ static inline QF_HD size_t qf_record_bytes(qf_precision p, int n)
     return p == QF_HALF ? ((size_t)n * 2 + 4 + 7) / 8 * 8 : (size_t)n * qf_real_size(p);
 }
 
+/* How an array of half records lies (codelets/kernels/reals.h). QF_HALF_TILES, for fields of one record a
+ * site (spinors and their faces, links, clover): in tiles of QF_HALF_TILE records, each four components
+ * (8 bytes) of a record beside the same four of the tile's other records, then the tile's norms, so
+ * that a warp's threads on consecutive records load consecutive bytes (QUDA's short4 field order);
+ * an array of n records takes whole tiles (qf_records_count). QF_HALF_ROWS, for fields of several
+ * records a site (multigrid's coarse link rows and near-null vectors, whose kernels read one record
+ * with several threads or lanes): one record after another. */
+#define QF_HALF_TILE 32
+typedef enum { QF_HALF_ROWS, QF_HALF_TILES } qf_half_layout;
+
+/* The records to allocate for n records of an array in precision p laid out as l. */
+static inline QF_HD size_t qf_records_count(qf_precision p, qf_half_layout l, size_t n)
+{
+    return p == QF_HALF && l == QF_HALF_TILES ? (n + QF_HALF_TILE - 1) / QF_HALF_TILE * QF_HALF_TILE : n;
+}
+
 /* Gauge-link compression, QUDA's "reconstruct": a link of an SU(3) field is stored whole (18 reals), as
  * its first two rows (12; the third is conj(row 0 x row 1)) or as 8 reals (QUDA's Bunk-Sommer
  * parametrisation: a01, a02, a10 and the phases of a00 and a20), and the Dirac kernels rebuild the rest

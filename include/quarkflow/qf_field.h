@@ -53,6 +53,17 @@ static inline size_t qf_field_shape_site_bytes(const qf_field_shape *s, qf_preci
     int rec = qf_field_shape_record_reals(s);
     return (size_t)(s->site_reals / rec) * qf_record_bytes(prec, rec);
 }
+/* How the shape's records lie in half (qf_half_layout): in rows for multigrid's near-null vectors and
+ * coarse links (a record a vector or a matrix row), in tiles for the others (a record a site). */
+static inline qf_half_layout qf_field_shape_half_layout(const qf_field_shape *s)
+{
+    return s->kind == QF_FIELD_TRANSFER || s->kind == QF_FIELD_COARSE_LINKS ? QF_HALF_ROWS : QF_HALF_TILES;
+}
+/* The sites a block of nsites sites allocates in prec: whole tiles of records in half. */
+static inline size_t qf_field_shape_block_sites(const qf_field_shape *s, qf_precision prec, size_t nsites)
+{
+    return qf_records_count(prec, qf_field_shape_half_layout(s), nsites);
+}
 
 typedef struct qf_field qf_field;
 
