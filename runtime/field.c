@@ -187,6 +187,12 @@ int qf_field_create_shaped(qf_field **out, const qf_lattice *lat, const qf_field
         return qf_fail("a %s field in half precision: half is kept for the operators' and transfers' fields (wilson, "
                        "gauge, compressed gauge, clover, coarse links, transfer); make this one in single or double",
                        kind_names[shape->kind]);
+    /* a tile's chunks hold four components of each record, and its norms follow them in its bytes */
+    if (prec == QF_HALF && qf_field_shape_half_layout(shape) == QF_HALF_TILES &&
+        (qf_field_shape_record_reals(shape) % 4 || shape->face_reals % 4))
+        return qf_fail("a half-precision %s field of %d reals a record and %d a face site: half records in tiles "
+                       "hold a multiple of 4 reals; make this one in single",
+                       kind_names[shape->kind], qf_field_shape_record_reals(shape), shape->face_reals);
     qf_field *f = calloc(1, sizeof *f);
     if (!f) return qf_fail("out of host memory allocating a field");
     f->lat = lat;

@@ -379,6 +379,12 @@ static void test_errors(void)
               qf_field_create_shaped(&t, &lat, &s, QF_HALF, QF_FIELD_WITH_FACES) == QF_ERROR &&
               strstr(qf_last_error(), "several records"),
           "faces of a half transfer field (a record a vector) are refused: %s", qf_last_error());
+    qf_field *odd = NULL;
+    s = qf_field_kind_shape(QF_FIELD_WILSON);
+    s.site_reals = s.face_reals = 6; /* a record a site, of 6 reals: not whole chunks of a tile */
+    CHECK(qf_field_create_shaped(&odd, &lat, &s, QF_HALF, 0) == QF_ERROR && strstr(qf_last_error(), "multiple of 4"),
+          "a half field in tiles whose records are not whole chunks of 4 reals is refused: %s", qf_last_error());
+    if (odd) qf_field_destroy(odd);
     CHECK(qf_field_gaussian(h, 1, 0) == QF_ERROR && strstr(qf_last_error(), "convert"),
           "Gaussian noise into a half field is refused: %s", qf_last_error());
     qf_gauge_observables obs;
