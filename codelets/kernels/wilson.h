@@ -177,8 +177,9 @@ static inline QF_HD void qf_sites_prefetch_sites(const qf_sites *q, const void *
 #include "wilson_kind.h"
 #undef QF_K
 
-/* The CUDA codelets' one thread a site, in double arithmetic (float arithmetic on half fields:
- * kernels/half_float_kind.h). */
+/* One site a call in double arithmetic: a CUDA thread's on double and single fields (on half fields the
+ * float kind's, kernels/half_float_kind.h), and the CPU codelets' loop on half fields and on CPUs without
+ * the batch kinds. */
 #define QF_K(name) name
 #include "wilson_thread_kind.h"
 #undef QF_K
