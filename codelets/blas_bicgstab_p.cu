@@ -13,10 +13,7 @@ template <int P> static __global__ void blas_bicgstab_p_kernel(bicgstab_p_ptrs f
 {
     qf_complex alpha = qf_scalar_ratio(f.alpha, f.alpha_d), omega = qf_scalar_ratio(f.omega, f.omega_d);
     qf_complex beta = qf_bicgstab_beta(f.rho_new, f.rho, alpha, omega);
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
-                 n = qf_blas_nunits(&a, (qf_precision)P);
-         i < n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_bicgstab_p_unit(f.p, f.r, f.v, beta, omega, u0 + i, (qf_precision)P);
+    QF_BLAS_CUDA_FOR_UNITS(a, P, u, qf_blas_bicgstab_p_unit(f.p, f.r, f.v, beta, omega, u, (qf_precision)P));
 }
 
 extern "C" void qf_blas_bicgstab_p_cuda(void *buffers[], void *cl_arg)

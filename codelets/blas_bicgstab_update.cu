@@ -15,10 +15,7 @@ static __global__ void blas_bicgstab_update_kernel(bicgstab_ptrs f, qf_blas_args
 {
     qf_complex c = qf_scalar_ratio(f.a, f.ad), w = qf_scalar_ratio(f.w, f.wd);
     double sum[1] = {0.0};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
-                 n = qf_blas_nunits(&a, (qf_precision)P);
-         i < n; i += (int64_t)gridDim.x * blockDim.x)
-        sum[0] += qf_blas_bicgstab_unit(f.x, f.r, c, f.p, w, f.s, f.t, u0 + i, (qf_precision)P);
+    QF_BLAS_CUDA_FOR_UNITS(a, P, u, sum[0] += qf_blas_bicgstab_unit(f.x, f.r, c, f.p, w, f.s, f.t, u, (qf_precision)P));
     qf_blas_block_add<1>(sum, rr);
 }
 

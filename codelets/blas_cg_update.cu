@@ -11,10 +11,7 @@ static __global__ void blas_cg_update_kernel(void *x, void *r, const double *sa,
 {
     qf_complex c = qf_blas_update_coefficient(1.0, sa, sd);
     double sum[1] = {0.0};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
-                 n = qf_blas_nunits(&a, (qf_precision)P);
-         i < n; i += (int64_t)gridDim.x * blockDim.x)
-        sum[0] += qf_blas_cg_unit(x, r, c, p, q, u0 + i, (qf_precision)P);
+    QF_BLAS_CUDA_FOR_UNITS(a, P, u, sum[0] += qf_blas_cg_unit(x, r, c, p, q, u, (qf_precision)P));
     qf_blas_block_add<1>(sum, rr);
 }
 

@@ -105,6 +105,20 @@ template <auto Kernel> static unsigned qf_blas_reduce_blocks(int64_t n)
     return qf_blas_cuda_blocks(n, wave > 0 && wave < QF_BLAS_REDUCE_BLOCKS ? wave : QF_BLAS_REDUCE_BLOCKS);
 }
 
+/* The kernels' grid-stride loop: the statement (the variadic part) for each unit u of the task (args a,
+ * precision P) that falls to this thread, in the order of qf_blas_unit_order; every lane of a warp takes
+ * its turns together, so that a half record's threads meet in its store. */
+#define QF_BLAS_CUDA_FOR_UNITS(a, P, u, ...)                                                                   \
+    for (int64_t qf_i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x,                                        \
+                 qf_u0 = qf_blas_first_unit(&(a), (qf_precision)(P)), qf_n = qf_blas_nunits(&(a), (qf_precision)(P)); \
+         qf_i < (qf_n + 31) / 32 * 32; qf_i += (int64_t)gridDim.x * blockDim.x) {                              \
+        int64_t u = qf_blas_unit_order(qf_i, (qf_precision)(P));                                               \
+        if (u < qf_n) {                                                                                        \
+            u += qf_u0;                                                                                        \
+            __VA_ARGS__;                                                                                       \
+        }                                                                                                      \
+    }
+
 /* A result scalar the task assigns starts at zero, as the kernels add into it. */
 static inline void qf_blas_result_clear(const qf_blas_args *a, double *r, cudaStream_t stream)
 {

@@ -18,10 +18,7 @@ template <int NV, int P>
 static __global__ void multi_dot_kernel(qf_blas_multi_fields x, const void *y, multi_scalars s, qf_blas_args a)
 {
     double dot[NV][2] = {};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
-                 n = qf_blas_nunits(&a, (qf_precision)P);
-         i < n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_multi_dot_unit(NV, &x, y, u0 + i, (qf_precision)P, dot);
+    QF_BLAS_CUDA_FOR_UNITS(a, P, u, qf_blas_multi_dot_unit(NV, &x, y, u, (qf_precision)P, dot));
     double flat[2 * NV];
     QF_UNROLL
     for (int k = 0; k < 2 * NV; k++) flat[k] = dot[k / 2][k % 2];
@@ -34,10 +31,7 @@ static __global__ void multi_caxpy_kernel(qf_blas_multi_fields x, void *y, multi
     qf_complex c[NV];
     QF_UNROLL
     for (int k = 0; k < NV; k++) c[k] = qf_blas_update_coefficient(a.s, s.a[k], s.d[k]);
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
-                 n = qf_blas_nunits(&a, (qf_precision)P);
-         i < n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_multi_caxpy_unit(NV, y, &x, c, u0 + i, (qf_precision)P);
+    QF_BLAS_CUDA_FOR_UNITS(a, P, u, qf_blas_multi_caxpy_unit(NV, y, &x, c, u, (qf_precision)P));
 }
 
 template <int NV>

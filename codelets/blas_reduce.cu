@@ -8,10 +8,7 @@ template <int OP, int P>
 static __global__ void blas_reduce_kernel(const void *x, const void *y, qf_blas_args a, double *r, double *r2)
 {
     double sum[2] = {0.0, 0.0}, norm[1] = {0.0};
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
-                 n = qf_blas_nunits(&a, (qf_precision)P);
-         i < n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_reduce_unit(OP, x, y, u0 + i, (qf_precision)P, sum, norm);
+    QF_BLAS_CUDA_FOR_UNITS(a, P, u, qf_blas_reduce_unit(OP, x, y, u, (qf_precision)P, sum, norm));
     qf_blas_block_add<2>(sum, r);
     if (OP == QF_BLAS_DOT_NORM2) qf_blas_block_add<1>(norm, r2);
 }

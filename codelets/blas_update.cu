@@ -9,10 +9,7 @@ static __global__ void blas_update_kernel(void *y, const void *x, const void *w,
                                           qf_blas_args a)
 {
     qf_complex c = qf_blas_update_factor(&a, sc, sd);
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, u0 = qf_blas_first_unit(&a, (qf_precision)P),
-                 n = qf_blas_nunits(&a, (qf_precision)P);
-         i < n; i += (int64_t)gridDim.x * blockDim.x)
-        qf_blas_update_unit(OP, y, x, w, a.a, a.b, c, u0 + i, (qf_precision)P);
+    QF_BLAS_CUDA_FOR_UNITS(a, P, u, qf_blas_update_unit(OP, y, x, w, a.a, a.b, c, u, (qf_precision)P));
 }
 
 template <int OP>

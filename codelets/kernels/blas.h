@@ -6,7 +6,8 @@
  * whatever the kind (Wilson 24 reals a site, staggered 6, ...). A parity is a contiguous range of
  * that run (the in-block layout is parity-major, qf_lattice.h), so a task works on the elements
  * first .. first + n - 1. Values are loaded into double, combined in double and rounded once when
- * stored; reductions add in double, over the values as stored (rounded to the field's precision).
+ * stored (half records on GPUs: in float, below); reductions add in double, over the values as stored
+ * (rounded to the field's precision).
  *
  * Every element kernel loads all its operands before it stores anything, so that operands that are
  * the same field (passed to the task once, the operand table below pointing at one buffer) see the
@@ -14,7 +15,7 @@
  *
  * Fields in half precision keep a norm a site (reals.h), so an element cannot be stored alone: the
  * codelets' loops run over units (qf_blas_nunits), an element, or a site's record in half, whose
- * operands are decoded together into floats, combined by the same element kernels and encoded whole.
+ * operands are decoded together, combined by the same arithmetic (blas_kind.h) and encoded whole.
  *
  * A scalar (qf_scalar) is a variable of 2 doubles (re, im). */
 #ifndef QF_KERNEL_BLAS_H
@@ -108,37 +109,35 @@ static inline QF_HD qf_complex qf_blas_round(qf_precision prec, qf_complex v)
     return qf_cmake(qf_real_round(prec, v.re), qf_real_round(prec, v.im));
 }
 
-/* y + c x */
-static inline QF_HD qf_complex qf_blas_caxpy_value(qf_complex y, qf_complex c, qf_complex x)
+/* The arithmetic on values, in double (and in float for the GPU's half records, below). */
+#define QF_K(name) name
+#include "blas_kind.h"
+#undef QF_K
+#define QF_K(name) name##_sf
+#include "blas_kind.h"
+#undef QF_K
+
+/* Which operands blas_update's op reads: x but in axpby with a = 0; y in caxpy and cxpay, and in axpby
+ * and axpbypcw where b != 0; w in mul, conj_mul, xpcw and axpbypcw. */
+static inline QF_HD int qf_blas_update_reads_x(int op, double a) { return op != QF_BLAS_AXPBY || a != 0.0; }
+static inline QF_HD int qf_blas_update_reads_y(int op, double b)
 {
-    return qf_cadd(y, qf_cmul(c, x));
+    return op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY || ((op == QF_BLAS_AXPBY || op == QF_BLAS_AXPBYPCW) && b != 0.0);
+}
+static inline QF_HD int qf_blas_update_reads_w(int op)
+{
+    return op == QF_BLAS_MUL || op == QF_BLAS_CONJ_MUL || op == QF_BLAS_XPCW || op == QF_BLAS_AXPBYPCW;
 }
 
 /* ---- blas_update: element i of y; c = s * scalar (caxpy, cxpay), w the field factor (mul) ---- */
 static inline QF_HD_INLINE void qf_blas_update_elem(int op, void *y, const void *x, const void *w, double a, double b,
                                                     qf_complex c, int64_t i, qf_precision prec)
 {
-    qf_complex r;
-    if (op == QF_BLAS_COPY) {
-        r = qf_blas_load(x, prec, i);
-    } else if (op == QF_BLAS_AXPBY) { /* a = 0: x is not read (a y of garbage times 0 would not be 0) */
-        r = a != 0.0 ? qf_cscale(a, qf_blas_load(x, prec, i)) : qf_cmake(0.0, 0.0);
-        if (b != 0.0) r = qf_cadd(r, qf_cscale(b, qf_blas_load(y, prec, i)));
-    } else if (op == QF_BLAS_CAXPY) {
-        r = qf_blas_caxpy_value(qf_blas_load(y, prec, i), c, qf_blas_load(x, prec, i));
-    } else if (op == QF_BLAS_MUL) {
-        r = qf_cmul(qf_blas_load(w, prec, i), qf_blas_load(x, prec, i));
-    } else if (op == QF_BLAS_CONJ_MUL) {
-        r = qf_cconjmul(qf_blas_load(w, prec, i), qf_blas_load(x, prec, i));
-    } else if (op == QF_BLAS_XPCW) {
-        r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(w, prec, i));
-    } else if (op == QF_BLAS_AXPBYPCW) { /* c = (s, 0): the real coefficient of w */
-        r = qf_cadd(qf_cscale(a, qf_blas_load(x, prec, i)), qf_cscale(c.re, qf_blas_load(w, prec, i)));
-        if (b != 0.0) r = qf_cadd(r, qf_cscale(b, qf_blas_load(y, prec, i)));
-    } else {
-        r = qf_blas_caxpy_value(qf_blas_load(x, prec, i), c, qf_blas_load(y, prec, i));
-    }
-    qf_blas_store(y, prec, i, r);
+    qf_complex zero = qf_cmake(0.0, 0.0);
+    qf_complex yv = qf_blas_update_reads_y(op, b) ? qf_blas_load(y, prec, i) : zero;
+    qf_complex xv = qf_blas_update_reads_x(op, a) ? qf_blas_load(x, prec, i) : zero;
+    qf_complex wv = qf_blas_update_reads_w(op) ? qf_blas_load(w, prec, i) : zero;
+    qf_blas_store(y, prec, i, qf_blas_update_value(op, yv, xv, wv, a, b, c));
 }
 
 /* ---- blas_reduce: the contribution of element i (im is 0 for the norm) ---- */
@@ -155,9 +154,8 @@ static inline QF_HD_INLINE double qf_blas_cg_elem(void *x, void *r, qf_complex c
                                                   int64_t i, qf_precision prec)
 {
     qf_complex xv = qf_blas_load(x, prec, i), rv = qf_blas_load(r, prec, i);
-    qf_complex pv = qf_blas_load(p, prec, i), qv = qf_blas_load(q, prec, i);
-    xv = qf_blas_caxpy_value(xv, c, pv);
-    rv = qf_blas_round(prec, qf_csub(rv, qf_cmul(c, qv)));
+    qf_blas_cg_value(&xv, &rv, c, qf_blas_load(p, prec, i), qf_blas_load(q, prec, i));
+    rv = qf_blas_round(prec, rv);
     qf_blas_store(x, prec, i, xv);
     qf_blas_store(r, prec, i, rv);
     return qf_cnorm2(rv);
@@ -167,10 +165,9 @@ static inline QF_HD_INLINE double qf_blas_cg_elem(void *x, void *r, qf_complex c
 static inline QF_HD_INLINE double qf_blas_bicgstab_elem(void *x, void *r, qf_complex c, const void *p, qf_complex w,
                                                         const void *s, const void *t, int64_t i, qf_precision prec)
 {
-    qf_complex xv = qf_blas_load(x, prec, i), pv = qf_blas_load(p, prec, i);
-    qf_complex sv = qf_blas_load(s, prec, i), tv = qf_blas_load(t, prec, i);
-    xv = qf_blas_caxpy_value(qf_blas_caxpy_value(xv, c, pv), w, sv);
-    qf_complex rv = qf_blas_round(prec, qf_csub(sv, qf_cmul(w, tv)));
+    qf_complex xv = qf_blas_load(x, prec, i), rv;
+    qf_blas_bicgstab_value(&xv, &rv, c, qf_blas_load(p, prec, i), w, qf_blas_load(s, prec, i), qf_blas_load(t, prec, i));
+    rv = qf_blas_round(prec, rv);
     qf_blas_store(x, prec, i, xv);
     qf_blas_store(r, prec, i, rv);
     return qf_cnorm2(rv);
@@ -239,28 +236,35 @@ static inline QF_HD qf_complex qf_bicgstab_beta(const double *rho_new, const dou
 static inline QF_HD_INLINE void qf_blas_bicgstab_p_elem(void *p, const void *r, const void *v, qf_complex beta,
                                                         qf_complex omega, int64_t i, qf_precision prec)
 {
-    qf_complex pv = qf_blas_load(p, prec, i), rv = qf_blas_load(r, prec, i), vv = qf_blas_load(v, prec, i);
-    qf_blas_store(p, prec, i, qf_blas_caxpy_value(rv, beta, qf_csub(pv, qf_cmul(omega, vv))));
+    qf_blas_store(p, prec, i,
+                  qf_blas_bicgstab_p_value(qf_blas_load(p, prec, i), qf_blas_load(r, prec, i), qf_blas_load(v, prec, i),
+                                           beta, omega));
 }
 
 /* ---- units: elements, or records (sites) in half precision ----
- * A half record (a Wilson spinor, QF_BLAS_HALF_RECORD reals) is decoded into floats and the element
- * kernels run on those as on a single-precision field (computing in double, rounding to float), before
- * it is encoded again. On CPUs a unit is a record. On GPUs it is a quarter of one (QF_BLAS_HALF_PARTS
- * threads a record, neighbouring lanes of a warp): a thread holding whole records of every operand
- * needed 150-255 registers, and the 32 lanes of a warp, each reading its own 56-byte record, touched 32
- * sectors a load; the half BLAS moved 1.2-1.6 TB/s where single's, a thread an element, moved 2.7
- * (ncu, bench/RESULTS.md). The threads of a record agree on its new norm by shuffles
- * (qf_blas_record_store). */
+ * A half record (a Wilson spinor, QF_BLAS_HALF_RECORD reals) is decoded, combined by the arithmetic of
+ * blas_kind.h and encoded whole again. On CPUs a unit is a record, decoded into doubles. On GPUs it is
+ * half of one, three of its chunks of four reals (QF_BLAS_HALF_PARTS threads a record), decoded into
+ * and computed in float (the _sf kind): in double, a thread's half BiCGStab update held 143-191
+ * registers and ran twice as long (bench/RESULTS.md). A warp's turn takes 16 consecutive records,
+ * their first halves in lanes 0-15 and their second in lanes 16-31 (qf_blas_unit_order), so that each
+ * 8-byte load of the warp reads two runs of 128 bytes in the records' tiles (qf_half_layout); quarter
+ * records (6 reals, lanes 4j .. 4j + 3) read 4-byte pieces across chunks, half of each sector a load.
+ * The threads of a record agree on its new norm by shuffles (qf_blas_record_store). Sums over a unit
+ * are taken in its kind and added into the double sums. */
 #define QF_BLAS_HALF_RECORD 24
 #if defined(__CUDA_ARCH__)
-#define QF_BLAS_HALF_PARTS 4
+#define QF_BLAS_HALF_PARTS 2
+#define QF_BLAS_HK(name) name##_sf
 #else
 #define QF_BLAS_HALF_PARTS 1
+#define QF_BLAS_HK(name) name
 #endif
 #define QF_BLAS_PART_REALS (QF_BLAS_HALF_RECORD / QF_BLAS_HALF_PARTS)
+typedef QF_BLAS_HK(qf_real) qf_blas_half_real;
+typedef QF_BLAS_HK(qf_complex) qf_blas_half_complex;
 typedef struct {
-    float v[QF_BLAS_PART_REALS];
+    qf_blas_half_real v[QF_BLAS_PART_REALS];
 } qf_blas_record;
 
 #define QF_BLAS_RECORD_ELEMS (QF_BLAS_PART_REALS / 2)
@@ -275,50 +279,73 @@ static inline QF_HD int64_t qf_blas_nunits(const qf_blas_args *a, qf_precision p
     return a->n / qf_blas_unit_elems(prec);
 }
 
-/* Unit u of a half field (part u % QF_BLAS_HALF_PARTS of record u / QF_BLAS_HALF_PARTS) into r (nothing
- * for a field the operation does not have), and back. On GPUs the threads of a record call the store
- * together: each unit of a task is a thread's, in order, from a first unit that starts a record. */
+/* The records a warp's turn takes, and the unit (from the task's first) a GPU thread takes at position i
+ * of a launch's turns: in half, lane l part l / QF_BLAS_WARP_RECORDS of record l % QF_BLAS_WARP_RECORDS
+ * of the turn; otherwise unit i. */
+#define QF_BLAS_WARP_RECORDS (32 / QF_BLAS_HALF_PARTS)
+static inline QF_HD int64_t qf_blas_unit_order(int64_t i, qf_precision prec)
+{
+    if (prec != QF_HALF || QF_BLAS_HALF_PARTS == 1) return i;
+    int lane = (int)(i % 32);
+    return i - lane + (int64_t)(lane % QF_BLAS_WARP_RECORDS) * QF_BLAS_HALF_PARTS + lane / QF_BLAS_WARP_RECORDS;
+}
+
+/* Unit u of a half field (part u % QF_BLAS_HALF_PARTS of record u / QF_BLAS_HALF_PARTS) into r (zeros for
+ * a field the operation does not read), and back. On GPUs the threads of a record call the store
+ * together: each unit of a task is a thread's (QF_BLAS_CUDA_FOR_UNITS), from a first unit that starts a
+ * record. */
 static inline QF_HD void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u)
 {
-    if (base)
-        qf_half_record_load_f(base, (size_t)(u / QF_BLAS_HALF_PARTS), QF_BLAS_HALF_RECORD,
-                              (int)(u % QF_BLAS_HALF_PARTS) * QF_BLAS_PART_REALS, r->v, QF_BLAS_PART_REALS, QF_HALF_TILES);
+    size_t rec = (size_t)(u / QF_BLAS_HALF_PARTS);
+    int off = (int)(u % QF_BLAS_HALF_PARTS) * QF_BLAS_PART_REALS;
+    if (!base) {
+        for (int k = 0; k < QF_BLAS_PART_REALS; k++) r->v[k] = 0;
+        return;
+    }
+#if defined(__CUDA_ARCH__)
+    qf_half_record_load_f(base, rec, QF_BLAS_HALF_RECORD, off, r->v, QF_BLAS_PART_REALS, QF_HALF_TILES);
+#else
+    qf_half_record_load(base, rec, QF_BLAS_HALF_RECORD, off, r->v, QF_BLAS_PART_REALS, QF_HALF_TILES);
+#endif
 }
 static inline QF_HD void qf_blas_record_store(const qf_blas_record *r, void *base, int64_t u)
 {
 #if defined(__CUDA_ARCH__)
-    double m = 0.0;
+    float m = 0.0f;
     int finite = 1;
     QF_UNROLL
-    for (int k = 0; k < QF_BLAS_PART_REALS; k++) qf_half_extent(r->v[k], &m, &finite);
-    /* the record's threads are lanes 4j .. 4j + 3 of the warp, all running (whole records a task) */
-    unsigned group = 0xfu << (threadIdx.x % 32 & ~3u);
-    for (int d = 1; d < QF_BLAS_HALF_PARTS; d *= 2) {
-        m = fmax(m, __shfl_xor_sync(group, m, d));
+    for (int k = 0; k < QF_BLAS_PART_REALS; k++) qf_half_extent_f(r->v[k], &m, &finite);
+    /* the record's threads are lanes j, j + QF_BLAS_WARP_RECORDS, ... of the warp (qf_blas_unit_order),
+     * all running (whole records a task) */
+    unsigned group = 0;
+    for (int k = 0; k < QF_BLAS_HALF_PARTS; k++) group |= 1u << (threadIdx.x % QF_BLAS_WARP_RECORDS + k * QF_BLAS_WARP_RECORDS);
+    for (int d = QF_BLAS_WARP_RECORDS; d < 32; d *= 2) {
+        m = fmaxf(m, __shfl_xor_sync(group, m, d));
         finite &= __shfl_xor_sync(group, finite, d);
     }
-    float norm = qf_half_norm(m, finite);
-    double s = qf_half_components_scale(norm);
+    float norm = qf_half_norm_f(m, finite);
     size_t rec = (size_t)(u / QF_BLAS_HALF_PARTS);
     int part = (int)(u % QF_BLAS_HALF_PARTS);
-    double v[QF_BLAS_PART_REALS];
-    QF_UNROLL
-    for (int k = 0; k < QF_BLAS_PART_REALS; k++) v[k] = r->v[k];
-    qf_half_components_store(base, rec, QF_BLAS_HALF_RECORD, part * QF_BLAS_PART_REALS, v, QF_BLAS_PART_REALS, s,
-                             QF_HALF_TILES);
+    qf_half_components_store_f(base, rec, QF_BLAS_HALF_RECORD, part * QF_BLAS_PART_REALS, r->v, QF_BLAS_PART_REALS,
+                               qf_half_components_scale_f(norm), QF_HALF_TILES);
     if (part == 0) *(float *)qf_half_norm_at(base, rec, QF_BLAS_HALF_RECORD, QF_HALF_TILES) = norm;
 #else
-    double v[QF_BLAS_HALF_RECORD];
-    QF_UNROLL
-    for (int k = 0; k < QF_BLAS_HALF_RECORD; k++) v[k] = r->v[k];
-    qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, v, QF_HALF_TILES);
+    qf_half_record_store(base, (size_t)u, QF_BLAS_HALF_RECORD, r->v, QF_HALF_TILES);
 #endif
 }
-
-/* Whether blas_update's op reads y (copy, mul, xpcw, and axpby and axpbypcw with b = 0 only write it). */
-static inline QF_HD int qf_blas_update_reads_y(int op, double b)
+/* element e of a record, and a coefficient, in the half records' kind */
+static inline QF_HD qf_blas_half_complex qf_blas_record_elem(const qf_blas_record *r, int e)
 {
-    return op == QF_BLAS_CAXPY || op == QF_BLAS_CXPAY || ((op == QF_BLAS_AXPBY || op == QF_BLAS_AXPBYPCW) && b != 0.0);
+    return QF_BLAS_HK(qf_cmake)(r->v[2 * e], r->v[2 * e + 1]);
+}
+static inline QF_HD void qf_blas_record_set(qf_blas_record *r, int e, qf_blas_half_complex v)
+{
+    r->v[2 * e] = v.re;
+    r->v[2 * e + 1] = v.im;
+}
+static inline QF_HD qf_blas_half_complex qf_blas_half_coefficient(qf_complex c)
+{
+    return QF_BLAS_HK(qf_cmake)((qf_blas_half_real)c.re, (qf_blas_half_real)c.im);
 }
 
 static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void *x, const void *w, double a, double b,
@@ -329,11 +356,16 @@ static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void 
         return;
     }
     qf_blas_record ry, rx, rw;
-    qf_blas_record_load(&rx, x, u);
-    qf_blas_record_load(&rw, w, u);
+    qf_blas_record_load(&rx, qf_blas_update_reads_x(op, a) ? x : NULL, u);
+    qf_blas_record_load(&rw, qf_blas_update_reads_w(op) ? w : NULL, u);
     qf_blas_record_load(&ry, qf_blas_update_reads_y(op, b) ? y : NULL, u);
+    qf_blas_half_complex ck = qf_blas_half_coefficient(c);
     QF_UNROLL
-    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) qf_blas_update_elem(op, ry.v, rx.v, rw.v, a, b, c, e, QF_SINGLE);
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++)
+        qf_blas_record_set(&ry, e,
+                           QF_BLAS_HK(qf_blas_update_value)(op, qf_blas_record_elem(&ry, e), qf_blas_record_elem(&rx, e),
+                                                            qf_blas_record_elem(&rw, e), (qf_blas_half_real)a,
+                                                            (qf_blas_half_real)b, ck));
     qf_blas_record_store(&ry, y, u);
 }
 
@@ -341,23 +373,33 @@ static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void 
 static inline QF_HD_INLINE void qf_blas_reduce_unit(int op, const void *x, const void *y, int64_t u, qf_precision prec,
                                                     double dot[2], double *norm)
 {
-    int elem_op = op == QF_BLAS_NORM2 ? QF_BLAS_NORM2 : QF_BLAS_DOT;
-    qf_blas_record rx, ry;
-    int64_t e0 = u, ne = 1;
-    if (prec == QF_HALF) {
-        qf_blas_record_load(&rx, x, u);
-        if (y == x) ry = rx; /* a copy, not a pointer to either: that kept both in the GPU's local memory */
-        else qf_blas_record_load(&ry, y, u);
-        x = rx.v;
-        y = ry.v;
-        e0 = 0, ne = QF_BLAS_RECORD_ELEMS, prec = QF_SINGLE;
-    }
-    for (int64_t e = e0; e < e0 + ne; e++) {
-        qf_complex v = qf_blas_reduce_elem(elem_op, x, y, e, prec);
+    if (prec != QF_HALF) {
+        qf_complex v = qf_blas_reduce_elem(op == QF_BLAS_NORM2 ? QF_BLAS_NORM2 : QF_BLAS_DOT, x, y, u, prec);
         dot[0] += v.re;
         dot[1] += v.im;
-        if (op == QF_BLAS_DOT_NORM2) *norm += qf_blas_reduce_elem(QF_BLAS_NORM2, x, x, e, prec).re;
+        if (op == QF_BLAS_DOT_NORM2) *norm += qf_blas_reduce_elem(QF_BLAS_NORM2, x, x, u, prec).re;
+        return;
     }
+    qf_blas_record rx, ry;
+    qf_blas_record_load(&rx, x, u);
+    if (y == x) ry = rx; /* a copy, not a pointer to either: that kept both in the GPU's local memory */
+    else qf_blas_record_load(&ry, y, u);
+    qf_blas_half_real re = 0, im = 0, nn = 0;
+    QF_UNROLL
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
+        qf_blas_half_complex xv = qf_blas_record_elem(&rx, e);
+        if (op == QF_BLAS_NORM2) {
+            re += QF_BLAS_HK(qf_cnorm2)(xv);
+            continue;
+        }
+        qf_blas_half_complex v = QF_BLAS_HK(qf_cconjmul)(xv, qf_blas_record_elem(&ry, e));
+        re += v.re;
+        im += v.im;
+        if (op == QF_BLAS_DOT_NORM2) nn += QF_BLAS_HK(qf_cnorm2)(xv);
+    }
+    dot[0] += re;
+    dot[1] += im;
+    if (op == QF_BLAS_DOT_NORM2) *norm += nn;
 }
 
 /* ---- blas_multi: the x_k of one task, and unit u's part of each operation ---- */
@@ -384,16 +426,20 @@ static inline QF_HD_INLINE void qf_blas_multi_dot_unit(int nv, const qf_blas_mul
     QF_UNROLL
     for (int k = 0; k < nv; k++) {
         qf_blas_record_load(&rx, x->x[k], u);
+        qf_blas_half_real re = 0, im = 0;
         QF_UNROLL
         for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
-            qf_complex v = qf_blas_reduce_elem(QF_BLAS_DOT, rx.v, ry.v, e, QF_SINGLE);
-            dot[k][0] += v.re;
-            dot[k][1] += v.im;
+            qf_blas_half_complex v = QF_BLAS_HK(qf_cconjmul)(qf_blas_record_elem(&rx, e), qf_blas_record_elem(&ry, e));
+            re += v.re;
+            im += v.im;
         }
+        dot[k][0] += re;
+        dot[k][1] += im;
     }
 }
 
-/* unit u of y + sum_k c_k x_k, k < nv, in double and rounded once */
+/* unit u of y + sum_k c_k x_k, k < nv, summed in the unit's kind (double but for the GPU's half records)
+ * and rounded once */
 static inline QF_HD_INLINE void qf_blas_multi_caxpy_unit(int nv, void *y, const qf_blas_multi_fields *x,
                                                          const qf_complex *c, int64_t u, qf_precision prec)
 {
@@ -406,21 +452,14 @@ static inline QF_HD_INLINE void qf_blas_multi_caxpy_unit(int nv, void *y, const 
     }
     qf_blas_record ry, rx;
     qf_blas_record_load(&ry, y, u);
-    double acc[QF_BLAS_PART_REALS];
-    QF_UNROLL
-    for (int i = 0; i < QF_BLAS_PART_REALS; i++) acc[i] = ry.v[i];
     QF_UNROLL
     for (int k = 0; k < nv; k++) {
         qf_blas_record_load(&rx, x->x[k], u);
+        qf_blas_half_complex ck = qf_blas_half_coefficient(c[k]);
         QF_UNROLL
-        for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
-            qf_complex v = qf_cmul(c[k], qf_cmake(rx.v[2 * e], rx.v[2 * e + 1]));
-            acc[2 * e] += v.re;
-            acc[2 * e + 1] += v.im;
-        }
+        for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++)
+            qf_blas_record_set(&ry, e, QF_BLAS_HK(qf_blas_caxpy_value)(qf_blas_record_elem(&ry, e), ck, qf_blas_record_elem(&rx, e)));
     }
-    QF_UNROLL
-    for (int i = 0; i < QF_BLAS_PART_REALS; i++) ry.v[i] = (float)acc[i];
     qf_blas_record_store(&ry, y, u);
 }
 
@@ -433,9 +472,16 @@ static inline QF_HD_INLINE double qf_blas_cg_unit(void *x, void *r, qf_complex c
     qf_blas_record_load(&rr, r, u);
     qf_blas_record_load(&rp, p, u);
     qf_blas_record_load(&rq, q, u);
-    double sum = 0.0;
+    qf_blas_half_complex ck = qf_blas_half_coefficient(c);
+    qf_blas_half_real sum = 0;
     QF_UNROLL
-    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) sum += qf_blas_cg_elem(rx.v, rr.v, c, rp.v, rq.v, e, QF_SINGLE);
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
+        qf_blas_half_complex xv = qf_blas_record_elem(&rx, e), rv = qf_blas_record_elem(&rr, e);
+        QF_BLAS_HK(qf_blas_cg_value)(&xv, &rv, ck, qf_blas_record_elem(&rp, e), qf_blas_record_elem(&rq, e));
+        qf_blas_record_set(&rx, e, xv);
+        qf_blas_record_set(&rr, e, rv);
+        sum += QF_BLAS_HK(qf_cnorm2)(rv);
+    }
     qf_blas_record_store(&rx, x, u);
     qf_blas_record_store(&rr, r, u);
     return sum;
@@ -445,15 +491,22 @@ static inline QF_HD_INLINE double qf_blas_bicgstab_unit(void *x, void *r, qf_com
                                                         const void *s, const void *t, int64_t u, qf_precision prec)
 {
     if (prec != QF_HALF) return qf_blas_bicgstab_elem(x, r, c, p, w, s, t, u, prec);
-    qf_blas_record rx, rp, rs, rt;
+    qf_blas_record rx, rp, rs, rt, rr;
     qf_blas_record_load(&rx, x, u);
     qf_blas_record_load(&rp, p, u);
     qf_blas_record_load(&rs, s, u);
     qf_blas_record_load(&rt, t, u);
-    qf_blas_record rr;
-    double sum = 0.0;
+    qf_blas_half_complex ck = qf_blas_half_coefficient(c), wk = qf_blas_half_coefficient(w);
+    qf_blas_half_real sum = 0;
     QF_UNROLL
-    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) sum += qf_blas_bicgstab_elem(rx.v, rr.v, c, rp.v, w, rs.v, rt.v, e, QF_SINGLE);
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
+        qf_blas_half_complex xv = qf_blas_record_elem(&rx, e), rv;
+        QF_BLAS_HK(qf_blas_bicgstab_value)(&xv, &rv, ck, qf_blas_record_elem(&rp, e), wk, qf_blas_record_elem(&rs, e),
+                                           qf_blas_record_elem(&rt, e));
+        qf_blas_record_set(&rx, e, xv);
+        qf_blas_record_set(&rr, e, rv);
+        sum += QF_BLAS_HK(qf_cnorm2)(rv);
+    }
     qf_blas_record_store(&rx, x, u);
     qf_blas_record_store(&rr, r, u);
     return sum;
@@ -470,8 +523,12 @@ static inline QF_HD_INLINE void qf_blas_bicgstab_p_unit(void *p, const void *r, 
     qf_blas_record_load(&rp, p, u);
     qf_blas_record_load(&rr, r, u);
     qf_blas_record_load(&rv, v, u);
+    qf_blas_half_complex bk = qf_blas_half_coefficient(beta), ok = qf_blas_half_coefficient(omega);
     QF_UNROLL
-    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) qf_blas_bicgstab_p_elem(rp.v, rr.v, rv.v, beta, omega, e, QF_SINGLE);
+    for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++)
+        qf_blas_record_set(&rp, e,
+                           QF_BLAS_HK(qf_blas_bicgstab_p_value)(qf_blas_record_elem(&rp, e), qf_blas_record_elem(&rr, e),
+                                                                qf_blas_record_elem(&rv, e), bk, ok));
     qf_blas_record_store(&rp, p, u);
 }
 

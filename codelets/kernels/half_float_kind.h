@@ -38,25 +38,9 @@ static inline QF_HD_INLINE void qf_record_store_sf(void *base, qf_precision prec
     if (!m) return;
     float big = 0.0f;
     int finite = 1;
-    for (int k = 0; k < rec; k++) {
-        float a = fabsf(v[k]);
-        finite = finite && a <= 3.4e38f; /* false for NaN and infinity */
-        big = a > big ? a : big;
-    }
-    float norm = finite ? big : (float)NAN, s = norm > 0.0f ? (float)QF_HALF_MAX / norm : 0.0f;
-    int16_t q[QF_SPINOR_REALS];
-    for (int k = 0; k < rec; k++) {
-        float r = rintf(v[k] * s); /* may pass QF_HALF_MAX by the rounding of the scale */
-        q[k] = (int16_t)(r > (float)QF_HALF_MAX ? QF_HALF_MAX : r < -(float)QF_HALF_MAX ? -QF_HALF_MAX : r);
-    }
-#define QF_HALF_C(k) ((int16_t *)qf_half_component_ptr(base, (size_t)i, rec, (k), QF_HALF_TILES))
-#if defined(__CUDA_ARCH__)
-    if (rec % 4 == 0) /* 8 bytes a store (a tile's chunks start 8-byte aligned) */
-        for (int k = 0; k < rec / 4; k++) *(short4 *)QF_HALF_C(4 * k) = make_short4(q[4 * k], q[4 * k + 1], q[4 * k + 2], q[4 * k + 3]);
-    else
-#endif
-        for (int k = 0; k < rec; k++) *QF_HALF_C(k) = q[k];
-#undef QF_HALF_C
+    for (int k = 0; k < rec; k++) qf_half_extent_f(v[k], &big, &finite);
+    float norm = qf_half_norm_f(big, finite);
+    qf_half_components_store_f(base, (size_t)i, rec, 0, v, rec, qf_half_components_scale_f(norm), QF_HALF_TILES);
     *(float *)qf_half_norm_at(base, (size_t)i, rec, QF_HALF_TILES) = norm;
 }
 

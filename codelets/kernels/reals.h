@@ -217,6 +217,38 @@ static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, con
     *(float *)qf_half_norm_at(base, i, rec, l) = norm;
 }
 
+/* The same parts in float, for the kernels that compute half records in float (half_float_kind.h, the
+ * GPU's half BLAS): the largest magnitude and the norm of float values are those of the doubles they
+ * convert to, and the components those of rint(v s) at the float scale. */
+static inline QF_HD void qf_half_extent_f(float v, float *m, int *finite)
+{
+    float a = fabsf(v);
+    *finite = *finite && a <= 3.4e38f; /* false for NaN and infinity */
+    *m = a > *m ? a : *m;
+}
+static inline QF_HD float qf_half_norm_f(float m, int finite) { return finite ? m : (float)NAN; }
+static inline QF_HD float qf_half_components_scale_f(float norm) { return norm > 0.0f ? (float)QF_HALF_MAX / norm : 0.0f; }
+static inline QF_HD int16_t qf_half_component_f(float v, float s)
+{
+    float q = rintf(v * s);
+    return (int16_t)(q > (float)QF_HALF_MAX ? QF_HALF_MAX : q < -(float)QF_HALF_MAX ? -QF_HALF_MAX : q);
+}
+static inline QF_HD void qf_half_components_store_f(void *base, size_t i, int rec, int off, const float *v, int n, float s,
+                                                    qf_half_layout l)
+{
+#define QF_HALF_C(k) ((int16_t *)qf_half_component_ptr(base, i, rec, (k), l))
+#if defined(__CUDA_ARCH__)
+    if (n % 4 == 0 && off % 4 == 0) { /* 8 bytes a store, as qf_half_components_store */
+        for (int k = 0; k < n / 4; k++)
+            *(short4 *)QF_HALF_C(off + 4 * k) = make_short4(qf_half_component_f(v[4 * k], s), qf_half_component_f(v[4 * k + 1], s),
+                                                         qf_half_component_f(v[4 * k + 2], s), qf_half_component_f(v[4 * k + 3], s));
+        return;
+    }
+#endif
+    for (int k = 0; k < n; k++) *QF_HALF_C(off + k) = qf_half_component_f(v[k], s);
+#undef QF_HALF_C
+}
+
 /* n reals off .. off + n - 1 of record i of an array of records of rec reals in precision prec (in half
  * laid out as l), into v or from v; records in half are stored whole (off 0, n rec). */
 static inline QF_HD void qf_record_reals_load(const void *base, qf_precision prec, size_t i, int rec, int off, double *v,

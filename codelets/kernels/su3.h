@@ -64,9 +64,7 @@ static inline QF_HD double qf_real_sin(double x) { return sin(x); }
  * scalar kind's double arithmetic (two square roots, two sines and cosines and about 60 operations a
  * link) made a single-precision hop on the GPU slower than with whole links (H200, 32^4: 725-765 us a
  * Mhat against 698 with 18 and 611 with 12), for no accuracy the stored reals have. */
-typedef float qf_real_sf;
 #define QF_K(name) name##_sf
-#include "complex_kind.h"
 typedef struct { qf_complex_sf e[3][3]; } qf_su3_sf;
 static inline QF_HD float qf_real_sqrt_nonneg_sf(float x) { return sqrtf(x > 0.0f ? x : 0.0f); }
 static inline QF_HD float qf_real_cos_sf(float x) { return cosf(x); }
