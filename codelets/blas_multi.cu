@@ -1,5 +1,5 @@
-/* CUDA implementation of blas_multi: a grid-stride loop over the units (complex elements, or quarter
- * records in half precision) of the parity (or of the block), the kernel specialised on the operation,
+/* CUDA implementation of blas_multi: a grid-stride loop over the units (complex elements, or half
+ * records in half precision: kernels/blas.h) of the parity (or of the block), the kernel specialised on the operation,
  * the number of fields and the precision, so that the x_k's sums and coefficients stay in registers.
  * multi_dot sums in double per thread, then per thread block in shared memory, and adds each block's
  * sums into the results with one atomic add each (the worker's STARPU_REDUX copies, or the task's own

@@ -1,5 +1,5 @@
-/* CUDA implementation of blas_update: a grid-stride loop over the units (complex elements, or sites in half
- * precision) of the parity (or of the block), the kernel specialised on the operation and the precision; the scalar coefficient is
+/* CUDA implementation of blas_update: a grid-stride loop over the units (complex elements, or half records in
+ * half precision: kernels/blas.h) of the parity (or of the block), the kernel specialised on the operation and the precision; the scalar coefficient is
  * read (or divided out of two) on the device from its buffers. */
 #include "codelets.h"
 #include "blas_launch.h"
