@@ -46,13 +46,13 @@ const qf_dirac_hop *qf_direct_block_hop(const qf_direct_block *kb) { return &kb-
 void qf_direct_block_sizes(const qf_direct_block *kb, qf_direct_block_bytes *z)
 {
     /* one record a site and a face site: in half, whole tiles (qf_half_layout) */
-    size_t sites = qf_records_count(kb->prec, QF_HALF_TILES, (size_t)kb->volume);
-    z->spinor = sites * qf_record_bytes(kb->prec, QF_SPINOR_REALS);
-    z->gauge = sites * qf_record_bytes(kb->prec, QF_LINKS_REALS);
-    z->clover = sites * qf_record_bytes(kb->prec, QF_CLOVER_REALS);
+    size_t sites = (size_t)kb->volume;
+    z->spinor = qf_records_bytes(kb->prec, QF_HALF_TILES, QF_SPINOR_REALS, sites);
+    z->gauge = qf_records_bytes(kb->prec, QF_HALF_TILES, QF_LINKS_REALS, sites);
+    z->clover = qf_records_bytes(kb->prec, QF_HALF_TILES, QF_CLOVER_REALS, sites);
     for (int k = 0; k < QF_WILSON_NFACES; k++)
-        z->face[k] = qf_records_count(kb->prec, QF_HALF_TILES, (size_t)qf_parity_face_sites(kb->hop.g.ext, k / 2, kb->hop.g.parity)) *
-                     qf_record_bytes(kb->prec, QF_HALF_SPINOR_REALS);
+        z->face[k] = qf_records_bytes(kb->prec, QF_HALF_TILES, QF_HALF_SPINOR_REALS,
+                                      (size_t)qf_parity_face_sites(kb->hop.g.ext, k / 2, kb->hop.g.parity));
 }
 
 void qf_direct_block_call(const qf_direct_block *kb, qf_direct_kernel k, const qf_direct_block_fields *f)

@@ -138,14 +138,14 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
         }
     }
     /* one record a site and a face site: in half, whole tiles (qf_half_layout) */
-    size_t sites = qf_records_count(p->prec, QF_HALF_TILES, (size_t)lat->block_volume);
-    p->spinor_bytes = sites * qf_record_bytes(p->prec, QF_SPINOR_REALS);
+    size_t sites = (size_t)lat->block_volume;
+    p->spinor_bytes = qf_records_bytes(p->prec, QF_HALF_TILES, QF_SPINOR_REALS, sites);
     int link_site_reals = QF_NDIM * qf_recon_link_reals(dp->recon);
-    p->gauge_bytes = sites * qf_record_bytes(p->prec, link_site_reals);
-    p->clover_bytes = sites * qf_record_bytes(p->prec, QF_CLOVER_REALS);
+    p->gauge_bytes = qf_records_bytes(p->prec, QF_HALF_TILES, link_site_reals, sites);
+    p->clover_bytes = qf_records_bytes(p->prec, QF_HALF_TILES, QF_CLOVER_REALS, sites);
     for (int mu = 0; mu < QF_NDIM; mu++)
-        p->face_bytes[mu] = qf_records_count(p->prec, QF_HALF_TILES, (size_t)qf_parity_face_sites(lat->block, mu, 0)) *
-                            qf_record_bytes(p->prec, QF_HALF_SPINOR_REALS);
+        p->face_bytes[mu] = qf_records_bytes(p->prec, QF_HALF_TILES, QF_HALF_SPINOR_REALS,
+                                             (size_t)qf_parity_face_sites(lat->block, mu, 0));
     for (int k = 0; k < QF_DIRECT_NSPINORS; k++)
         if (!(p->spinor[k] = alloc_blocks(nb, p->spinor_bytes))) return qf_fail("out of host memory for the direct buffers");
     if (!(p->gauge = alloc_blocks(nb, p->gauge_bytes))) return qf_fail("out of host memory for the direct buffers");

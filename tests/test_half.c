@@ -84,8 +84,8 @@ static void test_records(void)
                           "component k of record i at chunk k / 4 of its tile, lane i %% %d, the norms after (%s)",
           kept ? "yes" : "no", QF_HALF_TILE, placed ? "yes" : "no");
     CHECK(qf_records_count(QF_HALF, QF_HALF_TILES, 33) == 64 && qf_records_count(QF_HALF, QF_HALF_ROWS, 33) == 33 &&
-              qf_records_count(QF_SINGLE, QF_HALF_TILES, 33) == 33,
-          "33 records take two tiles in half, 33 records in rows or in single");
+              qf_records_count(QF_SINGLE, QF_HALF_TILES, 33) == 33 && qf_records_bytes(QF_HALF, QF_HALF_TILES, 24, 33) == 64 * 56,
+          "33 records take two tiles in half (64 x 56 bytes of spinors), 33 records in rows or in single");
 }
 
 typedef struct {

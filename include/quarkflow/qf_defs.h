@@ -72,6 +72,11 @@ static inline QF_HD size_t qf_records_count(qf_precision p, qf_half_layout l, si
 {
     return p == QF_HALF && l == QF_HALF_TILES ? (n + QF_HALF_TILE - 1) / QF_HALF_TILE * QF_HALF_TILE : n;
 }
+/* The bytes of such an array of n records of rec reals. */
+static inline QF_HD size_t qf_records_bytes(qf_precision p, qf_half_layout l, int rec, size_t n)
+{
+    return qf_records_count(p, l, n) * qf_record_bytes(p, rec);
+}
 
 /* Gauge-link compression, QUDA's "reconstruct": a link of an SU(3) field is stored whole (18 reals), as
  * its first two rows (12; the third is conj(row 0 x row 1)) or as 8 reals (QUDA's Bunk-Sommer
