@@ -15,8 +15,7 @@ static __global__ void wilson_exterior_kernel(void *out, const void *gauge, cons
     a.recon = (qf_recon)R;
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    if constexpr (P == QF_HALF) qf_wilson_exterior_site_sf(out, gauge, x, clover, face.p, i, &a);
-    else qf_wilson_exterior_site(out, gauge, x, clover, face.p, i, &a);
+    QF_THREAD_SITE_CALL(P, qf_wilson_exterior_site, out, gauge, x, clover, face.p, i, &a);
 }
 
 extern "C" void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, const void *gauge, const void *x,

@@ -14,8 +14,7 @@ static __global__ void wilson_gather_kernel(const void *spinor, const void *gaug
     a.recon = (qf_recon)R;
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
-    if constexpr (P == QF_HALF) qf_wilson_gather_site_sf(spinor, gauge, face.p, t, &a);
-    else qf_wilson_gather_site(spinor, gauge, face.p, t, &a);
+    QF_THREAD_SITE_CALL(P, qf_wilson_gather_site, spinor, gauge, face.p, t, &a);
 }
 
 extern "C" void qf_wilson_gather_run_cuda(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,

@@ -15,8 +15,7 @@ static __global__ void wilson_interior_kernel(void *out, const void *in, const v
     a.recon = (qf_recon)R;
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    if constexpr (P == QF_HALF) qf_wilson_interior_site_sf(out, in, gauge, x, clover, NULL, i, &a);
-    else qf_wilson_interior_site(out, in, gauge, x, clover, NULL, i, &a);
+    QF_THREAD_SITE_CALL(P, qf_wilson_interior_site, out, in, gauge, x, clover, NULL, i, &a);
 }
 
 extern "C" void qf_wilson_interior_run_cuda(const qf_wilson_args *a, void *out, const void *in, const void *gauge,

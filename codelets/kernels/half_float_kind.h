@@ -51,6 +51,14 @@ static inline QF_HD_INLINE void qf_record_store_sf(void *base, qf_precision prec
 #define qf_sites_prefetch_hop_sf qf_sites_prefetch_hop
 #define qf_sites_prefetch_sites_sf qf_sites_prefetch_sites
 
+/* Calls the one-site function name (wilson_thread_kind.h) of the kind a CUDA thread computes fields of
+ * precision P in (P a constant, CUDA C++): the float kind on half fields, the double kind on the others. */
+#define QF_THREAD_SITE_CALL(P, name, ...)                                                                      \
+    do {                                                                                                       \
+        if constexpr ((P) == QF_HALF) name##_sf(__VA_ARGS__);                                                  \
+        else name(__VA_ARGS__);                                                                                \
+    } while (0)
+
 #define QF_K(name) name##_sf
 #include "spinor_kind.h"
 #include "clover_kind.h"
