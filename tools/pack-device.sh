@@ -70,7 +70,7 @@ if [ "$prog" = ctest-gpu ]; then
     echo "== $(basename "$t"), CUDA + CPU workers (dmdas)"
     "${cuda_cpu[@]}" "$t"
   done
-  for solver in bicgstab "gcr --sloppy single --inner-mr 2" "mg --mg-nvec 6 --mg-block 2 2 2 2"; do
+  for solver in bicgstab "bicgstab --sloppy half" "gcr --sloppy single --inner-mr 2" "mg --mg-nvec 6 --mg-block 2 2 2 2"; do
     echo "== the same $solver solve on CPU workers, a CUDA worker, and both"
     sh "$here/solve_invariance.sh" "$here/bin/quarkflow" \
       "--dim 8 8 8 8 --csw 1 --kappa 0.12 --source random --tol 1e-11 --check-every 1 --solver $solver" \
