@@ -15,8 +15,10 @@ static inline QF_HD_INLINE void clover_apply_run(const qf_clover_apply_args *a, 
                                                   const void *clover)
 {
     int64_t first = qf_clover_site(a->ext, a->parity, 0), n = qf_clover_nsites(a->ext, a->parity);
-    if (a->prec == QF_SINGLE) qf_clover_axpby_block_f8(out, a->a, x, a->b, clover, y, first, n, a->prec);
-    else qf_clover_axpby_block_d4(out, a->a, x, a->b, clover, y, first, n, a->prec);
+    /* the precision a constant in each call, so that the float kind's loads keep one path */
+    if (a->prec == QF_SINGLE) qf_clover_axpby_block_f8(out, a->a, x, a->b, clover, y, first, n, QF_SINGLE);
+    else if (a->prec == QF_HALF) qf_clover_axpby_block_f8(out, a->a, x, a->b, clover, y, first, n, QF_HALF);
+    else qf_clover_axpby_block_d4(out, a->a, x, a->b, clover, y, first, n, QF_DOUBLE);
 }
 static inline void clover_apply_scalar(const qf_clover_apply_args *a, void *out, const void *x, const void *y,
                                        const void *clover)
@@ -29,7 +31,7 @@ QF_CPU_VERSIONS(clover_apply_run, clover_apply_scalar, (const qf_clover_apply_ar
 
 void qf_clover_apply_run_cpu(const qf_clover_apply_args *a, void *out, const void *x, const void *y, const void *clover)
 {
-    QF_CPU_CALL_PREC(clover_apply_run, clover_apply_scalar, a->prec, (a, out, x, y, clover));
+    QF_CPU_CALL(clover_apply_run, (a, out, x, y, clover));
 }
 
 static void clover_apply_cpu(void *buffers[], void *cl_arg)

@@ -41,12 +41,4 @@
 #define QF_CPU_CALL(body, args) body args
 #endif
 
-/* QF_CPU_CALL for a codelet whose fields may be in half precision: the batch kinds load single and
- * double records only, so fields in half run the scalar loop (one site at a time, kernels/kind.h). */
-#define QF_CPU_CALL_PREC(body, scalar, prec, args)                                                             \
-    do {                                                                                                       \
-        if ((prec) == QF_HALF) scalar args;                                                                    \
-        else QF_CPU_CALL(body, args);                                                                          \
-    } while (0)
-
 #endif

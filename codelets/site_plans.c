@@ -63,7 +63,7 @@ static int64_t fill_d4(void *plan, int64_t max, const qf_sites_key *key) { retur
 qf_sites_plan qf_sites_plan_of(const qf_sites_key *key, qf_precision prec)
 {
     qf_sites_plan p = {0};
-    if (prec == QF_SINGLE) p.f8 = plan_of(key, 8, sizeof(qf_sites_f8), fill_f8, &p.n);
+    if (prec == QF_SINGLE || prec == QF_HALF) p.f8 = plan_of(key, 8, sizeof(qf_sites_f8), fill_f8, &p.n);
     else p.d4 = plan_of(key, 4, sizeof(qf_sites_d4), fill_d4, &p.n);
     return p;
 }

@@ -54,7 +54,7 @@ QF_CPU_VERSIONS(exterior_run, exterior_scalar, (const qf_wilson_args *a, int t_l
 void qf_wilson_exterior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *gauge,
                                    const void *x, const void *clover, const void *const nbr_face[QF_WILSON_NFACES])
 {
-    QF_CPU_CALL_PREC(exterior_run, exterior_scalar, a->prec, (a, t_lo, t_hi, out, gauge, x, clover, nbr_face));
+    QF_CPU_CALL(exterior_run, (a, t_lo, t_hi, out, gauge, x, clover, nbr_face));
 }
 
 void qf_wilson_exterior_run(const qf_wilson_args *a, void *out, const void *gauge, const void *x, const void *clover,

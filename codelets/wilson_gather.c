@@ -45,7 +45,7 @@ QF_CPU_VERSIONS(gather_run, gather_scalar, (const qf_wilson_gather_args *a, cons
 void qf_wilson_gather_run(const qf_wilson_gather_args *a, const void *spinor, const void *gauge,
                           void *const face[QF_WILSON_NFACES])
 {
-    QF_CPU_CALL_PREC(gather_run, gather_scalar, a->prec, (a, spinor, gauge, face));
+    QF_CPU_CALL(gather_run, (a, spinor, gauge, face));
 }
 
 static void wilson_gather_cpu(void *buffers[], void *cl_arg)

@@ -52,7 +52,7 @@ QF_CPU_VERSIONS(interior_run, interior_scalar, (const qf_wilson_args *a, int t_l
 void qf_wilson_interior_run_slices(const qf_wilson_args *a, int t_lo, int t_hi, void *out, const void *in,
                                    const void *gauge, const void *x, const void *clover)
 {
-    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, t_lo, t_hi, out, in, gauge, x, clover, NULL));
+    QF_CPU_CALL(interior_run, (a, t_lo, t_hi, out, in, gauge, x, clover, NULL));
 }
 
 qf_wilson_args qf_wilson_direct_args(const qf_wilson_args *a)
@@ -66,7 +66,7 @@ qf_wilson_args qf_wilson_direct_args(const qf_wilson_args *a)
 void qf_wilson_hops_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,
                         const void *clover, const qf_wilson_nbrs *nbrs)
 {
-    QF_CPU_CALL_PREC(interior_run, interior_scalar, a->prec, (a, 0, 0, out, in, gauge, x, clover, nbrs));
+    QF_CPU_CALL(interior_run, (a, 0, 0, out, in, gauge, x, clover, nbrs));
 }
 
 void qf_wilson_interior_run(const qf_wilson_args *a, void *out, const void *in, const void *gauge, const void *x,

@@ -55,6 +55,11 @@ void qf_direct_block_sizes(const qf_direct_block *kb, qf_direct_block_bytes *z)
                                       (size_t)qf_parity_face_sites(kb->hop.g.ext, k / 2, kb->hop.g.parity));
 }
 
+void qf_direct_block_spinor(const qf_direct_block *kb, const void *spinor, int64_t site, double v[QF_SPINOR_REALS])
+{
+    qf_record_reals_load(spinor, kb->prec, (size_t)site, QF_SPINOR_REALS, 0, v, QF_SPINOR_REALS, QF_HALF_TILES);
+}
+
 void qf_direct_block_call(const qf_direct_block *kb, qf_direct_kernel k, const qf_direct_block_fields *f)
 {
     const qf_direct_hop_args *h = &kb->hop;

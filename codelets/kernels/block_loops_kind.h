@@ -39,9 +39,9 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_gather_block)(const void *spinor,
         for (int side = 0; side < 2; side++) {
             QF_SITES_FOR_PLAN(plan[2 * mu + side], n[2 * mu + side], q, {
                 /* the next batch's sources: the hardware follows a face's rows no better than a hop's */
-                QF_K(qf_sites_prefetch_sites)(q, spinor, QF_SPINOR_REALS);
+                QF_K(qf_sites_prefetch_sites)(q, a->prec, spinor, QF_SPINOR_REALS);
                 if (side && q->ahead)
-                    QF_K(qf_prefetch_records)(gauge, q->ahead->s, QF_NDIM * qf_recon_link_reals(a->recon),
+                    QF_K(qf_prefetch_records)(gauge, a->prec, q->ahead->s, QF_NDIM * qf_recon_link_reals(a->recon),
                                               mu * qf_recon_link_reals(a->recon), qf_recon_link_reals(a->recon));
                 QF_K(qf_wilson_gather_at)(spinor, gauge, face[2 * mu + side], mu, side, q->s, &q->src[0][0], q->valid, a);
             });

@@ -4,13 +4,13 @@
  *
  *   - the scalar kind (no suffix; this file): one site, arithmetic in double whatever the storage
  *     precision. The CUDA codelets use it, one thread per site, and so does the CPU codelets'
- *     version for a baseline x86-64 without 256-bit registers (kernels/simd.h), and for fields in
- *     half precision (the batch kinds load single or double only);
+ *     version for a baseline x86-64 without 256-bit registers (kernels/simd.h);
  *   - the scalar float kind (_sf, half_float_kind.h): one site in float, on half fields, for the CUDA
  *     Wilson codelets;
  *   - the batch kinds of kernels/simd.h: _f8, 8 sites in float, and _d4, 4 sites in double, one site
- *     a lane of a GNU C vector. The CPU codelets use them on single and double fields, vectorised
- *     across sites over the ordinary site layout (records are transposed as they are loaded).
+ *     a lane of a GNU C vector. The CPU codelets use _f8 on single and half fields and _d4 on double
+ *     ones, vectorised across sites over the ordinary site layout (records are transposed as they
+ *     are loaded; half records are widened to float, simd_kind.h).
  *
  * A template names everything through QF_K(name), which the includer defines as name with the
  * kind's suffix pasted on. Before the templates, a kind provides under its suffix:

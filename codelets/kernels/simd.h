@@ -1,6 +1,6 @@
 /* The CPU batch kinds of the Dirac site kernels (kernels/kind.h): _f8, 8 sites in float, for
- * single-precision fields, and _d4, 4 sites in double, for double-precision fields. A site is a lane
- * of a 32-byte GNU C vector (GCC, Clang), so the CPU codelets compute single precision in float and
+ * single- and half-precision fields, and _d4, 4 sites in double, for double-precision fields. A site is
+ * a lane of a 32-byte GNU C vector (GCC, Clang), so the CPU codelets compute single precision in float and
  * vectorise across sites over the ordinary site layout: the same record (a spinor, a link, a clover
  * block, a half spinor) of the batch's sites is loaded as runs of 8 (4) reals a site and transposed
  * in registers, so that real k of the record is one vector holding it for every site; stores
@@ -348,6 +348,7 @@ static inline QF_HD_INLINE void qf_walk_of_key(qf_walk *w, const qf_sites_key *k
 
 #define QF_K(name) name##_f8
 #define QF_KW 8
+#define QF_KIND_HALF /* and half-precision fields (simd_kind.h) */
 #include "complex_kind.h"
 #include "simd_kind.h"
 #include "su3_kind.h"
@@ -355,6 +356,7 @@ static inline QF_HD_INLINE void qf_walk_of_key(qf_walk *w, const qf_sites_key *k
 #include "clover_kind.h"
 #include "wilson_kind.h"
 #include "block_loops_kind.h"
+#undef QF_KIND_HALF
 #undef QF_KW
 #undef QF_K
 
@@ -370,14 +372,17 @@ static inline QF_HD_INLINE void qf_walk_of_key(qf_walk *w, const qf_sites_key *k
 #undef QF_KW
 #undef QF_K
 
-/* Runs stmt_f8 on single-precision fields and stmt_d4 on double ones, with b a copy of *a (of type
- * T) whose dagger flag is a compile-time constant in each branch, so that the projector signs of the
- * inlined kernels fold. */
+/* Runs stmt_f8 on single- and half-precision fields and stmt_d4 on double ones, with b a copy of *a (of
+ * type T) whose precision and dagger flag are compile-time constants in each branch, so that the
+ * projector signs of the inlined kernels fold and the float kind's loads keep only their single or
+ * their half path. */
 #define QF_SIMD_SPECIALISE(T, a, b, stmt_f8, stmt_d4)                                                          \
     do {                                                                                                       \
         T b = *(a);                                                                                            \
-        if (b.prec == QF_SINGLE && b.dagger) { b.dagger = 1; stmt_f8; }                                        \
-        else if (b.prec == QF_SINGLE) { b.dagger = 0; stmt_f8; }                                               \
+        if (b.prec == QF_SINGLE && b.dagger) { b.prec = QF_SINGLE; b.dagger = 1; stmt_f8; }                    \
+        else if (b.prec == QF_SINGLE) { b.prec = QF_SINGLE; b.dagger = 0; stmt_f8; }                           \
+        else if (b.prec == QF_HALF && b.dagger) { b.prec = QF_HALF; b.dagger = 1; stmt_f8; }                   \
+        else if (b.prec == QF_HALF) { b.prec = QF_HALF; b.dagger = 0; stmt_f8; }                               \
         else if (b.dagger) { b.dagger = 1; stmt_d4; }                                                          \
         else { b.dagger = 0; stmt_d4; }                                                                        \
     } while (0)

@@ -86,6 +86,186 @@ static inline QF_HD_INLINE void QF_K(qf_lanes_mark_run)(QF_K(qf_lanes) *x, QF_K(
         }                                                                                                      \
     } while (0)
 
+#ifdef QF_KIND_HALF
+/* ---- half records (QF_KIND_HALF: the float kind also takes fields in half) ----
+ * A half field (reals.h: 16-bit components and a float norm a record, in tiles of QF_HALF_TILE records)
+ * is loaded into and stored from this kind's float vectors, so that half runs the batch kernels and
+ * computes in float, as the GPU's half kernels do (half_float_kind.h); the values loaded and stored are
+ * the scalar float kind's. A tile keeps chunk c (components 4c .. 4c + 3) of its records side by side,
+ * 8 bytes each: a run of 8 sites inside one tile (most batches) reads a chunk as 64 contiguous bytes,
+ * two sites a 16-byte load widened to floats, then transposed by two-source shuffles. Other lanes are
+ * read 8 bytes a lane and transposed as single-precision records are (kernels/simd.h). */
+typedef int16_t QF_K(qf_half4) __attribute__((vector_size(8)));
+typedef int16_t QF_K(qf_half8) __attribute__((vector_size(16)));
+typedef int32_t QF_K(qf_int8) __attribute__((vector_size(32)));
+_Static_assert(QF_KW == 8, "the half loads fill 8 lanes");
+enum { QF_K(qf_half_chunk_stride) = QF_HALF_TILE * 8 }; /* bytes from a record's chunk c to its chunk c + 1 */
+
+/* Runs stmt with q[l] the address of lane l's component chunk 0, nrm[l] that of its norm, and in_tile
+ * 1 where the lanes are a run inside one tile (q[l] = q[0] + 8 l, nrm[l] = nrm[0] + l, the lane offsets
+ * folded into the instructions), 0 otherwise. */
+#define QF_HALF_LANE_PTRS(q, nrm, in_tile, base, i, rec, stmt)                                                 \
+    do {                                                                                                       \
+        if ((i)->run && (i)->i[0] % QF_HALF_TILE + QF_KW <= QF_HALF_TILE) {                                    \
+            const char *q0_ = (const char *)qf_half_component_ptr(base, (size_t)(i)->i[0], rec, 0, QF_HALF_TILES); \
+            const float *n0_ = qf_half_norm_at(base, (size_t)(i)->i[0], rec, QF_HALF_TILES);                  \
+            QF_UNROLL                                                                                          \
+            for (int l_ = 0; l_ < QF_KW; l_++) {                                                               \
+                q[l_] = q0_ + 8 * l_;                                                                          \
+                nrm[l_] = n0_ + l_;                                                                            \
+            }                                                                                                  \
+            const int in_tile = 1;                                                                             \
+            stmt;                                                                                              \
+        } else {                                                                                               \
+            QF_UNROLL                                                                                          \
+            for (int l_ = 0; l_ < QF_KW; l_++) {                                                               \
+                size_t r_ = (size_t)((i)->run ? (i)->i[0] + l_ : (i)->i[l_]);                                  \
+                q[l_] = (const char *)qf_half_component_ptr(base, r_, rec, 0, QF_HALF_TILES);                  \
+                nrm[l_] = qf_half_norm_at(base, r_, rec, QF_HALF_TILES);                                       \
+            }                                                                                                  \
+            const int in_tile = 0;                                                                             \
+            stmt;                                                                                              \
+        }                                                                                                      \
+    } while (0)
+
+static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_half_widen)(QF_K(qf_half8) h)
+{
+    return __builtin_convertvector(__builtin_convertvector(h, QF_K(qf_int8)), QF_K(qf_real));
+}
+
+/* y[j] = component 4c + j of every lane, as stored (not yet scaled by the norms). */
+static inline QF_HD_INLINE void QF_K(qf_half_chunk_load)(const char *const q[QF_KW], int in_tile, int c,
+                                                         QF_K(qf_real) y[4])
+{
+    enum { H = QF_KW / 2 };
+    if (in_tile) { /* r[k]: the chunks of lanes 2k and 2k + 1 */
+        QF_K(qf_real) r[H];
+        QF_UNROLL
+        for (int k = 0; k < H; k++) {
+            QF_K(qf_half8) h;
+            memcpy(&h, q[0] + c * QF_K(qf_half_chunk_stride) + 16 * k, sizeof h);
+            r[k] = QF_K(qf_half_widen)(h);
+        }
+        QF_K(qf_real) t0 = QF_SHUFFLE(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+        QF_K(qf_real) t1 = QF_SHUFFLE(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+        QF_K(qf_real) t2 = QF_SHUFFLE(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+        QF_K(qf_real) t3 = QF_SHUFFLE(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+        y[0] = QF_SHUFFLE(t0, t2, 0, 4, 1, 5, 8, 12, 9, 13);
+        y[1] = QF_SHUFFLE(t0, t2, 2, 6, 3, 7, 10, 14, 11, 15);
+        y[2] = QF_SHUFFLE(t1, t3, 0, 4, 1, 5, 8, 12, 9, 13);
+        y[3] = QF_SHUFFLE(t1, t3, 2, 6, 3, 7, 10, 14, 11, 15);
+        return;
+    }
+    QF_UNROLL
+    for (int l = 0; l < H; l++) { /* y[l]: the chunks of lanes l and l + H, as qf_record_load_at's */
+        QF_K(qf_half4) lo, hi;
+        memcpy(&lo, q[l] + c * QF_K(qf_half_chunk_stride), sizeof lo);
+        memcpy(&hi, q[l + H] + c * QF_K(qf_half_chunk_stride), sizeof hi);
+        y[l] = QF_K(qf_half_widen)(QF_SHUFFLE(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7));
+    }
+    QF_K(qf_transpose)(y);
+}
+
+/* The reverse of qf_half_chunk_load for the lanes in m, y[j] rounded components in [-QF_HALF_MAX,
+ * QF_HALF_MAX] (or any value where the norm is not finite). */
+static inline QF_HD_INLINE void QF_K(qf_half_chunk_store)(const char *const q[QF_KW], int in_tile, int c,
+                                                          const QF_K(qf_real) y[4], QF_K(qf_mask) m)
+{
+    enum { H = QF_KW / 2 };
+    QF_K(qf_real) r[H];
+    if (in_tile && m == (1u << QF_KW) - 1) {
+        QF_K(qf_real) u0 = QF_SHUFFLE(y[0], y[1], 0, 8, 1, 9, 2, 10, 3, 11);
+        QF_K(qf_real) u1 = QF_SHUFFLE(y[2], y[3], 0, 8, 1, 9, 2, 10, 3, 11);
+        QF_K(qf_real) u2 = QF_SHUFFLE(y[0], y[1], 4, 12, 5, 13, 6, 14, 7, 15);
+        QF_K(qf_real) u3 = QF_SHUFFLE(y[2], y[3], 4, 12, 5, 13, 6, 14, 7, 15);
+        r[0] = QF_SHUFFLE(u0, u1, 0, 1, 8, 9, 2, 3, 10, 11);
+        r[1] = QF_SHUFFLE(u0, u1, 4, 5, 12, 13, 6, 7, 14, 15);
+        r[2] = QF_SHUFFLE(u2, u3, 0, 1, 8, 9, 2, 3, 10, 11);
+        r[3] = QF_SHUFFLE(u2, u3, 4, 5, 12, 13, 6, 7, 14, 15);
+        QF_UNROLL
+        for (int k = 0; k < H; k++) {
+            QF_K(qf_half8) h = __builtin_convertvector(__builtin_convertvector(r[k], QF_K(qf_int8)), QF_K(qf_half8));
+            memcpy((char *)q[0] + c * QF_K(qf_half_chunk_stride) + 16 * k, &h, sizeof h);
+        }
+        return;
+    }
+    memcpy(r, y, sizeof r);
+    QF_K(qf_transpose)(r);
+    QF_UNROLL
+    for (int l = 0; l < H; l++) {
+        QF_K(qf_half8) h = __builtin_convertvector(__builtin_convertvector(r[l], QF_K(qf_int8)), QF_K(qf_half8));
+        QF_K(qf_half4) lo = QF_SHUFFLE(h, h, 0, 1, 2, 3), hi = QF_SHUFFLE(h, h, 4, 5, 6, 7);
+        if (m >> l & 1) memcpy((char *)q[l] + c * QF_K(qf_half_chunk_stride), &lo, sizeof lo);
+        if (m >> (l + H) & 1) memcpy((char *)q[l + H] + c * QF_K(qf_half_chunk_stride), &hi, sizeof hi);
+    }
+}
+
+/* v[k] = real off + k of each lane's half record, n of them. */
+static inline QF_HD_INLINE void QF_K(qf_half_load_at)(const char *const q[QF_KW], const float *const nrm[QF_KW],
+                                                      int in_tile, int off, QF_K(qf_real) *v, int n)
+{
+    QF_K(qf_real) s;
+    if (in_tile) memcpy(&s, nrm[0], sizeof s); /* one load: the lanes' norms side by side */
+    else {
+        QF_UNROLL
+        for (int l = 0; l < QF_KW; l++) s[l] = *nrm[l];
+    }
+    s *= (float)(1.0 / QF_HALF_MAX);
+    QF_UNROLL
+    for (int c = off / 4; 4 * c < off + n; c++) {
+        QF_K(qf_real) y[4];
+        QF_K(qf_half_chunk_load)(q, in_tile, c, y);
+        QF_UNROLL
+        for (int j = 0; j < 4; j++) {
+            int k = 4 * c + j - off;
+            if (k >= 0 && k < n) v[k] = y[j] * s;
+        }
+    }
+}
+
+/* Each lane's half record, all rec reals of it (a norm covers the record), for the lanes in m: the
+ * largest magnitude (NaN or infinity make the norm NaN), then the components rint(v QF_HALF_MAX / norm)
+ * (reals.h's qf_half_extent_f, qf_half_norm_f, qf_half_components_scale_f, qf_half_component_f). The
+ * norm is the largest |v| itself, so |v| QF_HALF_MAX / norm in float is at most QF_HALF_MAX + 0.004 and
+ * rounds to QF_HALF_MAX at most: the scalar kinds' clamp never acts on finite values and is left out. */
+static inline QF_HD_INLINE void QF_K(qf_half_store_at)(const char *const q[QF_KW], const float *const nrm[QF_KW],
+                                                       int in_tile, const QF_K(qf_real) *v, int rec, QF_K(qf_mask) m)
+{
+    const QF_K(qf_bits) sign = (QF_K(qf_bits))QF_K(qf_real_from)(-0.0);
+    const QF_K(qf_real) zero = QF_K(qf_real_from)(0.0);
+    QF_K(qf_real) big = zero;
+    QF_K(qf_bits) finite = ~(QF_K(qf_bits)){0};
+    QF_UNROLL
+    for (int k = 0; k < rec; k++) {
+        QF_K(qf_real) a = (QF_K(qf_real))((QF_K(qf_bits))v[k] & ~sign);
+        finite &= a <= QF_K(qf_real_from)(3.4e38);
+        QF_UNROLL
+        for (int l = 0; l < QF_KW; l++) big[l] = a[l] > big[l] ? a[l] : big[l]; /* vmaxps */
+    }
+    QF_K(qf_real) norm =
+        (QF_K(qf_real))(((QF_K(qf_bits))big & finite) | ((QF_K(qf_bits))QF_K(qf_real_from)(NAN) & ~finite));
+    QF_K(qf_real) scale = (QF_K(qf_real))((QF_K(qf_bits))(QF_K(qf_real_from)(QF_HALF_MAX) / norm) & (norm > zero));
+    QF_UNROLL
+    for (int c = 0; c < rec / 4; c++) {
+        QF_K(qf_real) y[4];
+        QF_UNROLL
+        for (int j = 0; j < 4; j++) {
+            QF_K(qf_real) x = v[4 * c + j] * scale;
+            QF_UNROLL
+            for (int l = 0; l < QF_KW; l++) y[j][l] = rintf(x[l]); /* vroundps */
+        }
+        QF_K(qf_half_chunk_store)(q, in_tile, c, y, m);
+    }
+    if (in_tile && m == (1u << QF_KW) - 1) {
+        memcpy((float *)nrm[0], &norm, sizeof norm);
+        return;
+    }
+    QF_UNROLL
+    for (int l = 0; l < QF_KW; l++)
+        if (m >> l & 1) *(float *)nrm[l] = norm[l];
+}
+#endif
+
 /* v[k] = real off + k of record i, each lane its own record: QF_KW / 2 reals of every lane at a time
  * (kernels/simd.h); a last, shorter run is loaded as the QF_KW / 2 reals that end the record's run,
  * overlapping the run before (n >= QF_KW / 2). */
@@ -109,7 +289,15 @@ static inline QF_HD_INLINE void QF_K(qf_record_load_at)(const QF_K(qf_elem) *con
 static inline QF_HD_INLINE void QF_K(qf_record_load)(const void *base, qf_precision prec, QF_K(qf_index) i, int rec,
                                                      int off, QF_K(qf_real) *v, int n)
 {
-    (void)prec; /* a batch kind's storage precision is its own */
+#ifdef QF_KIND_HALF
+    if (prec == QF_HALF) {
+        const char *q[QF_KW];
+        const float *nrm[QF_KW];
+        QF_HALF_LANE_PTRS(q, nrm, in_tile, base, i, rec, QF_K(qf_half_load_at)(q, nrm, in_tile, off, v, n));
+        return;
+    }
+#endif
+    (void)prec; /* otherwise a batch kind's storage precision is its own */
     const QF_K(qf_elem) *p[QF_KW];
     QF_RECORD_PTRS(p, base, i, rec, off, QF_K(qf_record_load_at)(p, v, n));
 }
@@ -139,6 +327,15 @@ static inline QF_HD_INLINE void QF_K(qf_record_store_at)(QF_K(qf_elem) *const p[
 static inline QF_HD_INLINE void QF_K(qf_record_store)(void *base, qf_precision prec, QF_K(qf_index) i, int rec, int off,
                                                       const QF_K(qf_real) *v, int n, QF_K(qf_mask) m)
 {
+#ifdef QF_KIND_HALF
+    if (prec == QF_HALF) { /* whole records: off 0, n rec */
+        (void)off, (void)n;
+        const char *q[QF_KW];
+        const float *nrm[QF_KW];
+        QF_HALF_LANE_PTRS(q, nrm, in_tile, base, i, rec, QF_K(qf_half_store_at)(q, nrm, in_tile, v, rec, m));
+        return;
+    }
+#endif
     (void)prec;
     QF_K(qf_elem) *p[QF_KW];
     if (m == (1u << QF_KW) - 1 && i->run) {
@@ -346,10 +543,33 @@ static inline QF_HD_INLINE void QF_K(qf_prefetch_at)(const QF_K(qf_elem) *const 
     }
 }
 
-/* Prefetches reals off .. off + n - 1 of records i (rec reals each) of a field: a run of whole
- * records as one stretch of memory. */
-static inline QF_HD_INLINE void QF_K(qf_prefetch_records)(const void *base, QF_K(qf_index) i, int rec, int off, int n)
+/* Prefetches reals off .. off + n - 1 of records i (rec reals each) of a field in precision prec: a
+ * run of whole records as one stretch of memory. */
+#ifdef QF_KIND_HALF
+/* Prefetches chunks off / 4 .. (off + n - 1) / 4 and the norms of a run inside one tile: a line a chunk. */
+static inline QF_HD_INLINE void QF_K(qf_half_prefetch)(const void *base, QF_K(qf_index) i, int rec, int off, int n)
 {
+    if (!i->run || i->i[0] % QF_HALF_TILE + QF_KW > QF_HALF_TILE) return;
+    const char *q0 = (const char *)qf_half_component_ptr(base, (size_t)i->i[0], rec, 0, QF_HALF_TILES);
+    QF_UNROLL
+    for (int m = off / 4; 4 * m < off + n; m++) {
+        QF_PREFETCH(q0 + m * QF_K(qf_half_chunk_stride));
+        QF_PREFETCH(q0 + m * QF_K(qf_half_chunk_stride) + 8 * QF_KW - 1);
+    }
+    QF_PREFETCH(qf_half_norm_at(base, (size_t)i->i[0], rec, QF_HALF_TILES));
+}
+#endif
+
+static inline QF_HD_INLINE void QF_K(qf_prefetch_records)(const void *base, qf_precision prec, QF_K(qf_index) i,
+                                                         int rec, int off, int n)
+{
+#ifdef QF_KIND_HALF
+    if (prec == QF_HALF) {
+        QF_K(qf_half_prefetch)(base, i, rec, off, n);
+        return;
+    }
+#endif
+    (void)prec;
     if (i->run && n == rec) {
         enum { LINE = 64 };
         const char *c = (const char *)((const QF_K(qf_elem) *)base + i->i[0] * rec);
@@ -370,9 +590,10 @@ static inline QF_HD_INLINE void QF_K(qf_prefetch_records)(const void *base, QF_K
  * cache at once: 20% less time; in the cache: 13% more. A hop whose sources across the block's face
  * lie elsewhere (far_src, and far_gauge where the links are the sources': a neighbour block's, or the
  * block itself where it wraps) prefetches there for a next batch whose lanes all cross. */
-static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_hop)(const QF_K(qf_sites) *q, int mu, int dir, const void *src,
-                                                            const void *far_src, int src_rec, const void *gauge,
-                                                            const void *far_gauge, int link_reals, int link_at_src)
+static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_hop)(const QF_K(qf_sites) *q, qf_precision prec, int mu, int dir,
+                                                            const void *src, const void *far_src, int src_rec,
+                                                            const void *gauge, const void *far_gauge, int link_reals,
+                                                            int link_at_src)
 {
     const QF_K(qf_sites) *n = q->ahead;
     if (!n || !n->hop[mu][dir]) return; /* no lane of the next batch takes that hop */
@@ -380,15 +601,16 @@ static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_hop)(const QF_K(qf_sites)
         src = far_src;
         if (link_at_src) gauge = far_gauge;
     }
-    QF_K(qf_prefetch_records)(src, &n->src[mu][dir], src_rec, 0, src_rec);
+    QF_K(qf_prefetch_records)(src, prec, &n->src[mu][dir], src_rec, 0, src_rec);
     if (gauge)
-        QF_K(qf_prefetch_records)(gauge, link_at_src ? &n->src[mu][dir] : n->s, QF_NDIM * link_reals, mu * link_reals,
-                                  link_reals);
+        QF_K(qf_prefetch_records)(gauge, prec, link_at_src ? &n->src[mu][dir] : n->s, QF_NDIM * link_reals,
+                                  mu * link_reals, link_reals);
 }
 
-static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_sites)(const QF_K(qf_sites) *q, const void *base, int rec)
+static inline QF_HD_INLINE void QF_K(qf_sites_prefetch_sites)(const QF_K(qf_sites) *q, qf_precision prec,
+                                                              const void *base, int rec)
 {
-    if (q->ahead && base) QF_K(qf_prefetch_records)(base, q->ahead->s, rec, 0, rec);
+    if (q->ahead && base) QF_K(qf_prefetch_records)(base, prec, q->ahead->s, rec, 0, rec);
 }
 
 /* The geometry of wilson.h's scalar sites, for a batch. */

@@ -161,15 +161,18 @@ static inline QF_HD qf_mask qf_sites_face_entry(const qf_sites *q, int mu, int d
 
 /* A batch kind prefetches what its next batch will load (kernels/simd_kind.h); one site on a GPU
  * thread has no next batch. */
-static inline QF_HD void qf_sites_prefetch_hop(const qf_sites *q, int mu, int dir, const void *src, const void *far_src,
-                                               int src_rec, const void *gauge, const void *far_gauge, int link_reals,
-                                               int link_at_src)
+static inline QF_HD void qf_sites_prefetch_hop(const qf_sites *q, qf_precision prec, int mu, int dir, const void *src,
+                                               const void *far_src, int src_rec, const void *gauge,
+                                               const void *far_gauge, int link_reals, int link_at_src)
 {
-    (void)q, (void)mu, (void)dir, (void)src, (void)far_src, (void)src_rec, (void)gauge, (void)far_gauge,
+    (void)q, (void)prec, (void)mu, (void)dir, (void)src, (void)far_src, (void)src_rec, (void)gauge, (void)far_gauge,
         (void)link_reals, (void)link_at_src;
 }
 
-static inline QF_HD void qf_sites_prefetch_sites(const qf_sites *q, const void *base, int rec) { (void)q, (void)base, (void)rec; }
+static inline QF_HD void qf_sites_prefetch_sites(const qf_sites *q, qf_precision prec, const void *base, int rec)
+{
+    (void)q, (void)prec, (void)base, (void)rec;
+}
 
 /* ---- the site kernels (wilson_kind.h) for the scalar kind, and the CUDA codelets' sites ---- */
 

@@ -134,7 +134,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
         for (int dir = 0; dir < 2; dir++) { /* the hop from x + mu (1 - s g_mu), then from x - mu (1 + s g_mu) */
             int remote = a->remote >> mu & 1;
             const void *far = remote ? nbrs->in[2 * mu + dir] : in, *far_links = remote && dir ? nbrs->gauge[mu] : gauge;
-            QF_K(qf_sites_prefetch_hop)(q, mu, dir, in, far, QF_SPINOR_REALS, gauge, far_links,
+            QF_K(qf_sites_prefetch_hop)(q, a->prec, mu, dir, in, far, QF_SPINOR_REALS, gauge, far_links,
                                         qf_recon_link_reals(a->recon), dir);
             QF_K(qf_index) nb;
             QF_K(qf_mask) wrapped;
@@ -153,7 +153,7 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_interior_at)(void *out, const voi
                 QF_K(qf_wilson_hop_add)(&acc, far, far_links, gauge, q, mu, dir, nb, wrapped, crosses ? wrapped : 0, a);
         }
     }
-    QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
+    QF_K(qf_sites_prefetch_sites)(q, a->prec, clover, QF_CLOVER_REALS);
     QF_K(qf_mask) face = a->dirichlet ? 0 : QF_K(qf_sites_on_face)(q, a), inner = QF_K(qf_mask_not)(face);
     if (!QF_K(qf_mask_any)(inner)) {
         QF_K(qf_spinor_store)(out, a->prec, q->s, &acc, QF_K(qf_sites_valid)(q));
@@ -179,9 +179,10 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
     QF_K(qf_spinor) acc = QF_K(qf_spinor_load)(out, a->prec, q->s);
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++) {
-        QF_K(qf_sites_prefetch_hop)(q, mu, 0, nbr_face[2 * mu + 1], nbr_face[2 * mu + 1], QF_HALF_SPINOR_REALS, gauge,
-                                    gauge, qf_recon_link_reals(a->recon), 0);
-        QF_K(qf_sites_prefetch_hop)(q, mu, 1, nbr_face[2 * mu], nbr_face[2 * mu], QF_HALF_SPINOR_REALS, NULL, NULL, 0, 0);
+        QF_K(qf_sites_prefetch_hop)(q, a->prec, mu, 0, nbr_face[2 * mu + 1], nbr_face[2 * mu + 1], QF_HALF_SPINOR_REALS,
+                                    gauge, gauge, qf_recon_link_reals(a->recon), 0);
+        QF_K(qf_sites_prefetch_hop)(q, a->prec, mu, 1, nbr_face[2 * mu], nbr_face[2 * mu], QF_HALF_SPINOR_REALS, NULL,
+                                    NULL, 0, 0);
         QF_K(qf_index) f;
         QF_K(qf_mask) m = QF_K(qf_sites_face_entry)(q, mu, 0, a, src_parity, &f);
         if (QF_K(qf_mask_any)(m)) {
@@ -201,9 +202,9 @@ static inline QF_HD_INLINE void QF_K(qf_wilson_exterior_at)(void *out, const voi
             QF_K(qf_spin_reconstruct_add)(&acc, &h, mu, qf_backward_sign(a->dagger));
         }
     }
-    QF_K(qf_sites_prefetch_sites)(q, out, QF_SPINOR_REALS);
-    QF_K(qf_sites_prefetch_sites)(q, x, QF_SPINOR_REALS);
-    QF_K(qf_sites_prefetch_sites)(q, clover, QF_CLOVER_REALS);
+    QF_K(qf_sites_prefetch_sites)(q, a->prec, out, QF_SPINOR_REALS);
+    QF_K(qf_sites_prefetch_sites)(q, a->prec, x, QF_SPINOR_REALS);
+    QF_K(qf_sites_prefetch_sites)(q, a->prec, clover, QF_CLOVER_REALS);
     QF_K(qf_spinor) r = QF_K(qf_wilson_finish)(x, clover, q->s, &acc, a);
     QF_K(qf_spinor_store)(out, a->prec, q->s, &r, face);
 }

@@ -129,6 +129,9 @@ int qf_direct_block_create(qf_direct_block **kb, const int block[QF_NDIM], const
 void qf_direct_block_destroy(qf_direct_block *kb);
 const qf_dirac_hop *qf_direct_block_hop(const qf_direct_block *kb);
 void qf_direct_block_sizes(const qf_direct_block *kb, qf_direct_block_bytes *bytes);
+/* The spinor of storage index site (the even sites first) of a block's spinor buffer, as doubles:
+ * the records of any precision decoded. */
+void qf_direct_block_spinor(const qf_direct_block *kb, const void *spinor, int64_t site, double v[24]);
 void qf_direct_block_call(const qf_direct_block *kb, qf_direct_kernel k, const qf_direct_block_fields *f);
 
 #ifdef __cplusplus
