@@ -133,6 +133,23 @@ static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_half_widen)(QF_K(qf_half8) h)
     return __builtin_convertvector(__builtin_convertvector(h, QF_K(qf_int8)), QF_K(qf_real));
 }
 
+/* The 8 components at p widened to floats. GCC 12 widens a 16-byte vector of int16 into a 32-byte one
+ * of int32 in two 128-bit halves and an insert (five instructions with the load); AVX2 does it in one
+ * from memory (vpmovsxwd ymm, m128), which the batch kinds may use where they use vinsertf128
+ * (kernels/simd.h's QF_LOAD_JOIN). */
+static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_half_widen_load)(const char *p)
+{
+#if defined(__x86_64__) && (defined(QF_CPU_DISPATCH) || defined(__AVX2__))
+    QF_K(qf_int8) r;
+    __asm__("vpmovsxwd %1, %0" : "=x"(r) : "m"(*(const QF_K(qf_half8) *)p));
+    return __builtin_convertvector(r, QF_K(qf_real));
+#else
+    QF_K(qf_half8) h;
+    memcpy(&h, p, sizeof h);
+    return QF_K(qf_half_widen)(h);
+#endif
+}
+
 /* y[j] = component 4c + j of every lane, as stored (not yet scaled by the norms). */
 static inline QF_HD_INLINE void QF_K(qf_half_chunk_load)(const char *const q[QF_KW], int in_tile, int c,
                                                          QF_K(qf_real) y[4])
@@ -141,11 +158,7 @@ static inline QF_HD_INLINE void QF_K(qf_half_chunk_load)(const char *const q[QF_
     if (in_tile) { /* r[k]: the chunks of lanes 2k and 2k + 1 */
         QF_K(qf_real) r[H];
         QF_UNROLL
-        for (int k = 0; k < H; k++) {
-            QF_K(qf_half8) h;
-            memcpy(&h, q[0] + c * QF_K(qf_half_chunk_stride) + 16 * k, sizeof h);
-            r[k] = QF_K(qf_half_widen)(h);
-        }
+        for (int k = 0; k < H; k++) r[k] = QF_K(qf_half_widen_load)(q[0] + c * QF_K(qf_half_chunk_stride) + 16 * k);
         QF_K(qf_real) t0 = QF_SHUFFLE(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
         QF_K(qf_real) t1 = QF_SHUFFLE(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
         QF_K(qf_real) t2 = QF_SHUFFLE(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
