@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Runs the statement with P a constant of the precision prec, so that the kernels it calls
  * (inlined, or templates under nvcc) are specialised for each precision. QF_WITH_PRECISION knows
@@ -209,6 +210,38 @@ static inline QF_HD void qf_half_components_store(void *base, size_t i, int rec,
 /* Record i, all rec reals of it, from v. */
 static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, const double *v, qf_half_layout l)
 {
+#if !defined(__CUDACC__)
+    if (rec % 4 == 0) { /* CPUs: the same steps a chunk of 4 components (8 bytes in either layout) at a time */
+        typedef double vec4 __attribute__((vector_size(32)));
+        typedef int64_t bits4 __attribute__((vector_size(32)));
+        typedef int32_t int4 __attribute__((vector_size(16)));
+        typedef int16_t comp4 __attribute__((vector_size(8)));
+        vec4 big = {0.0, 0.0, 0.0, 0.0}, x;
+        bits4 finite = {-1, -1, -1, -1};
+        for (int k = 0; k < rec; k += 4) {
+            memcpy(&x, v + k, sizeof x);
+            vec4 a = (vec4)((bits4)x & (bits4){INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX});
+            finite &= a <= 1.7e308;
+            for (int j = 0; j < 4; j++) big[j] = a[j] > big[j] ? a[j] : big[j];
+        }
+        double m = 0.0;
+        for (int j = 0; j < 4; j++) m = big[j] > m ? big[j] : m;
+        float norm = qf_half_norm(m, finite[0] && finite[1] && finite[2] && finite[3]);
+        double s = qf_half_components_scale(norm);
+        for (int k = 0; k < rec; k += 4) {
+            memcpy(&x, v + k, sizeof x);
+            vec4 q = x * s;
+            for (int j = 0; j < 4; j++) { /* rint and the clamp of qf_half_component */
+                double r = rint(q[j]);
+                q[j] = r > QF_HALF_MAX ? QF_HALF_MAX : r < -QF_HALF_MAX ? -QF_HALF_MAX : r;
+            }
+            comp4 c = __builtin_convertvector(__builtin_convertvector(q, int4), comp4);
+            memcpy((int16_t *)qf_half_component_ptr(base, i, rec, k, l), &c, sizeof c);
+        }
+        *(float *)qf_half_norm_at(base, i, rec, l) = norm;
+        return;
+    }
+#endif
     double m = 0.0;
     int finite = 1;
     for (int k = 0; k < rec; k++) qf_half_extent(v[k], &m, &finite);
