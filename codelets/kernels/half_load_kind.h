@@ -28,11 +28,11 @@ static inline QF_HD void QF_HALF_LOAD(const void *base, size_t i, int rec, int o
     if (n % 4 == 0 && off % 4 == 0) { /* CPUs: a chunk's 4 components (8 bytes in either layout) a vector */
         typedef QF_HALF_T vec4 __attribute__((vector_size(4 * sizeof(QF_HALF_T))));
         typedef int16_t comp4 __attribute__((vector_size(8)));
-        typedef int32_t int4 __attribute__((vector_size(16)));
+        typedef int32_t ints4 __attribute__((vector_size(16)));
         for (int k = 0; k < n; k += 4) {
             comp4 q;
             memcpy(&q, QF_HALF_C(k), sizeof q);
-            vec4 x = __builtin_convertvector(__builtin_convertvector(q, int4), vec4) * s;
+            vec4 x = __builtin_convertvector(__builtin_convertvector(q, ints4), vec4) * s;
             memcpy(v + k, &x, sizeof x);
         }
         return;

@@ -214,7 +214,7 @@ static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, con
     if (rec % 4 == 0) { /* CPUs: the same steps a chunk of 4 components (8 bytes in either layout) at a time */
         typedef double vec4 __attribute__((vector_size(32)));
         typedef int64_t bits4 __attribute__((vector_size(32)));
-        typedef int32_t int4 __attribute__((vector_size(16)));
+        typedef int32_t ints4 __attribute__((vector_size(16)));
         typedef int16_t comp4 __attribute__((vector_size(8)));
         vec4 big = {0.0, 0.0, 0.0, 0.0}, x;
         bits4 finite = {-1, -1, -1, -1};
@@ -235,7 +235,7 @@ static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, con
                 double r = rint(q[j]);
                 q[j] = r > QF_HALF_MAX ? QF_HALF_MAX : r < -QF_HALF_MAX ? -QF_HALF_MAX : r;
             }
-            comp4 c = __builtin_convertvector(__builtin_convertvector(q, int4), comp4);
+            comp4 c = __builtin_convertvector(__builtin_convertvector(q, ints4), comp4);
             memcpy((int16_t *)qf_half_component_ptr(base, i, rec, k, l), &c, sizeof c);
         }
         *(float *)qf_half_norm_at(base, i, rec, l) = norm;
