@@ -178,11 +178,14 @@ static inline QF_HD double qf_half_components_scale(float norm)
 {
     return norm > 0.0f ? QF_HALF_MAX / (double)norm : 0.0;
 }
-static inline QF_HD int16_t qf_half_component(double v, double s)
+/* x rounded to the nearest integer in [-QF_HALF_MAX, QF_HALF_MAX]: |x| may pass QF_HALF_MAX by the
+ * rounding of norm to float */
+static inline QF_HD double qf_half_round(double x)
 {
-    double q = rint(v * s); /* |q| may pass QF_HALF_MAX by the rounding of norm to float */
-    return (int16_t)(q > QF_HALF_MAX ? QF_HALF_MAX : q < -QF_HALF_MAX ? -QF_HALF_MAX : q);
+    double q = rint(x);
+    return q > QF_HALF_MAX ? QF_HALF_MAX : q < -QF_HALF_MAX ? -QF_HALF_MAX : q;
 }
+static inline QF_HD int16_t qf_half_component(double v, double s) { return (int16_t)qf_half_round(v * s); }
 /* n components off .. off + n - 1 of record i (layout l) from v at scale s. On GPUs 8 or 4 bytes a store
  * where n and off allow it (records, and chunks of a tile, start 8-byte aligned): 2-byte stores cost a
  * warp as many sectors as 8-byte ones. */
@@ -231,10 +234,7 @@ static inline QF_HD void qf_half_record_store(void *base, size_t i, int rec, con
         for (int k = 0; k < rec; k += 4) {
             memcpy(&x, v + k, sizeof x);
             vec4 q = x * s;
-            for (int j = 0; j < 4; j++) { /* rint and the clamp of qf_half_component */
-                double r = rint(q[j]);
-                q[j] = r > QF_HALF_MAX ? QF_HALF_MAX : r < -QF_HALF_MAX ? -QF_HALF_MAX : r;
-            }
+            for (int j = 0; j < 4; j++) q[j] = qf_half_round(q[j]);
             comp4 c = __builtin_convertvector(__builtin_convertvector(q, ints4), comp4);
             memcpy((int16_t *)qf_half_component_ptr(base, i, rec, k, l), &c, sizeof c);
         }
