@@ -2,6 +2,7 @@
  * thread from the scalars on the device. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 
 struct bicgstab_p_ptrs {
     void *p;

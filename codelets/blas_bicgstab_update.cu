@@ -3,6 +3,7 @@
  * block into the worker's accumulator (the task's STARPU_REDUX buffer). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 
 struct bicgstab_ptrs {
     void *x, *r;

@@ -5,6 +5,7 @@
  * STARPU_VARIABLE_NBUFFERS: x, r, a, p, q, rr, d, each distinct one once (the table in the arguments). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
 #if QF_HAVE_CUDA

@@ -4,6 +4,7 @@
  * into the worker's accumulator (the task's STARPU_REDUX buffer). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 
 template <int P>
 static __global__ void blas_cg_update_kernel(void *x, void *r, const double *sa, const double *sd, const void *p,

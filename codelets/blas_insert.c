@@ -13,6 +13,12 @@ int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_
     if (r->prec == QF_HALF && r->site_reals != QF_BLAS_HALF_RECORD)
         return qf_fail("%s on half-precision fields of %d reals a site: BLAS keeps Wilson spinors (%d reals) in half",
                        cl->name, r->site_reals, QF_BLAS_HALF_RECORD);
+    /* a parity of a block of even extents is a multiple of 8 sites, so this holds for every field */
+    if (r->prec == QF_HALF && (r->first % qf_blas_unit_elems(QF_HALF) || r->n % qf_blas_unit_elems(QF_HALF)))
+        return qf_fail("%s on half-precision elements %lld .. %lld: the CPU codelets take half records %d at a time; "
+                       "make the block's parity a multiple of %d sites",
+                       cl->name, (long long)r->first, (long long)(r->first + r->n - 1), QF_BLAS_HALF_BATCH,
+                       QF_BLAS_HALF_BATCH);
     args->assign = r->assign;
     struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
     int n = 0;

@@ -7,6 +7,7 @@
  * table). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
 #if QF_HAVE_CUDA

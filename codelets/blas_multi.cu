@@ -7,6 +7,7 @@
  * the device. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 
 typedef struct {
     double *r[QF_BLAS_MULTI_MAX];       /* multi_dot's results */

@@ -4,6 +4,7 @@
  * STARPU_VARIABLE_NBUFFERS: x, then y unless it is x (or norm2), then r, then r2. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
 #if QF_HAVE_CUDA

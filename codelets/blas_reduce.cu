@@ -3,6 +3,7 @@
  * the result (the worker's STARPU_REDUX copy, or the task's own scalar, cleared first). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 
 template <int OP, int P>
 static __global__ void blas_reduce_kernel(const void *x, const void *y, qf_blas_args a, double *r, double *r2)

@@ -6,6 +6,7 @@
  * values. STARPU_VARIABLE_NBUFFERS: each distinct operand once (kernels/blas.h's operand table). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
 #if QF_HAVE_CUDA

@@ -3,6 +3,7 @@
  * read (or divided out of two) on the device from its buffers. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "kernels/blas_units.h"
 
 template <int OP, int P>
 static __global__ void blas_update_kernel(void *y, const void *x, const void *w, const double *sc, const double *sd,

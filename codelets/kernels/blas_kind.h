@@ -1,11 +1,13 @@
 /* The arithmetic of the BLAS-1 kernels (blas.h) on complex values of one kind (kernels/kind.h): written
- * once, included for double (no suffix: every field on CPUs, double and single fields on GPUs) and for
- * float (_sf: half records on GPUs, whose 15 bits a component float holds; QUDA's half BLAS computes in
- * float too). The callers load the operands an operation reads and store what it returns; an operand
- * it does not read is ignored. No include guard, on purpose. */
+ * once, included for double (no suffix: every field but half on CPUs, double and single fields on GPUs),
+ * for float (_sf: half records on GPUs, whose 15 bits a component float holds; QUDA's half BLAS computes
+ * in float too) and for the CPU's float batch kind (_f8: half records on CPUs, 8 at a time, one a lane;
+ * blas_units.h). The callers load the operands an operation reads and store what it returns; an operand
+ * it does not read is ignored. A coefficient is one number in every kind (qf_blas_nonzero tests it). No
+ * include guard, on purpose. */
 
 /* y + c x */
-static inline QF_HD QF_K(qf_complex) QF_K(qf_blas_caxpy_value)(QF_K(qf_complex) y, QF_K(qf_complex) c, QF_K(qf_complex) x)
+static inline QF_HD_INLINE QF_K(qf_complex) QF_K(qf_blas_caxpy_value)(QF_K(qf_complex) y, QF_K(qf_complex) c, QF_K(qf_complex) x)
 {
     return QF_K(qf_cadd)(y, QF_K(qf_cmul)(c, x));
 }
@@ -20,8 +22,8 @@ static inline QF_HD_INLINE QF_K(qf_complex) QF_K(qf_blas_update_value)(int op, Q
     if (op == QF_BLAS_COPY) {
         r = x;
     } else if (op == QF_BLAS_AXPBY) {
-        r = a != 0 ? QF_K(qf_cscale)(a, x) : QF_K(qf_cmake)(0, 0);
-        if (b != 0) r = QF_K(qf_cadd)(r, QF_K(qf_cscale)(b, y));
+        r = QF_K(qf_blas_nonzero)(a) ? QF_K(qf_cscale)(a, x) : QF_K(qf_blas_czero)();
+        if (QF_K(qf_blas_nonzero)(b)) r = QF_K(qf_cadd)(r, QF_K(qf_cscale)(b, y));
     } else if (op == QF_BLAS_CAXPY) {
         r = QF_K(qf_blas_caxpy_value)(y, c, x);
     } else if (op == QF_BLAS_MUL) {
@@ -32,7 +34,7 @@ static inline QF_HD_INLINE QF_K(qf_complex) QF_K(qf_blas_update_value)(int op, Q
         r = QF_K(qf_blas_caxpy_value)(x, c, w);
     } else if (op == QF_BLAS_AXPBYPCW) {
         r = QF_K(qf_cadd)(QF_K(qf_cscale)(a, x), QF_K(qf_cscale)(c.re, w));
-        if (b != 0) r = QF_K(qf_cadd)(r, QF_K(qf_cscale)(b, y));
+        if (QF_K(qf_blas_nonzero)(b)) r = QF_K(qf_cadd)(r, QF_K(qf_cscale)(b, y));
     } else {
         r = QF_K(qf_blas_caxpy_value)(x, c, y);
     }

@@ -86,8 +86,9 @@ static inline QF_HD_INLINE qf_real_d4 qf_chunks_join_d4(qf_chunk_d4 lo, qf_chunk
  * kernel: single 106-122 -> 96-99 ns an output site, double 159-167 -> 152-156 (bench/RESULTS.md). The
  * batch kinds run in functions compiled for x86-64-v3 or v4 when QF_CPU_DISPATCH is set (cpu_versions.h),
  * and otherwise for the build's own target, so the instruction is used there and where __AVX__ is
- * defined. */
-#if defined(__x86_64__) && (defined(QF_CPU_DISPATCH) || defined(__AVX__))
+ * defined; not where the includer defines QF_SIMD_PORTABLE (a file whose baseline version runs the
+ * batch kinds too: kernels/blas_units.h). */
+#if defined(__x86_64__) && (defined(QF_CPU_DISPATCH) || defined(__AVX__)) && !defined(QF_SIMD_PORTABLE)
 #define QF_LOAD_JOIN(K, T, mov)                                                                                \
     static inline QF_HD_INLINE qf_real_##K qf_chunks_load_join_##K(const T *lo, const T *hi)                  \
     {                                                                                                          \

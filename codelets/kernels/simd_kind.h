@@ -136,10 +136,10 @@ static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_half_widen)(QF_K(qf_half8) h)
 /* The 8 components at p widened to floats. GCC 12 widens a 16-byte vector of int16 into a 32-byte one
  * of int32 in two 128-bit halves and an insert (five instructions with the load); AVX2 does it in one
  * from memory (vpmovsxwd ymm, m128), which the batch kinds may use where they use vinsertf128
- * (kernels/simd.h's QF_LOAD_JOIN). */
+ * (kernels/simd.h's QF_LOAD_JOIN, and not under QF_SIMD_PORTABLE either). */
 static inline QF_HD_INLINE QF_K(qf_real) QF_K(qf_half_widen_load)(const char *p)
 {
-#if defined(__x86_64__) && (defined(QF_CPU_DISPATCH) || defined(__AVX2__))
+#if defined(__x86_64__) && (defined(QF_CPU_DISPATCH) || defined(__AVX2__)) && !defined(QF_SIMD_PORTABLE)
     QF_K(qf_int8) r;
     __asm__("vpmovsxwd %1, %0" : "=x"(r) : "m"(*(const QF_K(qf_half8) *)p));
     return __builtin_convertvector(r, QF_K(qf_real));
