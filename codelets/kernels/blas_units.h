@@ -15,7 +15,9 @@
  * On CPUs a unit is 8 consecutive records (QF_BLAS_HALF_BATCH), one a lane of the float batch kind
  * (kernels/simd.h, _f8), loaded and stored by the Wilson kernels' half tile loads and stores and
  * computed in float as on GPUs. A record at a time in double, the half BLAS of a 16^4 double/half
- * BiCGStab on the 2-core VM took 3.8x single precision's time (bench/RESULTS.md).
+ * BiCGStab on the 2-core VM took 3.9x single precision's time; 8 at a time in float, 1.6-2.0x in
+ * the updates and 1.1x in the reductions (bench/RESULTS.md, "The CPU's half BLAS eight records at a
+ * time").
  *
  * Sums over a unit are taken in its kind, a record's own (a lane's), and added into the double sums
  * (qf_blas_half_total). */
@@ -245,7 +247,7 @@ static inline QF_HD_INLINE void qf_blas_multi_dot_unit(int nv, const qf_blas_mul
     }
 }
 
-/* unit u of y + sum_k c_k x_k, k < nv, summed in the unit's kind (double but for the GPU's half records)
+/* unit u of y + sum_k c_k x_k, k < nv, summed in the unit's kind (float for half records)
  * and rounded once */
 static inline QF_HD_INLINE void qf_blas_multi_caxpy_unit(int nv, void *y, const qf_blas_multi_fields *x,
                                                          const qf_complex *c, int64_t u, qf_precision prec)
