@@ -90,10 +90,10 @@ static inline QF_HD int64_t qf_blas_unit_order(int64_t i, qf_precision prec)
     return i - lane + (int64_t)(lane % QF_BLAS_WARP_RECORDS) * QF_BLAS_HALF_PARTS + lane / QF_BLAS_WARP_RECORDS;
 }
 
-/* Unit u of a half field (part u % QF_BLAS_HALF_PARTS of record u / QF_BLAS_HALF_PARTS) into r (zeros for
- * a field the operation does not read), and back. On GPUs the threads of a record call the store
- * together: each unit of a task is a thread's (QF_BLAS_CUDA_FOR_UNITS), from a first unit that starts a
- * record. */
+/* Unit u of a half field into r (zeros for a field the operation does not read), and back: on GPUs part
+ * u % QF_BLAS_HALF_PARTS of record u / QF_BLAS_HALF_PARTS, whose threads call the store together (each
+ * unit of a task is a thread's, QF_BLAS_CUDA_FOR_UNITS, from a first unit that starts a record); on CPUs
+ * records 8u .. 8u + 7, one a lane, which lie in one tile of QF_HALF_TILE (whole units a task). */
 static inline QF_HD_INLINE void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u)
 {
     if (!base) {
