@@ -434,6 +434,10 @@ int main(void)
         test_operator(&pb, grids[gi], anti, "antiperiodic t", gi == 1 ? 1.3 : 0.0);
     }
     test_operator(&pb, grids[1], cplx, "complex phases", 0.0);
+    /* blocks of 2^4 sites: a parity is 8 records, one CPU BLAS unit, in a tile holding 32 */
+    const int smallest[4] = {2, 2, 2, 4};
+    test_fields(&pb, smallest);
+    test_blas(&pb, smallest);
     test_solves(&pb);
     test_errors();
     free(pb.links), free(pb.a), free(pb.b), free(pb.c), free(pb.got), free(pb.want);
