@@ -133,11 +133,9 @@ static inline QF_HD int64_t qf_blas_unit_elems(qf_precision prec)
 }
 
 /* Whether a coefficient is nonzero (blas_kind.h's axpby reads an operand only where its coefficient is):
- * one number, also in a kind whose reals are vectors of lanes (blas_units.h); and the kind's zero. */
+ * one number, also in a kind whose reals are vectors of lanes (blas_units.h). */
 static inline QF_HD int qf_blas_nonzero(double a) { return a != 0; }
 static inline QF_HD int qf_blas_nonzero_sf(float a) { return a != 0; }
-static inline QF_HD qf_complex qf_blas_czero(void) { return qf_cmake(0, 0); }
-static inline QF_HD qf_complex_sf qf_blas_czero_sf(void) { return qf_cmake_sf(0, 0); }
 
 /* The arithmetic on values, in double (and in float for half records, blas_units.h). */
 #define QF_K(name) name

@@ -22,7 +22,7 @@ static inline QF_HD_INLINE QF_K(qf_complex) QF_K(qf_blas_update_value)(int op, Q
     if (op == QF_BLAS_COPY) {
         r = x;
     } else if (op == QF_BLAS_AXPBY) {
-        r = QF_K(qf_blas_nonzero)(a) ? QF_K(qf_cscale)(a, x) : QF_K(qf_blas_czero)();
+        r = QF_K(qf_blas_nonzero)(a) ? QF_K(qf_cscale)(a, x) : QF_K(qf_cmake)(QF_K(qf_real_from)(0), QF_K(qf_real_from)(0));
         if (QF_K(qf_blas_nonzero)(b)) r = QF_K(qf_cadd)(r, QF_K(qf_cscale)(b, y));
     } else if (op == QF_BLAS_CAXPY) {
         r = QF_K(qf_blas_caxpy_value)(y, c, x);

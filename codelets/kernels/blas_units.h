@@ -28,10 +28,8 @@
 
 #if defined(__CUDA_ARCH__)
 #define QF_BLAS_HK(name) name##_sf
-#define QF_BLAS_HALF_REAL(x) ((float)(x))
 #elif defined(__CUDACC__) /* nvcc's host pass: compiles the units, never runs them */
 #define QF_BLAS_HK(name) name
-#define QF_BLAS_HALF_REAL(x) ((double)(x))
 #else
 /* The BLAS codelets' baseline version runs these units too (cpu_versions.h: the same body for every
  * version), so the batch kind's loads must not use AVX instructions by inline assembly. */
@@ -41,10 +39,8 @@
 #define QF_SIMD_PORTABLE
 #include "simd.h"
 #define QF_BLAS_HK(name) name##_f8
-#define QF_BLAS_HALF_REAL(x) qf_real_from_f8(x)
 /* a coefficient is one number, the same in every lane */
 static inline QF_HD_INLINE int qf_blas_nonzero_f8(qf_real_f8 a) { return a[0] != 0; }
-static inline QF_HD_INLINE qf_complex_f8 qf_blas_czero_f8(void) { return qf_cmake_f8(qf_real_from_f8(0), qf_real_from_f8(0)); }
 #define QF_K(name) name##_f8
 #include "blas_kind.h"
 #undef QF_K
@@ -97,7 +93,7 @@ static inline QF_HD int64_t qf_blas_unit_order(int64_t i, qf_precision prec)
 static inline QF_HD_INLINE void qf_blas_record_load(qf_blas_record *r, const void *base, int64_t u)
 {
     if (!base) {
-        for (int k = 0; k < QF_BLAS_PART_REALS; k++) r->v[k] = QF_BLAS_HALF_REAL(0);
+        for (int k = 0; k < QF_BLAS_PART_REALS; k++) r->v[k] = QF_BLAS_HK(qf_real_from)(0);
         return;
     }
 #if defined(__CUDACC__)
@@ -154,7 +150,7 @@ static inline QF_HD_INLINE void qf_blas_record_set(qf_blas_record *r, int e, qf_
 }
 static inline QF_HD_INLINE qf_blas_half_complex qf_blas_half_coefficient(qf_complex c)
 {
-    return QF_BLAS_HK(qf_cmake)(QF_BLAS_HALF_REAL(c.re), QF_BLAS_HALF_REAL(c.im));
+    return QF_BLAS_HK(qf_cmake)(QF_BLAS_HK(qf_real_from)(c.re), QF_BLAS_HK(qf_real_from)(c.im));
 }
 
 static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void *x, const void *w, double a, double b,
@@ -173,8 +169,8 @@ static inline QF_HD_INLINE void qf_blas_update_unit(int op, void *y, const void 
     for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++)
         qf_blas_record_set(&ry, e,
                            QF_BLAS_HK(qf_blas_update_value)(op, qf_blas_record_elem(&ry, e), qf_blas_record_elem(&rx, e),
-                                                            qf_blas_record_elem(&rw, e), QF_BLAS_HALF_REAL(a),
-                                                            QF_BLAS_HALF_REAL(b), ck));
+                                                            qf_blas_record_elem(&rw, e), QF_BLAS_HK(qf_real_from)(a),
+                                                            QF_BLAS_HK(qf_real_from)(b), ck));
     qf_blas_record_store(&ry, y, u);
 }
 
@@ -193,7 +189,7 @@ static inline QF_HD_INLINE void qf_blas_reduce_unit(int op, const void *x, const
     qf_blas_record_load(&rx, x, u);
     if (y == x) ry = rx; /* a copy, not a pointer to either: that kept both in the GPU's local memory */
     else qf_blas_record_load(&ry, y, u);
-    qf_blas_half_real re = QF_BLAS_HALF_REAL(0), im = re, nn = re;
+    qf_blas_half_real re = QF_BLAS_HK(qf_real_from)(0), im = re, nn = re;
     QF_UNROLL
     for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
         qf_blas_half_complex xv = qf_blas_record_elem(&rx, e);
@@ -235,7 +231,7 @@ static inline QF_HD_INLINE void qf_blas_multi_dot_unit(int nv, const qf_blas_mul
     QF_UNROLL
     for (int k = 0; k < nv; k++) {
         qf_blas_record_load(&rx, x->x[k], u);
-        qf_blas_half_real re = QF_BLAS_HALF_REAL(0), im = re;
+        qf_blas_half_real re = QF_BLAS_HK(qf_real_from)(0), im = re;
         QF_UNROLL
         for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
             qf_blas_half_complex v = QF_BLAS_HK(qf_cconjmul)(qf_blas_record_elem(&rx, e), qf_blas_record_elem(&ry, e));
@@ -282,7 +278,7 @@ static inline QF_HD_INLINE double qf_blas_cg_unit(void *x, void *r, qf_complex c
     qf_blas_record_load(&rp, p, u);
     qf_blas_record_load(&rq, q, u);
     qf_blas_half_complex ck = qf_blas_half_coefficient(c);
-    qf_blas_half_real sum = QF_BLAS_HALF_REAL(0);
+    qf_blas_half_real sum = QF_BLAS_HK(qf_real_from)(0);
     QF_UNROLL
     for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
         qf_blas_half_complex xv = qf_blas_record_elem(&rx, e), rv = qf_blas_record_elem(&rr, e);
@@ -306,7 +302,7 @@ static inline QF_HD_INLINE double qf_blas_bicgstab_unit(void *x, void *r, qf_com
     qf_blas_record_load(&rs, s, u);
     qf_blas_record_load(&rt, t, u);
     qf_blas_half_complex ck = qf_blas_half_coefficient(c), wk = qf_blas_half_coefficient(w);
-    qf_blas_half_real sum = QF_BLAS_HALF_REAL(0);
+    qf_blas_half_real sum = QF_BLAS_HK(qf_real_from)(0);
     QF_UNROLL
     for (int e = 0; e < QF_BLAS_RECORD_ELEMS; e++) {
         qf_blas_half_complex xv = qf_blas_record_elem(&rx, e), rv;

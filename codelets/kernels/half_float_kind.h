@@ -15,7 +15,6 @@ typedef int64_t qf_index_sf;
 typedef int qf_mask_sf; /* 1: the one site */
 typedef qf_sites qf_sites_sf;
 
-static inline QF_HD qf_real_sf qf_real_from_sf(double d) { return (float)d; }
 static inline QF_HD int qf_mask_any_sf(qf_mask_sf m) { return m; }
 static inline QF_HD qf_mask_sf qf_mask_not_sf(qf_mask_sf m) { return !m; }
 static inline QF_HD qf_real_sf qf_real_keep_sf(qf_real_sf v, qf_mask_sf m) { return m ? v : 0.0f; }

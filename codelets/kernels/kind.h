@@ -40,7 +40,6 @@
 typedef int64_t qf_index;
 typedef int qf_mask; /* 1: the one site */
 
-static inline QF_HD qf_real qf_real_from(double d) { return d; }
 static inline QF_HD int qf_mask_any(qf_mask m) { return m; }
 static inline QF_HD qf_mask qf_mask_not(qf_mask m) { return !m; }
 static inline QF_HD qf_real qf_real_keep(qf_real v, qf_mask m) { return m ? v : 0.0; }

@@ -8,16 +8,18 @@
 
 #include "quarkflow/qf_defs.h"
 
-/* The real type of the scalar kind (kernels/kind.h). */
+/* The real type of the scalar kind (kernels/kind.h), and a double as one. */
 typedef double qf_real;
+static inline QF_HD qf_real qf_real_from(double d) { return d; }
 
 #define QF_K(name) name
 #include "complex_kind.h"
 #undef QF_K
 
 /* The same in float (suffix _sf): the scalar float kind's (half_float_kind.h), single-precision links'
- * reconstruction (su3.h) and the GPU's half BLAS (blas.h). */
+ * reconstruction (su3.h) and the GPU's half BLAS (blas_units.h). */
 typedef float qf_real_sf;
+static inline QF_HD qf_real_sf qf_real_from_sf(double d) { return (float)d; }
 #define QF_K(name) name##_sf
 #include "complex_kind.h"
 #undef QF_K
