@@ -14,7 +14,6 @@
 #include "app.h"
 #include "commands.h"
 
-#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,44 +115,6 @@ static int parse(int argc, char **argv, prop_opts *o)
     return rc ? rc : qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
 
-/* Adds this process's part of the correlators: col[k] holds column k (source spin k / 3, colour
- * k % 3) of S(x, 0)[s c][s0 c0] over the process's sites (lexicographic in its part, whose time
- * coordinates start at t0). The rho needs the whole matrix, so the columns are kept. */
-static void contract(const int local[4], int t0, double *const col[12], double *pion, double *rho)
-{
-    /* DeGrand-Rossi gamma matrices, one nonzero per row: gcol[k][row] and gval[k][row] */
-    static const int gcol[3][4] = {{3, 2, 1, 0}, {3, 2, 1, 0}, {2, 3, 0, 1}};
-    static const double complex gval[3][4] = {{I, I, -I, -I}, {-1, 1, 1, -1}, {I, -I, -I, I}};
-    static const double g5[4] = {1, 1, -1, -1};
-    int64_t vol = qf_volume(local);
-    for (int64_t i = 0; i < vol; i++) {
-        int x[4];
-        qf_lex_coords(i, local, x);
-        x[3] += t0;
-        double complex S[12][12]; /* [s c][s0 c0] */
-        for (int k = 0; k < 12; k++)
-            for (int r = 0; r < 12; r++) S[r][k] = col[k][24 * i + 2 * r] + I * col[k][24 * i + 2 * r + 1];
-        double p = 0.0;
-        for (int r = 0; r < 12; r++)
-            for (int k = 0; k < 12; k++) p += creal(S[r][k] * conj(S[r][k]));
-        pion[x[3]] += p;
-        /* Tr[g_k S g_k g5 S^dagger g5] = sum g_k[a][a'] S[a' , b] g_k[b][b'] g5[b'] conj(S[a'', b']) g5[a''] */
-        double complex v = 0.0;
-        for (int k = 0; k < 3; k++)
-            for (int a = 0; a < 4; a++) {
-                int ap = gcol[k][a];
-                for (int b = 0; b < 4; b++) {
-                    int bp = gcol[k][b];
-                    /* (g5 S^dagger g5)[bp][a] = g5[bp] conj(S[a][bp]) g5[a] */
-                    double complex f = gval[k][a] * gval[k][b] * g5[bp] * g5[a];
-                    for (int c = 0; c < 3; c++)
-                        for (int c2 = 0; c2 < 3; c2++) v += f * S[3 * ap + c][3 * b + c2] * conj(S[3 * a + c][3 * bp + c2]);
-                }
-            }
-        rho[x[3]] += creal(v) / 3.0;
-    }
-}
-
 /* The gauge field: GAUGE_FILE read (every process its part; replicated --tile times), or a quenched
  * field generated on the spot; *plaquette its Re Tr / 3. */
 static int make_gauge(const prop_opts *o, qf_field *u, const int dims[4], double *plaquette)
@@ -185,39 +146,35 @@ static int make_gauge(const prop_opts *o, qf_field *u, const int dims[4], double
     return rc;
 }
 
-/* Each process holds its part of the sources and solutions only; the correlators are summed over the
- * processes at the end. */
+/* The 12 columns stay where they were solved (a GPU's memory on a GPU node): each point source is
+ * written there, and the correlators are contracted there (qf_field_point, qf_meson_correlators), so
+ * that the host neither builds nor reads a field between solves. */
 static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, const int dims[4])
 {
-    qf_field *b = NULL, *x = NULL;
+    qf_field *b = NULL, *col[12] = {NULL};
     qf_dirac *d = NULL;
     qf_linop *M = NULL;
-    double *col[12] = {0}, *src = NULL;
     double *pion = calloc((size_t)dims[3], sizeof *pion), *rho = calloc((size_t)dims[3], sizeof *rho);
-    int64_t vol = lat->local_volume;
-    /* the source sits at the origin: in the part of the process at the process grid's origin */
-    int holds_origin = !(lat->proc_coord[0] | lat->proc_coord[1] | lat->proc_coord[2] | lat->proc_coord[3]);
-    int rc = !pion || !rho || !(src = calloc((size_t)vol * 24, sizeof *src));
+    int rc = !pion || !rho ? qf_fail("out of host memory for the correlators") : QF_SUCCESS;
     const qf_dirac_params dp = o->dp;
     rc = rc || qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
-         qf_field_create(&b, lat, QF_FIELD_WILSON, dp.prec, 0) || qf_field_create(&x, lat, QF_FIELD_WILSON, dp.prec, 0);
+         qf_field_create_scratch(&b, lat, QF_FIELD_WILSON, dp.prec);
+    for (int k = 0; k < 12 && !rc; k++) rc = qf_field_create_scratch(&col[k], lat, QF_FIELD_WILSON, dp.prec);
     if (!rc) {
         qf_app_print_operator(&dp, QF_SCHUR_ASYMMETRIC);
         qf_app_print_solver(&o->sp, dp.prec, lat);
         rc = qf_app_mg_prepare(M, &o->sp); /* built once, reused by the 12 solves */
     }
-    double t_solve = 0.0, flops = 0.0;
+    double t0 = qf_wtime(), t_solve = 0.0, flops = 0.0;
     int iters = 0;
     for (int k = 0; k < 12 && !rc; k++) {
-        col[k] = malloc((size_t)vol * 24 * sizeof *col[k]);
-        memset(src, 0, (size_t)vol * 24 * sizeof *src);
-        if (holds_origin) src[2 * k] = 1.0; /* origin, spin k / 3, colour k % 3 */
+        static const int origin[4] = {0, 0, 0, 0};
         qf_solver_result res;
-        rc = !col[k] || qf_field_import_local(b, src) || qf_blas_axpby(0.0, NULL, 0.0, x, -1);
+        /* spin k / 3, colour k % 3: real 2 k of the origin's 24 */
+        rc = qf_field_point(b, origin, 2 * k) || qf_blas_axpby(0.0, NULL, 0.0, col[k], -1);
         qf_runtime_trace_begin();
-        rc = rc || qf_solve(M, x, b, &o->sp, &res);
+        rc = rc || qf_solve(M, col[k], b, &o->sp, &res);
         qf_runtime_trace_end();
-        rc = rc || qf_field_export_local(x, col[k]);
         if (!rc) {
             printf("solve %2d      spin %d colour %d: %4d iterations, %2d updates, true residual %.2e, %.2f s\n", k + 1,
                    k / 3, k % 3, res.iterations, res.updates, res.residual, res.seconds);
@@ -227,12 +184,11 @@ static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
             iters += res.iterations;
         }
     }
+    rc = rc || qf_meson_correlators(col, 0, pion, rho);
     if (!rc) {
-        contract(lat->local, lat->proc_coord[3] * lat->local[3], col, pion, rho);
-        rc = qf_runtime_sum_doubles(pion, dims[3]) || qf_runtime_sum_doubles(rho, dims[3]);
-    }
-    if (!rc) {
-        printf("propagator    12 solves, %d iterations, %.2f s, %.2f GFLOPS\n", iters, t_solve, flops / t_solve * 1e-9);
+        printf("propagator    12 solves, %d iterations, %.2f s, %.2f GFLOPS; with the sources and the contraction "
+               "%.2f s\n",
+               iters, t_solve, flops / t_solve * 1e-9, qf_wtime() - t0);
         qf_app_mg_report(&o->sp);
         printf("   t        pion C(t)               rho C(t)          m_eff pion   m_eff rho\n");
         for (int t = 0; t < dims[3]; t++) {
@@ -253,15 +209,14 @@ static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
             }
         }
     }
-    for (int k = 0; k < 12; k++) free(col[k]);
-    free(src);
     free(pion);
     free(rho);
     qf_app_mg_release(&o->sp);
     qf_linop_destroy(M);
     if (d) qf_dirac_destroy(d);
     if (b) qf_field_destroy(b);
-    if (x) qf_field_destroy(x);
+    for (int k = 0; k < 12; k++)
+        if (col[k]) qf_field_destroy(col[k]);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
@@ -290,10 +245,8 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     qf_linop *M = NULL;
     qf_field *b = NULL, *x[QF_MULTISHIFT_MAX] = {NULL};
     int64_t vol = lat->local_volume;
-    int holds_origin = !(lat->proc_coord[0] | lat->proc_coord[1] | lat->proc_coord[2] | lat->proc_coord[3]);
-    double *pion = calloc((size_t)n * T, sizeof *pion), *src = calloc((size_t)vol * 6, sizeof *src),
-           *sol = malloc((size_t)vol * 6 * sizeof *sol);
-    int rc = !pion || !src || !sol ? qf_fail("out of host memory for the sources and correlators") : QF_SUCCESS;
+    double *pion = calloc((size_t)n * T, sizeof *pion), *sol = malloc((size_t)vol * 6 * sizeof *sol);
+    int rc = !pion || !sol ? qf_fail("out of host memory for the sources and correlators") : QF_SUCCESS;
     rc = rc || qf_app_asqtad_create(&op, u, q, o->dp.phase, o->dp.prec, plaquette) ||
          qf_field_create(&b, lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
     for (int k = 0; k < nx && !rc; k++) rc = qf_field_create(&x[k], lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
@@ -310,10 +263,9 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     double t_solve = 0.0, flops = 0.0;
     int iters = 0, solves = 0;
     for (int c = 0; c < 3 && !rc; c++) {
-        memset(src, 0, (size_t)vol * 6 * sizeof *src);
-        if (holds_origin) src[2 * c] = 1.0; /* origin, colour c */
+        static const int origin[4] = {0, 0, 0, 0};
         qf_solver_result res[QF_MULTISHIFT_MAX];
-        rc = qf_field_import_local(b, src) || (!q->mass_list && qf_blas_axpby(0.0, NULL, 0.0, x[0], -1));
+        rc = qf_field_point(b, origin, 2 * c) /* colour c */ || (!q->mass_list && qf_blas_axpby(0.0, NULL, 0.0, x[0], -1));
         qf_runtime_trace_begin();
         if (q->mass_list) rc = rc || qf_asqtad_multimass(op, n, q->mass, x, b, &o->sp, res);
         else rc = rc || qf_solve(M, x[0], b, &o->sp, &res[0]);
@@ -379,7 +331,6 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
         }
     }
     free(pion);
-    free(src);
     free(sol);
     qf_linop_destroy(M);
     if (b) qf_field_destroy(b);

@@ -175,7 +175,7 @@ static int parse(int argc, char **argv, sched_opts *o)
  * updates of g from a cold start. iterations and |x|^2 (summed over the propagator's solves; the
  * plaquette of the generated field) are what the policies must agree on. */
 static int workload(const sched_opts *o, workload_kind w, qf_solver_params *sp, qf_dirac *d, qf_linop *M, qf_field *b,
-                    qf_field *x, qf_field *g, double *src, int64_t vol, qf_scalar *x2, int *iterations, double *norm)
+                    qf_field *x, qf_field *g, qf_scalar *x2, int *iterations, double *norm)
 {
     double re, im;
     qf_solver_result r;
@@ -198,11 +198,8 @@ static int workload(const sched_opts *o, workload_kind w, qf_solver_params *sp, 
     }
     int nsolves = w == WORKLOAD_PROPAGATOR ? 12 : 1;
     for (int s = 0; s < nsolves; s++) {
-        if (w == WORKLOAD_PROPAGATOR) {
-            memset(src, 0, (size_t)vol * 24 * sizeof *src);
-            src[2 * s] = 1.0;
-            if (qf_field_import(b, src)) return QF_ERROR;
-        }
+        static const int origin[4] = {0, 0, 0, 0};
+        if (w == WORKLOAD_PROPAGATOR && qf_field_point(b, origin, 2 * s)) return QF_ERROR; /* spin s / 3, colour s % 3 */
         if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, sp, &r) || qf_blas_norm2(x2, x, -1) ||
             qf_scalar_get(x2, &re, &im))
             return QF_ERROR;
@@ -249,12 +246,12 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
     }
     int iterations;
     double norm;
-    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, w, &sp, d, M, b, x, g, src, vol, x2, &iterations, &norm);
+    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, w, &sp, d, M, b, x, g, x2, &iterations, &norm);
     if (sp.mg) qf_mg_reset_stats(sp.mg); /* the per-level report below: the measured run's */
     if (w != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
     rc = rc || qf_runtime_stats_begin();
     if (!rc) {
-        rc = workload(o, w, &sp, d, M, b, x, g, src, vol, x2, &row->r.iterations, &row->x2);
+        rc = workload(o, w, &sp, d, M, b, x, g, x2, &row->r.iterations, &row->x2);
         rc = qf_runtime_stats_end(&stats) || rc;
     }
     if (!rc) {

@@ -378,6 +378,16 @@ int qf_insert_wilson_sap(const qf_wilson_sap_spec *sp, int b, int colour, qf_fie
 extern struct starpu_codelet qf_cl_field_gaussian;
 int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream);
 
+/* field_point: block b of f zero but real `real` of block-local site `site` (storage index; -1: no
+ * site of this block), which is 1 (kernels/meson.h). */
+extern struct starpu_codelet qf_cl_field_point;
+int qf_insert_field_point(qf_field *f, int b, int64_t site, int real);
+
+/* meson: the pion and rho correlators' sums over block b's sink sites, from the 12 columns of a
+ * point-source Wilson propagator (R each), added into sum, 2 T doubles (kernels/meson.h). */
+extern struct starpu_codelet qf_cl_meson;
+int qf_insert_meson(qf_field *const col[12], int b, int t_source, struct starpu_data_descr sum);
+
 /* ---- Improved staggered (asqtad) quarks (tasks/asqtad_links.c, tasks/asqtad.c); argument blocks and
  * site kernels in kernels/staggered.h. The link smearing works on double-precision fields: gauge the
  * input links, v the phased links (a gauge field with faces 2 deep), links the asqtad links (a

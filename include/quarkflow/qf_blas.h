@@ -91,6 +91,11 @@ int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int pari
  * (0 .. 2^20 - 1) and the global site: the same field for every block grid and worker. */
 int qf_field_gaussian(qf_field *f, uint64_t seed, int stream);
 
+/* A point source: every real of f zero but real `real` (0 .. site reals - 1) of the global site
+ * `site`, which is 1; one task a block, written where the field is next read (a GPU for a GPU solve)
+ * instead of imported from the host. Single or double precision. */
+int qf_field_point(qf_field *f, const int site[4], int real);
+
 /* Fused forms of the Krylov solvers, one pass over the fields each:
  * CG:       x = x + a p, r = r - a q, rr = |r|^2 (the new residual norm in the same pass);
  * BiCGStab: x = x + a p + w s, r = s - w t, rr = |r|^2; and the new direction p = r + beta (p - omega
