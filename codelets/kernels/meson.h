@@ -23,8 +23,8 @@ static inline QF_HD void qf_field_point_store(const qf_field_point_args *a, void
     qf_reals_store(block, a->prec, (size_t)a->site * (size_t)a->site_reals + (size_t)a->real, &one, 1);
 }
 
-/* meson: a block's sums over the sink sites of each time slice, added into acc[t0 + t] (pion) and
- * acc[T + t0 + t] (rho), t the block-local time. */
+/* meson: a block's sums over the sink sites of each time slice, added into acc[(t0 + t) mod T] (pion)
+ * and acc[T + (t0 + t) mod T] (rho), t the block-local time. */
 enum { QF_MESON_COLUMNS = 12 };
 typedef struct {
     int ext[QF_NDIM];
