@@ -31,12 +31,13 @@ static const char help[] =
     "  --dim X Y Z T       lattice (default 16 16 16 16)\n"
     "  --blocks BX BY BZ BT  block grid (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 8192 sites)\n"
     "  --workload W[,W..]  solve (default: one solve of a random source), propagator (the 12 solves of\n"
-    "                      a point source), dslash (--applications N of Mhat, default 100) or mg (the\n"
-    "                      solve by multigrid, as --solver mg: each policy builds its hierarchy first,\n"
-    "                      which the warm-up runs and the measured one reuse; the --mg-* options apply)\n"
-    "                      or gauge (--sweeps N, default 20, of heatbath + 4 overrelaxation at beta 6.0\n"
-    "                      from a cold start, as propagator generates its field; iterations are sweeps,\n"
-    "                      |x|^2 the plaquette); a list runs each in turn, a table each\n"
+    "                      a point source and their pion and rho contraction), dslash (--applications\n"
+    "                      N of Mhat, default 100), mg (the solve by multigrid, as --solver mg: each\n"
+    "                      policy builds its hierarchy first, which the warm-up runs and the measured\n"
+    "                      one reuse; the --mg-* options apply) or gauge (--sweeps N, default 20, of\n"
+    "                      heatbath + 4 overrelaxation at beta 6.0 from a cold start, as propagator\n"
+    "                      generates its field; iterations are sweeps, |x|^2 the plaquette); a list\n"
+    "                      runs each in turn, a table each\n"
     "  --versus-ncpu N     also run each policy and workload with N CPU workers (0: the GPUs alone) and\n"
     "                      print the time against that reference: the regression guard of a mixed node,\n"
     "                      whose default must not be slower than its GPUs alone (bench/RESULTS.md)\n"
@@ -170,12 +171,13 @@ static int parse(int argc, char **argv, sched_opts *o)
     return 0;
 }
 
-/* The workload once: a solve of the random source; the 12 point-source solves of a propagator
- * (spin-colour at the origin); `applications` chained applications of Mhat; or `sweeps` quenched
- * updates of g from a cold start. iterations and |x|^2 (summed over the propagator's solves; the
- * plaquette of the generated field) are what the policies must agree on. */
+/* The workload once: a solve of the random source; a propagator (the 12 point-source solves of the
+ * spin-colour sources at the origin into col, and their contraction, as the propagator command);
+ * `applications` chained applications of Mhat; or `sweeps` quenched updates of g from a cold start.
+ * iterations and |x|^2 (summed over the propagator's solves; the plaquette of the generated field)
+ * are what the policies must agree on. */
 static int workload(const sched_opts *o, workload_kind w, qf_solver_params *sp, qf_dirac *d, qf_linop *M, qf_field *b,
-                    qf_field *x, qf_field *g, qf_scalar *x2, int *iterations, double *norm)
+                    qf_field *x, qf_field *const col[12], qf_field *g, qf_scalar *x2, int *iterations, double *norm)
 {
     double re, im;
     qf_solver_result r;
@@ -200,13 +202,18 @@ static int workload(const sched_opts *o, workload_kind w, qf_solver_params *sp, 
     for (int s = 0; s < nsolves; s++) {
         static const int origin[4] = {0, 0, 0, 0};
         if (w == WORKLOAD_PROPAGATOR && qf_field_point(b, origin, 2 * s)) return QF_ERROR; /* spin s / 3, colour s % 3 */
-        if (qf_blas_axpby(0.0, NULL, 0.0, x, -1) || qf_solve(M, x, b, sp, &r) || qf_blas_norm2(x2, x, -1) ||
+        qf_field *sol = w == WORKLOAD_PROPAGATOR ? col[s] : x;
+        if (qf_blas_axpby(0.0, NULL, 0.0, sol, -1) || qf_solve(M, sol, b, sp, &r) || qf_blas_norm2(x2, sol, -1) ||
             qf_scalar_get(x2, &re, &im))
             return QF_ERROR;
         *iterations += r.iterations;
         *norm += re;
     }
-    return QF_SUCCESS;
+    if (w != WORKLOAD_PROPAGATOR) return QF_SUCCESS;
+    double *c = malloc(2 * (size_t)o->dims[3] * sizeof *c);
+    int rc = !c ? qf_fail("out of host memory for the correlators") : qf_meson_correlators(col, 0, c, c + o->dims[3]);
+    free(c);
+    return rc;
 }
 
 /* One policy and workload: StarPU started with it (ncpu >= 0: that many CPU workers), the multigrid
@@ -222,7 +229,7 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
         return;
     }
     qf_lattice lat;
-    qf_field *u = NULL, *b = NULL, *x = NULL, *g = NULL;
+    qf_field *u = NULL, *b = NULL, *x = NULL, *g = NULL, *col[12] = {NULL};
     qf_dirac *d = NULL;
     qf_linop *M = NULL;
     qf_scalar *x2 = NULL;
@@ -235,6 +242,8 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
          qf_field_create(&b, &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
          qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2) ||
          (w == WORKLOAD_GAUGE && qf_field_create(&g, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0));
+    for (int k = 0; k < 12 && !rc && w == WORKLOAD_PROPAGATOR; k++)
+        rc = qf_field_create_scratch(&col[k], &lat, QF_FIELD_WILSON, o->p.prec);
     if (!rc) qf_app_random_spinor(src, vol, o->seed);
     rc = rc || qf_field_import(b, src);
     qf_solver_params sp = o->sp;
@@ -246,12 +255,12 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
     }
     int iterations;
     double norm;
-    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, w, &sp, d, M, b, x, g, x2, &iterations, &norm);
+    for (int k = 0; k < o->warmup && !rc; k++) rc = workload(o, w, &sp, d, M, b, x, col, g, x2, &iterations, &norm);
     if (sp.mg) qf_mg_reset_stats(sp.mg); /* the per-level report below: the measured run's */
     if (w != WORKLOAD_PROPAGATOR) rc = rc || qf_field_import(b, src); /* the same source again */
     rc = rc || qf_runtime_stats_begin();
     if (!rc) {
-        rc = workload(o, w, &sp, d, M, b, x, g, x2, &row->r.iterations, &row->x2);
+        rc = workload(o, w, &sp, d, M, b, x, col, g, x2, &row->r.iterations, &row->x2);
         rc = qf_runtime_stats_end(&stats) || rc;
     }
     if (!rc) {
@@ -275,6 +284,8 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
     qf_field *f[4] = {u, b, x, g};
     for (int k = 0; k < 4; k++)
         if (f[k]) qf_field_destroy(f[k]);
+    for (int k = 0; k < 12; k++)
+        if (col[k]) qf_field_destroy(col[k]);
     free(src);
     qf_runtime_shutdown();
 }
