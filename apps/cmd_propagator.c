@@ -220,20 +220,6 @@ static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
-/* Adds |x|^2 of this process's part of a colour vector per time slice into c (local: the part's
- * extents, t0 its first time coordinate). */
-static void add_slices(const int local[4], int t0, const double *v, double *c)
-{
-    int64_t vol = qf_volume(local);
-    for (int64_t i = 0; i < vol; i++) {
-        int x[4];
-        qf_lex_coords(i, local, x);
-        double s = 0.0;
-        for (int k = 0; k < 6; k++) s += v[6 * i + k] * v[6 * i + k];
-        c[t0 + x[3]] += s;
-    }
-}
-
 /* --action asqtad: for each source colour at the origin, M(m) x = b for every mass (one solve each, or
  * one multi-shift solve for --masses), and the Goldstone pion C(t) = sum_c sum_{x, t} |x_c(x)|^2 of
  * each mass. */
@@ -244,9 +230,8 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     qf_asqtad *op = NULL;
     qf_linop *M = NULL;
     qf_field *b = NULL, *x[QF_MULTISHIFT_MAX] = {NULL};
-    int64_t vol = lat->local_volume;
-    double *pion = calloc((size_t)n * T, sizeof *pion), *sol = malloc((size_t)vol * 6 * sizeof *sol);
-    int rc = !pion || !sol ? qf_fail("out of host memory for the sources and correlators") : QF_SUCCESS;
+    double *pion = calloc((size_t)n * T, sizeof *pion), *slice = malloc((size_t)T * sizeof *slice);
+    int rc = !pion || !slice ? qf_fail("out of host memory for the sources and correlators") : QF_SUCCESS;
     rc = rc || qf_app_asqtad_create(&op, u, q, o->dp.phase, o->dp.prec, plaquette) ||
          qf_field_create(&b, lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
     for (int k = 0; k < nx && !rc; k++) rc = qf_field_create(&x[k], lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
@@ -270,9 +255,9 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
         if (q->mass_list) rc = rc || qf_asqtad_multimass(op, n, q->mass, x, b, &o->sp, res);
         else rc = rc || qf_solve(M, x[0], b, &o->sp, &res[0]);
         qf_runtime_trace_end();
-        for (int k = 0; k < nx && !rc; k++) {
-            rc = qf_field_export_local(x[k], sol);
-            if (!rc) add_slices(lat->local, lat->proc_coord[3] * lat->local[3], sol, pion + (size_t)k * T);
+        for (int k = 0; k < nx && !rc; k++) { /* summed where x[k] lives, whole on every process */
+            rc = qf_field_slice_norm2(x[k], 0, slice);
+            for (int t = 0; t < T && !rc; t++) pion[(size_t)k * T + t] += slice[t];
         }
         if (rc) break;
         /* a multi-shift solve's seconds and flops are the whole solve's, its iterations those of each mass */
@@ -295,7 +280,6 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
         iters += most;
         solves++;
     }
-    rc = rc || qf_runtime_sum_doubles(pion, (int64_t)n * T);
     if (!rc) {
         printf("propagator    %d %s, %d iterations, %.2f s, %.2f GFLOPS\n", solves,
                q->mass_list ? "multi-mass solves (one a source colour)" : "solves (one a source colour)", iters, t_solve,
@@ -331,7 +315,7 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
         }
     }
     free(pion);
-    free(sol);
+    free(slice);
     qf_linop_destroy(M);
     if (b) qf_field_destroy(b);
     for (int k = 0; k < nx; k++)

@@ -383,10 +383,12 @@ int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream);
 extern struct starpu_codelet qf_cl_field_point;
 int qf_insert_field_point(qf_field *f, int b, int64_t site, int real);
 
-/* meson: the pion and rho correlators' sums over block b's sink sites, from the 12 columns of a
- * point-source Wilson propagator (R each), added into sum, 2 T doubles (kernels/meson.h). */
-extern struct starpu_codelet qf_cl_meson;
-int qf_insert_meson(qf_field *const col[12], int b, int t_source, struct starpu_data_descr sum);
+/* slice_sums: time-slice sums over block b's sites (times counted from t_source) of a quantity `what`
+ * (qf_slice_quantity, kernels/meson.h) of the fields f (R each): the pion and rho correlators' terms of
+ * the 12 columns of a point-source Wilson propagator (2 T doubles), or |f[0]|^2 (T doubles), added
+ * into sum. */
+extern struct starpu_codelet qf_cl_slice_sums;
+int qf_insert_slice_sums(const qf_field *const *f, int what, int b, int t_source, struct starpu_data_descr sum);
 
 /* ---- Improved staggered (asqtad) quarks (tasks/asqtad_links.c, tasks/asqtad.c); argument blocks and
  * site kernels in kernels/staggered.h. The link smearing works on double-precision fields: gauge the

@@ -1,5 +1,5 @@
 # Observables beyond the plaquette, as task graphs: the Polyakov loop and the clover-leaf field
-# strength (tasks/polyakov.c, tasks/field_strength.c), a propagator's point sources and meson
+# strength (tasks/polyakov.c, tasks/field_strength.c), a propagator's point sources and time-slice
 # correlators (tasks/propagator.c), their codelets and CUDA implementations.
 # Paths relative to the repository root; included by the top CMakeLists.txt.
 set(QF_OBSERVABLES_C_SOURCES
@@ -10,7 +10,7 @@ set(QF_OBSERVABLES_C_SOURCES
   codelets/leaf_transport.c
   codelets/leaf_sum.c
   codelets/field_point.c
-  codelets/meson.c
+  codelets/slice_sums.c
   tasks/polyakov.c
   tasks/field_strength.c
   tasks/propagator.c)
@@ -22,4 +22,4 @@ set(QF_OBSERVABLES_CUDA_SOURCES
   codelets/leaf_transport.cu
   codelets/leaf_sum.cu
   codelets/field_point.cu
-  codelets/meson.cu)
+  codelets/slice_sums.cu)

@@ -61,7 +61,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_mg_schur_invert, "c_inv", COLOUR_MG_SETUP},
     {&qf_cl_field_gaussian, "gauss", COLOUR_RANDOM},
     {&qf_cl_field_point, "point", COLOUR_RANDOM},
-    {&qf_cl_meson, "meson", COLOUR_GAUGE_OBS},
+    {&qf_cl_slice_sums, "slices", COLOUR_GAUGE_OBS},
     {&qf_cl_domain_layout, "dom_lay", COLOUR_CONVERT},
     {&qf_cl_wilson_sap, "sap", COLOUR_INTERIOR},
     {&qf_cl_asqtad_phases, "ks_phase", COLOUR_GAUGE},

@@ -1,9 +1,11 @@
-/* A propagator's point sources and meson correlators as task graphs (qf_field_point, qf_blas.h;
- * qf_meson_correlators, qf_observables.h): one field_point or meson task a block, so that the 12
- * solves of a propagator neither import their sources from nor export their solutions to the host. */
+/* A propagator's point sources and correlators as task graphs (qf_field_point, qf_blas.h;
+ * qf_meson_correlators and qf_field_slice_norm2, qf_observables.h): one field_point or slice_sums task
+ * a block, so that the solves of a propagator neither import their sources from nor export their
+ * solutions to the host. */
 #include "quarkflow/qf_blas.h"
 #include "quarkflow/qf_observables.h"
 #include "tasks.h"
+#include "kernels/meson.h" /* qf_slice_quantity, qf_slice_nsums */
 
 static int check_full_precision(const qf_field *f, const char *fn)
 {
@@ -40,8 +42,26 @@ int qf_field_point(qf_field *f, const int site[4], int real)
     return QF_SUCCESS;
 }
 
-/* A CUDA thread block sums its sites into shared bins, a block-local time slice each (meson.cu). */
-enum { MESON_MAX_BLOCK_T = 2048 };
+/* A CUDA thread block sums its sites into shared bins, a block-local time slice each (slice_sums.cu). */
+enum { SLICE_MAX_BLOCK_T = 2048 };
+
+/* The time-slice sums of `what` over the fields f (checked by the caller), nsums T doubles into out. */
+static int slice_sums(const qf_field *const *f, qf_slice_quantity what, int t_source, double *out, const char *fn)
+{
+    const qf_lattice *lat = f[0]->lat;
+    int T = lat->global[3], n = qf_slice_nsums(what) * T;
+    if (t_source < 0 || t_source >= T)
+        return qf_fail("%s: source time %d is outside the lattice (0 .. %d)", fn, t_source, T - 1);
+    if (lat->block[3] > SLICE_MAX_BLOCK_T)
+        return qf_fail("%s: blocks %d sites long in t; use a block grid with blocks of at most %d", fn, lat->block[3],
+                       SLICE_MAX_BLOCK_T);
+    qf_block_sum sum;
+    if (qf_block_sum_begin_host(&sum, n, lat)) return QF_ERROR;
+    int rc = QF_SUCCESS;
+    for (int b = 0; !rc && b < lat->nblocks; b++)
+        if (qf_lattice_block_is_local(lat, b)) rc = qf_insert_slice_sums(f, what, b, t_source, qf_block_sum_descr(&sum, b));
+    return qf_block_sum_read(&sum, out, n) || rc ? QF_ERROR : QF_SUCCESS;
+}
 
 int qf_meson_correlators(qf_field *const col[12], int t_source, double *pion, double *rho)
 {
@@ -56,28 +76,22 @@ int qf_meson_correlators(qf_field *const col[12], int t_source, double *pion, do
         if (col[k]->prec != col[0]->prec || !qf_lattice_same(col[k]->lat, col[0]->lat))
             return qf_fail("qf_meson_correlators: column %d differs from column 0 in precision or lattice", k);
     }
-    const qf_lattice *lat = col[0]->lat;
-    int T = lat->global[3];
-    if (t_source < 0 || t_source >= T)
-        return qf_fail("qf_meson_correlators: source time %d is outside the lattice (0 .. %d)", t_source, T - 1);
-    if (lat->block[3] > MESON_MAX_BLOCK_T)
-        return qf_fail("qf_meson_correlators: blocks %d sites long in t; use a block grid with blocks of at most %d",
-                       lat->block[3], MESON_MAX_BLOCK_T);
+    int T = col[0]->lat->global[3];
     double *sums = malloc(2 * (size_t)T * sizeof *sums);
     if (!sums) return qf_fail("out of host memory for the correlators");
-    qf_block_sum sum;
-    if (qf_block_sum_begin_host(&sum, 2 * T, lat)) {
-        free(sums);
-        return QF_ERROR;
-    }
-    int rc = QF_SUCCESS;
-    for (int b = 0; !rc && b < lat->nblocks; b++)
-        if (qf_lattice_block_is_local(lat, b)) rc = qf_insert_meson(col, b, t_source, qf_block_sum_descr(&sum, b));
-    rc = qf_block_sum_read(&sum, sums, 2 * T) || rc;
+    int rc = slice_sums((const qf_field *const *)col, QF_SLICE_MESON, t_source, sums, "qf_meson_correlators");
     if (!rc) {
         memcpy(pion, sums, (size_t)T * sizeof *pion);
         memcpy(rho, sums + T, (size_t)T * sizeof *rho);
     }
     free(sums);
     return rc;
+}
+
+int qf_field_slice_norm2(const qf_field *f, int t_source, double *c)
+{
+    if (qf_sequence_failed()) return QF_ERROR;
+    if (!f || !c) return qf_fail("qf_field_slice_norm2: the field or the result is NULL");
+    if (check_full_precision(f, "qf_field_slice_norm2")) return QF_ERROR;
+    return slice_sums(&f, QF_SLICE_NORM2, t_source, c, "qf_field_slice_norm2");
 }

@@ -3,8 +3,9 @@
  * clover; the contraction by qf_meson_correlators where the columns live) against 12 solves of the
  * independent reference operator (dirac_reference.c) by conjugate gradients on the normal equations
  * in plain loops, contracted with the full 4x4 gamma matrices, on 4^4 and 4^3 x 8 random gauge
- * fields; the correlators must agree to 1e-10 relative. Also: point sources against the host's, in
- * both full precisions, the correlators from another source time, and what both functions refuse. */
+ * fields; the correlators must agree to 1e-10 relative. Also: point sources and time-slice norms
+ * (qf_field_slice_norm2) against the host's, in both full precisions, the pion as the columns' slice
+ * norms, the correlators from another source time, and what the functions refuse. */
 #include "check.h"
 #include "test_start.h"
 #include "dirac_reference.h"
@@ -104,6 +105,29 @@ static void check_point_source(const qf_lattice *lat, qf_precision prec)
     free(got);
 }
 
+/* qf_field_slice_norm2 of a Gaussian staggered field against the host's sums of its exported reals,
+ * from source time 1. */
+static void check_slice_norm2(const qf_lattice *lat, qf_precision prec)
+{
+    int T = lat->global[3];
+    int64_t V = lat->global_volume;
+    double *v = malloc((size_t)V * 6 * sizeof *v), got[16], want[16] = {0};
+    qf_field *f = NULL;
+    int rc = qf_field_create_scratch(&f, lat, QF_FIELD_STAGGERED, prec) || qf_field_gaussian(f, 9, 1) ||
+             qf_field_export(f, v) || qf_field_slice_norm2(f, 1, got);
+    CHECK(rc == QF_SUCCESS, "slice norms: %s", qf_last_error());
+    for (int64_t i = 0; i < V && !rc; i++) {
+        int t = (int)(i / (V / T));
+        for (int k = 0; k < 6; k++) want[(t - 1 + T) % T] += v[6 * i + k] * v[6 * i + k];
+    }
+    double worst = 0.0;
+    for (int t = 0; t < T && !rc; t++) worst = fmax(worst, fabs(got[t] - want[t]) / want[t]);
+    CHECK(!rc && worst <= 1e-13, "slice norms in %s: %.2e relative from the host's", prec == QF_DOUBLE ? "double" : "single",
+          worst);
+    qf_field_destroy(f);
+    free(v);
+}
+
 static void test_lattice(const int L[4], const int blocks[4], uint64_t seed)
 {
     int64_t V = ref_volume(L), n = V * REF_SPINOR_REALS;
@@ -129,10 +153,15 @@ static void test_lattice(const int L[4], const int blocks[4], uint64_t seed)
     }
     check_point_source(&lat, QF_DOUBLE);
     check_point_source(&lat, QF_SINGLE);
+    check_slice_norm2(&lat, QF_DOUBLE);
+    check_slice_norm2(&lat, QF_SINGLE);
     qf_field *h = NULL;
     CHECK(qf_field_create_scratch(&h, &lat, QF_FIELD_WILSON, QF_HALF) == QF_SUCCESS &&
               qf_field_point(h, origin, 0) == QF_ERROR && strstr(qf_last_error(), "half-precision field"),
           "a half-precision point source: %s", qf_last_error());
+    double c[16];
+    CHECK(h && qf_field_slice_norm2(h, 0, c) == QF_ERROR && strstr(qf_last_error(), "half-precision field"),
+          "the slice norms of a half-precision field: %s", qf_last_error());
     qf_field_destroy(h);
     ref_dirac r;
     ref_dirac_init(&r, L, links, dp.kappa, dp.csw, dp.phase);
@@ -158,6 +187,16 @@ static void test_lattice(const int L[4], const int blocks[4], uint64_t seed)
         worst = fmax(worst, fmax(fabs(pion[t] - pion_ref[t]) / fabs(pion_ref[t]), fabs(rho[t] - rho_ref[t]) / fabs(rho_ref[t])));
     CHECK(worst <= 1e-10, "lattice %d %d %d %d: correlators differ by %.3e relative (pion C(0) %.15e vs %.15e, rho %.15e vs %.15e)",
           L[0], L[1], L[2], L[3], worst, pion[0], pion_ref[0], rho[0], rho_ref[0]);
+    /* the pion is the columns' time-slice norms summed */
+    double pion_norms[16] = {0}, slice[16];
+    for (int k = 0; k < 12 && !rc; k++) {
+        rc = qf_field_slice_norm2(col[k], 0, slice);
+        for (int t = 0; t < L[3]; t++) pion_norms[t] += slice[t];
+    }
+    double worst_norms = 0.0;
+    for (int t = 0; t < L[3]; t++) worst_norms = fmax(worst_norms, fabs(pion_norms[t] - pion[t]) / pion[t]);
+    CHECK(rc == QF_SUCCESS && worst_norms <= 1e-13, "the columns' slice norms against the pion: %.2e relative (%s)",
+          worst_norms, rc ? qf_last_error() : "values");
     /* the same columns taken as a source at time 2: the correlators two slices on */
     rc = qf_meson_correlators(col, 2, pion2, rho2);
     int shifted = rc == QF_SUCCESS;

@@ -1,7 +1,8 @@
-/* Site kernels of a point-source Wilson propagator's observables: the point source itself (a field
- * that is zero but for one real, written on the device that holds the block instead of imported
- * from the host), and the pion and rho correlators' terms at one sink site from the 12 solution
- * columns, so that a propagator's contraction runs where its columns live. */
+/* Site kernels of a propagator's observables: the point source itself (a field that is zero but for
+ * one real, written on the device that holds the block instead of imported from the host), and the
+ * time-slice sums of the correlators: the pion and rho terms at one sink site from the 12 columns of
+ * a Wilson propagator, or |f|^2 of one field (the staggered Goldstone pion), so that a propagator's
+ * contraction runs where its solutions live. */
 #ifndef QF_KERNEL_MESON_H
 #define QF_KERNEL_MESON_H
 
@@ -23,15 +24,22 @@ static inline QF_HD void qf_field_point_store(const qf_field_point_args *a, void
     qf_reals_store(block, a->prec, (size_t)a->site * (size_t)a->site_reals + (size_t)a->real, &one, 1);
 }
 
-/* meson: a block's sums over the sink sites of each time slice, added into acc[(t0 + t) mod T] (pion)
- * and acc[T + (t0 + t) mod T] (rho), t the block-local time. */
+/* slice_sums: a block's sums over its sites of each time slice of one site quantity, added into
+ * acc[k T + (t0 + t) mod T] for the quantity's sums k, t the block-local time: the meson correlators'
+ * terms of the 12 columns of a propagator (2 sums: pion, rho), or |f|^2 of one field (1 sum). */
 enum { QF_MESON_COLUMNS = 12 };
+typedef enum { QF_SLICE_MESON, QF_SLICE_NORM2 } qf_slice_quantity;
 typedef struct {
     int ext[QF_NDIM];
     int t0; /* global time of the block's first slice, counted from the source's */
     int T;  /* global time extent */
+    int site_reals;
+    qf_slice_quantity what;
     qf_precision prec;
-} qf_meson_args;
+} qf_slice_args;
+
+static inline QF_HD int qf_slice_nsums(qf_slice_quantity what) { return what == QF_SLICE_MESON ? 2 : 1; }
+static inline QF_HD int qf_slice_nfields(qf_slice_quantity what) { return what == QF_SLICE_MESON ? QF_MESON_COLUMNS : 1; }
 
 /* The terms of sink site s: pion sum_{a, b} |S[a][b]|^2 and rho (1/3) sum_k Re Tr[g_k S g_k g5 S^+ g5]
  * over the spatial DeGrand-Rossi gammas g_1..g_3 (DESIGN.md), where S[s c][s0 c0] is component (s, c)
@@ -72,6 +80,25 @@ static inline QF_HD void qf_meson_site(const void *const col[QF_MESON_COLUMNS], 
         }
     *pion = p;
     *rho = v.re / 3.0;
+}
+
+/* |f|^2 of site s. */
+static inline QF_HD double qf_site_norm2(const void *f, qf_precision prec, int64_t s, int site_reals)
+{
+    double sum = 0.0;
+    for (int k = 0; k < site_reals; k++) {
+        double v;
+        qf_reals_load(f, prec, (size_t)s * (size_t)site_reals + (size_t)k, &v, 1);
+        sum += v * v;
+    }
+    return sum;
+}
+
+/* The quantity's sums at site s (qf_slice_nsums of them). */
+static inline QF_HD void qf_slice_site(const qf_slice_args *a, const void *const *f, int64_t s, double out[2])
+{
+    if (a->what == QF_SLICE_MESON) qf_meson_site(f, a->prec, s, &out[0], &out[1]);
+    else out[0] = qf_site_norm2(f[0], a->prec, s, a->site_reals);
 }
 
 #endif

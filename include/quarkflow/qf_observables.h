@@ -39,6 +39,11 @@ int qf_gauge_field_strength(const qf_field *gauge, qf_field *fmunu);
  * process gets the whole correlators (T = the global time extent values each). */
 int qf_meson_correlators(qf_field *const col[12], int t_source, double *pion, double *rho);
 
+/* The time-slice sums c[t] = sum over the sites x at time t_source + t (mod T) of |f(x)|^2, every real of
+ * the site (single or double precision; the staggered Goldstone pion of one source colour, as MILC's
+ * spectrum codes compute it): one slice_sums task a block, run where f lives; every process gets all T. */
+int qf_field_slice_norm2(const qf_field *f, int t_source, double *c);
+
 #ifdef __cplusplus
 }
 #endif
