@@ -115,6 +115,9 @@ static int parse(int argc, char **argv, prop_opts *o)
     return rc ? rc : qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
 
+/* Every source sits at the origin; the correlators count time from its. */
+static const int source_site[4] = {0, 0, 0, 0};
+
 /* The gauge field: GAUGE_FILE read (every process its part; replicated --tile times), or a quenched
  * field generated on the spot; *plaquette its Re Tr / 3. */
 static int make_gauge(const prop_opts *o, qf_field *u, const int dims[4], double *plaquette)
@@ -168,10 +171,9 @@ static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     double t0 = qf_wtime(), t_solve = 0.0, flops = 0.0;
     int iters = 0;
     for (int k = 0; k < 12 && !rc; k++) {
-        static const int origin[4] = {0, 0, 0, 0};
         qf_solver_result res;
-        /* spin k / 3, colour k % 3: real 2 k of the origin's 24 */
-        rc = qf_field_point(b, origin, 2 * k) || qf_blas_axpby(0.0, NULL, 0.0, col[k], -1);
+        /* spin k / 3, colour k % 3: real 2 k of the source site's 24 */
+        rc = qf_field_point(b, source_site, 2 * k) || qf_blas_axpby(0.0, NULL, 0.0, col[k], -1);
         qf_runtime_trace_begin();
         rc = rc || qf_solve(M, col[k], b, &o->sp, &res);
         qf_runtime_trace_end();
@@ -184,7 +186,7 @@ static int run_wilson(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
             iters += res.iterations;
         }
     }
-    rc = rc || qf_meson_correlators(col, 0, pion, rho);
+    rc = rc || qf_meson_correlators(col, source_site[3], pion, rho);
     if (!rc) {
         printf("propagator    12 solves, %d iterations, %.2f s, %.2f GFLOPS; with the sources and the contraction "
                "%.2f s\n",
@@ -231,7 +233,7 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     qf_linop *M = NULL;
     qf_field *b = NULL, *x[QF_MULTISHIFT_MAX] = {NULL};
     double *pion = calloc((size_t)n * T, sizeof *pion), *slice = malloc((size_t)T * sizeof *slice);
-    int rc = !pion || !slice ? qf_fail("out of host memory for the sources and correlators") : QF_SUCCESS;
+    int rc = !pion || !slice ? qf_fail("out of host memory for the correlators") : QF_SUCCESS;
     rc = rc || qf_app_asqtad_create(&op, u, q, o->dp.phase, o->dp.prec, plaquette) ||
          qf_field_create(&b, lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
     for (int k = 0; k < nx && !rc; k++) rc = qf_field_create(&x[k], lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
@@ -248,15 +250,14 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     double t_solve = 0.0, flops = 0.0;
     int iters = 0, solves = 0;
     for (int c = 0; c < 3 && !rc; c++) {
-        static const int origin[4] = {0, 0, 0, 0};
         qf_solver_result res[QF_MULTISHIFT_MAX];
-        rc = qf_field_point(b, origin, 2 * c) /* colour c */ || (!q->mass_list && qf_blas_axpby(0.0, NULL, 0.0, x[0], -1));
+        rc = qf_field_point(b, source_site, 2 * c) /* colour c */ || (!q->mass_list && qf_blas_axpby(0.0, NULL, 0.0, x[0], -1));
         qf_runtime_trace_begin();
         if (q->mass_list) rc = rc || qf_asqtad_multimass(op, n, q->mass, x, b, &o->sp, res);
         else rc = rc || qf_solve(M, x[0], b, &o->sp, &res[0]);
         qf_runtime_trace_end();
         for (int k = 0; k < nx && !rc; k++) { /* summed where x[k] lives, whole on every process */
-            rc = qf_field_slice_norm2(x[k], 0, slice);
+            rc = qf_field_slice_norm2(x[k], source_site[3], slice);
             for (int t = 0; t < T && !rc; t++) pion[(size_t)k * T + t] += slice[t];
         }
         if (rc) break;

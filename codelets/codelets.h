@@ -378,8 +378,8 @@ int qf_insert_wilson_sap(const qf_wilson_sap_spec *sp, int b, int colour, qf_fie
 extern struct starpu_codelet qf_cl_field_gaussian;
 int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream);
 
-/* field_point: block b of f zero but real `real` of block-local site `site` (storage index; -1: no
- * site of this block), which is 1 (kernels/meson.h). */
+/* field_point: real `real` of block-local site `site` (storage index) of block b of f set to 1 (RW;
+ * kernels/meson.h). */
 extern struct starpu_codelet qf_cl_field_point;
 int qf_insert_field_point(qf_field *f, int b, int64_t site, int real);
 

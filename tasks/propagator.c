@@ -1,26 +1,17 @@
 /* A propagator's point sources and correlators as task graphs (qf_field_point, qf_blas.h;
- * qf_meson_correlators and qf_field_slice_norm2, qf_observables.h): one field_point or slice_sums task
- * a block, so that the solves of a propagator neither import their sources from nor export their
- * solutions to the host. */
+ * qf_meson_correlators and qf_field_slice_norm2, qf_observables.h): the BLAS's zero and one field_point
+ * task, or one slice_sums task a block, so that the solves of a propagator neither import their
+ * sources from nor export their solutions to the host. */
 #include "quarkflow/qf_blas.h"
 #include "quarkflow/qf_observables.h"
 #include "tasks.h"
 #include "kernels/meson.h" /* qf_slice_quantity, qf_slice_nsums */
 
-static int check_full_precision(const qf_field *f, const char *fn)
-{
-    if (f->prec == QF_HALF)
-        return qf_fail("%s on a half-precision field: use a single- or double-precision field and convert it "
-                       "(qf_field_convert)",
-                       fn);
-    return QF_SUCCESS;
-}
-
 int qf_field_point(qf_field *f, const int site[4], int real)
 {
     if (qf_sequence_failed()) return QF_ERROR;
     if (!f || !site) return qf_fail("qf_field_point: the field or the site is NULL");
-    if (check_full_precision(f, "qf_field_point")) return QF_ERROR;
+    if (qf_precision_check_full(f->prec, "qf_field_point's field")) return QF_ERROR;
     const qf_lattice *lat = f->lat;
     for (int mu = 0; mu < QF_NDIM; mu++)
         if (site[mu] < 0 || site[mu] >= lat->global[mu])
@@ -29,6 +20,7 @@ int qf_field_point(qf_field *f, const int site[4], int real)
     if (real < 0 || real >= f->shape.site_reals)
         return qf_fail("qf_field_point: real %d: a %s site holds reals 0 .. %d", real, qf_field_kind_name(f->shape.kind),
                        f->shape.site_reals - 1);
+    if (qf_blas_axpby(0.0, NULL, 0.0, f, -1)) return QF_ERROR;
     for (int b = 0; b < lat->nblocks; b++) {
         if (!qf_lattice_block_is_local(lat, b)) continue;
         int o[QF_NDIM], x[QF_NDIM], inside = 1;
@@ -37,9 +29,9 @@ int qf_field_point(qf_field *f, const int site[4], int real)
             x[mu] = site[mu] - o[mu];
             inside = inside && x[mu] >= 0 && x[mu] < lat->block[mu];
         }
-        if (qf_insert_field_point(f, b, inside ? qf_block_site_index(x, lat->block) : -1, real)) return QF_ERROR;
+        if (inside) return qf_insert_field_point(f, b, qf_block_site_index(x, lat->block), real);
     }
-    return QF_SUCCESS;
+    return QF_SUCCESS; /* the site is another process's */
 }
 
 /* A CUDA thread block sums its sites into shared bins, a block-local time slice each (slice_sums.cu). */
@@ -72,7 +64,7 @@ int qf_meson_correlators(qf_field *const col[12], int t_source, double *pion, do
         if (col[k]->shape.kind != QF_FIELD_WILSON)
             return qf_fail("qf_meson_correlators: column %d is a %s field, not a Wilson colour-spinor field", k,
                            qf_field_kind_name(col[k]->shape.kind));
-        if (check_full_precision(col[k], "qf_meson_correlators")) return QF_ERROR;
+        if (qf_precision_check_full(col[k]->prec, "qf_meson_correlators' column")) return QF_ERROR;
         if (col[k]->prec != col[0]->prec || !qf_lattice_same(col[k]->lat, col[0]->lat))
             return qf_fail("qf_meson_correlators: column %d differs from column 0 in precision or lattice", k);
     }
@@ -92,6 +84,6 @@ int qf_field_slice_norm2(const qf_field *f, int t_source, double *c)
 {
     if (qf_sequence_failed()) return QF_ERROR;
     if (!f || !c) return qf_fail("qf_field_slice_norm2: the field or the result is NULL");
-    if (check_full_precision(f, "qf_field_slice_norm2")) return QF_ERROR;
+    if (qf_precision_check_full(f->prec, "qf_field_slice_norm2's field")) return QF_ERROR;
     return slice_sums(&f, QF_SLICE_NORM2, t_source, c, "qf_field_slice_norm2");
 }

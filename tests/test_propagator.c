@@ -157,10 +157,10 @@ static void test_lattice(const int L[4], const int blocks[4], uint64_t seed)
     check_slice_norm2(&lat, QF_SINGLE);
     qf_field *h = NULL;
     CHECK(qf_field_create_scratch(&h, &lat, QF_FIELD_WILSON, QF_HALF) == QF_SUCCESS &&
-              qf_field_point(h, origin, 0) == QF_ERROR && strstr(qf_last_error(), "half-precision field"),
+              qf_field_point(h, origin, 0) == QF_ERROR && strstr(qf_last_error(), "field precision half"),
           "a half-precision point source: %s", qf_last_error());
     double c[16];
-    CHECK(h && qf_field_slice_norm2(h, 0, c) == QF_ERROR && strstr(qf_last_error(), "half-precision field"),
+    CHECK(h && qf_field_slice_norm2(h, 0, c) == QF_ERROR && strstr(qf_last_error(), "field precision half"),
           "the slice norms of a half-precision field: %s", qf_last_error());
     qf_field_destroy(h);
     ref_dirac r;

@@ -9,15 +9,14 @@
 #include "qf_complex.h"
 #include "reals.h"
 
-/* field_point: the block's reals all zero but real `real` of the site of storage index `site`
- * (site < 0: the source is in another block, and the block is only cleared). */
+/* field_point: real `real` of the site of storage index `site` of a block set to 1. */
 typedef struct {
     int64_t site;
     int site_reals, real;
     qf_precision prec;
 } qf_field_point_args;
 
-/* The source's one real stored over the cleared block. */
+/* The source's one real stored into its block. */
 static inline QF_HD void qf_field_point_store(const qf_field_point_args *a, void *block)
 {
     const double one = 1.0;

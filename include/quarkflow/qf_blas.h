@@ -92,8 +92,9 @@ int qf_blas_conj_mul(qf_field *y, const qf_field *w, const qf_field *x, int pari
 int qf_field_gaussian(qf_field *f, uint64_t seed, int stream);
 
 /* A point source: every real of f zero but real `real` (0 .. site reals - 1) of the global site
- * `site`, which is 1; one task a block, written where the field is next read (a GPU for a GPU solve)
- * instead of imported from the host. Single or double precision. */
+ * `site`, which is 1: f zeroed as qf_blas_axpby(0, NULL, 0, f, -1) does, then one task on the block
+ * holding the site, both run where the field is next read (a GPU for a GPU solve) instead of imported
+ * from the host. Single or double precision. */
 int qf_field_point(qf_field *f, const int site[4], int real);
 
 /* Fused forms of the Krylov solvers, one pass over the fields each:

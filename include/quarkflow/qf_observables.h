@@ -35,7 +35,7 @@ int qf_gauge_field_strength(const qf_field *gauge, qf_field *fmunu);
  * them: col[k] the solution for the source at spin k / 3, colour k % 3 of the global site whose time
  * is t_source (single or double Wilson fields of one lattice); pion[t] = sum over the sink sites x at
  * time t_source + t (mod T) of sum |S(x)|^2, rho[t] the same of (1/3) sum_k Re Tr[g_k S g_k g5 S^+ g5]
- * over the spatial DeGrand-Rossi gammas. One meson task a block, run where the columns live; every
+ * over the spatial DeGrand-Rossi gammas. One slice_sums task a block, run where the columns live; every
  * process gets the whole correlators (T = the global time extent values each). */
 int qf_meson_correlators(qf_field *const col[12], int t_source, double *pion, double *rho);
 
