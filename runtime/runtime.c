@@ -245,6 +245,10 @@ static int start_mpi(int *argc, char ***argv)
 /* StarPU, with StarPU-MPI on top when several processes run. */
 static int start_starpu(struct starpu_conf *conf, int *argc, char ***argv)
 {
+    /* StarPU 1.3 allocates unpinned host buffers with plain malloc, 16 bytes past a page, so that the
+     * CPU kernels' vector loads straddle cache lines: that cost the task graph's hop on two-row links
+     * 1.3-1.5x in double (bench/RESULTS.md, "Host blocks on cache lines"). 64 bytes: a cache line. */
+    starpu_malloc_set_align(64);
 #if QF_HAVE_MPI
     if (using_starpu_mpi) {
         int ret = starpu_mpi_init_conf(argc, argv, 0, MPI_COMM_WORLD, conf);

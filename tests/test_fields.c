@@ -27,6 +27,16 @@ static void parity_probe_cpu(void *buffers[], void *cl_arg)
 static struct starpu_codelet parity_probe = {
     .cpu_funcs = {parity_probe_cpu}, .nbuffers = 2, .modes = {STARPU_R, STARPU_RW}, .name = "parity_probe"};
 
+/* Counts blocks whose data StarPU placed off a cache line (the CPU kernels' vector loads would straddle
+ * lines: qf_runtime_init asks StarPU for 64-byte alignment). */
+static void align_probe_cpu(void *buffers[], void *cl_arg)
+{
+    (void)cl_arg;
+    if (STARPU_VECTOR_GET_PTR(buffers[0]) % 64) (*(int *)STARPU_VARIABLE_GET_PTR(buffers[1]))++;
+}
+static struct starpu_codelet align_probe = {
+    .cpu_funcs = {align_probe_cpu}, .nbuffers = 2, .modes = {STARPU_R, STARPU_RW}, .name = "align_probe"};
+
 static const int dims[4] = {4, 4, 4, 8};
 static const int block_grids[][4] = {{1, 1, 1, 1}, {2, 1, 1, 1}, {1, 2, 1, 2}, {2, 2, 2, 2}, {2, 2, 2, 4}, {1, 1, 2, 4}};
 
@@ -47,6 +57,21 @@ static void test_staggered_parity(const qf_lattice *lat, double *buf)
     for (int b = 0; b < lat->nblocks; b++) starpu_task_insert(&parity_probe, STARPU_R, qf_field_block(f, b), STARPU_RW, hbad, 0);
     starpu_data_unregister(hbad);
     CHECK(bad == 0, "every site in a block's first half is even, in its second half odd (%d wrong)", bad);
+    /* host blocks and scratch blocks StarPU allocates where a task first writes them */
+    qf_field *scratch;
+    CHECK(qf_field_create_scratch(&scratch, lat, QF_FIELD_WILSON, QF_SINGLE) == 0 &&
+              qf_blas_axpby(0.0, NULL, 0.0, scratch, -1) == 0,
+          "scratch field: %s", qf_last_error());
+    int misaligned = 0;
+    starpu_variable_data_register(&hbad, STARPU_MAIN_RAM, (uintptr_t)&misaligned, sizeof misaligned);
+    for (int b = 0; b < lat->nblocks; b++) {
+        starpu_task_insert(&align_probe, STARPU_R, qf_field_block(f, b), STARPU_RW, hbad, 0);
+        starpu_task_insert(&align_probe, STARPU_R, qf_field_block(scratch, b), STARPU_RW, hbad, 0);
+    }
+    starpu_data_unregister(hbad);
+    CHECK(misaligned == 0, "every host and scratch block starts on a cache line (%d of %d do not)", misaligned,
+          2 * lat->nblocks);
+    qf_field_destroy(scratch);
     double *back = calloc((size_t)v * 6, sizeof *back);
     CHECK(qf_field_export(f, back) == 0 && !memcmp(back, buf, (size_t)v * 6 * sizeof *back),
           "staggered field round trip after the parity probe");
