@@ -235,8 +235,9 @@ static int run_asqtad(prop_opts *o, const qf_lattice *lat, const qf_field *u, co
     double *pion = calloc((size_t)n * T, sizeof *pion), *slice = malloc((size_t)T * sizeof *slice);
     int rc = !pion || !slice ? qf_fail("out of host memory for the correlators") : QF_SUCCESS;
     rc = rc || qf_app_asqtad_create(&op, u, q, o->dp.phase, o->dp.prec, plaquette) ||
-         qf_field_create(&b, lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
-    for (int k = 0; k < nx && !rc; k++) rc = qf_field_create(&x[k], lat, QF_FIELD_STAGGERED, o->dp.prec, 0);
+         qf_field_create_scratch(&b, lat, QF_FIELD_STAGGERED, o->dp.prec);
+    /* never exported: the pion is summed where the solutions live */
+    for (int k = 0; k < nx && !rc; k++) rc = qf_field_create_scratch(&x[k], lat, QF_FIELD_STAGGERED, o->dp.prec);
     if (!rc && !q->mass_list) rc = qf_asqtad_linop(op, &M);
     if (!rc) {
         qf_app_print_asqtad(q, o->dp.phase, o->dp.prec, 1);
