@@ -1,6 +1,7 @@
 /* Fields and observables as task graphs: import/export round trips, precision conversion, the
- * parity-major layout of blocks, and the plaquette for several block grids against the global-loop reference. The
- * scheduler comes from STARPU_SCHED, so ctest runs this under several policies. */
+ * parity-major layout of blocks, blocks on cache lines, and the plaquette for several block grids
+ * against the global-loop reference. The scheduler comes from STARPU_SCHED, so ctest runs this under
+ * several policies. */
 #include "check.h"
 #include "test_start.h"
 #include "random_gauge.h"
@@ -57,26 +58,34 @@ static void test_staggered_parity(const qf_lattice *lat, double *buf)
     for (int b = 0; b < lat->nblocks; b++) starpu_task_insert(&parity_probe, STARPU_R, qf_field_block(f, b), STARPU_RW, hbad, 0);
     starpu_data_unregister(hbad);
     CHECK(bad == 0, "every site in a block's first half is even, in its second half odd (%d wrong)", bad);
-    /* host blocks and scratch blocks StarPU allocates where a task first writes them */
-    qf_field *scratch;
-    CHECK(qf_field_create_scratch(&scratch, lat, QF_FIELD_WILSON, QF_SINGLE) == 0 &&
-              qf_blas_axpby(0.0, NULL, 0.0, scratch, -1) == 0,
-          "scratch field: %s", qf_last_error());
-    int misaligned = 0;
-    starpu_variable_data_register(&hbad, STARPU_MAIN_RAM, (uintptr_t)&misaligned, sizeof misaligned);
-    for (int b = 0; b < lat->nblocks; b++) {
-        starpu_task_insert(&align_probe, STARPU_R, qf_field_block(f, b), STARPU_RW, hbad, 0);
-        starpu_task_insert(&align_probe, STARPU_R, qf_field_block(scratch, b), STARPU_RW, hbad, 0);
-    }
-    starpu_data_unregister(hbad);
-    CHECK(misaligned == 0, "every host and scratch block starts on a cache line (%d of %d do not)", misaligned,
-          2 * lat->nblocks);
-    qf_field_destroy(scratch);
     double *back = calloc((size_t)v * 6, sizeof *back);
     CHECK(qf_field_export(f, back) == 0 && !memcmp(back, buf, (size_t)v * 6 * sizeof *back),
           "staggered field round trip after the parity probe");
     free(back);
     qf_field_destroy(f);
+}
+
+/* The blocks of a field with host memory, and those StarPU allocates where a scratch field's first task
+ * writes them, start on cache lines. */
+static void test_block_alignment(const qf_lattice *lat)
+{
+    qf_field *host, *scratch;
+    CHECK(qf_field_create(&host, lat, QF_FIELD_STAGGERED, QF_DOUBLE, 0) == 0 &&
+              qf_field_create_scratch(&scratch, lat, QF_FIELD_WILSON, QF_SINGLE) == 0 &&
+              qf_blas_axpby(0.0, NULL, 0.0, scratch, -1) == 0,
+          "fields for the alignment probe: %s", qf_last_error());
+    int misaligned = 0;
+    starpu_data_handle_t h;
+    starpu_variable_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)&misaligned, sizeof misaligned);
+    for (int b = 0; b < lat->nblocks; b++) {
+        starpu_task_insert(&align_probe, STARPU_R, qf_field_block(host, b), STARPU_RW, h, 0);
+        starpu_task_insert(&align_probe, STARPU_R, qf_field_block(scratch, b), STARPU_RW, h, 0);
+    }
+    starpu_data_unregister(h);
+    CHECK(misaligned == 0, "every host and scratch block starts on a cache line (%d of %d do not)", misaligned,
+          2 * lat->nblocks);
+    qf_field_destroy(host);
+    qf_field_destroy(scratch);
 }
 
 /* Start fields: equal bit for bit to the generator called site by site on the host, for every block
@@ -181,7 +190,10 @@ int main(void)
             qf_field_destroy(w);
             qf_field_destroy(u);
         }
-        if (qf_runtime_ncpu_workers() > 0) test_staggered_parity(&lat, back); /* its probe codelet is CPU-only */
+        if (qf_runtime_ncpu_workers() > 0) { /* the probe codelets are CPU-only */
+            test_staggered_parity(&lat, back);
+            test_block_alignment(&lat);
+        }
     }
     test_start_fields(links, back);
 
