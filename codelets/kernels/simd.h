@@ -44,8 +44,8 @@ static inline QF_HD_INLINE qf_real_f8 qf_real_from_f8(double d)
 
 static inline QF_HD_INLINE qf_real_d4 qf_real_from_d4(double d) { return (qf_real_d4){d, d, d, d}; }
 
-/* Lane by lane: what rebuilding reconstruct-8 links takes (su3_kind.h), off the paths of whole and
- * two-row links. */
+/* What rebuilding reconstruct-8 links takes (su3_kind.h): square roots lane by lane, which GCC turns
+ * into vector square roots ... */
 #define QF_LANEWISE(K, T, name, expr)                                                                          \
     static inline QF_HD_INLINE qf_real_##K name##_##K(qf_real_##K x)                                          \
     {                                                                                                          \
@@ -57,12 +57,52 @@ static inline QF_HD_INLINE qf_real_d4 qf_real_from_d4(double d) { return (qf_rea
         return r;                                                                                              \
     }
 QF_LANEWISE(f8, float, qf_real_sqrt_nonneg, sqrtf(v > 0.0f ? v : 0.0f))
-QF_LANEWISE(f8, float, qf_real_cos, cosf(v))
-QF_LANEWISE(f8, float, qf_real_sin, sinf(v))
 QF_LANEWISE(d4, double, qf_real_sqrt_nonneg, sqrt(v > 0.0 ? v : 0.0))
-QF_LANEWISE(d4, double, qf_real_cos, cos(v))
-QF_LANEWISE(d4, double, qf_real_sin, sin(v))
 #undef QF_LANEWISE
+
+/* ... and the cosine and sine of the stored phases (in [-pi, pi]) on whole vectors: libm's, a lane at a
+ * time, made reconstruct-8 cost the CPU operator 2.8-3.3x two-row links (bench/RESULTS.md, "Host blocks
+ * on cache lines"). x = q pi/2 + r with q rounded to nearest (by adding and subtracting 1.5 2^(mantissa
+ * bits)) and pi/2 in two parts, |r| <= pi/4; fdlibm's kernel polynomials in double, Cephes' in float;
+ * then the quadrant q mod 4 swaps the two and sets their signs. Within 1 ulp of libm's for |x| <= pi
+ * (2.2e-16 and 6e-8 absolute over 2 10^6 random phases). */
+#define QF_SINCOS(K, T, I, MAGIC, PIO2_HI, PIO2_LO, SIN_POLY, COS_POLY)                                       \
+    static inline QF_HD_INLINE void qf_real_sincos_##K(qf_real_##K x, qf_real_##K *s, qf_real_##K *c)       \
+    {                                                                                                          \
+        qf_real_##K q = (x * (T)0.63661977236758134308 + MAGIC) - MAGIC;                                       \
+        qf_real_##K r = (x - q * PIO2_HI) - q * PIO2_LO, z = r * r;                                            \
+        qf_real_##K sr = r + r * z * (SIN_POLY), cr = 1 - (T)0.5 * z + z * z * (COS_POLY);                     \
+        I n = __builtin_convertvector(q, I);                                                                   \
+        I swap = -(n & 1), sneg = (n & 2) != 0, cneg = ((n + 1) & 2) != 0;                                     \
+        I sign = (I)((qf_real_##K){0} * (T)-1.0);                                                              \
+        *s = (qf_real_##K)((((I)cr & swap) | ((I)sr & ~swap)) ^ (sign & sneg));                                \
+        *c = (qf_real_##K)((((I)sr & swap) | ((I)cr & ~swap)) ^ (sign & cneg));                                \
+    }                                                                                                          \
+    static inline QF_HD_INLINE qf_real_##K qf_real_cos_##K(qf_real_##K x)                                     \
+    {                                                                                                          \
+        qf_real_##K s, c;                                                                                      \
+        qf_real_sincos_##K(x, &s, &c);                                                                         \
+        return c;                                                                                              \
+    }                                                                                                          \
+    static inline QF_HD_INLINE qf_real_##K qf_real_sin_##K(qf_real_##K x)                                     \
+    {                                                                                                          \
+        qf_real_##K s, c;                                                                                      \
+        qf_real_sincos_##K(x, &s, &c);                                                                         \
+        return s;                                                                                              \
+    }
+QF_SINCOS(f8, float, qf_bits_f8, 0x1.8p23f, 1.5707962513e+00f, 7.5497894159e-08f,
+          -1.6666654611e-1f + z * (8.3321608736e-3f + z * -1.9515295891e-4f),
+          4.166664568298827e-2f + z * (-1.388731625493765e-3f + z * 2.443315711809948e-5f))
+QF_SINCOS(d4, double, qf_bits_d4, 0x1.8p52, 1.57079632673412561417e+00, 6.07710050650619224932e-11,
+          -1.66666666666666324348e-01 +
+              z * (8.33333333332248946124e-03 +
+                   z * (-1.98412698298579493134e-04 +
+                        z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))),
+          4.16666666666666019037e-02 +
+              z * (-1.38888888888741095749e-03 +
+                   z * (2.48015872894767294178e-05 +
+                        z * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))))
+#undef QF_SINCOS
 
 /* Records are moved between memory and registers 16 bytes a site at a time (4 floats, 2 doubles): a
  * vector is filled with 16 bytes of site l in its low half and 16 bytes of site l + QF_KW / 2 in
