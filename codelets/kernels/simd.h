@@ -77,18 +77,6 @@ QF_LANEWISE(d4, double, qf_real_sqrt_nonneg, sqrt(v > 0.0 ? v : 0.0))
         I sign = (I)((qf_real_##K){0} * (T)-1.0);                                                              \
         *s = (qf_real_##K)((((I)cr & swap) | ((I)sr & ~swap)) ^ (sign & sneg));                                \
         *c = (qf_real_##K)((((I)sr & swap) | ((I)cr & ~swap)) ^ (sign & cneg));                                \
-    }                                                                                                          \
-    static inline QF_HD_INLINE qf_real_##K qf_real_cos_##K(qf_real_##K x)                                     \
-    {                                                                                                          \
-        qf_real_##K s, c;                                                                                      \
-        qf_real_sincos_##K(x, &s, &c);                                                                         \
-        return c;                                                                                              \
-    }                                                                                                          \
-    static inline QF_HD_INLINE qf_real_##K qf_real_sin_##K(qf_real_##K x)                                     \
-    {                                                                                                          \
-        qf_real_##K s, c;                                                                                      \
-        qf_real_sincos_##K(x, &s, &c);                                                                         \
-        return s;                                                                                              \
     }
 QF_SINCOS(f8, float, qf_bits_f8, 0x1.8p23f, 1.5707962513e+00f, 7.5497894159e-08f,
           -1.6666654611e-1f + z * (8.3321608736e-3f + z * -1.9515295891e-4f),

@@ -52,8 +52,11 @@ static inline QF_HD void qf_su3_store(void *base, qf_precision prec, size_t matr
 /* The scalar kind's rebuilding of compressed links (su3_kind.h): qf_su3_complete_row3 (row 2 =
  * conj(row 0 x row 1)) and qf_su3_unpack8, in double. */
 static inline QF_HD double qf_real_sqrt_nonneg(double x) { return sqrt(x > 0.0 ? x : 0.0); }
-static inline QF_HD double qf_real_cos(double x) { return cos(x); }
-static inline QF_HD double qf_real_sin(double x) { return sin(x); }
+static inline QF_HD void qf_real_sincos(double x, double *s, double *c)
+{
+    *s = sin(x);
+    *c = cos(x);
+}
 #define QF_K(name) name
 #define QF_KIND_UNPACK8_STORED
 #include "su3_kind.h"
@@ -67,8 +70,11 @@ static inline QF_HD double qf_real_sin(double x) { return sin(x); }
 #define QF_K(name) name##_sf
 typedef struct { qf_complex_sf e[3][3]; } qf_su3_sf;
 static inline QF_HD float qf_real_sqrt_nonneg_sf(float x) { return sqrtf(x > 0.0f ? x : 0.0f); }
-static inline QF_HD float qf_real_cos_sf(float x) { return cosf(x); }
-static inline QF_HD float qf_real_sin_sf(float x) { return sinf(x); }
+static inline QF_HD void qf_real_sincos_sf(float x, float *s, float *c)
+{
+    *s = sinf(x);
+    *c = cosf(x);
+}
 #include "su3_kind.h"
 #undef QF_K
 

@@ -2,7 +2,7 @@
  * qf_defs.h): the third row of reconstruct-12 and the whole matrix of reconstruct-8; the loads are
  * spinor_kind.h's qf_link_load. Included once per
  * kind (su3.h: the scalar kind; kernels/simd.h: the CPU batch kinds), after the kind's qf_su3 type and
- * its qf_real_sqrt_nonneg, qf_real_cos and qf_real_sin (x). No include guard, on purpose. */
+ * its qf_real_sqrt_nonneg and qf_real_sincos (x, &sin, &cos). No include guard, on purpose. */
 
 /* Row 2 from rows 0 and 1: conj(row 0 x row 1), which unitarity and det 1 fix. */
 static inline QF_HD_INLINE void QF_K(qf_su3_complete_row3)(QF_K(qf_su3) *m)
@@ -27,10 +27,12 @@ static inline QF_HD_INLINE void QF_K(qf_su3_unpack8)(QF_K(qf_su3) *m)
     QF_K(qf_real) ph0 = m->e[0][0].re, ph2 = m->e[0][0].im;
     QF_K(qf_complex) a01 = m->e[0][1], a02 = m->e[0][2], a10 = m->e[1][0];
     QF_K(qf_real) n = QF_K(qf_cnorm2)(a01) + QF_K(qf_cnorm2)(a02);
-    QF_K(qf_real) r0 = QF_K(qf_real_sqrt_nonneg)(1 - n);
-    QF_K(qf_complex) a00 = QF_K(qf_cmake)(r0 * QF_K(qf_real_cos)(ph0), r0 * QF_K(qf_real_sin)(ph0));
+    QF_K(qf_real) r0 = QF_K(qf_real_sqrt_nonneg)(1 - n), s0, c0, s2, c2;
+    QF_K(qf_real_sincos)(ph0, &s0, &c0);
+    QF_K(qf_real_sincos)(ph2, &s2, &c2);
+    QF_K(qf_complex) a00 = QF_K(qf_cmake)(r0 * c0, r0 * s0);
     QF_K(qf_real) r2 = QF_K(qf_real_sqrt_nonneg)(1 - QF_K(qf_cnorm2)(a00) - QF_K(qf_cnorm2)(a10));
-    QF_K(qf_complex) a20 = QF_K(qf_cmake)(r2 * QF_K(qf_real_cos)(ph2), r2 * QF_K(qf_real_sin)(ph2));
+    QF_K(qf_complex) a20 = QF_K(qf_cmake)(r2 * c2, r2 * s2);
     QF_K(qf_real) inv_n = 1 / n;
     QF_K(qf_complex) t = QF_K(qf_cconjmul)(a00, QF_K(qf_cmul)(a01, a10)); /* conj(a00) a01 a10 */
     QF_K(qf_complex) a11 = QF_K(qf_cscale)(-inv_n, QF_K(qf_cadd)(t, QF_K(qf_cconj)(QF_K(qf_cmul)(a02, a20))));
