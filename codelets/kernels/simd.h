@@ -44,8 +44,8 @@ static inline QF_HD_INLINE qf_real_f8 qf_real_from_f8(double d)
 
 static inline QF_HD_INLINE qf_real_d4 qf_real_from_d4(double d) { return (qf_real_d4){d, d, d, d}; }
 
-/* What rebuilding reconstruct-8 links takes (su3_kind.h): square roots lane by lane, which GCC turns
- * into vector square roots ... */
+/* What rebuilding reconstruct-8 links takes (su3_kind.h): square roots lane by lane (scalar square-root
+ * instructions) ... */
 #define QF_LANEWISE(K, T, name, expr)                                                                          \
     static inline QF_HD_INLINE qf_real_##K name##_##K(qf_real_##K x)                                          \
     {                                                                                                          \
@@ -61,8 +61,8 @@ QF_LANEWISE(d4, double, qf_real_sqrt_nonneg, sqrt(v > 0.0 ? v : 0.0))
 #undef QF_LANEWISE
 
 /* ... and the cosine and sine of the stored phases (in [-pi, pi]) on whole vectors: libm's, a lane at a
- * time, made reconstruct-8 cost the CPU operator 2.8-3.3x two-row links (bench/RESULTS.md, "Host blocks
- * on cache lines"). x = q pi/2 + r with q rounded to nearest (by adding and subtracting 1.5 2^(mantissa
+ * time, made reconstruct-8 cost the CPU operator 2.8-3.3x two-row links (bench/RESULTS.md, "Reconstruct-8's
+ * phases on whole vectors"). x = q pi/2 + r with q rounded to nearest (by adding and subtracting 1.5 2^(mantissa
  * bits)) and pi/2 in two parts, |r| <= pi/4; fdlibm's kernel polynomials in double, Cephes' in float;
  * then the quadrant q mod 4 swaps the two and sets their signs. Within 1 ulp of libm's for |x| <= pi
  * (2.2e-16 and 6e-8 absolute over 2 10^6 random phases). */
