@@ -115,7 +115,7 @@ static int parse(int argc, char **argv, prop_opts *o)
     return rc ? rc : qf_app_solver_check(cmd, &o->sp, o->dp.prec);
 }
 
-/* Every source sits at the origin; the correlators count time from its. */
+/* Every source sits at the origin; the correlators count time from its time slice. */
 static const int source_site[4] = {0, 0, 0, 0};
 
 /* The gauge field: GAUGE_FILE read (every process its part; replicated --tile times), or a quenched
