@@ -196,6 +196,10 @@ extern struct starpu_codelet qf_cl_blas_multi;
 extern struct starpu_codelet qf_cl_blas_cg_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_p;
+extern struct starpu_codelet qf_cl_blas_chain;
+/* Open and close the inserting thread's chain of BLAS calls (blas_chain.c); closing submits it. */
+int qf_blas_chain_open(void);
+int qf_blas_chain_close(void);
 extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
 /* blas_update: y = x; y = a x + b y; y = s c x + y; y = x + s c y; y = w x; y = conj(w) x; y = x + s c w

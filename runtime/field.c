@@ -126,6 +126,7 @@ int qf_face_set_create_half(qf_face_set *s, const qf_lattice *lat, int reals_per
 void qf_face_set_destroy(qf_face_set *s)
 {
     if (!s->face) return;
+    qf_task_release_held();
     /* StarPU owns the buffers: hand them back once their last task is done, without waiting here */
     for (int k = 0; k < s->nblocks * 2 * QF_NDIM; k++) starpu_data_unregister_submit(s->face[k]);
     free(s->face);
@@ -134,6 +135,7 @@ void qf_face_set_destroy(qf_face_set *s)
 
 static void release_blocks(qf_field *f)
 {
+    qf_task_release_held(); /* tasks held back may still use the blocks */
     for (int b = 0; b < f->nregistered; b++) {
         if (f->block_data[b]) {
             starpu_data_unregister(f->block[b]);
@@ -327,6 +329,7 @@ static void copy_block(const qf_field *f, int b, const site_box *box, double *ar
 
 static int copy_blocks(const qf_field *f, const site_box *box, double *array, int to_field)
 {
+    qf_task_release_held();
     for (int b = 0; b < f->lat->nblocks; b++) {
         if (!qf_lattice_block_is_local(f->lat, b)) continue;
         if (starpu_data_acquire(f->block[b], to_field ? STARPU_W : STARPU_R))

@@ -107,6 +107,17 @@ void *qf_task_args_copy(const void *a, size_t n)
     return p;
 }
 
+static _Thread_local void (*held_flush)(void);
+
+void qf_task_hold(void (*flush)(void)) { held_flush = flush; }
+
+void qf_task_release_held(void)
+{
+    void (*flush)(void) = held_flush;
+    held_flush = NULL; /* the flush inserts through the same macro */
+    if (flush) flush();
+}
+
 /* StarPU-MPI swallows a task that no worker can run (it prints a line and returns 0): refuse it here,
  * as starpu_task_insert would. */
 int qf_mpi_insert_begin(const struct starpu_codelet *cl)

@@ -90,15 +90,23 @@ void qf_runtime_cublas_init(void);
 unsigned long long qf_task_scope_where(const struct starpu_codelet *cl);
 void qf_task_scope_count(void *scope);
 
+/* Tasks that a builder holds back (codelets/blas_chain.c: the BLAS calls of a chain, submitted together
+ * as one task) reach StarPU before any task inserted after them and before the host reads or frees
+ * data, so that StarPU sees the tasks in the order they were asked for. The inserting thread's builder
+ * registers its flush when it starts holding; qf_task_release_held runs it once and forgets it. */
+void qf_task_hold(void (*flush)(void));
+void qf_task_release_held(void);
+
 #if QF_HAVE_MPI
-/* starpu_task_insert's arguments, inserted on one process or all. */
+/* starpu_task_insert's arguments, inserted on one process or all, after the tasks held back. */
 #define QF_TASK_INSERT_UNSCOPED(cl, ...)                                                                       \
-    (qf_runtime_mpi_active()                                                                                   \
+    (qf_task_release_held(),                                                                                   \
+     qf_runtime_mpi_active()                                                                                   \
          ? (qf_mpi_insert_begin(cl) ? -ENODEV                                                                  \
                                     : qf_mpi_insert_end(starpu_mpi_task_insert(MPI_COMM_WORLD, cl, __VA_ARGS__))) \
          : starpu_task_insert(cl, __VA_ARGS__))
 #else
-#define QF_TASK_INSERT_UNSCOPED(cl, ...) starpu_task_insert(cl, __VA_ARGS__)
+#define QF_TASK_INSERT_UNSCOPED(cl, ...) (qf_task_release_held(), starpu_task_insert(cl, __VA_ARGS__))
 #endif
 /* The exploration guard (runtime/task_scope.c): large tasks are not sent to CPU workers only to
  * calibrate their models there. */

@@ -384,6 +384,7 @@ void qf_runtime_cublas_init(void)
 void qf_runtime_shutdown(void)
 {
     if (!started) return;
+    qf_task_release_held();
     starpu_task_wait_for_all();
 #if QF_HAVE_CUDA
     if (cublas_started) starpu_cublas_shutdown();
@@ -412,6 +413,7 @@ void qf_runtime_trace_event(const char *what)
 void qf_runtime_trace_end(void)
 {
     if (!trace_window) return;
+    qf_task_release_held();
     starpu_task_wait_for_all(); /* the window holds its tasks whole */
     starpu_fxt_stop_profiling();
 }
@@ -434,7 +436,11 @@ int qf_runtime_pair_hops(int64_t bytes)
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
 int qf_runtime_ncuda_workers(void) { return (int)starpu_cuda_worker_get_count(); }
-void qf_runtime_wait_all(void) { starpu_task_wait_for_all(); }
+void qf_runtime_wait_all(void)
+{
+    qf_task_release_held();
+    starpu_task_wait_for_all();
+}
 void qf_runtime_pause(void) { starpu_pause(); }
 void qf_runtime_resume(void) { starpu_resume(); }
 double qf_wtime(void) { return starpu_timing_now() * 1e-6; }

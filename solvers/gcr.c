@@ -81,6 +81,7 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
         qf_krylov_apply(k, 0, s->z[j], s->p[j]);
     }
     /* z_j -= sum_i (<z_i, z_j> / |z_i|^2) z_i, a block of z_i at a time */
+    qf_blas_chain_begin();
     qf_scalar *col[QF_BLAS_MULTI_FIELDS];
     for (int i0 = 0; i0 < j; i0 += QF_BLAS_MULTI_FIELDS) {
         int m = j - i0 < QF_BLAS_MULTI_FIELDS ? j - i0 : QF_BLAS_MULTI_FIELDS;
@@ -92,6 +93,7 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
     /* r -= (<z_j, r> / |z_j|^2) z_j */
     qf_blas_dot_norm2(s->alpha[j], s->zz[j], s->z[j], r, parity);
     qf_blas_caxpy_ratio(s->alpha[j], s->zz[j], -1.0, s->z[j], r, parity);
+    qf_blas_chain_end();
 }
 
 /* xs += sum_{l < m} chi_l p_l (one pass over xs for every 8 p_l), chi from back substitution as one

@@ -149,6 +149,11 @@ static int submit_blocks(const qf_lattice *lat, const qf_blas_range *range, oper
     return QF_SUCCESS;
 }
 
+/* ---- chains (blas_chain.c) ---- */
+
+int qf_blas_chain_begin(void) { return qf_blas_chain_open(); }
+int qf_blas_chain_end(void) { return qf_blas_chain_close(); }
+
 /* ---- reductions ---- */
 
 enum { REDUCE_NORM2, REDUCE_DOT, REDUCE_DOT_NORM2 };

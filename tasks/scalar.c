@@ -30,6 +30,7 @@ int qf_scalar_create(qf_scalar **out)
 void qf_scalar_destroy(qf_scalar *s)
 {
     if (!s) return;
+    qf_task_release_held();
     /* StarPU owns the buffers: they go once the scalar's last task is done, without waiting here */
     starpu_data_unregister_submit(s->h);
     free(s);

@@ -11,8 +11,10 @@
  * field's norm is the double-loop norm of its float values to 1e-12) and overwrite their result. A
  * chain of scalar operations and updates ending in a norm is submitted while the runtime is paused,
  * so that a call that waited would never return (a watchdog fails the test), and read with one get;
- * a CG-like iteration is compared with the same iteration in plain loops; wrong inputs are refused
- * with messages. The scheduler comes from STARPU_SCHED, so ctest runs this under several policies. */
+ * a CG-like iteration is compared with the same iteration in plain loops; BiCGStab's calls as chains
+ * (qf_blas_chain_begin) give the unchained calls' fields and scalars (to the last bit in the one task
+ * a chain is on a lattice of one block on CPU workers), and a chain never reorders what is submitted
+ * or read inside it; wrong inputs are refused with messages. The scheduler comes from STARPU_SCHED, so ctest runs this under several policies. */
 #include "check.h"
 #include "test_start.h"
 #include "random_gauge.h"
@@ -534,6 +536,119 @@ static void check_bicgstab_ratio(ctx *c, int parity)
     free(ratio);
 }
 
+/* ---- chains: BiCGStab's calls between two operator applications as one task on a lattice of one
+ * block, tasks of their own on the others; the same fields and scalars either way ---- */
+
+enum { CH_RHO, CH_R0V, CH_TS, CH_TT, CH_RR, CH_RHO_NEW, CH_NS };
+
+/* The calls of a BiCGStab iteration after v = A p and after t = A s (the inputs loaded from the random
+ * arrays, chained or not); *out: x, r, p and s, then the scalars; the tasks of blas_chain and blas_reduce
+ * that ran in *chains and *reduces. */
+static int bicgstab_calls(ctx *c, qf_field *r0, qf_field *t, int chained, int parity, qf_scalar *const sc[CH_NS],
+                          double *out, long *chains, long *reduces)
+{
+    qf_field *x = c->x, *r = c->y, *p = c->z, *v = c->w, *s = c->v;
+    int rc = load(c, x, X0) || load(c, r, Y0) || load(c, p, Z0) || load(c, v, W0) || load(c, r0, U0) ||
+             load(c, t, X0) || load(c, s, Y0) || qf_scalar_set(sc[CH_RHO], 0.8, -0.3);
+    qf_runtime_stats *st = NULL;
+    rc = rc || qf_runtime_stats_begin();
+    if (!rc && chained) rc = qf_blas_chain_begin();
+    rc = rc || qf_blas_dot(sc[CH_R0V], r0, v, parity) || qf_blas_xpcw_ratio(s, r, sc[CH_RHO], sc[CH_R0V], -1.0, v, parity);
+    if (!rc && chained) rc = qf_blas_chain_end() || qf_blas_chain_begin();
+    rc = rc || qf_blas_dot_norm2(sc[CH_TS], sc[CH_TT], t, s, parity) ||
+         qf_blas_bicgstab_update_ratio(x, r, sc[CH_RHO], sc[CH_R0V], p, sc[CH_TS], sc[CH_TT], s, t, sc[CH_RR], parity) ||
+         qf_blas_dot(sc[CH_RHO_NEW], r0, r, parity) ||
+         qf_blas_bicgstab_p_ratio(p, r, v, sc[CH_RHO_NEW], sc[CH_RHO], sc[CH_RHO], sc[CH_R0V], sc[CH_TS], sc[CH_TT], parity);
+    if (!rc && chained) rc = qf_blas_chain_end();
+    rc = qf_runtime_stats_end(&st) || rc;
+    *chains = rc ? -1 : qf_runtime_stats_tasks(st, "blas_chain");
+    *reduces = rc ? -1 : qf_runtime_stats_tasks(st, "blas_reduce");
+    qf_runtime_stats_free(st);
+    size_t n = (size_t)V * (size_t)c->nr;
+    rc = rc || qf_field_export(x, out) || qf_field_export(r, out + n) || qf_field_export(p, out + 2 * n) ||
+         qf_field_export(s, out + 3 * n);
+    for (int k = 0; k < CH_NS && !rc; k++) {
+        cplx g = get(sc[k]);
+        out[4 * n + 2 * k] = creal(g);
+        out[4 * n + 2 * k + 1] = cimag(g);
+    }
+    return rc;
+}
+
+static void check_chain(ctx *c, int parity)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, chained BiCGStab calls, parity %d", c->tag, parity);
+    qf_field *r0 = NULL, *t = NULL;
+    qf_scalar *sc[CH_NS] = {NULL};
+    size_t n = 4 * (size_t)V * (size_t)c->nr + 2 * CH_NS;
+    double *alone = malloc(n * sizeof(double)), *chained = malloc(n * sizeof(double));
+    long chains[2], reduces[2];
+    int rc = !alone || !chained || qf_field_create_shaped(&r0, c->lat, &c->shape, c->prec, 0) ||
+             qf_field_create_shaped(&t, c->lat, &c->shape, c->prec, 0);
+    for (int k = 0; k < CH_NS; k++) rc = rc || qf_scalar_create(&sc[k]);
+    rc = rc || bicgstab_calls(c, r0, t, 0, parity, sc, alone, &chains[0], &reduces[0]) ||
+         bicgstab_calls(c, r0, t, 1, parity, sc, chained, &chains[1], &reduces[1]);
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+    if (!rc) {
+        int one_block = c->lat->nblocks == 1;
+        /* the same bits where the same CPU kernels run in the same order (one block, CPU workers only);
+         * to rounding where a GPU's thread blocks or several blocks' partial sums add in whichever order
+         * they finish, in either run */
+        int same_bits = one_block && qf_runtime_ncuda_workers() == 0;
+        size_t differ = 0;
+        double worst = 0.0, scale = 0.0;
+        for (size_t k = 0; k < n; k++) {
+            differ += memcmp(&alone[k], &chained[k], sizeof(double)) != 0;
+            worst = fmax(worst, fabs(alone[k] - chained[k]));
+            scale = fmax(scale, fabs(alone[k]));
+        }
+        CHECK(same_bits ? differ == 0 : worst <= (c->prec == QF_DOUBLE ? 1e-12 : 1e-5) * scale,
+              "%s: the fields and scalars of the chained calls equal the calls' own tasks' (%zu reals differ, by "
+              "%.1e of %.1e at most)",
+              tag, differ, worst, scale);
+        CHECK(chains[0] == 0 && chains[1] == (one_block ? 2 : 0) && reduces[1] == (one_block ? 0 : reduces[0]),
+              "%s: %ld and %ld chain tasks, %ld and %ld reductions without and with the chains (one block: 2 chains "
+              "and no reduction of its own; several: no chain)",
+              tag, chains[0], chains[1], reduces[0], reduces[1]);
+    }
+    for (int k = 0; k < CH_NS; k++)
+        if (sc[k]) qf_scalar_destroy(sc[k]);
+    if (r0) qf_field_destroy(r0);
+    if (t) qf_field_destroy(t);
+    free(alone);
+    free(chained);
+}
+
+/* A chain groups and never reorders: what else is submitted or read inside it finds the chain's calls
+ * before it done; one chain at a time. */
+static void check_chain_order(ctx *c)
+{
+    char tag[160];
+    snprintf(tag, sizeof tag, "%s, a chain's order", c->tag);
+    qf_scalar *a = NULL, *q = NULL;
+    int rc = load(c, c->x, X0) || qf_scalar_create(&a) || qf_scalar_create(&q) || qf_blas_chain_begin();
+    /* a = |x|^2, q = a / a as a scalar task (not a BLAS call), read inside the chain */
+    rc = rc || qf_blas_norm2(a, c->x, -1) || qf_scalar_div(q, a, a);
+    cplx g = rc ? 0.0 : get(a);
+    rc = rc || qf_blas_axpby(2.0, c->x, 0.0, c->y, -1) || qf_blas_norm2(a, c->y, -1);
+    CHECK(qf_blas_chain_begin() == QF_ERROR && strstr(qf_last_error(), "already open"),
+          "%s: a second chain refused while one is open: %s", tag, qf_last_error());
+    rc = qf_blas_chain_end() || rc;
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+    if (!rc) {
+        cplx ref = ref_dot(X0, X0, c->nr, -1, c->prec), g4 = get(a), gq = get(q);
+        CHECK(cabs(g - ref) < 1e-12 * creal(ref) && cabs(g4 - 4.0 * ref) < 1e-12 * creal(ref) && gq == 1.0,
+              "%s: |x|^2 read inside the chain %.15g (%.15g), |2x|^2 after it %.15g, a scalar task between them "
+              "a / a = %g %g",
+              tag, creal(g), creal(ref), creal(g4), creal(gq), cimag(gq));
+    }
+    CHECK(qf_blas_chain_end() == QF_ERROR && strstr(qf_last_error(), "without qf_blas_chain_begin"),
+          "%s: an end without a chain refused: %s", tag, qf_last_error());
+    if (a) qf_scalar_destroy(a);
+    if (q) qf_scalar_destroy(q);
+}
+
 /* ---- scalars: a chain submitted while the runtime is paused, read with gets at the end ---- */
 
 static void watchdog(int sig)
@@ -832,9 +947,11 @@ static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_pre
             check_bicgstab_p(&c, parity, alias);
         }
         check_bicgstab_ratio(&c, parity);
+        check_chain(&c, parity);
         if (full) check_cg(&c, parity);
     }
     if (full) check_scalar_chain(&c);
+    check_chain_order(&c);
     qf_field_destroy(c.x);
     qf_field_destroy(c.y);
     qf_field_destroy(c.z);
