@@ -1,7 +1,7 @@
 /* What the BLAS codelets' insert helpers share (codelets.h): the operands of a task become its buffers,
  * each distinct handle once with the union of its operands' modes, and the argument block's table says
  * which buffer holds each operand, so that a field or scalar given twice is one buffer of the task.
- * While a chain is open the task joins it (blas_chain.c) where it can. */
+ * While a chain is open the task joins it (chain.c) where it can. */
 #include "codelets.h"
 #include "blas_launch.h"
 
@@ -32,7 +32,9 @@ int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_
         else d[j].mode = (enum starpu_data_access_mode)(d[j].mode | ops[k].mode); /* R and W give RW */
         args->buf[k] = j;
     }
-    int chained = qf_blas_chain_add(cl, args, r, d, n);
+    uint32_t footprint = starpu_hash_crc32c_be((uint32_t)(args->b != 0.0),
+                                               starpu_hash_crc32c_be((uint32_t)args->n, (uint32_t)args->op));
+    int chained = qf_chain_add(cl, r->lat, r->block, d, n, r->name, args, sizeof *args, footprint);
     if (chained) return chained < 0 ? QF_ERROR : QF_SUCCESS;
     int ret = QF_TASK_INSERT_BLOCK(r->lat, r->block, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, r->name,
                                    QF_ARGS(*args), 0);

@@ -15,11 +15,6 @@
  * r's elements (blas_insert.c). */
 int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_range *r,
                    const struct starpu_data_descr *ops, int nops);
-/* The open chain of the inserting thread (blas_chain.c) takes the call of codelet cl, args over the
- * buffers d[0 .. n-1]: 1 when it did, 0 when no chain is open or the call cannot join one (it is then
- * inserted as a task of its own, after the chain so far), QF_ERROR when submitting the chain failed. */
-int qf_blas_chain_add(struct starpu_codelet *cl, const qf_blas_args *args, const qf_blas_range *r,
-                      const struct starpu_data_descr *d, int n);
 #endif
 
 /* The block of field operand k (a vector handle), or NULL when the operation has no such operand. */

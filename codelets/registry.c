@@ -30,7 +30,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_blas_cg_update, "cg_upd", COLOUR_UPDATE},
     {&qf_cl_blas_bicgstab_update, "bicg_upd", COLOUR_UPDATE},
     {&qf_cl_blas_bicgstab_p, "bicg_p", COLOUR_UPDATE},
-    {&qf_cl_blas_chain, "chain", COLOUR_UPDATE},
+    {&qf_cl_chain, "chain", COLOUR_UPDATE},
     {&qf_cl_scalar_op, "scalar", COLOUR_SCALAR},
     {&qf_cl_scalar_trisolve, "trisolve", COLOUR_SCALAR},
     {&qf_cl_sum_zero, "zero", COLOUR_REDUX},

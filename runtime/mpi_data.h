@@ -90,8 +90,8 @@ void qf_runtime_cublas_init(void);
 unsigned long long qf_task_scope_where(const struct starpu_codelet *cl);
 void qf_task_scope_count(void *scope);
 
-/* Tasks that a builder holds back (codelets/blas_chain.c: the BLAS calls of a chain, submitted together
- * as one task) reach StarPU before any task inserted after them and before the host reads or frees
+/* Tasks that a builder holds back (codelets/chain.c: the tasks of a chain, submitted together as one
+ * task) reach StarPU before any task inserted after them and before the host reads or frees
  * data, so that StarPU sees the tasks in the order they were asked for. The inserting thread's builder
  * registers its flush when it starts holding; qf_task_release_held runs it once and forgets it. */
 void qf_task_hold(void (*flush)(void));

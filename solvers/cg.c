@@ -32,20 +32,19 @@ static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, cg_fo
     int first_dagger = cf == CG_NORMAL_E;
     qf_field *step = cf == CG_NORMAL_E ? f[U] : f[P];
     while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
+        qf_chain_begin(); /* the iteration as one task where it can be (qf_blas.h) */
         if (cf == CG_HERMITIAN) { /* q = A p, alpha = |r|^2 / <p, q> */
             qf_krylov_apply(k, 0, f[Q], f[P]);
-            qf_blas_chain_begin();
             qf_blas_dot(c[PQ], f[P], f[Q], parity);
         } else { /* u = A p (CGNR) or A^dagger p (CGNE), q = the other factor on u, alpha = |r|^2 / |u|^2 */
             qf_krylov_apply(k, first_dagger, f[U], f[P]);
             qf_krylov_apply(k, !first_dagger, f[Q], f[U]);
-            qf_blas_chain_begin();
             qf_blas_norm2(c[PQ], f[U], parity);
         }
         /* x += alpha (p or u), r -= alpha q, beta = |r_new|^2 / |r|^2, p = r + beta p */
         qf_blas_cg_update_ratio(rel.xs, f[R], c[RR], c[PQ], step, f[Q], c[RR_NEW], parity);
         qf_blas_cxpay_ratio(f[R], c[RR_NEW], c[RR], 1.0, f[P], parity);
-        qf_blas_chain_end();
+        qf_chain_end();
         qf_scalar *t = c[RR];
         c[RR] = c[RR_NEW];
         c[RR_NEW] = t;

@@ -73,6 +73,7 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
 {
     int parity = k->parity, n = s->n;
     if (space_direction(k, s, j)) return;
+    qf_chain_begin(); /* the direction as few tasks as can be (qf_blas.h) */
     if (k->K && k->K_image) { /* z_j = A p_j from the preconditioner's own residual */
         qf_precond_apply_image(k->K, s->p[j], s->z[j], r, &k->flops);
     } else {
@@ -81,7 +82,6 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
         qf_krylov_apply(k, 0, s->z[j], s->p[j]);
     }
     /* z_j -= sum_i (<z_i, z_j> / |z_i|^2) z_i, a block of z_i at a time */
-    qf_blas_chain_begin();
     qf_scalar *col[QF_BLAS_MULTI_FIELDS];
     for (int i0 = 0; i0 < j; i0 += QF_BLAS_MULTI_FIELDS) {
         int m = j - i0 < QF_BLAS_MULTI_FIELDS ? j - i0 : QF_BLAS_MULTI_FIELDS;
@@ -93,7 +93,7 @@ static void direction(qf_krylov *k, gcr_space *s, int j, qf_field *r)
     /* r -= (<z_j, r> / |z_j|^2) z_j */
     qf_blas_dot_norm2(s->alpha[j], s->zz[j], s->z[j], r, parity);
     qf_blas_caxpy_ratio(s->alpha[j], s->zz[j], -1.0, s->z[j], r, parity);
-    qf_blas_chain_end();
+    qf_chain_end();
 }
 
 /* xs += sum_{l < m} chi_l p_l (one pass over xs for every 8 p_l), chi from back substitution as one

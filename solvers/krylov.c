@@ -148,9 +148,9 @@ int qf_reliable_due(qf_reliable *rel, double norm)
 static int fold(qf_reliable *rel)
 {
     int parity = rel->k->parity;
-    if (qf_field_convert_parity(rel->hi[0], rel->xs, parity) || qf_blas_chain_begin()) return QF_ERROR;
+    if (qf_field_convert_parity(rel->hi[0], rel->xs, parity) || qf_chain_begin()) return QF_ERROR;
     int rc = qf_blas_axpby(1.0, rel->hi[0], 1.0, rel->x, parity) || qf_blas_axpby(0.0, NULL, 0.0, rel->xs, parity);
-    return qf_blas_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
+    return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 
 int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm)

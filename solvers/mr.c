@@ -15,11 +15,11 @@ static void mr_step(qf_linop *A, qf_field *x, qf_field *r, qf_field *q, qf_scala
 {
     int parity = qf_linop_get_domain(A)->parity;
     *flops += qf_linop_flops(A, 0);
+    qf_chain_begin(); /* the step as one task where it can be (qf_blas.h) */
     qf_linop_apply(A, q, r);
-    qf_blas_chain_begin();
     qf_blas_dot_norm2(c[NUM], c[QQ], q, r, parity);
     qf_blas_cg_update_ratio(x, r, c[NUM], c[QQ], r, q, c[RR], parity);
-    qf_blas_chain_end();
+    qf_chain_end();
 }
 
 static void scalars_destroy(qf_scalar *c[NS])

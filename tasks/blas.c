@@ -149,10 +149,10 @@ static int submit_blocks(const qf_lattice *lat, const qf_blas_range *range, oper
     return QF_SUCCESS;
 }
 
-/* ---- chains (blas_chain.c) ---- */
+/* ---- chains (codelets/chain.c) ---- */
 
-int qf_blas_chain_begin(void) { return qf_blas_chain_open(); }
-int qf_blas_chain_end(void) { return qf_blas_chain_close(); }
+int qf_chain_begin(void) { return qf_chain_open(); }
+int qf_chain_end(void) { return qf_chain_close(); }
 
 /* ---- reductions ---- */
 

@@ -135,8 +135,8 @@ void qf_dirac_schur_hops(const qf_dirac_params *p, qf_schur_form form, qf_dirac_
 }
 
 /* The hops h[0 .. n-1] of one application on a one-block lattice as one task (wilson_block, whose hops
- * wrap around the block and need no faces). Buffers: in, the links, out, the temporary, then the
- * clover fields the hops read. */
+ * wrap around the block and need no faces), or a part of the open chain's (codelets/chain.c). Buffers:
+ * in, the links, out, the temporary, then the clover fields the hops read. */
 static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
     static const char *const names[2][3] = {PREC_NAMES("block:Mhat"), PREC_NAMES("block:Mhat^dag")};
@@ -168,9 +168,11 @@ static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger,
             b->clover = clover_at[inv];
         }
     }
-    int ret = QF_TASK_INSERT_BLOCK(d->lat, 0, &qf_cl_wilson_block, STARPU_DATA_MODE_ARRAY, buf, nbuf, STARPU_NAME,
-                                   names[dagger != 0][d->p.prec], STARPU_CL_ARGS,
-                                   qf_task_args_copy(&args, sizeof args), sizeof args, 0);
+    const char *name = names[dagger != 0][d->p.prec];
+    int chained = qf_chain_add(&qf_cl_wilson_block, d->lat, 0, buf, nbuf, name, &args, sizeof args, (uint32_t)n);
+    if (chained) return chained < 0 ? QF_ERROR : QF_SUCCESS;
+    int ret = QF_TASK_INSERT_BLOCK(d->lat, 0, &qf_cl_wilson_block, STARPU_DATA_MODE_ARRAY, buf, nbuf, STARPU_NAME, name,
+                                   STARPU_CL_ARGS, qf_task_args_copy(&args, sizeof args), sizeof args, 0);
     return qf_task_check(ret, "wilson_block");
 }
 

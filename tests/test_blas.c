@@ -12,7 +12,7 @@
  * chain of scalar operations and updates ending in a norm is submitted while the runtime is paused,
  * so that a call that waited would never return (a watchdog fails the test), and read with one get;
  * a CG-like iteration is compared with the same iteration in plain loops; BiCGStab's calls as chains
- * (qf_blas_chain_begin) give the unchained calls' fields and scalars (to the last bit in the one task
+ * (qf_chain_begin) give the unchained calls' fields and scalars (to the last bit in the one task
  * a chain is on a lattice of one block on CPU workers), and a chain never reorders what is submitted
  * or read inside it; wrong inputs are refused with messages. The scheduler comes from STARPU_SCHED, so ctest runs this under several policies. */
 #include "check.h"
@@ -542,7 +542,7 @@ static void check_bicgstab_ratio(ctx *c, int parity)
 enum { CH_RHO, CH_R0V, CH_TS, CH_TT, CH_RR, CH_RHO_NEW, CH_NS };
 
 /* The calls of a BiCGStab iteration after v = A p and after t = A s (the inputs loaded from the random
- * arrays, chained or not); *out: x, r, p and s, then the scalars; the tasks of blas_chain and blas_reduce
+ * arrays, chained or not); *out: x, r, p and s, then the scalars; the tasks of chain and blas_reduce
  * that ran in *chains and *reduces. */
 static int bicgstab_calls(ctx *c, qf_field *r0, qf_field *t, int chained, int parity, qf_scalar *const sc[CH_NS],
                           double *out, long *chains, long *reduces)
@@ -552,16 +552,16 @@ static int bicgstab_calls(ctx *c, qf_field *r0, qf_field *t, int chained, int pa
              load(c, t, X0) || load(c, s, Y0) || qf_scalar_set(sc[CH_RHO], 0.8, -0.3);
     qf_runtime_stats *st = NULL;
     rc = rc || qf_runtime_stats_begin();
-    if (!rc && chained) rc = qf_blas_chain_begin();
+    if (!rc && chained) rc = qf_chain_begin();
     rc = rc || qf_blas_dot(sc[CH_R0V], r0, v, parity) || qf_blas_xpcw_ratio(s, r, sc[CH_RHO], sc[CH_R0V], -1.0, v, parity);
-    if (!rc && chained) rc = qf_blas_chain_end() || qf_blas_chain_begin();
+    if (!rc && chained) rc = qf_chain_end() || qf_chain_begin();
     rc = rc || qf_blas_dot_norm2(sc[CH_TS], sc[CH_TT], t, s, parity) ||
          qf_blas_bicgstab_update_ratio(x, r, sc[CH_RHO], sc[CH_R0V], p, sc[CH_TS], sc[CH_TT], s, t, sc[CH_RR], parity) ||
          qf_blas_dot(sc[CH_RHO_NEW], r0, r, parity) ||
          qf_blas_bicgstab_p_ratio(p, r, v, sc[CH_RHO_NEW], sc[CH_RHO], sc[CH_RHO], sc[CH_R0V], sc[CH_TS], sc[CH_TT], parity);
-    if (!rc && chained) rc = qf_blas_chain_end();
+    if (!rc && chained) rc = qf_chain_end();
     rc = qf_runtime_stats_end(&st) || rc;
-    *chains = rc ? -1 : qf_runtime_stats_tasks(st, "blas_chain");
+    *chains = rc ? -1 : qf_runtime_stats_tasks(st, "chain");
     *reduces = rc ? -1 : qf_runtime_stats_tasks(st, "blas_reduce");
     qf_runtime_stats_free(st);
     size_t n = (size_t)V * (size_t)c->nr;
@@ -621,31 +621,40 @@ static void check_chain(ctx *c, int parity)
 }
 
 /* A chain groups and never reorders: what else is submitted or read inside it finds the chain's calls
- * before it done; one chain at a time. */
+ * before it done; chains nest, the outermost end submitting what the inner ones held. */
 static void check_chain_order(ctx *c)
 {
     char tag[160];
     snprintf(tag, sizeof tag, "%s, a chain's order", c->tag);
-    qf_scalar *a = NULL, *q = NULL;
-    int rc = load(c, c->x, X0) || qf_scalar_create(&a) || qf_scalar_create(&q) || qf_blas_chain_begin();
-    /* a = |x|^2, q = a / a as a scalar task (not a BLAS call), read inside the chain */
+    qf_scalar *a = NULL, *b = NULL, *q = NULL;
+    qf_runtime_stats *st = NULL;
+    int rc = load(c, c->x, X0) || qf_scalar_create(&a) || qf_scalar_create(&b) || qf_scalar_create(&q) ||
+             qf_runtime_stats_begin() || qf_chain_begin();
+    /* a = |x|^2, q = a / a as a scalar task (not a chain's), read inside the chain */
     rc = rc || qf_blas_norm2(a, c->x, -1) || qf_scalar_div(q, a, a);
     cplx g = rc ? 0.0 : get(a);
-    rc = rc || qf_blas_axpby(2.0, c->x, 0.0, c->y, -1) || qf_blas_norm2(a, c->y, -1);
-    CHECK(qf_blas_chain_begin() == QF_ERROR && strstr(qf_last_error(), "already open"),
-          "%s: a second chain refused while one is open: %s", tag, qf_last_error());
-    rc = qf_blas_chain_end() || rc;
+    /* then y = 2x, a = |y|^2 in a nested chain, b = |x|^2 in the outer one: one task on one block */
+    rc = rc || qf_chain_begin() || qf_blas_axpby(2.0, c->x, 0.0, c->y, -1) || qf_blas_norm2(a, c->y, -1) ||
+         qf_chain_end() || qf_blas_norm2(b, c->x, -1);
+    rc = qf_chain_end() || rc;
+    rc = qf_runtime_stats_end(&st) || rc;
     CHECK(rc == 0, "%s: %s", tag, qf_last_error());
     if (!rc) {
-        cplx ref = ref_dot(X0, X0, c->nr, -1, c->prec), g4 = get(a), gq = get(q);
-        CHECK(cabs(g - ref) < 1e-12 * creal(ref) && cabs(g4 - 4.0 * ref) < 1e-12 * creal(ref) && gq == 1.0,
-              "%s: |x|^2 read inside the chain %.15g (%.15g), |2x|^2 after it %.15g, a scalar task between them "
-              "a / a = %g %g",
-              tag, creal(g), creal(ref), creal(g4), creal(gq), cimag(gq));
+        cplx ref = ref_dot(X0, X0, c->nr, -1, c->prec), ga = get(a), gb = get(b), gq = get(q);
+        double tol = 1e-12 * creal(ref);
+        CHECK(cabs(g - ref) < tol && cabs(ga - 4.0 * ref) < 4.0 * tol && cabs(gb - ref) < tol && gq == 1.0,
+              "%s: |x|^2 read inside the chain %.15g (%.15g), |2x|^2 and |x|^2 after the nested one %.15g %.15g, a "
+              "scalar task between them a / a = %g %g",
+              tag, creal(g), creal(ref), creal(ga), creal(gb), creal(gq), cimag(gq));
+        long chains = qf_runtime_stats_tasks(st, "chain"), expect = c->lat->nblocks == 1 ? 1 : 0;
+        CHECK(chains == expect, "%s: %ld chain tasks (the read ends the first part, a lone norm; the nested chain "
+              "and the rest are one task on one block), %ld expected", tag, chains, expect);
     }
-    CHECK(qf_blas_chain_end() == QF_ERROR && strstr(qf_last_error(), "without qf_blas_chain_begin"),
+    qf_runtime_stats_free(st);
+    CHECK(qf_chain_end() == QF_ERROR && strstr(qf_last_error(), "without qf_chain_begin"),
           "%s: an end without a chain refused: %s", tag, qf_last_error());
     if (a) qf_scalar_destroy(a);
+    if (b) qf_scalar_destroy(b);
     if (q) qf_scalar_destroy(q);
 }
 

@@ -243,22 +243,28 @@ int main(void)
     test_edge_cases(&pb);
     check_gcr_tasks(&pb);
 
-    /* the same solve on another block grid: iterations within 1, solutions within the tolerance */
-    static const int B1b[4] = {2, 2, 1, 1};
-    problem pb2;
-    problem_init(&pb2, L1, B1b, 11);
-    static const qf_solver_kind grid_kinds[] = {QF_SOLVER_CGNR, QF_SOLVER_BICGSTAB};
-    for (int i = 0; i < 2; i++)
-        for (int mixed = 0; mixed < 2; mixed++) {
-            qf_solver_params p = solver(grid_kinds[i], 1, 1e-12, mixed ? QF_SINGLE : QF_DOUBLE);
-            p.check_every = 1;
-            int n1 = solve_and_check(&pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
-            int n2 = solve_and_check(&pb2, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
-            double diff = ref_rel_diff(L1, pb.x, pb2.x, -1);
-            CHECK(abs(n1 - n2) <= 1 && diff <= 1e-10, "%s%s: block grids 1 1 2 2 and 2 2 1 1 give %d and %d iterations, "
-                  "solutions %.2e apart", qf_solver_name(p.kind), mixed ? " mixed" : "", n1, n2, diff);
-        }
-    problem_free(&pb2);
+    /* the same solve on other block grids: iterations within 1, solutions within the tolerance; on one
+     * block each iteration is a chain of tasks (one task where the operator joins chains:
+     * QF_STENCIL_FUSE=always, test_solver_fused) */
+    static const int grids[2][4] = {{2, 2, 1, 1}, {1, 1, 1, 1}};
+    static const qf_solver_kind grid_kinds[] = {QF_SOLVER_CGNR, QF_SOLVER_BICGSTAB, QF_SOLVER_GCR, QF_SOLVER_MR};
+    for (int g = 0; g < 2; g++) {
+        problem pb2;
+        problem_init(&pb2, L1, grids[g], 11);
+        for (int i = 0; i < 4; i++)
+            for (int mixed = 0; mixed < 2; mixed++) {
+                qf_solver_params p = solver(grid_kinds[i], 1, 1e-12, mixed ? QF_SINGLE : QF_DOUBLE);
+                p.check_every = 1;
+                int n1 = solve_and_check(&pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+                int n2 = solve_and_check(&pb2, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+                double diff = ref_rel_diff(L1, pb.x, pb2.x, -1);
+                CHECK(abs(n1 - n2) <= 1 && diff <= 1e-10,
+                      "%s%s: block grids 1 1 2 2 and %d %d %d %d give %d and %d iterations, solutions %.2e apart",
+                      qf_solver_name(p.kind), mixed ? " mixed" : "", grids[g][0], grids[g][1], grids[g][2], grids[g][3],
+                      n1, n2, diff);
+            }
+        problem_free(&pb2);
+    }
     problem_free(&pb);
 
     problem_init(&pb, L2, B2, 12);

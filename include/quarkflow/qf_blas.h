@@ -121,15 +121,16 @@ int qf_blas_bicgstab_p_ratio(qf_field *p, const qf_field *r, const qf_field *v, 
                              const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *alpha_d,
                              const qf_scalar *omega, const qf_scalar *omega_d, int parity);
 
-/* Chains: the calls of this file made between qf_blas_chain_begin and qf_blas_chain_end, on a lattice
- * of one block in one process, run as one task, each call's kernel in turn (on a GPU, queued on one
- * stream without the runtime's latency between them: 15-17 us a dependent task on an H200), and a
- * reduction of the chain may feed a later call of it (BiCGStab's <r0, v> and then s = r - (rho / <r0, v>)
- * v). Elsewhere the calls are tasks of their own as always; the results are the same to the last bit
- * either way. Any other task submitted, scalar read or field freed inside a chain first submits the
- * calls before it, so a chain only groups, it never reorders. One chain open at a time a thread. */
-int qf_blas_chain_begin(void);
-int qf_blas_chain_end(void);
+/* Chains: the calls of this file and the operator applications (qf_dirac.h, through a solver's
+ * qf_linop) made between qf_chain_begin and qf_chain_end on a lattice of one block in one process run
+ * as one task, each one's kernels in turn (on a GPU, queued on one stream without the runtime's latency
+ * between them: 15-17 us a dependent task on an H200), and a reduction of the chain may feed a later
+ * call of it (BiCGStab's <r0, v> and then s = r - (rho / <r0, v>) v). Elsewhere, and for whatever cannot
+ * join (an operator of several blocks, a conversion), they are tasks of their own as always, with the
+ * same results. Anything else submitted, a scalar read or a field freed inside a chain first submits
+ * what the chain holds, so a chain groups and never reorders. Chains nest: the outermost end submits. */
+int qf_chain_begin(void);
+int qf_chain_end(void);
 
 #ifdef __cplusplus
 }

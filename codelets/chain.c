@@ -1,0 +1,209 @@
+/* Codelet chain: the tasks a solver submits between qf_chain_begin and qf_chain_end (tasks/chain.c) on a
+ * lattice of one block in one process, as one task that calls each task's codelet function in turn on
+ * its buffers: on a GPU their kernels queue on the worker's stream back to back, where as tasks of
+ * their own StarPU would start each only once it had seen the last end, 15-17 us a dependent task on
+ * an H200 (bench/RESULTS.md, "What the runtime costs a task"). The codelets that join chains call
+ * nothing of StarPU's but their buffers, their argument block and the worker's stream: the BLAS
+ * codelets (qf_blas_insert) and the fused one-block operator (wilson_block, tasks/dirac.c). Only on
+ * such a lattice: each reduction there is one task's alone (assigned, not a STARPU_REDUX sum of
+ * blocks), so a later task of the chain may read it within the chain. A task that cannot join (another
+ * lattice, several blocks or processes, a full chain) submits the chain so far and is inserted itself;
+ * so does any other insertion or host access (qf_task_hold), so tasks reach StarPU in the order they
+ * were asked for. The chain's buffers are its tasks' handles, each once with the union of its modes. */
+#include "codelets.h"
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CHAIN_CALLS 16
+#define CHAIN_BUFFERS 48
+#define CALL_BUFFERS 32
+#define CHAIN_ARGS_BYTES 16384
+#define CHAIN_NAMES 64
+
+typedef struct {
+    struct starpu_codelet *cl;
+    uint32_t footprint;
+    int nbuf;
+    int buf[CALL_BUFFERS]; /* the task's buffers among the chain's, in its own order */
+    size_t args_at;        /* its argument block in chain_args.args */
+} chain_call;
+
+typedef struct {
+    int ncalls;
+    chain_call call[CHAIN_CALLS];
+    alignas(max_align_t) unsigned char args[CHAIN_ARGS_BYTES];
+} chain_args;
+
+typedef struct {
+    int depth; /* chains nest: the outermost end submits */
+    const qf_lattice *lat;
+    int block;
+    int nbuf;
+    size_t args_used;
+    struct starpu_data_descr d[CHAIN_BUFFERS];
+    struct starpu_data_descr own[CALL_BUFFERS]; /* the first task's own buffers, for a chain of one */
+    size_t own_bytes;
+    const char *name[CHAIN_CALLS];
+    chain_args args;
+} chain_state;
+
+static _Thread_local chain_state chain;
+
+static void run(void *buffers[], const chain_args *c, int cuda)
+{
+    for (int k = 0; k < c->ncalls; k++) {
+        const chain_call *call = &c->call[k];
+        void *sub[CALL_BUFFERS];
+        for (int j = 0; j < call->nbuf; j++) sub[j] = buffers[call->buf[j]];
+#if QF_HAVE_CUDA
+        if (cuda) {
+            call->cl->cuda_funcs[0](sub, (void *)(c->args + call->args_at));
+            continue;
+        }
+#endif
+        (void)cuda;
+        call->cl->cpu_funcs[0](sub, (void *)(c->args + call->args_at));
+    }
+}
+
+static void chain_cpu(void *buffers[], void *cl_arg) { run(buffers, cl_arg, 0); }
+
+#if QF_HAVE_CUDA
+static void chain_cuda(void *buffers[], void *cl_arg) { run(buffers, cl_arg, 1); }
+#endif
+
+/* The tasks' codelets and own footprints over the chain's buffers: a chain of other tasks on the same
+ * fields is another entry of the model. */
+static uint32_t chain_footprint(struct starpu_task *task)
+{
+    const chain_args *c = task->cl_arg;
+    uint32_t h = starpu_task_data_footprint(task);
+    for (int k = 0; k < c->ncalls; k++)
+        h = starpu_hash_crc32c_be(c->call[k].footprint, starpu_hash_crc32c_string(c->call[k].cl->name, h));
+    return h;
+}
+
+static struct starpu_perfmodel chain_model = {
+    .type = STARPU_HISTORY_BASED, .symbol = "qf_chain", .footprint = chain_footprint};
+
+struct starpu_codelet qf_cl_chain = {
+    .name = "chain",
+    .cpu_funcs = {chain_cpu},
+#if QF_HAVE_CUDA
+    .cuda_funcs = {chain_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &chain_model,
+};
+
+/* The task name of a chain, its tasks' names joined by '+' ("dot+xpcw_ratio"), kept for the process
+ * (StarPU and the traces hold the pointer): a solver's chains are a handful of names. */
+static const char *chain_name(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char *names[CHAIN_NAMES];
+    char joined[512] = "";
+    for (int k = 0; k < chain.args.ncalls; k++) {
+        size_t used = strlen(joined);
+        snprintf(joined + used, sizeof joined - used, "%s%s", k ? "+" : "", chain.name[k]);
+    }
+    const char *found = qf_cl_chain.name;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < CHAIN_NAMES; i++) {
+        if (!names[i]) names[i] = strdup(joined);
+        if (names[i] && !strcmp(names[i], joined)) {
+            found = names[i];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
+static int submit(void)
+{
+    chain_args *c = &chain.args;
+    if (c->ncalls == 0) return QF_SUCCESS;
+    int ret;
+    const char *what;
+    if (c->ncalls == 1) { /* a task of its own, as it would have been inserted */
+        what = c->call[0].cl->name;
+        ret = QF_TASK_INSERT_BLOCK(chain.lat, chain.block, c->call[0].cl, STARPU_DATA_MODE_ARRAY, chain.own,
+                                   c->call[0].nbuf, STARPU_NAME, chain.name[0], STARPU_CL_ARGS,
+                                   qf_task_args_copy(c->args, chain.own_bytes), chain.own_bytes, 0);
+    } else {
+        what = qf_cl_chain.name;
+        size_t bytes = offsetof(chain_args, args) + chain.args_used;
+        ret = QF_TASK_INSERT_BLOCK(chain.lat, chain.block, &qf_cl_chain, STARPU_DATA_MODE_ARRAY, chain.d, chain.nbuf,
+                                   STARPU_NAME, chain_name(), STARPU_CL_ARGS, qf_task_args_copy(c, bytes), bytes, 0);
+    }
+    c->ncalls = 0;
+    chain.nbuf = 0;
+    chain.args_used = 0;
+    chain.lat = NULL;
+    return qf_task_check(ret, what);
+}
+
+static void flush_held(void) { (void)submit(); }
+
+int qf_chain_open(void)
+{
+    chain.depth++;
+    return QF_SUCCESS;
+}
+
+int qf_chain_close(void)
+{
+    if (chain.depth == 0) return qf_fail("qf_chain_end without qf_chain_begin");
+    if (--chain.depth > 0) return QF_SUCCESS;
+    qf_task_hold(NULL);
+    return submit();
+}
+
+/* The buffer of the chain that holds d's handle, added with d's mode or its mode widened. */
+static int chain_buffer(const struct starpu_data_descr *d)
+{
+    for (int j = 0; j < chain.nbuf; j++)
+        if (chain.d[j].handle == d->handle) {
+            chain.d[j].mode = (enum starpu_data_access_mode)(chain.d[j].mode | d->mode); /* R and W give RW */
+            return j;
+        }
+    chain.d[chain.nbuf] = *d;
+    return chain.nbuf++;
+}
+
+int qf_chain_add(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d, int n,
+                 const char *name, const void *args, size_t bytes, uint32_t footprint)
+{
+    if (chain.depth == 0) return 0;
+    int alone = lat && lat->nblocks == 1 && !qf_runtime_mpi_active() && n <= CALL_BUFFERS;
+    size_t at = (chain.args_used + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t);
+    int fits = chain.args.ncalls < CHAIN_CALLS && chain.nbuf + n <= CHAIN_BUFFERS && at + bytes <= CHAIN_ARGS_BYTES;
+    if (chain.args.ncalls > 0 && (!alone || !fits || lat != chain.lat || block != chain.block)) {
+        if (submit()) return QF_ERROR;
+        at = 0;
+    }
+    if (!alone || bytes > CHAIN_ARGS_BYTES) return 0; /* inserted as before, after the chain so far */
+    if (chain.args.ncalls == 0) {
+        memcpy(chain.own, d, (size_t)n * sizeof *d);
+        chain.own_bytes = bytes;
+    }
+    chain.lat = lat;
+    chain.block = block;
+    chain_call *c = &chain.args.call[chain.args.ncalls];
+    c->cl = cl;
+    c->footprint = footprint;
+    c->nbuf = n;
+    for (int j = 0; j < n; j++) c->buf[j] = chain_buffer(&d[j]);
+    c->args_at = at;
+    memcpy(chain.args.args + at, args, bytes);
+    chain.args_used = at + bytes;
+    chain.name[chain.args.ncalls++] = name;
+    qf_task_hold(flush_held);
+    return 1;
+}
