@@ -5,6 +5,9 @@
  *   task graph  N back-to-back qf_dirac_apply calls, input and output swapped after each so that
  *               they chain, one qf_runtime_wait_all at the end; wall time / N, and the best of 5
  *               rounds of N / 5 (qf_timing: the ratios take the best, as the ceiling does).
+ *   chained     the same, two applications a chain (qf_chain_begin, a BiCGStab iteration's two, as
+ *               the solvers submit them): one task for both where the lattice is one block in one
+ *               process (a one-GPU run), the same tasks as the task graph's elsewhere.
  *   direct      the same kernels on plain buffers that hold the task graph's own data, in the
  *               sequence of hops the library runs for Mhat, without StarPU (the library's direct/
  *               layer, include/quarkflow/qf_direct.h: one thread per StarPU CPU worker on its core,
@@ -90,6 +93,7 @@ static const double target_seconds = 2.0;
 typedef struct {
     qf_dirac *d;
     qf_field **f;
+    int chain; /* applications a chain (qf_chain_begin), 0: none */
 } graph_ctx;
 
 /* The end of a timed graph: its tasks done, the slowest process's time on every process, so that all
@@ -107,14 +111,19 @@ static int graph_run(void *ctx, long n, double *seconds)
     graph_ctx *g = ctx;
     qf_runtime_wait_all();
     double t0 = qf_timing_now();
-    for (long k = 0; k < n; k++)
-        if (qf_dirac_apply(g->d, QF_OP_MHAT, g->f[(k + 1) & 1], g->f[k & 1])) return QF_ERROR;
+    long step = g->chain > 0 ? g->chain : 1;
+    for (long k = 0; k < n; k += step) {
+        long end = k + step < n ? k + step : n;
+        int rc = g->chain ? qf_chain_begin() : QF_SUCCESS;
+        for (long j = k; j < end && !rc; j++) rc = qf_dirac_apply(g->d, QF_OP_MHAT, g->f[(j + 1) & 1], g->f[j & 1]);
+        if ((g->chain && qf_chain_end()) || rc) return QF_ERROR;
+    }
     return graph_seconds(t0, seconds);
 }
 
 int qf_bench_graph_time(qf_dirac *d, qf_field *f[2], int warmup, long n, double target_s, qf_timing *t)
 {
-    graph_ctx g = {d, f};
+    graph_ctx g = {d, f, 0};
     return qf_timing_run(graph_run, &g, warmup, n, target_s, t);
 }
 
@@ -235,10 +244,13 @@ static int dslash(const bench_opts *o)
                    diff, qf_direct_check_tolerance(o->p.prec));
     }
 
-    qf_timing graph = {0}, direct = {0};
+    qf_timing graph = {0}, chained = {0}, direct = {0};
     double ceiling = 0.0;
     rc = rc || qf_bench_graph_time(d, f, o->warmup, o->iters, target_seconds, &graph);
     if (!rc) print_rate("task graph", &graph, flops, bytes);
+    graph_ctx pairs = {d, f, 2};
+    rc = rc || qf_timing_run(graph_run, &pairs, o->warmup, o->iters, target_seconds, &chained);
+    if (!rc) print_rate("chained by 2", &chained, flops, bytes);
     fflush(stdout);
     if (dk) {
         rc = rc || qf_direct_time(dk, o->warmup, o->iters, target_seconds, &direct);
@@ -264,6 +276,9 @@ static int dslash(const bench_opts *o)
                    bw_graph / bw_direct,
                    ncuda > 1 && gpu ? "the speed-up of the GPUs' graph over one GPU's kernels" : "what the runtime keeps",
                    mean_graph / mean_direct);
+            printf("ratio         chained / direct      %.3f  (two applications a chain, as a solver's iteration; means "
+                   "%.3f)\n",
+                   direct.best / chained.best, (direct.seconds / (double)direct.n) / (chained.seconds / (double)chained.n));
         }
     }
 
