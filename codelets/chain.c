@@ -181,7 +181,9 @@ int qf_chain_add(struct starpu_codelet *cl, const qf_lattice *lat, int block, co
                  const char *name, const void *args, size_t bytes, uint32_t footprint)
 {
     if (chain.depth == 0) return 0;
-    int alone = lat && lat->nblocks == 1 && !qf_runtime_mpi_active() && n <= CALL_BUFFERS;
+    /* a CUDA function that waits for its own kernels would hold the chain's stream: not in a chain */
+    int async = !cl->cuda_funcs[0] || (cl->cuda_flags[0] & STARPU_CUDA_ASYNC);
+    int alone = lat && lat->nblocks == 1 && !qf_runtime_mpi_active() && n <= CALL_BUFFERS && async;
     size_t at = (chain.args_used + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t);
     int fits = chain.args.ncalls < CHAIN_CALLS && chain.nbuf + n <= CHAIN_BUFFERS && at + bytes <= CHAIN_ARGS_BYTES;
     if (chain.args.ncalls > 0 && (!alone || !fits || lat != chain.lat || block != chain.block)) {

@@ -202,7 +202,7 @@ extern struct starpu_codelet qf_cl_chain;
  * distinguishes its work in the performance model, joins the open chain (1), or is left to the caller
  * to insert (0: no chain is open, or it cannot join one; the chain so far is then submitted first);
  * QF_ERROR when submitting the chain failed. Its codelet functions must use only their buffers, their
- * argument block and the worker's stream. */
+ * argument block and the worker's stream, on which its CUDA function only queues (STARPU_CUDA_ASYNC). */
 int qf_chain_add(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d, int n,
                  const char *name, const void *args, size_t bytes, uint32_t footprint);
 /* Open and close (nested: the outermost close submits) the inserting thread's chain. */

@@ -11,6 +11,9 @@
  *
  * (on a lattice of one block the reduced scalar is W instead, and no sum_zero task precedes)
  *
+ * Between qf_chain_begin and qf_chain_end (qf_blas.h) the tasks of a one-block lattice join the
+ * inserting thread's chain instead (codelets/chain.c, through qf_blas_insert).
+ *
  * Nothing here waits. A field or scalar that is several operands of one call is one buffer of each
  * task, with the union of the operands' modes (R and W give RW) and the argument block's operand table
  * pointing at it (codelets.h); the kernels load every operand of an element before they store. */

@@ -7,7 +7,9 @@
  * Every field operation takes a parity: 0 or 1 for the even or odd sites of full-lattice fields
  * (what the even-odd operators of qf_dirac.h read and write), -1 for all sites. Fields must be of
  * one kind, precision and lattice (qf_lattice_same); a field may appear as several operands.
- * Every call submits tasks (one per block, plus one per scalar operation) and returns. */
+ * Every call submits tasks (one per block, plus one per scalar operation) and returns; inside a chain
+ * (qf_chain_begin, at the end) the tasks of a one-block lattice wait for the chain's end to be
+ * submitted as one. */
 #ifndef QF_BLAS_H
 #define QF_BLAS_H
 
