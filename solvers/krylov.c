@@ -112,12 +112,15 @@ static int residual(qf_reliable *rel, qf_field *rs, double *norm)
     int parity = k->parity;
     qf_field *ax = rel->hi[0], *r = rel->hi[1];
     qf_scalar *rr = NULL;
+    if (qf_scalar_create(&rr)) return QF_ERROR;
+    qf_chain_begin(); /* one task on one GPU (qf_blas.h) */
     int rc = qf_krylov_apply(k, 0, ax, rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, ax, parity);
     if (rel->form == QF_RESIDUAL_NORMAL) rc = rc || qf_krylov_apply(k, 1, r, ax);
     else r = ax;
     double re = 0.0, im;
-    rc = rc || (mixed(rel) ? qf_field_convert_parity(rs, r, parity) : qf_blas_copy(rs, r, parity)) || qf_scalar_create(&rr) ||
-         qf_blas_norm2(rr, rs, parity) || qf_scalar_get(rr, &re, &im);
+    rc = rc || (mixed(rel) ? qf_field_convert_parity(rs, r, parity) : qf_blas_copy(rs, r, parity)) ||
+         qf_blas_norm2(rr, rs, parity);
+    rc = qf_chain_end() || rc || qf_scalar_get(rr, &re, &im);
     if (rr) qf_scalar_destroy(rr);
     if (!rc && !isfinite(re)) {
         k->breakdown = 1;
@@ -148,8 +151,9 @@ int qf_reliable_due(qf_reliable *rel, double norm)
 static int fold(qf_reliable *rel)
 {
     int parity = rel->k->parity;
-    if (qf_field_convert_parity(rel->hi[0], rel->xs, parity) || qf_chain_begin()) return QF_ERROR;
-    int rc = qf_blas_axpby(1.0, rel->hi[0], 1.0, rel->x, parity) || qf_blas_axpby(0.0, NULL, 0.0, rel->xs, parity);
+    qf_chain_begin(); /* one task on one GPU (qf_blas.h) */
+    int rc = qf_field_convert_parity(rel->hi[0], rel->xs, parity) || qf_blas_axpby(1.0, rel->hi[0], 1.0, rel->x, parity) ||
+             qf_blas_axpby(0.0, NULL, 0.0, rel->xs, parity);
     return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 
