@@ -1,16 +1,16 @@
-/* Codelet chain: the tasks a solver submits between qf_chain_begin and qf_chain_end (tasks/chain.c) on a
- * lattice of one block in one process, as one task that calls each task's codelet function in turn on
- * its buffers: on a GPU their kernels queue on the worker's stream back to back, where as tasks of
- * their own StarPU would start each only once it had seen the last end, 15-17 us a dependent task on
- * an H200 (bench/RESULTS.md, "What the runtime costs a task"). The codelets that join chains call
- * nothing of StarPU's but their buffers, their argument block and the worker's stream: the BLAS
+/* Codelet chain: the tasks a solver submits between qf_chain_begin and qf_chain_end (qf_blas.h,
+ * tasks/blas.c) on a lattice of one block in one process, as one task that calls each task's codelet
+ * function in turn on its buffers: on a GPU their kernels queue on the worker's stream back to back,
+ * where as tasks of their own StarPU would start each only once it had seen the last end, 15-17 us a
+ * dependent task on an H200 (bench/RESULTS.md, "What the runtime costs a task"). The codelets that
+ * join chains use nothing but their buffers, their argument block and the worker's stream: the BLAS
  * codelets (qf_blas_insert), the fused one-block operator (wilson_block, tasks/dirac.c) and precision
- * conversions (convert). Only on
- * such a lattice: each reduction there is one task's alone (assigned, not a STARPU_REDUX sum of
- * blocks), so a later task of the chain may read it within the chain. A task that cannot join (another
- * lattice, several blocks or processes, a full chain) submits the chain so far and is inserted itself;
- * so does any other insertion or host access (qf_task_hold), so tasks reach StarPU in the order they
- * were asked for. The chain's buffers are its tasks' handles, each once with the union of its modes. */
+ * conversions (convert). Only on such a lattice: each reduction there is one task's alone (assigned,
+ * not a STARPU_REDUX sum of blocks), so a later task of the chain may read it within the chain. A task
+ * that cannot join (another lattice, several blocks or processes, a full chain) submits the chain so
+ * far and is inserted itself; so does any other insertion or host access (qf_task_hold), so tasks
+ * reach StarPU in the order they were asked for. The chain's buffers are its tasks' handles, each once
+ * with the union of its modes. */
 #include "codelets.h"
 
 #include <pthread.h>
@@ -129,6 +129,7 @@ static const char *chain_name(void)
 static int submit(void)
 {
     chain_args *c = &chain.args;
+    qf_task_hold(NULL); /* the insertion below must not flush this chain again */
     if (c->ncalls == 0) return QF_SUCCESS;
     int ret;
     const char *what;

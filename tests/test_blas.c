@@ -658,6 +658,27 @@ static void check_chain_order(ctx *c)
     if (q) qf_scalar_destroy(q);
 }
 
+/* A chain ends where a call cannot join it: here one chained call on a one-block lattice, then a call
+ * on a lattice of several blocks (an update: a reduction's zeroing task would end the chain first); the
+ * first must run once (y = y + x), not again when the second is inserted. */
+static void check_chain_switch(const qf_lattice *one, const qf_lattice *several)
+{
+    qf_field *x = NULL, *y = NULL, *z = NULL;
+    int rc = qf_field_create(&x, one, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_field_create(&y, one, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
+             qf_field_create(&z, several, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_field_import(x, X0) ||
+             qf_field_import(y, Y0) || qf_field_import(z, Z0);
+    rc = rc || qf_chain_begin() || qf_blas_axpby(1.0, x, 1.0, y, -1) || qf_blas_axpby(0.5, z, 0.0, z, -1) ||
+         qf_chain_end();
+    rc = rc || qf_field_export(y, tmp);
+    CHECK(rc == 0, "a chain ended by another lattice's call: %s", qf_last_error());
+    int64_t wrong = 0;
+    for (int64_t k = 0; !rc && k < V * 24; k++) wrong += tmp[k] != Y0[k] + X0[k];
+    CHECK(!rc && wrong == 0, "a chain ended by another lattice's call: y = y + x once (%lld reals differ)", (long long)wrong);
+    if (x) qf_field_destroy(x);
+    if (y) qf_field_destroy(y);
+    if (z) qf_field_destroy(z);
+}
+
 /* ---- scalars: a chain submitted while the runtime is paused, read with gets at the end ---- */
 
 static void watchdog(int sig)
@@ -1193,6 +1214,7 @@ int main(void)
                 test_case(&lats[g], &shapes[k], pi ? QF_SINGLE : QF_DOUBLE, g == 0 || g == 2);
     }
     test_errors(&lats[1], &lats[2]);
+    check_chain_switch(&lats[0], &lats[1]);
     check_fresh_scratch(&lats[2]);
     check_trisolve();
     printf("largest relative errors (double, single): updates %.1e %.1e; reductions %.1e %.1e; fused updates "
