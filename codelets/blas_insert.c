@@ -32,11 +32,5 @@ int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_
         else d[j].mode = (enum starpu_data_access_mode)(d[j].mode | ops[k].mode); /* R and W give RW */
         args->buf[k] = j;
     }
-    uint32_t footprint = starpu_hash_crc32c_be((uint32_t)(args->b != 0.0),
-                                               starpu_hash_crc32c_be((uint32_t)args->n, (uint32_t)args->op));
-    int chained = qf_chain_add(cl, r->lat, r->block, d, n, r->name, args, sizeof *args, footprint);
-    if (chained) return chained < 0 ? QF_ERROR : QF_SUCCESS;
-    int ret = QF_TASK_INSERT_BLOCK(r->lat, r->block, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, r->name,
-                                   QF_ARGS(*args), 0);
-    return qf_task_check(ret, cl->name);
+    return qf_chain_insert(cl, r->lat, r->block, d, n, r->name, args, sizeof *args, qf_blas_args_footprint(args, 0));
 }

@@ -146,14 +146,18 @@ template <int N> static __device__ __forceinline__ void qf_blas_block_add(const 
     qf_blas_block_add_at<N>(v, [acc](int k) { return acc + k; });
 }
 #else
-/* Performance-model footprint of the field codelets: the buffers' sizes, the operation and the number
- * of elements visited (one parity does half the work of all sites on the same buffers). */
-static inline uint32_t qf_blas_footprint(struct starpu_task *task)
+/* What distinguishes a field codelet's work on the same buffers, hashed onto seed: the operation and
+ * the number of elements visited (one parity does half the work of all sites on the same buffers). */
+static inline uint32_t qf_blas_args_footprint(const qf_blas_args *a, uint32_t seed)
 {
-    const qf_blas_args *a = (const qf_blas_args *)task->cl_arg;
-    uint32_t h = starpu_hash_crc32c_be((uint32_t)a->op, starpu_task_data_footprint(task));
+    uint32_t h = starpu_hash_crc32c_be((uint32_t)a->op, seed);
     h = starpu_hash_crc32c_be((uint32_t)a->n, h);
     return starpu_hash_crc32c_be((uint32_t)(a->b != 0.0), h);
+}
+/* Performance-model footprint of the field codelets: the buffers' sizes and the above. */
+static inline uint32_t qf_blas_footprint(struct starpu_task *task)
+{
+    return qf_blas_args_footprint((const qf_blas_args *)task->cl_arg, starpu_task_data_footprint(task));
 }
 #endif
 

@@ -45,9 +45,7 @@ typedef struct {
     int block;
     int nbuf;
     size_t args_used;
-    struct starpu_data_descr d[CHAIN_BUFFERS];
-    struct starpu_data_descr own[CALL_BUFFERS]; /* the first task's own buffers, for a chain of one */
-    size_t own_bytes;
+    struct starpu_data_descr d[CHAIN_BUFFERS]; /* a chain of one: its task's own, in order */
     const char *name[CHAIN_CALLS];
     chain_args args;
 } chain_state;
@@ -126,29 +124,30 @@ static const char *chain_name(void)
     return found;
 }
 
+/* A task of its own. */
+static int insert_task(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d,
+                       int n, const char *name, const void *args, size_t bytes)
+{
+    int ret = QF_TASK_INSERT_BLOCK(lat, block, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, name, STARPU_CL_ARGS,
+                                   qf_task_args_copy(args, bytes), bytes, 0);
+    return qf_task_check(ret, cl->name);
+}
+
 static int submit(void)
 {
     chain_args *c = &chain.args;
     qf_task_hold(NULL); /* the insertion below must not flush this chain again */
     if (c->ncalls == 0) return QF_SUCCESS;
-    int ret;
-    const char *what;
-    if (c->ncalls == 1) { /* a task of its own, as it would have been inserted */
-        what = c->call[0].cl->name;
-        ret = QF_TASK_INSERT_BLOCK(chain.lat, chain.block, c->call[0].cl, STARPU_DATA_MODE_ARRAY, chain.own,
-                                   c->call[0].nbuf, STARPU_NAME, chain.name[0], STARPU_CL_ARGS,
-                                   qf_task_args_copy(c->args, chain.own_bytes), chain.own_bytes, 0);
-    } else {
-        what = qf_cl_chain.name;
-        size_t bytes = offsetof(chain_args, args) + chain.args_used;
-        ret = QF_TASK_INSERT_BLOCK(chain.lat, chain.block, &qf_cl_chain, STARPU_DATA_MODE_ARRAY, chain.d, chain.nbuf,
-                                   STARPU_NAME, chain_name(), STARPU_CL_ARGS, qf_task_args_copy(c, bytes), bytes, 0);
-    }
+    int rc = c->ncalls == 1 /* a task of its own, as it would have been inserted */
+                 ? insert_task(c->call[0].cl, chain.lat, chain.block, chain.d, chain.nbuf, chain.name[0], c->args,
+                               chain.args_used)
+                 : insert_task(&qf_cl_chain, chain.lat, chain.block, chain.d, chain.nbuf, chain_name(), c,
+                               offsetof(chain_args, args) + chain.args_used);
     c->ncalls = 0;
     chain.nbuf = 0;
     chain.args_used = 0;
     chain.lat = NULL;
-    return qf_task_check(ret, what);
+    return rc;
 }
 
 static void flush_held(void) { (void)submit(); }
@@ -162,9 +161,7 @@ int qf_chain_open(void)
 int qf_chain_close(void)
 {
     if (chain.depth == 0) return qf_fail("qf_chain_end without qf_chain_begin");
-    if (--chain.depth > 0) return QF_SUCCESS;
-    qf_task_hold(NULL);
-    return submit();
+    return --chain.depth > 0 ? QF_SUCCESS : submit();
 }
 
 /* The buffer of the chain that holds d's handle, added with d's mode or its mode widened. */
@@ -179,24 +176,23 @@ static int chain_buffer(const struct starpu_data_descr *d)
     return chain.nbuf++;
 }
 
-int qf_chain_add(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d, int n,
-                 const char *name, const void *args, size_t bytes, uint32_t footprint)
+/* Where the next task's argument block goes in chain_args.args. */
+static size_t next_args_at(void)
 {
-    if (chain.depth == 0) return 0;
+    return (chain.args_used + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t);
+}
+
+int qf_chain_insert(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d,
+                    int n, const char *name, const void *args, size_t bytes, uint32_t footprint)
+{
     /* a CUDA function that waits for its own kernels would hold the chain's stream: not in a chain */
     int async = !cl->cuda_funcs[0] || (cl->cuda_flags[0] & STARPU_CUDA_ASYNC);
-    int alone = lat && lat->nblocks == 1 && !qf_runtime_mpi_active() && n <= CALL_BUFFERS && async;
-    size_t at = (chain.args_used + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t);
-    int fits = chain.args.ncalls < CHAIN_CALLS && chain.nbuf + n <= CHAIN_BUFFERS && at + bytes <= CHAIN_ARGS_BYTES;
-    if (chain.args.ncalls > 0 && (!alone || !fits || lat != chain.lat || block != chain.block)) {
-        if (submit()) return QF_ERROR;
-        at = 0;
-    }
-    if (!alone || bytes > CHAIN_ARGS_BYTES) return 0; /* inserted as before, after the chain so far */
-    if (chain.args.ncalls == 0) {
-        memcpy(chain.own, d, (size_t)n * sizeof *d);
-        chain.own_bytes = bytes;
-    }
+    int joins = chain.depth > 0 && lat && lat->nblocks == 1 && !qf_runtime_mpi_active() && n <= CALL_BUFFERS &&
+                bytes <= CHAIN_ARGS_BYTES && async;
+    int fits = chain.args.ncalls < CHAIN_CALLS && chain.nbuf + n <= CHAIN_BUFFERS &&
+               next_args_at() + bytes <= CHAIN_ARGS_BYTES && lat == chain.lat && block == chain.block;
+    if (chain.args.ncalls > 0 && (!joins || !fits) && submit()) return QF_ERROR;
+    if (!joins) return insert_task(cl, lat, block, d, n, name, args, bytes); /* after the chain so far */
     chain.lat = lat;
     chain.block = block;
     chain_call *c = &chain.args.call[chain.args.ncalls];
@@ -204,10 +200,10 @@ int qf_chain_add(struct starpu_codelet *cl, const qf_lattice *lat, int block, co
     c->footprint = footprint;
     c->nbuf = n;
     for (int j = 0; j < n; j++) c->buf[j] = chain_buffer(&d[j]);
-    c->args_at = at;
-    memcpy(chain.args.args + at, args, bytes);
-    chain.args_used = at + bytes;
+    c->args_at = next_args_at();
+    memcpy(chain.args.args + c->args_at, args, bytes);
+    chain.args_used = c->args_at + bytes;
     chain.name[chain.args.ncalls++] = name;
     qf_task_hold(flush_held);
-    return 1;
+    return QF_SUCCESS;
 }

@@ -197,14 +197,14 @@ extern struct starpu_codelet qf_cl_blas_cg_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_p;
 extern struct starpu_codelet qf_cl_chain;
-/* The inserting thread's chain (chain.c): a task of codelet cl on block `block` of lat with buffers
- * d[0 .. n-1] (distinct handles), the argument block args of `bytes` bytes, named name, footprint what
- * distinguishes its work in the performance model, joins the open chain (1), or is left to the caller
- * to insert (0: no chain is open, or it cannot join one; the chain so far is then submitted first);
- * QF_ERROR when submitting the chain failed. Its codelet functions must use only their buffers, their
- * argument block and the worker's stream, on which its CUDA function only queues (STARPU_CUDA_ASYNC). */
-int qf_chain_add(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d, int n,
-                 const char *name, const void *args, size_t bytes, uint32_t footprint);
+/* Inserts a task of codelet cl on block `block` of lat (QF_TASK_INSERT_BLOCK) with buffers d[0 .. n-1]
+ * (distinct handles), a copy of the argument block args (`bytes` bytes) and the name name, or adds it
+ * to the inserting thread's open chain where it can join (chain.c; footprint: what distinguishes its
+ * work in the chain's performance model); a task that cannot join submits the chain so far first. The
+ * codelet's functions must use only their buffers, their argument block and the worker's stream, on
+ * which its CUDA function only queues (STARPU_CUDA_ASYNC). */
+int qf_chain_insert(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d,
+                    int n, const char *name, const void *args, size_t bytes, uint32_t footprint);
 /* Open and close (nested: the outermost close submits) the inserting thread's chain. */
 int qf_chain_open(void);
 int qf_chain_close(void);

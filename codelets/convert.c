@@ -54,10 +54,6 @@ int qf_insert_convert(qf_field *dst, const qf_field *src, int b, int parity)
     /* one parity keeps the other's values, which must then be valid where the task runs */
     struct starpu_data_descr d[2] = {{qf_field_block(src, b), STARPU_R},
                                      {qf_field_block(dst, b), parity < 0 ? STARPU_W : STARPU_RW}};
-    uint32_t footprint = starpu_hash_crc32c_be((uint32_t)a.nsites, (uint32_t)(a.src_prec * 4 + a.dst_prec));
-    int chained = qf_chain_add(&qf_cl_convert, dst->lat, b, d, 2, "convert", &a, sizeof a, footprint);
-    if (chained) return chained < 0 ? QF_ERROR : QF_SUCCESS;
-    int ret = QF_TASK_INSERT_BLOCK(dst->lat, b, &qf_cl_convert, STARPU_DATA_MODE_ARRAY, d, 2, STARPU_NAME, "convert",
-                                   QF_ARGS(a), 0);
-    return qf_task_check(ret, "convert");
+    uint32_t footprint = starpu_hash_crc32c_be((uint32_t)a.dst_prec, starpu_hash_crc32c_be((uint32_t)a.src_prec, (uint32_t)a.nsites));
+    return qf_chain_insert(&qf_cl_convert, dst->lat, b, d, 2, "convert", &a, sizeof a, footprint);
 }

@@ -384,8 +384,7 @@ void qf_runtime_cublas_init(void)
 void qf_runtime_shutdown(void)
 {
     if (!started) return;
-    qf_task_release_held();
-    starpu_task_wait_for_all();
+    qf_runtime_wait_all();
 #if QF_HAVE_CUDA
     if (cublas_started) starpu_cublas_shutdown();
     cublas_started = 0;
@@ -413,8 +412,7 @@ void qf_runtime_trace_event(const char *what)
 void qf_runtime_trace_end(void)
 {
     if (!trace_window) return;
-    qf_task_release_held();
-    starpu_task_wait_for_all(); /* the window holds its tasks whole */
+    qf_runtime_wait_all(); /* the window holds its tasks whole */
     starpu_fxt_stop_profiling();
 }
 

@@ -6,7 +6,6 @@
  * the runtime reads their counters only, it submits nothing. */
 #include "quarkflow/qf_runtime.h"
 #include "codelet_table.h"
-#include "mpi_data.h"
 
 #include <starpu.h>
 #include <starpu_profiling.h>
@@ -102,8 +101,7 @@ int qf_runtime_stats_begin(void)
     interval.base = malloc((size_t)nw * (size_t)nc * sizeof *interval.base);
     if (!interval.base) return qf_fail("out of host memory for the task counters of %d workers", nw);
     /* the interval holds the tasks submitted from here on, and none that were already running */
-    qf_task_release_held();
-    starpu_task_wait_for_all();
+    qf_runtime_wait_all();
     interval.nworkers = nw;
     int cap = 0;
     interval.nsamples = 0;
@@ -121,8 +119,7 @@ int qf_runtime_stats_end(qf_runtime_stats **out)
 {
     *out = NULL;
     if (!interval.active) return qf_fail("qf_runtime_stats_end without qf_runtime_stats_begin");
-    qf_task_release_held();
-    starpu_task_wait_for_all();
+    qf_runtime_wait_all();
     int nw = interval.nworkers, nc = qf_codelet_count();
     qf_runtime_stats *s = calloc(1, sizeof *s);
     int rc = QF_SUCCESS;

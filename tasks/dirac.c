@@ -168,12 +168,8 @@ static int run_hops_fused(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger,
             b->clover = clover_at[inv];
         }
     }
-    const char *name = names[dagger != 0][d->p.prec];
-    int chained = qf_chain_add(&qf_cl_wilson_block, d->lat, 0, buf, nbuf, name, &args, sizeof args, (uint32_t)n);
-    if (chained) return chained < 0 ? QF_ERROR : QF_SUCCESS;
-    int ret = QF_TASK_INSERT_BLOCK(d->lat, 0, &qf_cl_wilson_block, STARPU_DATA_MODE_ARRAY, buf, nbuf, STARPU_NAME, name,
-                                   STARPU_CL_ARGS, qf_task_args_copy(&args, sizeof args), sizeof args, 0);
-    return qf_task_check(ret, "wilson_block");
+    return qf_chain_insert(&qf_cl_wilson_block, d->lat, 0, buf, nbuf, names[dagger != 0][d->p.prec], &args, sizeof args,
+                           (uint32_t)n);
 }
 
 /* The bytes one even-odd application reads and writes, each field once: the links, a clover block a
