@@ -19,10 +19,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHAIN_CALLS 16
+/* A solver's iterations between two residual checks (qf_krylov_next_iteration): ten BiCGStab
+ * iterations are 80 tasks, 17 KB of arguments and about 17 distinct buffers */
+#define CHAIN_CALLS 80
 #define CHAIN_BUFFERS 48
 #define CALL_BUFFERS 32
-#define CHAIN_ARGS_BYTES 16384
+#define CHAIN_ARGS_BYTES 32768
 #define CHAIN_NAMES 64
 
 typedef struct {

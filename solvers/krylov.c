@@ -68,7 +68,7 @@ static int stall_check(qf_krylov *k, double norm)
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm)
 {
     double re, im;
-    if (qf_scalar_get(rr, &re, &im)) return QF_ERROR;
+    if (qf_krylov_end_run(k) || qf_scalar_get(rr, &re, &im)) return QF_ERROR;
     if (!isfinite(re) || re < 0.0) {
         k->breakdown = 1;
         return qf_fail("%s broke down after %d iterations: the iterated residual norm^2 is %g (a vanishing "
@@ -96,6 +96,20 @@ void qf_krylov_next_iteration(qf_krylov *k)
     char what[64];
     snprintf(what, sizeof what, "%s iteration %d", qf_solver_name(k->p->kind), k->iterations);
     qf_runtime_trace_event(what);
+    /* the first iteration after a check is a chain of its own, so that the GPU has work while the host
+     * records the rest (bench/RESULTS.md, "Chains across iterations") */
+    int every = k->p->check_every;
+    if (!k->run_chained && every > 2 && k->iterations % every == 1 && !qf_krylov_check_due(k)) {
+        qf_chain_begin();
+        k->run_chained = 1;
+    }
+}
+
+int qf_krylov_end_run(qf_krylov *k)
+{
+    if (!k->run_chained) return QF_SUCCESS;
+    k->run_chained = 0;
+    return qf_chain_end();
 }
 
 int qf_krylov_check_due(const qf_krylov *k)
@@ -105,22 +119,30 @@ int qf_krylov_check_due(const qf_krylov *k)
 
 static int mixed(const qf_reliable *rel) { return rel->xs != rel->x; }
 
-/* rs = the residual of x (in x's precision, then rounded to rs's), *norm = |rs|. */
-static int residual(qf_reliable *rel, qf_field *rs, double *norm)
+/* rs = the residual of x (in x's precision, then rounded to rs's), *norm = |rs|; from the system's
+ * residual known where it is given (and its norm, where that is the residual's form). */
+static int residual(qf_reliable *rel, const qf_field *known, double known_norm, qf_field *rs, double *norm)
 {
     qf_krylov *k = rel->k;
-    int parity = k->parity;
-    qf_field *ax = rel->hi[0], *r = rel->hi[1];
+    int parity = k->parity, normal = rel->form == QF_RESIDUAL_NORMAL;
+    const qf_field *ax = known, *r;
     qf_scalar *rr = NULL;
-    if (qf_scalar_create(&rr)) return QF_ERROR;
+    double re = known_norm * known_norm, im;
+    if ((!known || normal) && qf_scalar_create(&rr)) return QF_ERROR;
     qf_chain_begin(); /* one task on one GPU (qf_blas.h) */
-    int rc = qf_krylov_apply(k, 0, ax, rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, ax, parity);
-    if (rel->form == QF_RESIDUAL_NORMAL) rc = rc || qf_krylov_apply(k, 1, r, ax);
-    else r = ax;
-    double re = 0.0, im;
+    int rc = QF_SUCCESS;
+    if (!known) {
+        ax = rel->hi[0];
+        rc = qf_krylov_apply(k, 0, rel->hi[0], rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, rel->hi[0], parity);
+    }
+    r = ax;
+    if (normal) {
+        rc = rc || qf_krylov_apply(k, 1, rel->hi[1], ax);
+        r = rel->hi[1];
+    }
     rc = rc || (mixed(rel) ? qf_field_convert_parity(rs, r, parity) : qf_blas_copy(rs, r, parity)) ||
-         qf_blas_norm2(rr, rs, parity);
-    rc = qf_chain_end() || rc || qf_scalar_get(rr, &re, &im);
+         (rr && qf_blas_norm2(rr, rs, parity));
+    rc = qf_chain_end() || rc || (rr && qf_scalar_get(rr, &re, &im));
     if (rr) qf_scalar_destroy(rr);
     if (!rc && !isfinite(re)) {
         k->breakdown = 1;
@@ -138,7 +160,7 @@ int qf_reliable_start(qf_reliable *rel, qf_krylov *k, qf_field *x, const qf_fiel
     *rel = (qf_reliable){.k = k, .x = x, .b = b, .form = form, .xs = x};
     int rc = qf_krylov_field_hi(k, &rel->hi[0]) || qf_krylov_field_hi(k, &rel->hi[1]);
     if (!rc && qf_field_precision(rs) != qf_field_precision(x)) rc = qf_krylov_field(k, &rel->xs);
-    return rc || residual(rel, rs, norm) ? QF_ERROR : QF_SUCCESS;
+    return rc || residual(rel, k->start_residual, k->start_norm, rs, norm) ? QF_ERROR : QF_SUCCESS;
 }
 
 int qf_reliable_due(qf_reliable *rel, double norm)
@@ -160,7 +182,7 @@ static int fold(qf_reliable *rel)
 int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm)
 {
     rel->k->updates++;
-    return (mixed(rel) && fold(rel)) || residual(rel, rs, norm) ? QF_ERROR : QF_SUCCESS;
+    return (mixed(rel) && fold(rel)) || residual(rel, NULL, 0.0, rs, norm) ? QF_ERROR : QF_SUCCESS;
 }
 
 int qf_reliable_finish(qf_reliable *rel, int failed)

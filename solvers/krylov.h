@@ -25,6 +25,10 @@ typedef struct {
     double stall_mark;       /* multigrid: the residual the next must halve (0: none yet) */
     int stall_since;         /* and the iteration it was read at */
     int stalled;             /* stopped for want of progress, where reaching max_iter is no error */
+    int run_chained;         /* the iterations since the first after the last check form one chain */
+    const qf_field *start_residual; /* b - A x of the x and b a run starts from, in A's precision (NULL:
+                                     * unknown), and its norm: the run's first residual, not recomputed */
+    double start_norm;
 } qf_krylov;
 
 /* Temporary fields of the system's shape, zero, from the operator's pool: in the iterations'
@@ -43,8 +47,13 @@ int qf_krylov_apply(qf_krylov *k, int dagger, qf_field *out, const qf_field *in)
  * square root, or fails on NaN or Inf: a breakdown (k->breakdown set); a multigrid solve also stops
  * when stalled (QF_MG_STALL_KCYCLES): failing, or k->stalled under accept_max_iter. */
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm);
-/* Counts an iteration and marks its submission in a trace. */
+/* Counts an iteration and marks its submission in a trace. After the first iteration since a residual
+ * check it opens a chain (qf_blas.h) that the next check ends (or qf_krylov_end_run): the host waits
+ * for nothing in between, so on one GPU the iterations up to the check go as a few tasks instead of
+ * one each, while the first runs. */
 void qf_krylov_next_iteration(qf_krylov *k);
+/* Ends the chain of the iterations since the last check, where one is open; the end of every run. */
+int qf_krylov_end_run(qf_krylov *k);
 /* Whether the iterations so far call for a residual check. */
 int qf_krylov_check_due(const qf_krylov *k);
 
@@ -64,7 +73,8 @@ typedef struct {
     double rmax;             /* largest iterated residual since the last update */
 } qf_reliable;
 
-/* Sets up the correction (zero) and computes the residual of x into rs, *norm = |rs|. */
+/* Sets up the correction (zero) and computes the residual of x into rs, *norm = |rs|; from
+ * k->start_residual where it is given and the form is the system's. */
 int qf_reliable_start(qf_reliable *rel, qf_krylov *k, qf_field *x, const qf_field *b, qf_residual_form form,
                       qf_field *rs, double *norm);
 /* Whether an iteration with residual norm calls for an update: mixed precision, and norm fell by

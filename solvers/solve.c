@@ -119,6 +119,7 @@ static int run_method(qf_krylov *k, qf_field *x, const qf_field *b, double targe
 {
     k->breakdown = 0;
     int rc = qf_blas_copy(start, x, k->parity) || methods[k->p->kind].run(k, x, b, target);
+    rc = qf_krylov_end_run(k) || rc;
     if (!rc || !k->breakdown) return rc;
     const qf_solver_params *p = k->p;
     qf_solver_params every = *p;
@@ -126,6 +127,7 @@ static int run_method(qf_krylov *k, qf_field *x, const qf_field *b, double targe
     k->p = &every;
     k->breakdown = 0;
     if (p->check_every > 1) rc = qf_blas_copy(x, start, k->parity) || methods[p->kind].run(k, x, b, target);
+    rc = qf_krylov_end_run(k) || rc;
     k->p = p;
     if (rc && k->breakdown) qf_blas_copy(x, start, k->parity);
     return rc;
@@ -153,7 +155,12 @@ static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *
             break;
         }
         if (runs++ > 0) k->updates++; /* a restart from the corrected solution */
-        rc = run_method(k, x, b, iterated_target, start) || residual(k, k->A, r, x, b, &norm);
+        /* the run starts from this residual (x is start again after a breakdown's retry) */
+        k->start_residual = r;
+        k->start_norm = norm;
+        rc = run_method(k, x, b, iterated_target, start);
+        k->start_residual = NULL;
+        rc = rc || residual(k, k->A, r, x, b, &norm);
         if (!rc && norm < *best) *best = norm;
         /* the iterated residual has drifted from the true one: restart with a target tightened by the gap */
         if (!rc && norm > target) iterated_target *= fmax(0.5 * target / norm, 1e-3);

@@ -102,6 +102,16 @@ static int solve_and_check(problem *pb, qf_solver_params p, qf_schur_form form, 
     CHECK(prec != QF_DOUBLE || fabs(rel - res.residual) <= 1e-3 * rel + 1e-15,
           "%s: reported residual %.6e differs from the independent one %.6e", cfg, res.residual, rel);
     CHECK(p.sloppy == prec || prec == QF_SINGLE || res.updates > 0, "%s: a mixed-precision solve made no update", cfg);
+    if (rc == QF_SUCCESS && p.kind == QF_SOLVER_BICGSTAB && p.even_odd) {
+        /* a run starts from the true residual just computed, without applying the operator again: two
+         * applications an iteration, one an update, the first and the last true residual, and the full
+         * operator's for the reported residual */
+        double mhat = qf_dirac_flops(d, QF_OP_MHAT), want = (2.0 * res.iterations + 2 + res.updates) * mhat + qf_dirac_flops(d, QF_OP_M);
+        CHECK(fabs(res.flops - want) <= 1e-9 * want,
+              "%s: the operator applications come to %.3f Mhat, not the %.0f of %d iterations and %d updates", cfg,
+              (res.flops - qf_dirac_flops(d, QF_OP_M)) / mhat, want / mhat - qf_dirac_flops(d, QF_OP_M) / mhat,
+              res.iterations, res.updates);
+    }
     printf("ok   %-108s %4d iterations, %2d updates, true residual %.2e\n", cfg, res.iterations, res.updates, rel);
     free(mx);
     free(bs);
@@ -133,6 +143,33 @@ static void check_gcr_tasks(problem *pb)
           nb, it, multi, nb * (it - it / 8 - 2), red, nb * (3 * it + 10));
     printf("ok   GCR(8), %d iterations on %ld blocks: %ld blas_multi and %ld blas_reduce tasks\n", it, nb, multi, red);
     qf_runtime_stats_free(s);
+}
+
+/* On one block with the operator joining chains (QF_STENCIL_FUSE=always, test_solver_fused; a GPU's
+ * default), the iterations between two residual checks after the first are one chain
+ * (qf_krylov_next_iteration): a mixed BiCGStab reading its residual every 10 iterations takes a few chain
+ * tasks a check, where one an iteration took as many as its iterations. Task counts, not times. */
+static void check_run_chains(problem *pb)
+{
+    const char *fuse = getenv("QF_STENCIL_FUSE");
+    if (!fuse || strcmp(fuse, "always")) return;
+    for (int every = 1; every <= 10; every += 9) {
+        qf_runtime_stats *s = NULL;
+        qf_solver_params p = solver(QF_SOLVER_BICGSTAB, 1, 1e-12, QF_SINGLE);
+        p.check_every = every;
+        CHECK(qf_runtime_stats_begin() == 0, "stats: %s", qf_last_error());
+        int it = solve_and_check(pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+        CHECK(qf_runtime_stats_end(&s) == 0 && s, "stats: %s", qf_last_error());
+        if (!s || it <= 0) return;
+        long chains = qf_runtime_stats_tasks(s, "chain");
+        int spans = every > 2;
+        CHECK(spans ? chains <= it / 2 : chains >= it,
+              "mixed BiCGStab on one block, residual read every %d: %ld chain tasks for %d iterations (expected %s)",
+              every, chains, it, spans ? "at most one for two iterations" : "one an iteration at least");
+        printf("ok   mixed BiCGStab on one block, residual read every %d: %d iterations in %ld chain tasks\n", every, it,
+               chains);
+        qf_runtime_stats_free(s);
+    }
 }
 
 static void test_edge_cases(problem *pb)
@@ -251,18 +288,23 @@ int main(void)
     for (int g = 0; g < 2; g++) {
         problem pb2;
         problem_init(&pb2, L1, grids[g], 11);
+        /* residual checks every iteration, and (CGNR, BiCGStab) at the default cadence, where on one block
+         * the iterations between two checks form a chain */
         for (int i = 0; i < 4; i++)
-            for (int mixed = 0; mixed < 2; mixed++) {
-                qf_solver_params p = solver(grid_kinds[i], 1, 1e-12, mixed ? QF_SINGLE : QF_DOUBLE);
-                p.check_every = 1;
-                int n1 = solve_and_check(&pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
-                int n2 = solve_and_check(&pb2, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
-                double diff = ref_rel_diff(L1, pb.x, pb2.x, -1);
-                CHECK(abs(n1 - n2) <= 1 && diff <= 1e-10,
-                      "%s%s: block grids 1 1 2 2 and %d %d %d %d give %d and %d iterations, solutions %.2e apart",
-                      qf_solver_name(p.kind), mixed ? " mixed" : "", grids[g][0], grids[g][1], grids[g][2], grids[g][3],
-                      n1, n2, diff);
-            }
+            for (int mixed = 0; mixed < 2; mixed++)
+                for (int every = 1; every >= (i < 2 ? 0 : 1); every--) {
+                    qf_solver_params p = solver(grid_kinds[i], 1, 1e-12, mixed ? QF_SINGLE : QF_DOUBLE);
+                    p.check_every = every;
+                    int n1 = solve_and_check(&pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+                    int n2 = solve_and_check(&pb2, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+                    double diff = ref_rel_diff(L1, pb.x, pb2.x, -1);
+                    CHECK(abs(n1 - n2) <= 1 && diff <= 1e-10,
+                          "%s%s, residual read every %d: block grids 1 1 2 2 and %d %d %d %d give %d and %d iterations, "
+                          "solutions %.2e apart",
+                          qf_solver_name(p.kind), mixed ? " mixed" : "", qf_solver_check_every(&p), grids[g][0],
+                          grids[g][1], grids[g][2], grids[g][3], n1, n2, diff);
+                }
+        if (g == 1) check_run_chains(&pb2);
         problem_free(&pb2);
     }
     problem_free(&pb);
