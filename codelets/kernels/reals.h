@@ -263,8 +263,15 @@ static inline QF_HD float qf_half_norm_f(float m, int finite) { return finite ? 
 static inline QF_HD float qf_half_components_scale_f(float norm) { return norm > 0.0f ? (float)QF_HALF_MAX / norm : 0.0f; }
 static inline QF_HD int16_t qf_half_component_f(float v, float s)
 {
+#if defined(__CUDA_ARCH__)
+    /* one float-to-integer conversion, rounding to nearest even as rintf, and an integer clamp: through
+     * double (the clamp's constants) each component took two of the 64-bit conversions that these GPUs
+     * run at an eighth of the float rate (bench/RESULTS.md, "The half stores' conversions") */
+    return (int16_t)max(-(int)QF_HALF_MAX, min((int)QF_HALF_MAX, __float2int_rn(v * s)));
+#else
     float q = rintf(v * s);
     return (int16_t)(q > (float)QF_HALF_MAX ? QF_HALF_MAX : q < -(float)QF_HALF_MAX ? -QF_HALF_MAX : q);
+#endif
 }
 static inline QF_HD void qf_half_components_store_f(void *base, size_t i, int rec, int off, const float *v, int n, float s,
                                                     qf_half_layout l)
