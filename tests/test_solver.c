@@ -135,7 +135,10 @@ static void check_gcr_tasks(problem *pb)
     CHECK(qf_runtime_stats_begin() == 0, "stats: %s", qf_last_error());
     int it = solve_and_check(pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
     CHECK(qf_runtime_stats_end(&s) == 0 && s, "stats: %s", qf_last_error());
-    if (!s || it <= 0) return;
+    if (!s || it <= 0) {
+        qf_runtime_stats_free(s);
+        return;
+    }
     long nb = pb->lat.nblocks, red = qf_runtime_stats_tasks(s, "blas_reduce"), multi = qf_runtime_stats_tasks(s, "blas_multi");
     CHECK(multi >= nb * (it - it / 8 - 2) && red <= nb * (3 * it + 10),
           "GCR(8) on %ld blocks, %d iterations: %ld blas_multi tasks (at least %ld: a pair a direction after the "
@@ -160,7 +163,10 @@ static void check_run_chains(problem *pb)
         CHECK(qf_runtime_stats_begin() == 0, "stats: %s", qf_last_error());
         int it = solve_and_check(pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
         CHECK(qf_runtime_stats_end(&s) == 0 && s, "stats: %s", qf_last_error());
-        if (!s || it <= 0) return;
+        if (!s || it <= 0) {
+            qf_runtime_stats_free(s);
+            return;
+        }
         long chains = qf_runtime_stats_tasks(s, "chain");
         int spans = every > 2;
         CHECK(spans ? chains <= it / 2 : chains >= it,
