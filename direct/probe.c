@@ -28,6 +28,7 @@ int qf_direct_probe(qf_worker_kind kind, int wait_each, long n, double wait_us, 
         rc = qf_fail("the task probe's kernel on a GPU in a build without CUDA");
 #endif
     } else {
+        (void)wait_each; /* a CPU core's calls each end before the next anyway */
         double count = 0.0;
         double t0 = qf_timing_now();
         for (long i = 0; i < n; i++) qf_task_probe_run_cpu(&count, wait_ns, (double)i);
