@@ -123,22 +123,30 @@ static int solve_and_check(problem *pb, qf_solver_params p, qf_schur_form form, 
     return res.iterations;
 }
 
+/* solve_and_check under the runtime's statistics: the statistics (NULL where the solve or the statistics
+ * failed, checked here) and the iterations. */
+static qf_runtime_stats *counted_solve(problem *pb, qf_solver_params p, int *it)
+{
+    qf_runtime_stats *s = NULL;
+    CHECK(qf_runtime_stats_begin() == 0, "stats: %s", qf_last_error());
+    *it = solve_and_check(pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
+    CHECK(qf_runtime_stats_end(&s) == 0 && s, "stats: %s", qf_last_error());
+    if (s && *it > 0) return s;
+    qf_runtime_stats_free(s);
+    return NULL;
+}
+
 /* GCR's Gram-Schmidt in blocks (solvers/gcr.c): each direction takes one multi_dot, one multi_caxpy
  * and one dot_norm2 a block, so the reductions a block stay under three an iteration (the residual's
  * dot_norm2, the reads of |r|^2, restarts); modified Gram-Schmidt made a dot for every earlier direction
  * as well, 4.5 an iteration on average in GCR(8). Task counts, not times. */
 static void check_gcr_tasks(problem *pb)
 {
-    qf_runtime_stats *s = NULL;
     qf_solver_params p = solver(QF_SOLVER_GCR, 1, 1e-12, QF_DOUBLE);
     p.check_every = 1;
-    CHECK(qf_runtime_stats_begin() == 0, "stats: %s", qf_last_error());
-    int it = solve_and_check(pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
-    CHECK(qf_runtime_stats_end(&s) == 0 && s, "stats: %s", qf_last_error());
-    if (!s || it <= 0) {
-        qf_runtime_stats_free(s);
-        return;
-    }
+    int it;
+    qf_runtime_stats *s = counted_solve(pb, p, &it);
+    if (!s) return;
     long nb = pb->lat.nblocks, red = qf_runtime_stats_tasks(s, "blas_reduce"), multi = qf_runtime_stats_tasks(s, "blas_multi");
     CHECK(multi >= nb * (it - it / 8 - 2) && red <= nb * (3 * it + 10),
           "GCR(8) on %ld blocks, %d iterations: %ld blas_multi tasks (at least %ld: a pair a direction after the "
@@ -157,16 +165,11 @@ static void check_run_chains(problem *pb)
     const char *fuse = getenv("QF_STENCIL_FUSE");
     if (!fuse || strcmp(fuse, "always")) return;
     for (int every = 1; every <= 10; every += 9) {
-        qf_runtime_stats *s = NULL;
         qf_solver_params p = solver(QF_SOLVER_BICGSTAB, 1, 1e-12, QF_SINGLE);
         p.check_every = every;
-        CHECK(qf_runtime_stats_begin() == 0, "stats: %s", qf_last_error());
-        int it = solve_and_check(pb, p, QF_SCHUR_ASYMMETRIC, 1.0, QF_DOUBLE);
-        CHECK(qf_runtime_stats_end(&s) == 0 && s, "stats: %s", qf_last_error());
-        if (!s || it <= 0) {
-            qf_runtime_stats_free(s);
-            return;
-        }
+        int it;
+        qf_runtime_stats *s = counted_solve(pb, p, &it);
+        if (!s) return;
         long chains = qf_runtime_stats_tasks(s, "chain");
         int spans = every > 2;
         CHECK(spans ? chains <= it / 2 : chains >= it,
