@@ -16,29 +16,32 @@
 #include <pthread.h>
 #include <stdalign.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 /* A solver's iterations between two residual checks (qf_krylov_next_iteration): ten BiCGStab
  * iterations are 80 tasks, 17 KB of arguments and about 17 distinct buffers */
 #define CHAIN_CALLS 80
-#define CHAIN_BUFFERS 48
+#define CHAIN_BUFFERS 48 /* below 256: a call's buffer indices are bytes */
 #define CALL_BUFFERS 32
-#define CHAIN_ARGS_BYTES 32768
+#define CHAIN_BYTES 40960
 #define CHAIN_NAMES 64
 
+/* A task of the chain, recorded in the chain's stream followed by its argument block. */
 typedef struct {
     struct starpu_codelet *cl;
     uint32_t footprint;
     int nbuf;
-    int buf[CALL_BUFFERS]; /* the task's buffers among the chain's, in its own order */
-    size_t args_at;        /* its argument block in chain_args.args */
+    uint8_t buf[CALL_BUFFERS]; /* the task's buffers among the chain's, in its own order */
+    size_t bytes;              /* of its argument block */
 } chain_call;
 
+/* The chain task's argument block: its tasks' records one after the other, each aligned, so that a
+ * chain carries only what its tasks use. */
 typedef struct {
     int ncalls;
-    chain_call call[CHAIN_CALLS];
-    alignas(max_align_t) unsigned char args[CHAIN_ARGS_BYTES];
+    alignas(max_align_t) unsigned char stream[CHAIN_BYTES];
 } chain_args;
 
 typedef struct {
@@ -46,7 +49,7 @@ typedef struct {
     const qf_lattice *lat;
     int block;
     int nbuf;
-    size_t args_used;
+    size_t used; /* bytes of args.stream */
     struct starpu_data_descr d[CHAIN_BUFFERS]; /* a chain of one: its task's own, in order */
     const char *name[CHAIN_CALLS];
     chain_args args;
@@ -54,20 +57,28 @@ typedef struct {
 
 static _Thread_local chain_state chain;
 
+static size_t aligned(size_t n) { return (n + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t); }
+/* The stream's record at byte at, its argument block, and the bytes of a record with args bytes. */
+static const chain_call *call_at(const chain_args *c, size_t at) { return (const chain_call *)(c->stream + at); }
+static const void *call_args(const chain_call *k) { return (const unsigned char *)k + aligned(sizeof *k); }
+static size_t record_bytes(size_t bytes) { return aligned(sizeof(chain_call)) + aligned(bytes); }
+
 static void run(void *buffers[], const chain_args *c, int cuda)
 {
+    size_t at = 0;
     for (int k = 0; k < c->ncalls; k++) {
-        const chain_call *call = &c->call[k];
+        const chain_call *call = call_at(c, at);
+        at += record_bytes(call->bytes);
         void *sub[CALL_BUFFERS];
         for (int j = 0; j < call->nbuf; j++) sub[j] = buffers[call->buf[j]];
 #if QF_HAVE_CUDA
         if (cuda) {
-            call->cl->cuda_funcs[0](sub, (void *)(c->args + call->args_at));
+            call->cl->cuda_funcs[0](sub, (void *)call_args(call));
             continue;
         }
 #endif
         (void)cuda;
-        call->cl->cpu_funcs[0](sub, (void *)(c->args + call->args_at));
+        call->cl->cpu_funcs[0](sub, (void *)call_args(call));
     }
 }
 
@@ -83,8 +94,12 @@ static uint32_t chain_footprint(struct starpu_task *task)
 {
     const chain_args *c = task->cl_arg;
     uint32_t h = starpu_task_data_footprint(task);
-    for (int k = 0; k < c->ncalls; k++)
-        h = starpu_hash_crc32c_be(c->call[k].footprint, starpu_hash_crc32c_string(c->call[k].cl->name, h));
+    size_t at = 0;
+    for (int k = 0; k < c->ncalls; k++) {
+        const chain_call *call = call_at(c, at);
+        h = starpu_hash_crc32c_be(call->footprint, starpu_hash_crc32c_string(call->cl->name, h));
+        at += record_bytes(call->bytes);
+    }
     return h;
 }
 
@@ -140,14 +155,15 @@ static int submit(void)
     chain_args *c = &chain.args;
     qf_task_hold(NULL); /* the insertion below must not flush this chain again */
     if (c->ncalls == 0) return QF_SUCCESS;
+    const chain_call *first = call_at(c, 0);
     int rc = c->ncalls == 1 /* a task of its own, as it would have been inserted */
-                 ? insert_task(c->call[0].cl, chain.lat, chain.block, chain.d, chain.nbuf, chain.name[0], c->args,
-                               chain.args_used)
+                 ? insert_task(first->cl, chain.lat, chain.block, chain.d, chain.nbuf, chain.name[0], call_args(first),
+                               first->bytes)
                  : insert_task(&qf_cl_chain, chain.lat, chain.block, chain.d, chain.nbuf, chain_name(), c,
-                               offsetof(chain_args, args) + chain.args_used);
+                               offsetof(chain_args, stream) + chain.used);
     c->ncalls = 0;
     chain.nbuf = 0;
-    chain.args_used = 0;
+    chain.used = 0;
     chain.lat = NULL;
     return rc;
 }
@@ -178,33 +194,27 @@ static int chain_buffer(const struct starpu_data_descr *d)
     return chain.nbuf++;
 }
 
-/* Where the next task's argument block goes in chain_args.args. */
-static size_t next_args_at(void)
-{
-    return (chain.args_used + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t);
-}
-
 int qf_chain_insert(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d,
                     int n, const char *name, const void *args, size_t bytes, uint32_t footprint)
 {
     /* a CUDA function that waits for its own kernels would hold the chain's stream: not in a chain */
     int async = !cl->cuda_funcs[0] || (cl->cuda_flags[0] & STARPU_CUDA_ASYNC);
     int joins = chain.depth > 0 && lat && lat->nblocks == 1 && !qf_runtime_mpi_active() && n <= CALL_BUFFERS &&
-                bytes <= CHAIN_ARGS_BYTES && async;
+                record_bytes(bytes) <= CHAIN_BYTES && async;
     int fits = chain.args.ncalls < CHAIN_CALLS && chain.nbuf + n <= CHAIN_BUFFERS &&
-               next_args_at() + bytes <= CHAIN_ARGS_BYTES && lat == chain.lat && block == chain.block;
+               chain.used + record_bytes(bytes) <= CHAIN_BYTES && lat == chain.lat && block == chain.block;
     if (chain.args.ncalls > 0 && (!joins || !fits) && submit()) return QF_ERROR;
     if (!joins) return insert_task(cl, lat, block, d, n, name, args, bytes); /* after the chain so far */
     chain.lat = lat;
     chain.block = block;
-    chain_call *c = &chain.args.call[chain.args.ncalls];
+    chain_call *c = (chain_call *)(chain.args.stream + chain.used);
     c->cl = cl;
     c->footprint = footprint;
     c->nbuf = n;
-    for (int j = 0; j < n; j++) c->buf[j] = chain_buffer(&d[j]);
-    c->args_at = next_args_at();
-    memcpy(chain.args.args + c->args_at, args, bytes);
-    chain.args_used = c->args_at + bytes;
+    for (int j = 0; j < n; j++) c->buf[j] = (uint8_t)chain_buffer(&d[j]);
+    c->bytes = bytes;
+    memcpy((unsigned char *)c + aligned(sizeof *c), args, bytes); /* where call_args finds it */
+    chain.used += record_bytes(bytes);
     chain.name[chain.args.ncalls++] = name;
     qf_task_hold(flush_held);
     return QF_SUCCESS;
