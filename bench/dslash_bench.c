@@ -5,9 +5,10 @@
  *   task graph  N back-to-back qf_dirac_apply calls, input and output swapped after each so that
  *               they chain, one qf_runtime_wait_all at the end; wall time / N, and the best of 5
  *               rounds of N / 5 (qf_timing: the ratios take the best, as the ceiling does).
- *   chained     the same, two applications a chain (qf_chain_begin, a BiCGStab iteration's two, as
- *               the solvers submit them): one task for both where the lattice is one block in one
- *               process (a one-GPU run), the same tasks as the task graph's elsewhere.
+ *   chained     the same, --chain applications a chain (qf_chain_begin; 2 by default, a BiCGStab
+ *               iteration's two; a solver's run chain between two residual checks holds nine
+ *               iterations' 18): one task for them where the lattice is one block in one process (a
+ *               one-GPU run), the same tasks as the task graph's elsewhere.
  *   direct      the same kernels on plain buffers that hold the task graph's own data, in the
  *               sequence of hops the library runs for Mhat, without StarPU (the library's direct/
  *               layer, include/quarkflow/qf_direct.h: one thread per StarPU CPU worker on its core,
@@ -54,6 +55,9 @@ static const char help[] =
     "  --kappa K           hopping parameter (default 0.12)\n"
     "  --csw C             clover coefficient (default 1.0; 0: plain Wilson)\n"
     "  --schur asym|sym    even-odd form (default asym)\n"
+    "  --chain N           applications a chain in the chained timing (default 2: a BiCGStab iteration's\n"
+    "                      two; 18: the nine iterations a solver chains between two residual checks at\n"
+    "                      the default cadence; a chain holds at most 80 tasks, and longer ones split)\n"
     "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
     "  --iters N           timed applications (default: enough for about 2 s, for each of the task\n"
     "                      graph and the direct kernels)\n"
@@ -79,6 +83,7 @@ typedef struct {
     qf_schur_form form;
     long iters;
     int warmup;
+    int chain; /* applications a chain in the chained timing */
     uint64_t seed;
     qf_app_action action;
     double u0;
@@ -248,9 +253,11 @@ static int dslash(const bench_opts *o)
     double ceiling = 0.0;
     rc = rc || qf_bench_graph_time(d, f, o->warmup, o->iters, target_seconds, &graph);
     if (!rc) print_rate("task graph", &graph, flops, bytes);
-    graph_ctx pairs = {d, f, 2};
-    rc = rc || qf_timing_run(graph_run, &pairs, o->warmup, o->iters, target_seconds, &chained);
-    if (!rc) print_rate("chained by 2", &chained, flops, bytes);
+    graph_ctx chains = {d, f, o->chain};
+    char chained_label[32];
+    snprintf(chained_label, sizeof chained_label, "chained by %d", o->chain);
+    rc = rc || qf_timing_run(graph_run, &chains, o->warmup, o->iters, target_seconds, &chained);
+    if (!rc) print_rate(chained_label, &chained, flops, bytes);
     fflush(stdout);
     if (dk) {
         rc = rc || qf_direct_time(dk, o->warmup, o->iters, target_seconds, &direct);
@@ -276,9 +283,9 @@ static int dslash(const bench_opts *o)
                    bw_graph / bw_direct,
                    ncuda > 1 && gpu ? "the speed-up of the GPUs' graph over one GPU's kernels" : "what the runtime keeps",
                    mean_graph / mean_direct);
-            printf("ratio         chained / direct      %.3f  (two applications a chain, as a solver's iteration; means "
-                   "%.3f)\n",
-                   direct.best / chained.best, (direct.seconds / (double)direct.n) / (chained.seconds / (double)chained.n));
+            printf("ratio         chained / direct      %.3f  (%d applications a chain; means %.3f)\n",
+                   direct.best / chained.best, o->chain,
+                   (direct.seconds / (double)direct.n) / (chained.seconds / (double)chained.n));
         }
     }
 
@@ -415,6 +422,7 @@ static int parse(int argc, char **argv, bench_opts *o)
     o->p.prec = QF_SINGLE;
     o->form = QF_SCHUR_ASYMMETRIC;
     o->warmup = 2;
+    o->chain = 2;
     o->seed = 1;
     o->u0 = 1.0;
     const char *cmd = "bench dslash";
@@ -422,7 +430,7 @@ static int parse(int argc, char **argv, bench_opts *o)
         const char *a = argv[i];
         int rc = 0, op_rc;
         if (!o->wilson_option && (!strcmp(a, "--kappa") || !strcmp(a, "--csw") || !strcmp(a, "--recon") ||
-                                  !strcmp(a, "--recon-sloppy") || !strcmp(a, "--schur")))
+                                  !strcmp(a, "--recon-sloppy") || !strcmp(a, "--schur") || !strcmp(a, "--chain")))
             o->wilson_option = a;
         if (!strcmp(a, "--action")) {
             if (i + 1 >= argc || qf_app_action_parse(argv[i + 1], &o->action))
@@ -437,6 +445,9 @@ static int parse(int argc, char **argv, bench_opts *o)
             rc = qf_app_dims(cmd, argc, argv, &i, o->dims);
         } else if (!strcmp(a, "--blocks")) {
             rc = qf_app_dims(cmd, argc, argv, &i, o->blocks);
+        } else if (!strcmp(a, "--chain")) {
+            rc = qf_app_int(cmd, argc, argv, &i, &o->chain);
+            if (!rc && o->chain < 1) return qf_app_usage_error(cmd, "--chain %d: at least 1 application a chain", o->chain);
         } else if ((op_rc = qf_app_dirac_option(cmd, argc, argv, &i, &o->p, &o->form)) != QF_APP_NOT_AN_OPERATOR_OPTION) {
             rc = op_rc;
         } else if ((op_rc = qf_bench_timing_option(cmd, argc, argv, &i, &o->iters, &o->warmup, &o->seed)) !=
