@@ -39,14 +39,22 @@ int qf_placement_check(qf_placement p, const char *what)
     return QF_SUCCESS;
 }
 
+/* A chain (qf_chain_begin) is inserted when it ends, under the scope current then: what it holds is
+ * submitted before the scope changes, so that its tasks run where their own scope places them and count
+ * there (a K-cycle's coarse calls joined a chain that the fine level submitted). */
 qf_task_scope *qf_task_scope_enter(qf_task_scope *s)
 {
+    qf_task_release_held();
     qf_task_scope *previous = current;
     current = s;
     return previous;
 }
 
-void qf_task_scope_leave(qf_task_scope *previous) { current = previous; }
+void qf_task_scope_leave(qf_task_scope *previous)
+{
+    qf_task_release_held();
+    current = previous;
+}
 
 qf_task_scope *qf_task_scope_current(void) { return current; }
 

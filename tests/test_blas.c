@@ -658,6 +658,34 @@ static void check_chain_order(ctx *c)
     if (q) qf_scalar_destroy(q);
 }
 
+/* A chain's calls run where the scope they were made in places them: a scope change submits what the
+ * chain holds, so that each scope counts its own part (one chain task each) and the outer scope none. */
+static void check_chain_scopes(const qf_lattice *one)
+{
+    static qf_task_scope first = {.where = QF_PLACE_AUTO}, second = {.where = QF_PLACE_AUTO};
+    qf_field *x = NULL, *y = NULL;
+    int rc = qf_field_create(&x, one, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_field_create(&y, one, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
+             qf_field_import(x, X0) || qf_field_import(y, Y0) || qf_chain_begin();
+    qf_task_scope *outer = qf_task_scope_enter(&first);
+    rc = rc || qf_blas_axpby(1.0, x, 1.0, y, -1) || qf_blas_axpby(1.0, x, 1.0, y, -1);
+    qf_task_scope_leave(outer);
+    outer = qf_task_scope_enter(&second);
+    rc = rc || qf_blas_axpby(1.0, x, 1.0, y, -1) || qf_blas_axpby(1.0, x, 1.0, y, -1);
+    qf_task_scope_leave(outer);
+    rc = qf_chain_end() || rc;
+    rc = rc || qf_field_export(y, tmp);
+    qf_runtime_wait_all();
+    CHECK(rc == 0, "a chain across two scopes: %s", qf_last_error());
+    long ran[2] = {first.ran[QF_WORKER_CPU] + first.ran[QF_WORKER_CUDA], second.ran[QF_WORKER_CPU] + second.ran[QF_WORKER_CUDA]};
+    CHECK(!rc && ran[0] == 1 && ran[1] == 1, "a chain across two scopes: %ld and %ld tasks counted in them (one each: "
+          "the chain's part of each)", ran[0], ran[1]);
+    int64_t wrong = 0;
+    for (int64_t k = 0; !rc && k < V * 24; k++) wrong += fabs(tmp[k] - (Y0[k] + 4.0 * X0[k])) > 1e-12 * (1.0 + fabs(Y0[k]));
+    CHECK(!rc && wrong == 0, "a chain across two scopes: y = y + 4 x (%lld reals differ)", (long long)wrong);
+    if (x) qf_field_destroy(x);
+    if (y) qf_field_destroy(y);
+}
+
 /* A chain ends where a call cannot join it: here one chained call on a one-block lattice, then a call
  * on a lattice of several blocks (an update: a reduction's zeroing task would end the chain first); the
  * first must run once (y = y + x), not again when the second is inserted. */
@@ -1215,6 +1243,7 @@ int main(void)
     }
     test_errors(&lats[1], &lats[2]);
     check_chain_switch(&lats[0], &lats[1]);
+    check_chain_scopes(&lats[0]);
     check_fresh_scratch(&lats[2]);
     check_trisolve();
     printf("largest relative errors (double, single): updates %.1e %.1e; reductions %.1e %.1e; fused updates "
