@@ -7,7 +7,10 @@
  *   x_s += alpha zeta_s' / zeta_s p_s,   p_s = zeta_s' r + beta (zeta_s' / zeta_s)^2 p_s.
  *
  * The recurrences need alpha and beta on the host, so every iteration reads <p, A p> and |r|^2 (one
- * wait, as QUDA's multi-shift solver does); a shift stops once zeta_s |r| reaches its tolerance. The
+ * wait, as QUDA's multi-shift solver does); on a lattice of one block what is submitted between two
+ * reads is one task (a chain, qf_blas.h): the shifts' 2 (n - 1) updates, p_b's and the next q's, where
+ * each was a task of its own, 15-17 us of a GPU's time apiece (bench/RESULTS.md, "Chains"). A shift
+ * stops once zeta_s |r| reaches its tolerance. The
  * iterations run in the sloppy precision; each solution then goes to A's precision, and a shift whose
  * true residual misses its tolerance is refined by CG on its own system from there. */
 #include "krylov.h"
@@ -132,6 +135,7 @@ static int iterate(multishift *m, const qf_solver_params *p)
     qf_scalar *pq = NULL, *rr_s = NULL, *alpha_s = NULL;
     int rc = qf_scalar_create(&pq) || qf_scalar_create(&rr_s) || qf_scalar_create(&alpha_s) || qf_blas_norm2(rr_s, m->r, par);
     double rr = rc ? NAN : read_re(rr_s);
+    int chained = !rc && qf_chain_begin() == QF_SUCCESS; /* each read below submits what it holds */
     for (; !rc && any && k < p->max_iter; k++) {
         /* q = (A + sigma_b) p_b, alpha = |r|^2 / <p_b, q> */
         m->flops += qf_linop_flops(m->As, 0);
@@ -177,6 +181,7 @@ static int iterate(multishift *m, const qf_solver_params *p)
             fflush(stdout);
         }
     }
+    if (chained && qf_chain_end()) rc = QF_ERROR;
     for (int s = 0; s < m->n; s++)
         if (m->active[s]) m->iterations[s] = k;
     qf_scalar_destroy(pq);

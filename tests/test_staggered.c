@@ -301,8 +301,24 @@ static void check_multimass(const problem *pb, const qf_lattice *lat, const qf_f
         sp.tol = tol;
         sp.sloppy = mixed ? QF_SINGLE : QF_DOUBLE;
         qf_solver_result res[NM];
+        qf_runtime_stats *st = NULL;
+        int counted = lat->nblocks == 1 && qf_runtime_stats_begin() == 0;
         int mrc = qf_asqtad_multimass(op, NM, masses, x, b, &sp, res);
         CHECK(!mrc, "%s: multi-mass solve (%s) %s", pb->name, mixed ? "double/single" : "double", mrc ? qf_last_error() : "");
+        if (counted && qf_runtime_stats_end(&st) == 0 && st && !mrc) {
+            /* one block: the shifts' updates between two reads of alpha and beta are one chain task
+             * (solvers/multishift.c), where each was a task: 2 (NM - 1) + 1 = 5 updates an iteration */
+            long updates = qf_runtime_stats_tasks(st, "blas_update"), chains = qf_runtime_stats_tasks(st, "chain");
+            int fewer = updates < res[0].iterations && chains >= res[0].iterations / 2;
+            CHECK(fewer,
+                  "%s: multi-mass solve (%s) on one block, %d iterations of the lightest mass: %ld blas_update tasks "
+                  "(fewer than one an iteration expected) and %ld chain tasks",
+                  pb->name, mixed ? "double/single" : "double", res[0].iterations, updates, chains);
+            if (fewer)
+                printf("ok   %s: multi-mass (%s), %d iterations: %ld blas_update and %ld chain tasks\n", pb->name,
+                       mixed ? "double/single" : "double", res[0].iterations, updates, chains);
+        }
+        qf_runtime_stats_free(st);
         for (int i = 0; i < NM && !mrc; i++) {
             double tr = qf_field_export(x[i], sol) ? 1.0 : true_residual(pb, r, masses[i], sol, src);
             /* the same mass alone: even-odd CG */
