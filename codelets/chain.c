@@ -4,8 +4,8 @@
  * where as tasks of their own StarPU would start each only once it had seen the last end, 15-17 us a
  * dependent task on an H200 (bench/RESULTS.md, "What the runtime costs a task"). The codelets that
  * join chains use nothing but their buffers, their argument block and the worker's stream: the BLAS
- * codelets (qf_blas_insert), the fused one-block operator (wilson_block, tasks/dirac.c) and precision
- * conversions (convert). Only on such a lattice: each reduction there is one task's alone (assigned,
+ * codelets (qf_blas_insert), the fused one-block operator (wilson_block, tasks/dirac.c), the one-block
+ * hop of any stencil (its fused stage: tasks/stencil.c) and precision conversions (convert). Only on such a lattice: each reduction there is one task's alone (assigned,
  * not a STARPU_REDUX sum of blocks), so a later task of the chain may read it within the chain. A task
  * that cannot join (another lattice, several blocks or processes, a full chain) submits the chain so
  * far and is inserted itself; so does any other insertion or host access (qf_task_hold), so tasks

@@ -20,13 +20,18 @@ static void add_links(buffers *t, const qf_stencil *s, int b)
     if (s->links) add(t, qf_field_block(s->links, b), STARPU_R);
 }
 
-/* Inserts the task of stage st on block b: its extra fields appended (not the gather's), the block's
- * origin put into the stage's argument block, of which the task carries a copy. */
-static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffers *t, int priority)
+/* The task of stage st on block b: its extra fields appended (not the gather's), the block's origin put
+ * into the stage's argument block, of which the task carries a copy. */
+static void complete(const qf_stencil *s, const qf_codelet_stage *st, int b, buffers *t)
 {
     for (int k = 0; k < QF_STENCIL_MAX_EXTRA && st != &s->stage[QF_STENCIL_GATHER]; k++)
         if (s->extra[k]) add(t, qf_field_block(s->extra[k], b), STARPU_R);
     if (st->origin_offset >= 0) qf_lattice_block_origin(s->in->lat, b, (int *)((char *)st->args + st->origin_offset));
+}
+
+static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffers *t, int priority)
+{
+    complete(s, st, b, t);
     int ret = QF_TASK_INSERT_BLOCK(s->in->lat, b, st->cl, STARPU_DATA_MODE_ARRAY, t->d, t->n, STARPU_PRIORITY, priority,
                                    STARPU_NAME, st->name, STARPU_CL_ARGS, qf_task_args_copy(st->args, st->args_size),
                                    st->args_size, 0);
@@ -58,14 +63,20 @@ static int apply_direct(const qf_stencil *s)
     return rc;
 }
 
-/* The hop of the one block, which wraps in every direction, as one task: no faces. */
+/* The hop of the one block, which wraps in every direction, as one task: no faces. It joins the
+ * inserting thread's open chain (chain.c), so that a solver's iteration on one GPU is one task with the
+ * operator in it (the asqtad D^dag D of multi-shift CG, the coarse operators of a K-cycle, the Wilson
+ * operators other than Mhat) rather than paying a dependent task's latency around each application. */
 static int apply_fused(const qf_stencil *s)
 {
+    const qf_codelet_stage *st = &s->stage[QF_STENCIL_FUSED];
     buffers t = {.n = 0};
     add(&t, qf_field_block(s->in, 0), STARPU_R);
     add_links(&t, s, 0);
     add(&t, qf_field_block(s->out, 0), s->all_sites ? STARPU_W : STARPU_RW);
-    return insert(s, &s->stage[QF_STENCIL_FUSED], 0, &t, PRIO_INTERIOR);
+    complete(s, st, 0, &t);
+    return qf_chain_insert(st->cl, s->in->lat, 0, t.d, t.n, st->name, st->args, st->args_size,
+                           starpu_hash_crc32c_string(st->name, (uint32_t)st->args_size));
 }
 
 void qf_stencil_neighbour_faces(const qf_face_set *set, const qf_lattice *lat, int b, struct starpu_data_descr *d)

@@ -123,14 +123,15 @@ int qf_blas_bicgstab_p_ratio(qf_field *p, const qf_field *r, const qf_field *v, 
                              const qf_scalar *rho, const qf_scalar *alpha, const qf_scalar *alpha_d,
                              const qf_scalar *omega, const qf_scalar *omega_d, int parity);
 
-/* Chains: the calls of this file and the operator applications (qf_dirac.h, through a solver's
- * qf_linop) made between qf_chain_begin and qf_chain_end on a lattice of one block in one process run
- * as one task, each one's kernels in turn (on a GPU, queued on one stream without the runtime's latency
- * between them: 15-17 us a dependent task on an H200), and a reduction of the chain may feed a later
- * call of it (BiCGStab's <r0, v> and then s = r - (rho / <r0, v>) v). Elsewhere, and for whatever cannot
- * join (an operator of several blocks, a conversion), they are tasks of their own as always, with the
- * same results. Anything else submitted, a scalar read or a field freed inside a chain first submits
- * what the chain holds, so a chain groups and never reorders. Chains nest: the outermost end submits. */
+/* Chains: the calls of this file, precision conversions and the operator applications (Wilson, asqtad
+ * and coarse operators, through a solver's qf_linop) made between qf_chain_begin and qf_chain_end on a
+ * lattice of one block in one process run as one task, each one's kernels in turn (on a GPU, queued on
+ * one stream without the runtime's latency between them: 15-17 us a dependent task on an H200), and a
+ * reduction of the chain may feed a later call of it (BiCGStab's <r0, v> and then s = r - (rho / <r0,
+ * v>) v). Elsewhere, and for whatever cannot join (an operator of several blocks), they are tasks of
+ * their own as always, with the same results. Anything else submitted, a scalar read, a field freed or
+ * a placement scope entered or left inside a chain first submits what the chain holds, so a chain
+ * groups and never reorders. Chains nest: the outermost end submits. */
 int qf_chain_begin(void);
 int qf_chain_end(void);
 
