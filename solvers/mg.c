@@ -417,12 +417,14 @@ static const qf_precond_ops cycle_schur_ops = {
 
 /* ---- setup ---- */
 
-/* v[k] -= <v[j], v[k]> v[j] for j < k, then v[k] /= |v[k]| (the earlier v[j] normalised). */
+/* v[k] -= <v[j], v[k]> v[j] for j < k, then v[k] /= |v[k]| (the earlier v[j] normalised): on a lattice
+ * of one block the 2 k calls are one task (a chain), where each was a dependent task of its own. */
 static int orthonormalise(qf_field *const *v, int k)
 {
     qf_scalar *c = NULL;
-    int rc = qf_scalar_create(&c);
+    int rc = qf_scalar_create(&c), chained = !rc && qf_chain_begin() == QF_SUCCESS;
     for (int j = 0; j < k && !rc; j++) rc = qf_blas_dot(c, v[j], v[k], -1) || qf_blas_caxpy(c, -1.0, v[j], v[k], -1);
+    if (chained && qf_chain_end()) rc = QF_ERROR;
     if (c) qf_scalar_destroy(c);
     double norm = 0.0;
     if (rc || qf_krylov_norm(v[k], -1, &norm)) return QF_ERROR;

@@ -685,7 +685,20 @@ static int mg_solve(const int blocks[4], qf_precision link_prec, int dense, doub
              qf_dirac_create(&d, u, &dp, QF_SCHUR_ASYMMETRIC) || qf_dirac_linop(d, &M) ||
              qf_field_create_shaped(&b, &lat, &ws, QF_DOUBLE, 0) || qf_field_gaussian(b, 9, 0) ||
              qf_field_create(&x, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
-             qf_field_create(&xb, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_mg_setup(&mg, M, &mp);
+             qf_field_create(&xb, &lat, QF_FIELD_WILSON, QF_DOUBLE, 0);
+    qf_runtime_stats *st = NULL;
+    int counted = !rc && lat.nblocks == 1 && qf_runtime_stats_begin() == 0;
+    rc = rc || qf_mg_setup(&mg, M, &mp);
+    if (counted && qf_runtime_stats_end(&st) == 0 && st && !rc) {
+        /* one block: each Gram-Schmidt of the setup's near-null vectors is one chain task, its dots in it
+         * (4 passes of sum_k k = 28 dots for 8 vectors, 112 tasks of their own: 240 in all, 128 with the
+         * chains; the rest are the norms the setup and its solves read) */
+        long reduces = qf_runtime_stats_tasks(st, "blas_reduce");
+        CHECK(reduces <= 180, "MG on one block: the setup ran %ld blas_reduce tasks (at most 180 expected: the "
+              "Gram-Schmidt dots in chains)", reduces);
+        if (reduces <= 180) printf("ok   MG on one block: the setup ran %ld blas_reduce tasks\n", reduces);
+    }
+    qf_runtime_stats_free(st);
     CHECK(!rc, "MG blocks %d%d%d%d links %s: setup: %s", blocks[0], blocks[1], blocks[2], blocks[3],
           qf_precision_name(link_prec), qf_last_error());
     if (!rc) {
