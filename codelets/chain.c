@@ -117,16 +117,37 @@ struct starpu_codelet qf_cl_chain = {
     .model = &chain_model,
 };
 
-/* The task name of a chain, its tasks' names joined by '+' ("dot+xpcw_ratio"), kept for the process
- * (StarPU and the traces hold the pointer): a solver's chains are a handful of names. */
+/* The shortest period of the chain's task names: a run of m iterations of p tasks each is m p tasks of
+ * period p (p = n where none repeats). */
+static int name_period(void)
+{
+    int n = chain.args.ncalls;
+    for (int p = 1; p < n; p++) {
+        int repeats = n % p == 0;
+        for (int k = p; k < n && repeats; k++) repeats = !strcmp(chain.name[k], chain.name[k - p]);
+        if (repeats) return p;
+    }
+    return n;
+}
+
+/* The task name of a chain, its tasks' names joined by '+' ("dot+xpcw_ratio"), a repeated run as its
+ * count and one period ("9x(block:Mhat:single+dot+...)": nine BiCGStab iterations, where joined they
+ * ran past 512 characters), kept for the process (StarPU and the traces hold the pointer): a solver's
+ * chains are a handful of names. */
 static const char *chain_name(void)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static char *names[CHAIN_NAMES];
     char joined[512] = "";
-    for (int k = 0; k < chain.args.ncalls; k++) {
+    int n = chain.args.ncalls, p = name_period();
+    if (p < n) snprintf(joined, sizeof joined, "%dx(", n / p);
+    for (int k = 0; k < p; k++) {
         size_t used = strlen(joined);
         snprintf(joined + used, sizeof joined - used, "%s%s", k ? "+" : "", chain.name[k]);
+    }
+    if (p < n) {
+        size_t used = strlen(joined);
+        snprintf(joined + used, sizeof joined - used, ")");
     }
     const char *found = qf_cl_chain.name;
     pthread_mutex_lock(&lock);
