@@ -6,10 +6,11 @@
  *   zeta_s' = zeta_s zeta_s^old alpha^old / (alpha beta^old (zeta_s^old - zeta_s) + zeta_s^old alpha^old (1 + (sigma_s - sigma_b) alpha))
  *   x_s += alpha zeta_s' / zeta_s p_s,   p_s = zeta_s' r + beta (zeta_s' / zeta_s)^2 p_s.
  *
- * The recurrences need alpha and beta on the host, so every iteration reads <p, A p> and |r|^2 (one
- * wait, as QUDA's multi-shift solver does); on a lattice of one block what is submitted between two
- * reads is one task (a chain, qf_blas.h): the shifts' 2 (n - 1) updates, p_b's and the next q's, where
- * each was a task of its own, 15-17 us of a GPU's time apiece (bench/RESULTS.md, "Chains"). A shift
+ * The recurrences need alpha and beta on the host, so every iteration reads <p, A p> and |r|^2, both
+ * after one wait (the base's update works alpha out in its task, as CG does; QUDA's multi-shift solver
+ * waits once an iteration too); on a lattice of one block what is submitted between two reads is one
+ * task (a chain, qf_blas.h): the shifts' 2 (n - 1) updates, p_b's, the next q and the base's update,
+ * where each was a task of its own, 15-17 us of a GPU's time apiece (bench/RESULTS.md, "Chains"). A shift
  * stops once zeta_s |r| reaches its tolerance. The
  * iterations run in the sloppy precision; each solution then goes to A's precision, and a shift whose
  * true residual misses its tolerance is refined by CG on its own system from there. */
@@ -132,26 +133,30 @@ static int iterate(multishift *m, const qf_solver_params *p)
 {
     int par = m->parity, b = m->base, any = 1, k = 0;
     double alpha_old = 1.0, beta_old = 1.0;
-    qf_scalar *pq = NULL, *rr_s = NULL, *alpha_s = NULL;
-    int rc = qf_scalar_create(&pq) || qf_scalar_create(&rr_s) || qf_scalar_create(&alpha_s) || qf_blas_norm2(rr_s, m->r, par);
-    double rr = rc ? NAN : read_re(rr_s);
+    qf_scalar *pq = NULL, *rr_s[2] = {NULL, NULL}; /* |r|^2 before and after an iteration, in turn */
+    int rc = qf_scalar_create(&pq) || qf_scalar_create(&rr_s[0]) || qf_scalar_create(&rr_s[1]) ||
+             qf_blas_norm2(rr_s[0], m->r, par);
+    double rr = rc ? NAN : read_re(rr_s[0]);
     int chained = !rc && qf_chain_begin() == QF_SUCCESS; /* each read below submits what it holds */
     for (; !rc && any && k < p->max_iter; k++) {
-        /* q = (A + sigma_b) p_b, alpha = |r|^2 / <p_b, q> */
+        qf_scalar *rr_old = rr_s[k & 1], *rr_next = rr_s[(k + 1) & 1];
+        /* q = (A + sigma_b) p_b; x_b += alpha p_b (while the base is active), r -= alpha q and |r|^2 in one
+         * pass, alpha = |r|^2 / <p_b, q> worked out in the task, so that the host reads <p_b, q> and the
+         * new |r|^2 after one wait */
         m->flops += qf_linop_flops(m->As, 0);
         rc = qf_linop_apply(m->As, m->q, m->p[b]) || qf_blas_axpby(m->shift[b], m->p[b], 1.0, m->q, par) ||
              qf_blas_dot(pq, m->p[b], m->q, par);
-        double alpha = rr / read_re(pq);
-        /* x_b += alpha p_b (while the base is active), r -= alpha q, |r|^2 in the same pass */
-        if (!rc && isfinite(alpha))
-            rc = m->active[b] ? qf_scalar_set(alpha_s, alpha, 0.0) ||
-                                    qf_blas_cg_update(m->xs[b], m->r, alpha_s, m->p[b], m->q, rr_s, par)
-                              : qf_blas_axpby(-alpha, m->q, 1.0, m->r, par) || qf_blas_norm2(rr_s, m->r, par);
-        double rr_new = rc ? NAN : read_re(rr_s), beta = rr_new / rr;
-        if (!rc && !(isfinite(alpha) && isfinite(beta)))
+        if (!rc)
+            rc = m->active[b] ? qf_blas_cg_update_ratio(m->xs[b], m->r, rr_old, pq, m->p[b], m->q, rr_next, par)
+                              : qf_blas_caxpy_ratio(rr_old, pq, -1.0, m->q, m->r, par) || qf_blas_norm2(rr_next, m->r, par);
+        double alpha = rc ? NAN : rr / read_re(pq), rr_new = rc ? NAN : read_re(rr_next), beta = rr_new / rr;
+        if (!rc && !(isfinite(alpha) && isfinite(beta))) {
+            /* the base's solution took that step: the refinement starts it again from zero */
+            if (m->active[b]) (void)qf_blas_axpby(0.0, NULL, 0.0, m->xs[b], par);
             rc = qf_fail("multi-shift CG broke down at iteration %d (alpha %g, beta %g): the operator is not positive "
                          "definite on this source, or the iterations lost all precision",
                          k + 1, alpha, beta);
+        }
         any = 0;
         for (int s = 0; s < m->n && !rc; s++) {
             if (!m->active[s]) continue;
@@ -185,8 +190,8 @@ static int iterate(multishift *m, const qf_solver_params *p)
     for (int s = 0; s < m->n; s++)
         if (m->active[s]) m->iterations[s] = k;
     qf_scalar_destroy(pq);
-    qf_scalar_destroy(rr_s);
-    qf_scalar_destroy(alpha_s);
+    qf_scalar_destroy(rr_s[0]);
+    qf_scalar_destroy(rr_s[1]);
     return rc ? QF_ERROR : QF_SUCCESS;
 }
 
