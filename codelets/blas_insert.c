@@ -8,6 +8,12 @@
 int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_range *r,
                    const struct starpu_data_descr *ops, int nops)
 {
+    return qf_blas_insert_block(cl, args, sizeof *args, r, ops, nops);
+}
+
+int qf_blas_insert_block(struct starpu_codelet *cl, qf_blas_args *args, size_t bytes, const qf_blas_range *r,
+                         const struct starpu_data_descr *ops, int nops)
+{
     args->prec = r->prec;
     args->first = r->first;
     args->n = r->n;
@@ -32,5 +38,5 @@ int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_
         else d[j].mode = (enum starpu_data_access_mode)(d[j].mode | ops[k].mode); /* R and W give RW */
         args->buf[k] = j;
     }
-    return qf_chain_insert(cl, r->lat, r->block, d, n, r->name, args, sizeof *args, qf_blas_args_footprint(args, 0));
+    return qf_chain_insert(cl, r->lat, r->block, d, n, r->name, args, bytes, qf_blas_args_footprint(args, (uint32_t)args->nvec));
 }

@@ -7,6 +7,7 @@ set(QF_BLAS_C_SOURCES
   codelets/blas_update.c
   codelets/blas_reduce.c
   codelets/blas_multi.c
+  codelets/blas_shift.c
   codelets/blas_cg_update.c
   codelets/blas_bicgstab_update.c
   codelets/blas_bicgstab_p.c
@@ -18,6 +19,7 @@ set(QF_BLAS_CUDA_SOURCES
   codelets/blas_update.cu
   codelets/blas_reduce.cu
   codelets/blas_multi.cu
+  codelets/blas_shift.cu
   codelets/blas_cg_update.cu
   codelets/blas_bicgstab_update.cu
   codelets/blas_bicgstab_p.cu

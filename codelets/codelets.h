@@ -193,6 +193,7 @@ typedef struct {
 extern struct starpu_codelet qf_cl_blas_update;
 extern struct starpu_codelet qf_cl_blas_reduce;
 extern struct starpu_codelet qf_cl_blas_multi;
+extern struct starpu_codelet qf_cl_blas_shift;
 extern struct starpu_codelet qf_cl_blas_cg_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_update;
 extern struct starpu_codelet qf_cl_blas_bicgstab_p;
@@ -235,6 +236,10 @@ int qf_insert_blas_dot_norm2(const qf_blas_range *r, const qf_blas_reduce_operan
  * entries, the results r_k in the a_k's places). */
 int qf_insert_blas_multi_dot(const qf_blas_range *r, int nvec, const struct starpu_data_descr *ops);
 int qf_insert_blas_multi_caxpy(const qf_blas_range *r, int nvec, const struct starpu_data_descr *ops, double s);
+/* blas_shift over nvec shifts (1 to QF_BLAS_MULTI_MAX): x_k = x_k + a_k p_k, p_k = z_k r + b_k p_k. ops: the
+ * operand table in kernels/blas.h's QF_SHIFT_* order (1 + 2 QF_BLAS_MULTI_MAX entries). */
+int qf_insert_blas_shift(const qf_blas_range *r, int nvec, const struct starpu_data_descr *ops, const double *a,
+                         const double *z, const double *b);
 /* blas_cg_update: x = x + c p, r = r - c q, rr += |r|^2, c = a or a / d (d given). */
 typedef struct {
     struct starpu_data_descr x, r, a, p, q, rr, d;

@@ -27,6 +27,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_blas_update, "axpby", COLOUR_UPDATE},
     {&qf_cl_blas_reduce, "reduce", COLOUR_REDUCE},
     {&qf_cl_blas_multi, "multi", COLOUR_REDUCE},
+    {&qf_cl_blas_shift, "shift", COLOUR_UPDATE},
     {&qf_cl_blas_cg_update, "cg_upd", COLOUR_UPDATE},
     {&qf_cl_blas_bicgstab_update, "bicg_upd", COLOUR_UPDATE},
     {&qf_cl_blas_bicgstab_p, "bicg_p", COLOUR_UPDATE},

@@ -8,12 +8,13 @@
  *
  * The recurrences need alpha and beta on the host, so every iteration reads <p, A p> and |r|^2, both
  * after one wait (the base's update works alpha out in its task, as CG does; QUDA's multi-shift solver
- * waits once an iteration too); on a lattice of one block what is submitted between two reads is one
- * task (a chain, qf_blas.h): the shifts' 2 (n - 1) updates, p_b's, the next q and the base's update,
- * where each was a task of its own, 15-17 us of a GPU's time apiece (bench/RESULTS.md, "Chains"). A shift
- * stops once zeta_s |r| reaches its tolerance. The
- * iterations run in the sloppy precision; each solution then goes to A's precision, and a shift whose
- * true residual misses its tolerance is refined by CG on its own system from there. */
+ * waits once an iteration too). The shifts' updates are one pass over r (qf_blas_shift_update: r read
+ * once, not once a shift, and one launch a block where two a shift each cost a GPU a launch), and on a
+ * lattice of one block what is submitted between two reads is one task (a chain, qf_blas.h): the
+ * shifts' updates, p_b's, the next q and the base's update, where each was a task of its own, 15-17 us
+ * of a GPU's time apiece (bench/RESULTS.md, "Chains"). A shift stops once zeta_s |r| reaches its
+ * tolerance. The iterations run in the sloppy precision; each solution then goes to A's precision, and a
+ * shift whose true residual misses its tolerance is refined by CG on its own system from there. */
 #include "krylov.h"
 #include "quarkflow/qf_runtime.h"
 
@@ -157,6 +158,11 @@ static int iterate(multishift *m, const qf_solver_params *p)
                          "definite on this source, or the iterations lost all precision",
                          k + 1, alpha, beta);
         }
+        /* the active shifts' x_s += alpha (zeta_s' / zeta_s) p_s, p_s = zeta_s' r + beta (zeta_s' / zeta_s)^2 p_s,
+         * all in one pass over r */
+        qf_field *ux[QF_MULTISHIFT_MAX], *up[QF_MULTISHIFT_MAX];
+        double ua[QF_MULTISHIFT_MAX], uz[QF_MULTISHIFT_MAX], ub[QF_MULTISHIFT_MAX];
+        int nu = 0;
         any = 0;
         for (int s = 0; s < m->n && !rc; s++) {
             if (!m->active[s]) continue;
@@ -165,8 +171,9 @@ static int iterate(multishift *m, const qf_solver_params *p)
                 double ds = m->shift[s] - m->shift[b];
                 zn = z * zo * alpha_old / (alpha * beta_old * (zo - z) + zo * alpha_old * (1.0 + ds * alpha));
                 double ratio = zn / z;
-                rc = qf_blas_axpby(alpha * ratio, m->p[s], 1.0, m->xs[s], par) ||
-                     qf_blas_axpby(zn, m->r, beta * ratio * ratio, m->p[s], par);
+                ux[nu] = m->xs[s], up[nu] = m->p[s];
+                ua[nu] = alpha * ratio, uz[nu] = zn, ub[nu] = beta * ratio * ratio;
+                nu++;
                 m->zeta_old[s] = z;
                 m->zeta[s] = zn;
             }
@@ -176,7 +183,7 @@ static int iterate(multishift *m, const qf_solver_params *p)
             }
             any |= m->active[s];
         }
-        rc = rc || qf_blas_axpby(1.0, m->r, beta, m->p[b], par);
+        rc = rc || qf_blas_shift_update(nu, ux, up, ua, uz, ub, m->r, par) || qf_blas_axpby(1.0, m->r, beta, m->p[b], par);
         alpha_old = alpha;
         beta_old = beta;
         rr = rr_new;

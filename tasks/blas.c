@@ -5,6 +5,7 @@
  *   blas_reduce(b)            R: x(b), y(b)         REDUX: r (and r2)   (after a sum_zero task W: r)
  *   blas_multi(b)             R: x_k(b), y(b)       REDUX: r_k          (dot: up to QF_BLAS_MULTI_MAX x_k)
  *                             R: x_k(b), a_k, d_k   RW: y(b)            (caxpy)
+ *   blas_shift(b)             R: r(b)               RW: x_k(b), p_k(b)  (up to QF_BLAS_MULTI_MAX shifts)
  *   blas_cg_update(b)         R: a, p(b), q(b)      RW: x(b), r(b)              REDUX: rr
  *   blas_bicgstab_update(b)   R: a, p(b), w, s(b), t(b) (and ad, wd)   RW: x(b)   W or RW: r(b)   REDUX: rr
  *   blas_bicgstab_p(b)        R: r(b), v(b), rho_new, rho, alpha, omega (and alpha_d, omega_d)   RW: p(b)
@@ -295,6 +296,57 @@ int qf_blas_multi_caxpy(const qf_scalar *const a[], const qf_scalar *const d[], 
                            fn, k);
     const multi_call call = {.op = QF_BLAS_MULTI_CAXPY, .s = s};
     return submit_multi(fn, &call, NULL, a, d, x, n, y, parity);
+}
+
+/* ---- multi-shift CG's updates of several shifts in one pass ---- */
+
+typedef struct {
+    int nvec;
+    const double *a, *z, *b;
+} shift_call;
+
+static int insert_shift(const qf_blas_range *r, const struct starpu_data_descr *d, const void *ctx)
+{
+    const shift_call *c = ctx;
+    return qf_insert_blas_shift(r, c->nvec, d, c->a, c->z, c->b);
+}
+
+int qf_blas_shift_update(int n, qf_field *const x[], qf_field *const p[], const double a[], const double z[],
+                         const double b[], const qf_field *r, int parity)
+{
+    static const char fn[] = "qf_blas_shift_update";
+    const qf_field *only_r[1] = {r};
+    const char *const rname[1] = {"r"};
+    if (check_fields(fn, 1, only_r, rname) || qf_check_parity(fn, parity)) return QF_ERROR;
+    if (n < 0) return qf_fail("%s: n = %d shifts: give 0 or more", fn, n);
+    if (n > 0 && (!x || !p || !a || !z || !b)) return qf_fail("%s: an array of fields or coefficients is NULL", fn);
+    if (n > 0 && r->prec == QF_HALF)
+        return qf_fail("%s: half-precision fields: the shifts' updates run in double or single precision", fn);
+    for (int k = 0; k < n; k++) {
+        char xn[24], pn[24], an[24], zn[24], bn[24];
+        snprintf(xn, sizeof xn, "x[%d]", k), snprintf(pn, sizeof pn, "p[%d]", k);
+        snprintf(an, sizeof an, "a[%d]", k), snprintf(zn, sizeof zn, "z[%d]", k), snprintf(bn, sizeof bn, "b[%d]", k);
+        const qf_field *f[3] = {r, x[k], p[k]};
+        const char *const fname[3] = {"r", xn, pn};
+        if (check_fields(fn, 3, f, fname) || check_real(fn, an, a[k]) || check_real(fn, zn, z[k]) || check_real(fn, bn, b[k]))
+            return QF_ERROR;
+        if (x[k] == r || p[k] == r || x[k] == p[k])
+            return qf_fail("%s: shift %d's x, p and r must be three fields (each is read before any is written)", fn, k);
+        for (int l = 0; l < k; l++)
+            if (x[l] == x[k] || p[l] == p[k] || x[l] == p[k] || p[l] == x[k])
+                return qf_fail("%s: shifts %d and %d share a field: give each shift its own x and p", fn, l, k);
+    }
+    qf_blas_range range = range_of(r, parity, fn);
+    for (int k0 = 0; k0 < n; k0 += QF_BLAS_MULTI_MAX) {
+        shift_call c = {.nvec = n - k0 < QF_BLAS_MULTI_MAX ? n - k0 : QF_BLAS_MULTI_MAX, .a = a + k0, .z = z + k0, .b = b + k0};
+        operand ops[1 + 2 * QF_BLAS_MULTI_MAX] = {[QF_SHIFT_R] = field_operand(r, STARPU_R)};
+        for (int k = 0; k < c.nvec; k++) {
+            ops[QF_SHIFT_X + k] = field_operand(x[k0 + k], STARPU_RW);
+            ops[QF_SHIFT_P + k] = field_operand(p[k0 + k], STARPU_RW);
+        }
+        if (submit_blocks(r->lat, &range, ops, 1 + 2 * QF_BLAS_MULTI_MAX, insert_shift, &c)) return QF_ERROR;
+    }
+    return QF_SUCCESS;
 }
 
 /* ---- updates ---- */

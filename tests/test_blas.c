@@ -658,6 +658,59 @@ static void check_chain_order(ctx *c)
     if (q) qf_scalar_destroy(q);
 }
 
+/* Multi-shift CG's updates in one pass (qf_blas_shift_update) against each shift's two axpbys: ten shifts,
+ * two tasks a block (QF_BLAS_MULTI_FIELDS a task); the other parity untouched by both; refusals. */
+static void check_shift_update(const qf_lattice *lat, qf_precision prec, int parity)
+{
+    enum { NS = 10 };
+    char tag[96];
+    snprintf(tag, sizeof tag, "shift updates, %d blocks, %s, parity %d", lat->nblocks, qf_precision_name(prec), parity);
+    qf_field *r = NULL, *x[NS] = {NULL}, *p[NS] = {NULL}, *xr[NS] = {NULL}, *pr[NS] = {NULL};
+    double a[NS], z[NS], b[NS];
+    int rc = qf_field_create(&r, lat, QF_FIELD_WILSON, prec, 0) || qf_field_gaussian(r, 5, 0);
+    for (int k = 0; k < NS && !rc; k++) {
+        a[k] = 0.3 + 0.1 * k, z[k] = 1.0 / (1.0 + k), b[k] = -0.7 + 0.05 * k;
+        rc = qf_field_create(&x[k], lat, QF_FIELD_WILSON, prec, 0) || qf_field_create(&p[k], lat, QF_FIELD_WILSON, prec, 0) ||
+             qf_field_create(&xr[k], lat, QF_FIELD_WILSON, prec, 0) || qf_field_create(&pr[k], lat, QF_FIELD_WILSON, prec, 0) ||
+             qf_field_gaussian(x[k], 5, 1 + 2 * k) || qf_field_gaussian(p[k], 5, 2 + 2 * k) || qf_blas_copy(xr[k], x[k], -1) ||
+             qf_blas_copy(pr[k], p[k], -1);
+    }
+    rc = rc || qf_blas_shift_update(NS, x, p, a, z, b, r, parity);
+    for (int k = 0; k < NS && !rc; k++)
+        rc = qf_blas_axpby(a[k], pr[k], 1.0, xr[k], parity) || qf_blas_axpby(z[k], r, b[k], pr[k], parity);
+    CHECK(rc == 0, "%s: %s", tag, qf_last_error());
+    size_t n = (size_t)lat->global_volume * 24;
+    double *ref = malloc(n * sizeof *ref), worst = 0.0;
+    for (int k = 0; k < NS && !rc && ref; k++)
+        for (int f = 0; f < 2 && !rc; f++) {
+            rc = qf_field_export(f ? p[k] : x[k], tmp) || qf_field_export(f ? pr[k] : xr[k], ref);
+            for (size_t i = 0; i < n && !rc; i++) worst = fmax(worst, fabs(tmp[i] - ref[i]) / (1.0 + fabs(ref[i])));
+        }
+    double tol = prec == QF_DOUBLE ? 1e-15 : 2e-7;
+    CHECK(!rc && ref && worst <= tol, "%s: x and p of %d shifts in one pass differ from two axpbys a shift by %.1e (at most "
+          "%.0e)", tag, NS, worst, tol);
+    free(ref);
+    if (!rc && parity == 0) {
+        qf_field *h = NULL;
+        int bad = qf_field_create(&h, lat, QF_FIELD_WILSON, QF_HALF, 0) == 0 &&
+                  qf_blas_shift_update(1, &h, &p[0], a, z, b, h, 0) == QF_ERROR &&
+                  strstr(qf_last_error(), "half-precision fields");
+        CHECK(bad, "%s: half-precision fields refused: %s", tag, qf_last_error());
+        if (h) qf_field_destroy(h);
+        CHECK(qf_blas_shift_update(1, &x[0], &x[0], a, z, b, r, 0) == QF_ERROR && strstr(qf_last_error(), "three fields"),
+              "%s: a shift whose x is its p refused: %s", tag, qf_last_error());
+        qf_field *shared[2] = {x[0], x[0]}, *ps[2] = {p[0], p[1]};
+        CHECK(qf_blas_shift_update(2, shared, ps, a, z, b, r, 0) == QF_ERROR && strstr(qf_last_error(), "share a field"),
+              "%s: two shifts sharing x refused: %s", tag, qf_last_error());
+    }
+    for (int k = 0; k < NS; k++) {
+        qf_field *all[4] = {x[k], p[k], xr[k], pr[k]};
+        for (int j = 0; j < 4; j++)
+            if (all[j]) qf_field_destroy(all[j]);
+    }
+    if (r) qf_field_destroy(r);
+}
+
 /* A chain's calls run where the scope they were made in places them: a scope change submits what the
  * chain holds, so that each scope counts its own part (one chain task each) and the outer scope none. */
 static void check_chain_scopes(const qf_lattice *one)
@@ -1244,6 +1297,11 @@ int main(void)
     test_errors(&lats[1], &lats[2]);
     check_chain_switch(&lats[0], &lats[1]);
     check_chain_scopes(&lats[0]);
+    for (int g = 0; g < 2; g++)
+        for (int pi = -1; pi <= 0; pi++) {
+            check_shift_update(&lats[g], QF_DOUBLE, pi);
+            check_shift_update(&lats[g], QF_SINGLE, pi);
+        }
     check_fresh_scratch(&lats[2]);
     check_trisolve();
     printf("largest relative errors (double, single): updates %.1e %.1e; reductions %.1e %.1e; fused updates "

@@ -38,6 +38,8 @@ enum { QF_CG_X = 0, QF_CG_R, QF_CG_A, QF_CG_P, QF_CG_Q, QF_CG_RR, QF_CG_D }; /* 
 enum { QF_BICG_X = 0, QF_BICG_R, QF_BICG_A, QF_BICG_P, QF_BICG_W, QF_BICG_S, QF_BICG_T, QF_BICG_RR, QF_BICG_AD, QF_BICG_WD };
 enum { QF_BP_P = 0, QF_BP_R, QF_BP_V, QF_BP_RHO_NEW, QF_BP_RHO, QF_BP_ALPHA, QF_BP_OMEGA, QF_BP_ALPHA_D, QF_BP_OMEGA_D }; /* blas_bicgstab_p */
 enum { QF_SOP_OUT = 0, QF_SOP_A, QF_SOP_B };                                /* scalar_op */
+/* blas_shift: r, then x_k, then p_k */
+enum { QF_SHIFT_R = 0, QF_SHIFT_X = 1, QF_SHIFT_P = 1 + QF_BLAS_MULTI_MAX };
 
 /* blas_update: y = x; y = a x + b y (y not read when b == 0); y = y + s c x; y = x + s c y, c the
  * scalar operand; y = w x and y = conj(w) x element by element, w a field operand; y = x + s c w (y
@@ -71,6 +73,13 @@ typedef struct {
     int assign;                      /* the result scalar is the task's alone (W, a lattice of one block):
                                       * set it to the sum instead of adding into a STARPU_REDUX copy */
 } qf_blas_args;
+
+/* blas_shift, multi-shift CG's updates of nvec shifts in one pass over r (double or single fields):
+ * x_k = x_k + a_k p_k, then p_k = z_k r + b_k p_k, with real coefficients. */
+typedef struct {
+    qf_blas_args base; /* nvec, prec, the elements and the operand table (QF_SHIFT_*) */
+    double a[QF_BLAS_MULTI_MAX], z[QF_BLAS_MULTI_MAX], b[QF_BLAS_MULTI_MAX];
+} qf_blas_shift_args;
 
 /* scalar_op: out = (re, im); out = a b; out = a / b (NaN when b == 0); out = s a. Exact zeros absorb:
  * 0 b, a 0 and 0 / b are 0 whatever a and b. */
@@ -175,6 +184,15 @@ static inline QF_HD_INLINE qf_complex qf_blas_reduce_elem(int op, const void *x,
     qf_complex xv = qf_blas_load(x, prec, i);
     if (op == QF_BLAS_NORM2) return qf_cmake(qf_cnorm2(xv), 0.0);
     return qf_cconjmul(xv, qf_blas_load(y, prec, i));
+}
+
+/* ---- blas_shift: shift k's x and p at element i, given r there ---- */
+static inline QF_HD_INLINE void qf_blas_shift_elem(qf_complex rv, void *x, void *p, double a, double z, double b, int64_t i,
+                                                   qf_precision prec)
+{
+    qf_complex xv = qf_blas_load(x, prec, i), pv = qf_blas_load(p, prec, i);
+    qf_blas_store(x, prec, i, qf_cmake(xv.re + a * pv.re, xv.im + a * pv.im));
+    qf_blas_store(p, prec, i, qf_cmake(z * rv.re + b * pv.re, z * rv.im + b * pv.im));
 }
 
 /* ---- blas_cg_update: x = x + c p, r = r - c q; returns |r|^2 of r as stored ---- */

@@ -60,6 +60,12 @@ int qf_blas_dot_norm2(qf_scalar *dot, qf_scalar *norm, const qf_field *x, const 
 int qf_blas_multi_dot(qf_scalar *const r[], const qf_field *const x[], int n, const qf_field *y, int parity);
 int qf_blas_multi_caxpy(const qf_scalar *const a[], const qf_scalar *const d[], double s, const qf_field *const x[],
                         int n, qf_field *y, int parity);
+/* Multi-shift CG's updates of n shifts in one pass over r (qf_multishift_cg): for each k, x[k] = x[k] +
+ * a[k] p[k], then p[k] = z[k] r + b[k] p[k], real coefficients, double or single precision; every x[k]
+ * and p[k] a field of its own (QF_BLAS_MULTI_FIELDS shifts a task). Two axpbys a shift read r n times
+ * and each p[k] twice, in 2 n tasks. */
+int qf_blas_shift_update(int n, qf_field *const x[], qf_field *const p[], const double a[], const double z[],
+                         const double b[], const qf_field *r, int parity);
 
 /* Updates with real constants: y = x; y = a x + b y. With a = 0, x is not read (it may be NULL), so
  * qf_blas_axpby(0, NULL, 0, y, p) sets y to zero, also a scratch field that was never written. */
