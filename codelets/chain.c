@@ -5,12 +5,13 @@
  * dependent task on an H200 (bench/RESULTS.md, "What the runtime costs a task"). The codelets that
  * join chains use nothing but their buffers, their argument block and the worker's stream: the BLAS
  * codelets (qf_blas_insert), the fused one-block operator (wilson_block, tasks/dirac.c), the one-block
- * hop of any stencil (its fused stage: tasks/stencil.c) and precision conversions (convert). Only on such a lattice: each reduction there is one task's alone (assigned,
- * not a STARPU_REDUX sum of blocks), so a later task of the chain may read it within the chain. A task
- * that cannot join (another lattice, several blocks or processes, a full chain) submits the chain so
- * far and is inserted itself; so does any other insertion or host access (qf_task_hold), so tasks
- * reach StarPU in the order they were asked for. The chain's buffers are its tasks' handles, each once
- * with the union of its modes. */
+ * hop of any stencil (its fused stage: tasks/stencil.c) and precision conversions (convert). Only on
+ * such a lattice: each reduction there is one task's alone (assigned, not a STARPU_REDUX sum of
+ * blocks), so a later task of the chain may read it within the chain. A task that cannot join
+ * (another lattice, several blocks or processes, a full chain) submits the chain so far and is inserted
+ * itself; so does any other insertion or host access (qf_task_hold) and a change of placement scope, so
+ * tasks reach StarPU in the order and under the scope they were asked for. The chain's buffers are its
+ * tasks' handles, each once with the union of its modes. */
 #include "codelets.h"
 
 #include <pthread.h>

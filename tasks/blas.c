@@ -331,7 +331,7 @@ int qf_blas_shift_update(int n, qf_field *const x[], qf_field *const p[], const 
         if (check_fields(fn, 3, f, fname) || check_real(fn, an, a[k]) || check_real(fn, zn, z[k]) || check_real(fn, bn, b[k]))
             return QF_ERROR;
         if (x[k] == r || p[k] == r || x[k] == p[k])
-            return qf_fail("%s: shift %d's x, p and r must be three fields (each is read before any is written)", fn, k);
+            return qf_fail("%s: shift %d's x, p and r must be three different fields", fn, k);
         for (int l = 0; l < k; l++)
             if (x[l] == x[k] || p[l] == p[k] || x[l] == p[k] || p[l] == x[k])
                 return qf_fail("%s: shifts %d and %d share a field: give each shift its own x and p", fn, l, k);

@@ -697,7 +697,7 @@ static void check_shift_update(const qf_lattice *lat, qf_precision prec, int par
                   strstr(qf_last_error(), "half-precision fields");
         CHECK(bad, "%s: half-precision fields refused: %s", tag, qf_last_error());
         if (h) qf_field_destroy(h);
-        CHECK(qf_blas_shift_update(1, &x[0], &x[0], a, z, b, r, 0) == QF_ERROR && strstr(qf_last_error(), "three fields"),
+        CHECK(qf_blas_shift_update(1, &x[0], &x[0], a, z, b, r, 0) == QF_ERROR && strstr(qf_last_error(), "three different fields"),
               "%s: a shift whose x is its p refused: %s", tag, qf_last_error());
         qf_field *shared[2] = {x[0], x[0]}, *ps[2] = {p[0], p[1]};
         CHECK(qf_blas_shift_update(2, shared, ps, a, z, b, r, 0) == QF_ERROR && strstr(qf_last_error(), "share a field"),
