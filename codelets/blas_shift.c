@@ -1,9 +1,9 @@
 /* Codelet blas_shift: multi-shift CG's updates of up to QF_BLAS_MULTI_MAX shifts on one block in one
  * pass over the shared residual r, x_k = x_k + a_k p_k and then p_k = z_k r + b_k p_k (kernels/blas.h),
- * over the elements of one parity or of the whole block, double or single precision. As two updates a
- * shift the pass read r once a shift and each p_k twice, and each was a task (a launch on a GPU: 22 of
- * them an iteration for 12 masses). STARPU_VARIABLE_NBUFFERS: r, the x_k, the p_k (the table in the
- * arguments, qf_blas_shift_args). */
+ * over the elements of one parity or of the whole block, double or single precision. Two axpbys a
+ * shift read r once a shift and each p_k twice, each a task of its own (on a GPU a launch: 22 an
+ * iteration for 12 masses). STARPU_VARIABLE_NBUFFERS: r, the x_k, the p_k (the table in the arguments,
+ * qf_blas_shift_args). */
 #include "codelets.h"
 #include "blas_launch.h"
 #include "cpu_versions.h"
