@@ -186,13 +186,14 @@ static inline QF_HD_INLINE qf_complex qf_blas_reduce_elem(int op, const void *x,
     return qf_cconjmul(xv, qf_blas_load(y, prec, i));
 }
 
-/* ---- blas_shift: shift k's x and p at element i, given r there ---- */
+/* ---- blas_shift: shift k's x and p at element i, given r there, each as blas_update's axpby works it
+ * out ---- */
 static inline QF_HD_INLINE void qf_blas_shift_elem(qf_complex rv, void *x, void *p, double a, double z, double b, int64_t i,
                                                    qf_precision prec)
 {
-    qf_complex xv = qf_blas_load(x, prec, i), pv = qf_blas_load(p, prec, i);
-    qf_blas_store(x, prec, i, qf_cmake(xv.re + a * pv.re, xv.im + a * pv.im));
-    qf_blas_store(p, prec, i, qf_cmake(z * rv.re + b * pv.re, z * rv.im + b * pv.im));
+    qf_complex zero = qf_cmake(0.0, 0.0), xv = qf_blas_load(x, prec, i), pv = qf_blas_load(p, prec, i);
+    qf_blas_store(x, prec, i, qf_blas_update_value(QF_BLAS_AXPBY, xv, pv, zero, a, 1.0, zero));
+    qf_blas_store(p, prec, i, qf_blas_update_value(QF_BLAS_AXPBY, pv, rv, zero, z, b, zero));
 }
 
 /* ---- blas_cg_update: x = x + c p, r = r - c q; returns |r|^2 of r as stored ---- */
