@@ -8,11 +8,11 @@
 int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_range *r,
                    const struct starpu_data_descr *ops, int nops)
 {
-    return qf_blas_insert_block(cl, args, sizeof *args, r, ops, nops);
+    return qf_blas_insert_args(cl, args, sizeof *args, r, ops, nops);
 }
 
-int qf_blas_insert_block(struct starpu_codelet *cl, qf_blas_args *args, size_t bytes, const qf_blas_range *r,
-                         const struct starpu_data_descr *ops, int nops)
+int qf_blas_insert_args(struct starpu_codelet *cl, qf_blas_args *args, size_t bytes, const qf_blas_range *r,
+                        const struct starpu_data_descr *ops, int nops)
 {
     args->prec = r->prec;
     args->first = r->first;

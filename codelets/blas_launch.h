@@ -15,9 +15,9 @@
  * r's elements (blas_insert.c). */
 int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_range *r,
                    const struct starpu_data_descr *ops, int nops);
-/* ... for a codelet whose argument block (bytes long) starts with its qf_blas_args (blas_shift). */
-int qf_blas_insert_block(struct starpu_codelet *cl, qf_blas_args *args, size_t bytes, const qf_blas_range *r,
-                         const struct starpu_data_descr *ops, int nops);
+/* ... for a codelet whose argument block, bytes long, starts with its qf_blas_args (blas_shift). */
+int qf_blas_insert_args(struct starpu_codelet *cl, qf_blas_args *args, size_t bytes, const qf_blas_range *r,
+                        const struct starpu_data_descr *ops, int nops);
 #endif
 
 /* The block of field operand k (a vector handle), or NULL when the operation has no such operand. */

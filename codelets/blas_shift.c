@@ -70,5 +70,5 @@ int qf_insert_blas_shift(const qf_blas_range *r, int nvec, const struct starpu_d
     if (r->prec == QF_HALF) return qf_fail("blas_shift on half-precision fields: multi-shift CG iterates in double or single");
     qf_blas_shift_args s = {.base = {.nvec = nvec}};
     for (int k = 0; k < nvec; k++) s.a[k] = a[k], s.z[k] = z[k], s.b[k] = b[k];
-    return qf_blas_insert_block(&qf_cl_blas_shift, &s.base, sizeof s, r, ops, 1 + 2 * QF_BLAS_MULTI_MAX);
+    return qf_blas_insert_args(&qf_cl_blas_shift, &s.base, sizeof s, r, ops, 1 + 2 * QF_BLAS_MULTI_MAX);
 }
