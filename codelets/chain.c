@@ -163,12 +163,16 @@ static const char *chain_name(void)
     return found;
 }
 
-/* A task of its own. */
+/* A task of its own: on block `block` of lat, or, without a lattice (scalars only), where a task whose
+ * cost is its latency goes (QF_TASK_INSERT_LATENCY). */
 static int insert_task(struct starpu_codelet *cl, const qf_lattice *lat, int block, const struct starpu_data_descr *d,
                        int n, const char *name, const void *args, size_t bytes)
 {
-    int ret = QF_TASK_INSERT_BLOCK(lat, block, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, name, STARPU_CL_ARGS,
-                                   qf_task_args_copy(args, bytes), bytes, 0);
+    void *copy = qf_task_args_copy(args, bytes);
+    int ret = lat ? QF_TASK_INSERT_BLOCK(lat, block, cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, name, STARPU_CL_ARGS,
+                                         copy, bytes, 0)
+                  : QF_TASK_INSERT_LATENCY(cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_NAME, name, STARPU_CL_ARGS, copy,
+                                           bytes, 0);
     return qf_task_check(ret, cl->name);
 }
 
@@ -204,12 +208,15 @@ int qf_chain_close(void)
     return --chain.depth > 0 ? QF_SUCCESS : submit();
 }
 
-/* The buffer of the chain that holds d's handle, added with d's mode or its mode widened. */
+/* The buffer of the chain that holds d's handle, added with d's mode or its mode widened: R and W give
+ * RW, but a handle that the chain's first access to it writes whole (W) stays W, since nothing in the
+ * chain reads what it held before (a scalar created in the chain and read later in it is not fetched,
+ * nor is it RW before anything has written it). */
 static int chain_buffer(const struct starpu_data_descr *d)
 {
     for (int j = 0; j < chain.nbuf; j++)
         if (chain.d[j].handle == d->handle) {
-            chain.d[j].mode = (enum starpu_data_access_mode)(chain.d[j].mode | d->mode); /* R and W give RW */
+            if (chain.d[j].mode != STARPU_W) chain.d[j].mode = (enum starpu_data_access_mode)(chain.d[j].mode | d->mode);
             return j;
         }
     chain.d[chain.nbuf] = *d;
@@ -221,14 +228,19 @@ int qf_chain_insert(struct starpu_codelet *cl, const qf_lattice *lat, int block,
 {
     /* a CUDA function that waits for its own kernels would hold the chain's stream: not in a chain */
     int async = !cl->cuda_funcs[0] || (cl->cuda_flags[0] & STARPU_CUDA_ASYNC);
-    int joins = chain.depth > 0 && lat && lat->nblocks == 1 && !qf_runtime_mpi_active() && n <= CALL_BUFFERS &&
+    int joins = chain.depth > 0 && (!lat || lat->nblocks == 1) && !qf_runtime_mpi_active() && n <= CALL_BUFFERS &&
                 record_bytes(bytes) <= CHAIN_BYTES && async;
+    /* a task on scalars alone runs where the chain's block does; a chain of such tasks only takes the block
+     * of the first that has one, or goes where a latency task goes */
     int fits = chain.args.ncalls < CHAIN_CALLS && chain.nbuf + n <= CHAIN_BUFFERS &&
-               chain.used + record_bytes(bytes) <= CHAIN_BYTES && lat == chain.lat && block == chain.block;
+               chain.used + record_bytes(bytes) <= CHAIN_BYTES &&
+               (!lat || !chain.lat || (lat == chain.lat && block == chain.block));
     if (chain.args.ncalls > 0 && (!joins || !fits) && submit()) return QF_ERROR;
     if (!joins) return insert_task(cl, lat, block, d, n, name, args, bytes); /* after the chain so far */
-    chain.lat = lat;
-    chain.block = block;
+    if (lat) {
+        chain.lat = lat;
+        chain.block = block;
+    }
     chain_call *c = (chain_call *)(chain.args.stream + chain.used);
     c->cl = cl;
     c->footprint = footprint;

@@ -50,8 +50,8 @@ static int insert(qf_scalar_op_args args, starpu_data_handle_t out, starpu_data_
         d[n].mode = k == QF_SOP_OUT ? STARPU_W : STARPU_R;
         n++;
     }
-    int ret = QF_TASK_INSERT_LATENCY(&qf_cl_scalar_op, STARPU_DATA_MODE_ARRAY, d, n, QF_ARGS(args), 0);
-    return qf_task_check(ret, "scalar_op");
+    /* in an open chain it runs where the chain's block does (codelets/chain.c), otherwise as a latency task */
+    return qf_chain_insert(&qf_cl_scalar_op, NULL, 0, d, n, "scalar_op", &args, sizeof args, (uint32_t)args.op);
 }
 
 int qf_insert_scalar_set(starpu_data_handle_t out, double re, double im)

@@ -19,12 +19,14 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     qf_reliable rel = {0};
     int parity = k->parity;
     double norm = 0.0;
+    int rho_stale = 0; /* rho is of the residual that a reliable update replaced */
     qf_sequence_begin();
+    /* the temporaries and scalars set up in one chain (one task on one GPU), up to the residual's read */
+    qf_chain_begin();
     for (int i = 0; i < NF; i++) qf_krylov_field(k, &f[i]);
     for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
     /* r = b - A x, r0 = p = r, rho = <r0, r> */
     qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, f[R], &norm);
-    qf_chain_begin();
     qf_blas_copy(f[R0], f[R], parity);
     qf_blas_copy(f[P], f[R], parity);
     qf_blas_dot(c[RHO], f[R0], f[R], parity);
@@ -32,6 +34,8 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
         /* v = A p, alpha = rho / <r0, v>, s = r - alpha v */
         qf_chain_begin();
+        if (rho_stale) qf_blas_dot(c[RHO], f[R0], f[R], parity);
+        rho_stale = 0;
         qf_krylov_apply(k, 0, f[V], f[P]);
         qf_blas_dot(c[R0V], f[R0], f[V], parity);
         qf_blas_xpcw_ratio(f[S], f[R], c[RHO], c[R0V], -1.0, f[V], parity);
@@ -51,7 +55,7 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         qf_krylov_check(k, c[RR], "BiCGStab", &norm);
         if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm)) {
             qf_reliable_update(&rel, f[R], &norm);
-            qf_blas_dot(c[RHO], f[R0], f[R], parity);
+            rho_stale = 1; /* recomputed in the next iteration's chain */
         }
     }
     int rc = qf_sequence_end();

@@ -123,10 +123,12 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     qf_reliable rel = {0};
     double norm = 0.0;
     qf_sequence_begin();
+    qf_chain_begin(); /* the set-up in one chain (one task on one GPU), up to the residual's read */
     space_create(k, &s);
     qf_krylov_field(k, &r);
     qf_scalar_create(&rr);
     qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
+    qf_chain_end();
     int j = 0;
     while (!qf_sequence_failed() && !k->stalled && norm > target && k->iterations < k->p->max_iter) {
         direction(k, &s, j++, r);

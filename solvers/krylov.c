@@ -18,9 +18,14 @@ static int zero_field(qf_linop *A, qf_field **f)
 int qf_krylov_norm(const qf_field *f, int parity, double *norm)
 {
     qf_scalar *s;
-    if (qf_scalar_create(&s)) return QF_ERROR;
+    qf_chain_begin(); /* with the tasks before it, where the caller's chain is open */
+    if (qf_scalar_create(&s)) {
+        qf_chain_end();
+        return QF_ERROR;
+    }
     double re = 0.0, im;
-    int rc = qf_blas_norm2(s, f, parity) || qf_scalar_get(s, &re, &im);
+    int rc = qf_blas_norm2(s, f, parity);
+    rc = qf_chain_end() || rc || qf_scalar_get(s, &re, &im);
     qf_scalar_destroy(s);
     *norm = sqrt(re);
     return rc ? QF_ERROR : QF_SUCCESS;
@@ -128,12 +133,11 @@ static int residual(qf_reliable *rel, const qf_field *known, double known_norm, 
     const qf_field *ax = known, *r;
     qf_scalar *rr = NULL;
     double re = known_norm * known_norm, im;
-    if ((!known || normal) && qf_scalar_create(&rr)) return QF_ERROR;
     qf_chain_begin(); /* one task on one GPU (qf_blas.h) */
-    int rc = QF_SUCCESS;
+    int rc = (!known || normal) && qf_scalar_create(&rr) ? QF_ERROR : QF_SUCCESS;
     if (!known) {
         ax = rel->hi[0];
-        rc = qf_krylov_apply(k, 0, rel->hi[0], rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, rel->hi[0], parity);
+        rc = rc || qf_krylov_apply(k, 0, rel->hi[0], rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, rel->hi[0], parity);
     }
     r = ax;
     if (normal) {
@@ -158,9 +162,11 @@ int qf_reliable_start(qf_reliable *rel, qf_krylov *k, qf_field *x, const qf_fiel
                       qf_field *rs, double *norm)
 {
     *rel = (qf_reliable){.k = k, .x = x, .b = b, .form = form, .xs = x};
+    qf_chain_begin(); /* the temporaries with the residual: one task on one GPU */
     int rc = qf_krylov_field_hi(k, &rel->hi[0]) || qf_krylov_field_hi(k, &rel->hi[1]);
     if (!rc && qf_field_precision(rs) != qf_field_precision(x)) rc = qf_krylov_field(k, &rel->xs);
-    return rc || residual(rel, k->start_residual, k->start_norm, rs, norm) ? QF_ERROR : QF_SUCCESS;
+    rc = rc || residual(rel, k->start_residual, k->start_norm, rs, norm);
+    return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 
 int qf_reliable_due(qf_reliable *rel, double norm)
@@ -182,7 +188,9 @@ static int fold(qf_reliable *rel)
 int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm)
 {
     rel->k->updates++;
-    return (mixed(rel) && fold(rel)) || residual(rel, NULL, 0.0, rs, norm) ? QF_ERROR : QF_SUCCESS;
+    qf_chain_begin(); /* the fold and the residual: one task on one GPU */
+    int rc = (mixed(rel) && fold(rel)) || residual(rel, NULL, 0.0, rs, norm);
+    return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 
 int qf_reliable_finish(qf_reliable *rel, int failed)

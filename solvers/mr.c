@@ -100,10 +100,12 @@ int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     qf_reliable rel = {0};
     double norm = 0.0;
     qf_sequence_begin();
+    qf_chain_begin(); /* the set-up in one chain (one task on one GPU), up to the residual's read */
     qf_krylov_field(k, &r);
     qf_krylov_field(k, &q);
     for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
     qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
+    qf_chain_end();
     while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
         mr_step(k->As, rel.xs, r, q, c, &k->flops);
         qf_krylov_next_iteration(k);

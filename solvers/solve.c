@@ -64,14 +64,15 @@ int qf_solver_check_every(const qf_solver_params *p)
     return every < p->max_iter ? every : p->max_iter;
 }
 
-/* |b - A x| on A's sites, into r; counts A's flops. */
+/* |b - A x| on A's sites, into r; counts A's flops. One chain up to the norm's read (one task on one
+ * GPU where A joins chains), with the tasks the caller's open chain holds. */
 static int residual(qf_krylov *k, qf_linop *A, qf_field *r, const qf_field *x, const qf_field *b, double *norm)
 {
     int parity = qf_linop_get_domain(A)->parity;
     k->flops += qf_linop_flops(A, 0);
-    return qf_linop_apply(A, r, x) || qf_blas_axpby(1.0, b, -1.0, r, parity) || qf_krylov_norm(r, parity, norm)
-               ? QF_ERROR
-               : QF_SUCCESS;
+    qf_chain_begin();
+    int rc = qf_linop_apply(A, r, x) || qf_blas_axpby(1.0, b, -1.0, r, parity) || qf_krylov_norm(r, parity, norm);
+    return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 
 double qf_solver_min_tol(qf_precision op_prec)
@@ -140,7 +141,9 @@ static int solve_system(qf_krylov *k, qf_field *x, const qf_field *b, qf_field *
     double iterated_target = target, norm = 0.0;
     int runs = 0;
     qf_field *start = NULL; /* the solution each run starts from */
+    qf_chain_begin();
     int rc = qf_krylov_field_hi(k, &start) || residual(k, k->A, r, x, b, &norm);
+    rc = qf_chain_end() || rc;
     *best = norm;
     while (!rc && norm > target) {
         if (k->iterations >= k->p->max_iter || k->stalled) { /* stalled: only under accept_max_iter */
@@ -238,7 +241,9 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
     int parity = qf_linop_get_domain(A)->parity;
     qf_field *r = NULL, *bs = NULL, *xs = NULL;
     double bnorm = 0.0, best = 0.0;
+    qf_chain_begin(); /* the set-up's tasks in a chain up to the norm's read (one task on one GPU) */
     int rc = qf_krylov_field_hi(&k, &r) || qf_krylov_norm(b, parity, &bnorm);
+    rc = qf_chain_end() || rc;
     k.bnorm = bnorm;
     if (!rc && bnorm == 0.0) { /* M x = 0: x = 0 */
         rc = qf_blas_axpby(0.0, NULL, 0.0, x, parity);
@@ -246,9 +251,10 @@ int qf_solve(qf_linop *A, qf_field *x, const qf_field *b, const qf_solver_params
     } else if (!rc) {
         double target = p->tol * bnorm;
         if (even_odd) { /* Ahat x_e = bhat_e, from the even sites of x */
+            qf_chain_begin(); /* the system's source and start */
             rc = qf_krylov_field_hi(&k, &bs) || qf_krylov_field_hi(&k, &xs) || qf_linop_prepare(A, bs, b) ||
-                 qf_blas_copy(xs, x, 0) || solve_system(&k, xs, bs, r, target, &best) ||
-                 qf_linop_reconstruct(A, x, xs, b);
+                 qf_blas_copy(xs, x, 0);
+            rc = qf_chain_end() || rc || solve_system(&k, xs, bs, r, target, &best) || qf_linop_reconstruct(A, x, xs, b);
         } else {
             rc = solve_system(&k, x, b, r, target, &best);
         }
