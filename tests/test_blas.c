@@ -740,6 +740,52 @@ static void check_chain_scopes(const qf_lattice *one)
     if (y) qf_field_destroy(y);
 }
 
+/* Scalar tasks in an open chain: alone they are one task (a chain of scalar tasks, placed as a scalar
+ * task is); before a one-block lattice's call they join its chain, which runs them first (one chain
+ * task, the scalars set there read by the call); a call on several blocks ends such a chain. */
+static void check_chain_scalars(const qf_lattice *one, const qf_lattice *several)
+{
+    qf_scalar *a = NULL, *b = NULL, *q = NULL;
+    qf_field *x = NULL, *y = NULL, *z = NULL;
+    qf_runtime_stats *st = NULL;
+    int rc = qf_scalar_create(&a) || qf_scalar_create(&b) || qf_scalar_create(&q) ||
+             qf_field_create(&x, one, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_field_create(&y, one, QF_FIELD_WILSON, QF_DOUBLE, 0) ||
+             qf_field_create(&z, several, QF_FIELD_WILSON, QF_DOUBLE, 0) || qf_field_import(x, X0) ||
+             qf_field_import(y, Y0) || qf_field_import(z, Z0) || qf_runtime_stats_begin();
+    /* a = 3, b = a a, q = b / a: three scalar tasks, one chain task */
+    rc = rc || qf_chain_begin() || qf_scalar_set(a, 3.0, 0.0) || qf_scalar_mul(b, a, a) || qf_scalar_div(q, b, a) ||
+         qf_chain_end();
+    cplx gq = rc ? 0.0 : get(q);
+    /* q = 2, then y = y + q x on one block: one chain task; then b = 5, z = z + b z on several blocks:
+     * the scalar task alone, then the blocks' own tasks */
+    rc = rc || qf_chain_begin() || qf_scalar_set(q, 2.0, 0.0) || qf_blas_caxpy(q, 1.0, x, y, -1) || qf_chain_end();
+    rc = rc || qf_chain_begin() || qf_scalar_set(b, 5.0, 0.0) || qf_blas_caxpy(b, 1.0, z, z, -1) || qf_chain_end();
+    rc = rc || qf_field_export(y, tmp);
+    rc = qf_runtime_stats_end(&st) || rc;
+    CHECK(rc == 0, "scalar tasks in chains: %s", qf_last_error());
+    if (!rc) {
+        long chains = qf_runtime_stats_tasks(st, "chain"), ops = qf_runtime_stats_tasks(st, "scalar_op");
+        CHECK(gq == 3.0 && chains == 2 && ops == 1,
+              "scalar tasks in chains: (a a) / a = %g %g for a = 3; %ld chain tasks (2: the scalars alone, and the set "
+              "with the one-block update) and %ld scalar_op tasks (1: before the update on several blocks)",
+              creal(gq), cimag(gq), chains, ops);
+        int64_t wrong = 0;
+        for (int64_t k = 0; k < V * 24; k++) wrong += fabs(tmp[k] - (Y0[k] + 2.0 * X0[k])) > 1e-12 * (1.0 + fabs(Y0[k]));
+        CHECK(wrong == 0, "scalar tasks in chains: y = y + q x with q set in the chain (%lld reals differ)", (long long)wrong);
+        rc = qf_field_export(z, tmp);
+        wrong = 0;
+        for (int64_t k = 0; !rc && k < V * 24; k++) wrong += fabs(tmp[k] - 6.0 * Z0[k]) > 1e-12 * (1.0 + fabs(Z0[k]));
+        CHECK(!rc && wrong == 0, "scalar tasks in chains: z = z + 5 z on several blocks (%lld reals differ)", (long long)wrong);
+    }
+    qf_runtime_stats_free(st);
+    if (a) qf_scalar_destroy(a);
+    if (b) qf_scalar_destroy(b);
+    if (q) qf_scalar_destroy(q);
+    if (x) qf_field_destroy(x);
+    if (y) qf_field_destroy(y);
+    if (z) qf_field_destroy(z);
+}
+
 /* A chain ends where a call cannot join it: here one chained call on a one-block lattice, then a call
  * on a lattice of several blocks (an update: a reduction's zeroing task would end the chain first); the
  * first must run once (y = y + x), not again when the second is inserted. */
@@ -1297,6 +1343,7 @@ int main(void)
     }
     test_errors(&lats[1], &lats[2]);
     check_chain_switch(&lats[0], &lats[1]);
+    check_chain_scalars(&lats[0], &lats[1]);
     check_chain_scopes(&lats[0]);
     for (int g = 0; g < 2; g++)
         for (int pi = -1; pi <= 0; pi++) {
