@@ -13,6 +13,7 @@ set(QF_BLAS_C_SOURCES
   codelets/blas_bicgstab_p.c
   codelets/scalar_op.c
   codelets/scalar_trisolve.c
+  codelets/data_publish.c
   tasks/blas.c
   tasks/scalar.c)
 set(QF_BLAS_CUDA_SOURCES
@@ -24,4 +25,5 @@ set(QF_BLAS_CUDA_SOURCES
   codelets/blas_bicgstab_update.cu
   codelets/blas_bicgstab_p.cu
   codelets/scalar_op.cu
-  codelets/scalar_trisolve.cu)
+  codelets/scalar_trisolve.cu
+  codelets/data_publish.cu)

@@ -211,6 +211,26 @@ int qf_chain_open(void);
 int qf_chain_close(void);
 extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
+/* data_publish (data_publish.c): a small variable handle copied to a page-locked host slot and stamped,
+ * so that qf_data_read_doubles waits on the stamp instead of acquiring the handle. */
+#define QF_PUBLISH_MAX 8
+typedef struct {
+    double values[QF_PUBLISH_MAX];
+    uint64_t seq; /* written after the values */
+} qf_publish_slot;
+typedef struct {
+    qf_publish_slot *slot;
+    uint64_t seq;
+    int n;
+} qf_publish_args;
+extern struct starpu_codelet qf_cl_data_publish;
+/* The slot, made once CUDA workers run and freed before they stop (the runtime's codelet hooks). */
+void qf_data_publish_start(void);
+void qf_data_publish_stop(void);
+/* values[0 .. n-1] = the handle's doubles through the slot, after the tasks held back and those before:
+ * 1 when read so, 0 when the slot does not serve (no CUDA worker, MPI, n > QF_PUBLISH_MAX), -1 on a
+ * failed insertion. */
+int qf_data_publish_read(starpu_data_handle_t h, double *values, int n);
 /* blas_update: y = x; y = a x + b y; y = s c x + y; y = x + s c y; y = w x; y = conj(w) x; y = x + s c w
  * (c a scalar, or c / d with the scalar d given). */
 typedef struct {

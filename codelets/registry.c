@@ -34,6 +34,7 @@ static const qf_codelet_entry registry[] = {
     {&qf_cl_chain, "chain", COLOUR_UPDATE},
     {&qf_cl_scalar_op, "scalar", COLOUR_SCALAR},
     {&qf_cl_scalar_trisolve, "trisolve", COLOUR_SCALAR},
+    {&qf_cl_data_publish, "publish", COLOUR_SCALAR},
     {&qf_cl_sum_zero, "zero", COLOUR_REDUX},
     {&qf_cl_sum_add, "add", COLOUR_REDUX},
     {&qf_cl_field_zero, "fzero", COLOUR_REDUX},
@@ -84,4 +85,5 @@ static const qf_codelet_entry registry[] = {
 __attribute__((constructor)) static void register_codelets(void)
 {
     qf_codelet_table_register(registry, (int)(sizeof registry / sizeof registry[0]), &qf_cl_field_zero);
+    qf_codelet_hooks_register(qf_data_publish_start, qf_data_publish_stop);
 }

@@ -16,6 +16,22 @@ void qf_codelet_table_register(const qf_codelet_entry *t, int n, struct starpu_c
     for (int c = 0; c < n; c++) t[c].cl->color = t[c].colour;
 }
 
+static void (*hook_start)(void), (*hook_stop)(void);
+
+void qf_codelet_hooks_register(void (*start)(void), void (*stop)(void))
+{
+    hook_start = start;
+    hook_stop = stop;
+}
+void qf_codelet_hooks_start(void)
+{
+    if (hook_start) hook_start();
+}
+void qf_codelet_hooks_stop(void)
+{
+    if (hook_stop) hook_stop();
+}
+
 int qf_codelet_count(void) { return table_size; }
 struct starpu_codelet *qf_codelet_field_init(void) { return field_init_cl; }
 const qf_codelet_entry *qf_codelet_at(int c) { return &table[c]; }

@@ -21,6 +21,11 @@ typedef struct {
 void qf_codelet_table_register(const qf_codelet_entry *table, int n, struct starpu_codelet *field_init);
 /* That codelet (NULL before the codelet layer has loaded). */
 struct starpu_codelet *qf_codelet_field_init(void);
+/* What the codelet layer sets up once the workers run and tears down before they stop (its host-side
+ * resources for them: data_publish's page-locked slot), registered with the table; either may be NULL. */
+void qf_codelet_hooks_register(void (*start)(void), void (*stop)(void));
+void qf_codelet_hooks_start(void);
+void qf_codelet_hooks_stop(void);
 /* The number of registered codelets, and entry c of the table. */
 int qf_codelet_count(void);
 const qf_codelet_entry *qf_codelet_at(int c);

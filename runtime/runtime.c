@@ -2,6 +2,7 @@
  * there is more than one process; quarkflow's defaults are layered under the user's environment. */
 #include "quarkflow/qf_runtime.h"
 #include "quarkflow/qf_config.h"
+#include "codelet_table.h"
 #include "mpi_data.h"
 #include "watchdog.h"
 
@@ -365,6 +366,7 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                                                                             (int)starpu_cuda_worker_get_count())
                                            : direct_mode == FUSE_ALWAYS;
     qf_placement_start();
+    qf_codelet_hooks_start();
     qf_watchdog_install();
     return QF_SUCCESS;
 }
@@ -390,6 +392,7 @@ void qf_runtime_shutdown(void)
     cublas_started = 0;
 #endif
     qf_placement_stop();
+    qf_codelet_hooks_stop();
 #if QF_HAVE_MPI
     if (using_starpu_mpi) starpu_mpi_shutdown();
     else starpu_shutdown();

@@ -24,8 +24,8 @@ int qf_krylov_norm(const qf_field *f, int parity, double *norm)
         return QF_ERROR;
     }
     double re = 0.0, im;
-    int rc = qf_blas_norm2(s, f, parity);
-    rc = qf_chain_end() || rc || qf_scalar_get(s, &re, &im);
+    int rc = qf_blas_norm2(s, f, parity) || qf_scalar_get(s, &re, &im); /* the read inside: the chain's last part */
+    rc = qf_chain_end() || rc;
     qf_scalar_destroy(s);
     *norm = sqrt(re);
     return rc ? QF_ERROR : QF_SUCCESS;
@@ -73,7 +73,9 @@ static int stall_check(qf_krylov *k, double norm)
 int qf_krylov_check(qf_krylov *k, const qf_scalar *rr, const char *solver, double *norm)
 {
     double re, im;
-    if (qf_krylov_end_run(k) || qf_scalar_get(rr, &re, &im)) return QF_ERROR;
+    /* read before the run's chain ends, so that on a GPU the value's copy to the host is its last kernel */
+    int rc = qf_scalar_get(rr, &re, &im);
+    if (qf_krylov_end_run(k) || rc) return QF_ERROR;
     if (!isfinite(re) || re < 0.0) {
         k->breakdown = 1;
         return qf_fail("%s broke down after %d iterations: the iterated residual norm^2 is %g (a vanishing "
@@ -145,8 +147,8 @@ static int residual(qf_reliable *rel, const qf_field *known, double known_norm, 
         r = rel->hi[1];
     }
     rc = rc || (mixed(rel) ? qf_field_convert_parity(rs, r, parity) : qf_blas_copy(rs, r, parity)) ||
-         (rr && qf_blas_norm2(rr, rs, parity));
-    rc = qf_chain_end() || rc || (rr && qf_scalar_get(rr, &re, &im));
+         (rr && (qf_blas_norm2(rr, rs, parity) || qf_scalar_get(rr, &re, &im)));
+    rc = qf_chain_end() || rc;
     if (rr) qf_scalar_destroy(rr);
     if (!rc && !isfinite(re)) {
         k->breakdown = 1;

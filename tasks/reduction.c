@@ -72,6 +72,8 @@ int qf_block_sum_read(qf_block_sum *r, double *values, int n)
 
 int qf_data_read_doubles(starpu_data_handle_t h, double *values, int n)
 {
+    int published = qf_data_publish_read(h, values, n);
+    if (published) return published > 0 ? QF_SUCCESS : qf_fail("could not read back a reduction result or scalar");
     qf_task_release_held();
     qf_data_share(h); /* every process takes the same decisions from it */
     if (starpu_data_acquire(h, STARPU_R)) return qf_fail("could not read back a reduction result or scalar");
