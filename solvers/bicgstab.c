@@ -26,7 +26,7 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     for (int i = 0; i < NF; i++) qf_krylov_field(k, &f[i]);
     for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
     /* r = b - A x, r0 = p = r, rho = <r0, r> */
-    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, f[R], &norm);
+    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, f[R], NULL, &norm);
     qf_blas_copy(f[R0], f[R], parity);
     qf_blas_copy(f[P], f[R], parity);
     qf_blas_dot(c[RHO], f[R0], f[R], parity);
@@ -54,7 +54,7 @@ int qf_bicgstab(qf_krylov *k, qf_field *x, const qf_field *b, double target)
         if (!qf_krylov_check_due(k)) continue;
         qf_krylov_check(k, c[RR], "BiCGStab", &norm);
         if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm)) {
-            qf_reliable_update(&rel, f[R], &norm);
+            qf_reliable_update(&rel, f[R], NULL, &norm);
             rho_stale = 1; /* recomputed in the next iteration's chain */
         }
     }

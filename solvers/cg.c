@@ -22,23 +22,19 @@ static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, cg_fo
     qf_reliable rel = {0};
     int parity = k->parity;
     double norm = 0.0;
-    int rr_stale = 0; /* |r|^2 is of the residual that a reliable update replaced */
     qf_sequence_begin();
     /* the temporaries and scalars set up in one chain (one task on one GPU), up to the residual's read */
     qf_chain_begin();
     for (int i = 0; i < NF; i++) qf_krylov_field(k, &f[i]);
     for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
-    /* r = the residual, p = r */
-    qf_reliable_start(&rel, k, x, b, form, f[R], &norm);
+    /* r = the residual and |r|^2, p = r */
+    qf_reliable_start(&rel, k, x, b, form, f[R], c[RR], &norm);
     qf_blas_copy(f[P], f[R], parity);
-    qf_blas_norm2(c[RR], f[R], parity);
     qf_chain_end();
     int first_dagger = cf == CG_NORMAL_E;
     qf_field *step = cf == CG_NORMAL_E ? f[U] : f[P];
     while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
         qf_chain_begin(); /* the iteration as one task where it can be (qf_blas.h) */
-        if (rr_stale) qf_blas_norm2(c[RR], f[R], parity);
-        rr_stale = 0;
         if (cf == CG_HERMITIAN) { /* q = A p, alpha = |r|^2 / <p, q> */
             qf_krylov_apply(k, 0, f[Q], f[P]);
             qf_blas_dot(c[PQ], f[P], f[Q], parity);
@@ -57,11 +53,9 @@ static int cg(qf_krylov *k, qf_field *x, const qf_field *b, double target, cg_fo
         qf_krylov_next_iteration(k);
         if (!qf_krylov_check_due(k)) continue;
         qf_krylov_check(k, c[RR], name, &norm);
-        /* the recomputed residual replaces the iterated one; p keeps its direction */
-        if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm)) {
-            qf_reliable_update(&rel, f[R], &norm);
-            rr_stale = 1; /* recomputed in the next iteration's chain */
-        }
+        /* the recomputed residual and its |r|^2 replace the iterated ones; p keeps its direction */
+        if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm))
+            qf_reliable_update(&rel, f[R], c[RR], &norm);
     }
     int rc = qf_sequence_end();
     rc = qf_reliable_finish(&rel, rc) || rc;

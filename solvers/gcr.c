@@ -127,7 +127,7 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     space_create(k, &s);
     qf_krylov_field(k, &r);
     qf_scalar_create(&rr);
-    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
+    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, NULL, &norm);
     qf_chain_end();
     int j = 0;
     while (!qf_sequence_failed() && !k->stalled && norm > target && k->iterations < k->p->max_iter) {
@@ -141,7 +141,7 @@ int qf_gcr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
             (full || norm <= target || k->iterations >= k->p->max_iter || k->stalled || qf_reliable_due(&rel, norm))) {
             /* restart: the solution from the directions so far, the residual recomputed */
             implicit_update(&s, j, rel.xs, k->parity);
-            qf_reliable_update(&rel, r, &norm);
+            qf_reliable_update(&rel, r, NULL, &norm);
             check_update(k, &s);
             j = 0;
         }

@@ -126,17 +126,20 @@ int qf_krylov_check_due(const qf_krylov *k)
 
 static int mixed(const qf_reliable *rel) { return rel->xs != rel->x; }
 
-/* rs = the residual of x (in x's precision, then rounded to rs's), *norm = |rs|; from the system's
- * residual known where it is given (and its norm, where that is the residual's form). */
-static int residual(qf_reliable *rel, const qf_field *known, double known_norm, qf_field *rs, double *norm)
+/* rs = the residual of x (in x's precision, then rounded to rs's), *norm = |rs|, and |rs|^2 in rs_norm2
+ * unless it is NULL; from the system's residual known where it is given (and its norm, where that is
+ * the residual's form, so that nothing is read). */
+static int residual(qf_reliable *rel, const qf_field *known, double known_norm, qf_field *rs, qf_scalar *rs_norm2,
+                    double *norm)
 {
     qf_krylov *k = rel->k;
-    int parity = k->parity, normal = rel->form == QF_RESIDUAL_NORMAL;
+    int parity = k->parity, normal = rel->form == QF_RESIDUAL_NORMAL, read = !known || normal;
     const qf_field *ax = known, *r;
-    qf_scalar *rr = NULL;
+    qf_scalar *rr = rs_norm2, *own = NULL;
     double re = known_norm * known_norm, im;
     qf_chain_begin(); /* one task on one GPU (qf_blas.h) */
-    int rc = (!known || normal) && qf_scalar_create(&rr) ? QF_ERROR : QF_SUCCESS;
+    int rc = !rr && read && qf_scalar_create(&own) ? QF_ERROR : QF_SUCCESS;
+    if (own) rr = own;
     if (!known) {
         ax = rel->hi[0];
         rc = rc || qf_krylov_apply(k, 0, rel->hi[0], rel->x) || qf_blas_axpby(1.0, rel->b, -1.0, rel->hi[0], parity);
@@ -147,9 +150,9 @@ static int residual(qf_reliable *rel, const qf_field *known, double known_norm, 
         r = rel->hi[1];
     }
     rc = rc || (mixed(rel) ? qf_field_convert_parity(rs, r, parity) : qf_blas_copy(rs, r, parity)) ||
-         (rr && (qf_blas_norm2(rr, rs, parity) || qf_scalar_get(rr, &re, &im)));
+         (rr && (qf_blas_norm2(rr, rs, parity) || (read && qf_scalar_get(rr, &re, &im))));
     rc = qf_chain_end() || rc;
-    if (rr) qf_scalar_destroy(rr);
+    if (own) qf_scalar_destroy(own);
     if (!rc && !isfinite(re)) {
         k->breakdown = 1;
         rc = qf_fail("%s: the residual of the solution after %d iterations is NaN or Inf: the iterations diverged or "
@@ -161,13 +164,13 @@ static int residual(qf_reliable *rel, const qf_field *known, double known_norm, 
 }
 
 int qf_reliable_start(qf_reliable *rel, qf_krylov *k, qf_field *x, const qf_field *b, qf_residual_form form,
-                      qf_field *rs, double *norm)
+                      qf_field *rs, qf_scalar *rs_norm2, double *norm)
 {
     *rel = (qf_reliable){.k = k, .x = x, .b = b, .form = form, .xs = x};
     qf_chain_begin(); /* the temporaries with the residual: one task on one GPU */
     int rc = qf_krylov_field_hi(k, &rel->hi[0]) || qf_krylov_field_hi(k, &rel->hi[1]);
     if (!rc && qf_field_precision(rs) != qf_field_precision(x)) rc = qf_krylov_field(k, &rel->xs);
-    rc = rc || residual(rel, k->start_residual, k->start_norm, rs, norm);
+    rc = rc || residual(rel, k->start_residual, k->start_norm, rs, rs_norm2, norm);
     return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 
@@ -187,11 +190,11 @@ static int fold(qf_reliable *rel)
     return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 
-int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm)
+int qf_reliable_update(qf_reliable *rel, qf_field *rs, qf_scalar *rs_norm2, double *norm)
 {
     rel->k->updates++;
     qf_chain_begin(); /* the fold and the residual: one task on one GPU */
-    int rc = (mixed(rel) && fold(rel)) || residual(rel, NULL, 0.0, rs, norm);
+    int rc = (mixed(rel) && fold(rel)) || residual(rel, NULL, 0.0, rs, rs_norm2, norm);
     return qf_chain_end() || rc ? QF_ERROR : QF_SUCCESS;
 }
 

@@ -73,15 +73,16 @@ typedef struct {
     double rmax;             /* largest iterated residual since the last update */
 } qf_reliable;
 
-/* Sets up the correction (zero) and computes the residual of x into rs, *norm = |rs|; from
- * k->start_residual where it is given and the form is the system's. */
+/* Sets up the correction (zero) and computes the residual of x into rs, *norm = |rs|, and |rs|^2 into
+ * rs_norm2 unless it is NULL (a method that iterates on that scalar: CG); from k->start_residual where
+ * it is given and the form is the system's. */
 int qf_reliable_start(qf_reliable *rel, qf_krylov *k, qf_field *x, const qf_field *b, qf_residual_form form,
-                      qf_field *rs, double *norm);
+                      qf_field *rs, qf_scalar *rs_norm2, double *norm);
 /* Whether an iteration with residual norm calls for an update: mixed precision, and norm fell by
  * delta below the largest residual since the last update (which it tracks). */
 int qf_reliable_due(qf_reliable *rel, double norm);
-/* x += xs, xs = 0, rs and *norm recomputed from x; counts an update. */
-int qf_reliable_update(qf_reliable *rel, qf_field *rs, double *norm);
+/* x += xs, xs = 0, rs, *norm and (unless NULL) rs_norm2 recomputed from x; counts an update. */
+int qf_reliable_update(qf_reliable *rel, qf_field *rs, qf_scalar *rs_norm2, double *norm);
 /* x += xs and frees the temporaries; call also after a failure (then it only frees). */
 int qf_reliable_finish(qf_reliable *rel, int failed);
 

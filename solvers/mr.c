@@ -104,14 +104,14 @@ int qf_mr(qf_krylov *k, qf_field *x, const qf_field *b, double target)
     qf_krylov_field(k, &r);
     qf_krylov_field(k, &q);
     for (int i = 0; i < NS; i++) qf_scalar_create(&c[i]);
-    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, &norm);
+    qf_reliable_start(&rel, k, x, b, QF_RESIDUAL_SYSTEM, r, NULL, &norm);
     qf_chain_end();
     while (!qf_sequence_failed() && norm > target && k->iterations < k->p->max_iter) {
         mr_step(k->As, rel.xs, r, q, c, &k->flops);
         qf_krylov_next_iteration(k);
         if (!qf_krylov_check_due(k)) continue;
         qf_krylov_check(k, c[RR], "MR", &norm);
-        if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm)) qf_reliable_update(&rel, r, &norm);
+        if (!qf_sequence_failed() && norm > target && qf_reliable_due(&rel, norm)) qf_reliable_update(&rel, r, NULL, &norm);
     }
     int rc = qf_sequence_end();
     rc = qf_reliable_finish(&rel, rc) || rc;
