@@ -213,16 +213,6 @@ extern struct starpu_codelet qf_cl_scalar_op;
 extern struct starpu_codelet qf_cl_scalar_trisolve;
 /* data_publish (data_publish.c): a small variable handle copied to a page-locked host slot and stamped,
  * so that qf_data_read_doubles waits on the stamp instead of acquiring the handle. */
-#define QF_PUBLISH_MAX 8
-typedef struct {
-    double values[QF_PUBLISH_MAX];
-    uint64_t seq; /* written after the values */
-} qf_publish_slot;
-typedef struct {
-    qf_publish_slot *slot;
-    uint64_t seq;
-    int n;
-} qf_publish_args;
 extern struct starpu_codelet qf_cl_data_publish;
 /* The slot, made once CUDA workers run and freed before they stop (the runtime's codelet hooks). */
 void qf_data_publish_start(void);

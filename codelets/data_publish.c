@@ -7,6 +7,7 @@
  * workers run and no MPI is active (qf_data_read_doubles); elsewhere the reads acquire. Buffers: R the
  * handle. */
 #include "codelets.h"
+#include "kernels/blas.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -21,9 +22,7 @@ void qf_publish_slot_free(qf_publish_slot *slot);
 
 static void data_publish_cpu(void *buffers[], void *cl_arg)
 {
-    const qf_publish_args *a = cl_arg;
-    memcpy((void *)a->slot->values, (const void *)STARPU_VARIABLE_GET_PTR(buffers[0]), (size_t)a->n * sizeof(double));
-    __atomic_store_n(&a->slot->seq, a->seq, __ATOMIC_RELEASE);
+    qf_publish_store(cl_arg, (const double *)STARPU_VARIABLE_GET_PTR(buffers[0]));
 }
 
 static struct starpu_perfmodel data_publish_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_data_publish"};

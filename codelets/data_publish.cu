@@ -1,20 +1,15 @@
-/* CUDA implementation of data_publish: one thread writes the values into the page-locked slot, which
- * the GPU reaches through unified addressing, then, after a system-wide fence, the stamp. */
+/* CUDA implementation of data_publish: one thread stores the values and the stamp into the page-locked
+ * slot, which the GPU reaches through unified addressing (kernels/blas.h, qf_publish_store). */
 #include "codelets.h"
 #include "cuda_launch.h"
+#include "kernels/blas.h"
 
-static __global__ void data_publish_kernel(qf_publish_slot *slot, const double *v, int n, uint64_t seq)
-{
-    for (int i = 0; i < n; i++) slot->values[i] = v[i];
-    __threadfence_system();
-    *(volatile uint64_t *)&slot->seq = seq;
-}
+static __global__ void data_publish_kernel(qf_publish_args a, const double *v) { qf_publish_store(&a, v); }
 
 extern "C" void qf_data_publish_cuda(void *buffers[], void *cl_arg)
 {
-    const qf_publish_args *a = (const qf_publish_args *)cl_arg;
-    data_publish_kernel<<<1, 1, 0, starpu_cuda_get_local_stream()>>>(
-        a->slot, (const double *)STARPU_VARIABLE_GET_PTR(buffers[0]), a->n, a->seq);
+    data_publish_kernel<<<1, 1, 0, starpu_cuda_get_local_stream()>>>(*(const qf_publish_args *)cl_arg,
+                                                                      (const double *)STARPU_VARIABLE_GET_PTR(buffers[0]));
     QF_CUDA_CHECK_LAUNCH();
 }
 

@@ -269,6 +269,29 @@ static inline QF_HD void qf_scalar_op_apply(const qf_scalar_op_args *args, doubl
     out[1] = r.im;
 }
 
+/* ---- data_publish: a handle's n doubles into the page-locked slot, then the stamp that tells the host
+ * they are there (after a release on the CPU, a system-wide fence on the GPU) ---- */
+#define QF_PUBLISH_MAX 8
+typedef struct {
+    double values[QF_PUBLISH_MAX];
+    uint64_t seq; /* written after the values */
+} qf_publish_slot;
+typedef struct {
+    qf_publish_slot *slot;
+    uint64_t seq;
+    int n;
+} qf_publish_args;
+static inline QF_HD void qf_publish_store(const qf_publish_args *a, const double *v)
+{
+    for (int i = 0; i < a->n; i++) a->slot->values[i] = v[i];
+#ifdef __CUDA_ARCH__
+    __threadfence_system();
+    *(volatile uint64_t *)&a->slot->seq = a->seq;
+#else
+    __atomic_store_n(&a->slot->seq, a->seq, __ATOMIC_RELEASE);
+#endif
+}
+
 /* ---- blas_bicgstab_p: BiCGStab's new direction p = r + beta (p - omega v), beta = (rho_new / rho)
  * (alpha / omega) worked out in the task from the scalars as scalar_op would (qf_bicgstab_beta; alpha
  * and omega themselves ratios where their divisors are given), the two updates of p in one pass and
