@@ -9,6 +9,7 @@ set(QF_DIRAC_C_SOURCES
   codelets/wilson_interior.c
   codelets/wilson_exterior.c
   codelets/wilson_block.c
+  codelets/wilson_eo_pass.c
   codelets/wilson_pair.c
   codelets/wilson_direct.c
   codelets/site_plans.c

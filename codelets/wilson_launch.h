@@ -59,6 +59,14 @@ void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, const void 
                                  const void *clover, const void *const nbr_face[QF_WILSON_NFACES], cudaStream_t stream);
 #endif
 
+/* An even-odd application on a one-block lattice as one pass over the odd sites (codelets/wilson_eo_pass.c,
+ * kernels/eo_pass.h): whether the hops first (odd output, from in) and second (even output, x = in, from
+ * the first's output) are one the pass runs (CPU, double or single, whole links), and the run, which
+ * returns 0 without touching out where they are not. The first hop's output is not written. */
+int qf_wilson_eo_pass_fits(const qf_wilson_args *first, const qf_wilson_args *second);
+int qf_wilson_eo_pass_run(const qf_wilson_args *first, const qf_wilson_args *second, void *out, const void *in,
+                          const void *gauge, const void *clover_odd, const void *clover_even);
+
 /* The kernels' arguments of hop h on lat's blocks (the origin left at zero: set per block). */
 void qf_wilson_hop_args(const qf_lattice *lat, const qf_wilson_hop *h, qf_wilson_gather_args *g, qf_wilson_args *a);
 /* Hop h of an operator of parameters p (qf_dirac_schur_hops), with D^dagger when dagger. */

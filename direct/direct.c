@@ -125,6 +125,9 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     p->reads_neighbours = qf_runtime_direct_hops(lat);
     p->prec = dp->prec;
     qf_direct_plan_hops(p, lat, dp, form);
+    /* as tasks/dirac.c chooses the pass: one block, fused where the fused stage shares the CPUs */
+    p->eo_pass = p->nblocks == 1 && p->nhops == 2 && p->hop[1].src == p->hop[0].dst && p->hop[1].x == p->hop[0].src &&
+                 qf_wilson_eo_pass_fits(&p->hop[0].a, &p->hop[1].a) && qf_runtime_fuse_blocks(1);
     int nb = p->nblocks;
     p->block_origin = calloc((size_t)nb, sizeof *p->block_origin);
     p->neighbour = calloc((size_t)nb, sizeof *p->neighbour);
@@ -237,7 +240,16 @@ static void *cpu_direct_thread(void *arg_)
     qf_direct_bind_to_worker_core(tid);
     pthread_barrier_wait(&c->barrier);
     double t0 = qf_timing_now();
-    for (long it = 0; it < c->iters; it++)
+    for (long it = 0; it < c->iters; it++) {
+        if (p->eo_pass) { /* the pass shares its slices with the CPU team itself */
+            const qf_direct_hop_args *h = p->hop;
+            if (tid == 0)
+                qf_wilson_eo_pass_run(&h[0].a, &h[1].a, spinor_of(p, h[1].dst, 0, it), spinor_of(p, h[0].src, 0, it),
+                                      p->gauge[0], h[0].clover >= 0 ? p->clover[h[0].clover][0] : NULL,
+                                      h[1].clover >= 0 ? p->clover[h[1].clover][0] : NULL);
+            pthread_barrier_wait(&c->barrier);
+            continue;
+        }
         for (int h = 0; h < p->nhops; h++) {
             const qf_direct_hop_args *hp = &p->hop[h];
             if (p->reads_neighbours) {
@@ -266,6 +278,7 @@ static void *cpu_direct_thread(void *arg_)
             }
             pthread_barrier_wait(&c->barrier);
         }
+    }
     if (tid == 0) c->seconds = qf_timing_now() - t0;
     return NULL;
 }

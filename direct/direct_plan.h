@@ -33,6 +33,8 @@ typedef struct {
     int (*neighbour)[QF_WILSON_NFACES]; /* [nblocks][k]: face (block * 8 + slot) that feeds exterior slot k */
     int reads_neighbours;              /* CPU: each block's hop reads its neighbours' blocks (wilson_direct), as
                                         * the task graph's where qf_runtime_direct_hops says so */
+    int eo_pass;                       /* CPU: the one block's application in one pass over the odd sites
+                                        * (qf_wilson_eo_pass_run), as the task graph's wilson_block runs it */
     qf_precision prec;
     int nhops;
     qf_direct_hop_args hop[QF_DIRAC_MAX_HOPS];

@@ -256,10 +256,24 @@ static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_fi
     return rc;
 }
 
+/* Whether the application's hops are an even-odd pair that wilson_block's CPU function runs in one pass
+ * over the odd sites, sharing the CPU workers' cores (codelets/wilson_eo_pass.c). */
+static int eo_pass_fits(const qf_dirac *d, const qf_dirac_hop *h, int n, int dagger)
+{
+    if (n != 2 || h[1].src != h[0].dst || h[1].x != h[0].src) return 0;
+    qf_wilson_args a[2];
+    for (int k = 0; k < 2; k++) {
+        qf_wilson_hop w = qf_wilson_hop_of(&h[k], &d->p, dagger);
+        qf_wilson_gather_args g;
+        qf_wilson_hop_args(d->lat, &w, &g, &a[k]);
+    }
+    return qf_wilson_eo_pass_fits(&a[0], &a[1]);
+}
+
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
 static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
-    if (qf_stencil_fuses(d->lat, 0))
+    if (qf_stencil_fuses(d->lat, eo_pass_fits(d, h, n, dagger)))
         return run_hops_fused(d, h, n, dagger, out, in);
     if (pairs_hops(d, h, n)) return run_hops_paired(d, h, dagger, out, in);
     qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */
