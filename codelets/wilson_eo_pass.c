@@ -1,9 +1,8 @@
 /* The CPU side of wilson_block's even-odd program (kernels/eo_pass.h): an application of Mhat on a
- * one-block lattice as one pass over the odd sites, its time slices shared by the CPU team (cpu_team.h).
- * A slice's odd sites scatter into the even sites of that slice and the two beside it, so each thread
- * owns a range of at least three slices and runs it in three phases with a barrier between them: the
- * slices inside its range (it starts its even sites a slice ahead of the scatters), then its first
- * slice, then its last, whose scatters reach the neighbouring ranges while no one else writes there. */
+ * one-block lattice as one pass over the odd sites, shared by the CPU team (cpu_team.h) in tiles of time
+ * slices by z planes. An odd site scatters into the even sites beside it, so a tile's rows run in phases
+ * with barriers between them: those inside the tile first (its even sites started a slice ahead of the
+ * scatters), then those on its edges, class by class, while no other thread writes where they reach. */
 #define _GNU_SOURCE
 #include "codelets.h"
 #include "cpu_team.h"
@@ -38,15 +37,16 @@ typedef struct {
     barrier bar;
 } job;
 
-/* The odd sites of slice t: each with its even neighbours' storage indices and boundary crossings; dagger
- * a constant where the caller passes one, so that the projections' signs fold. */
+/* The odd sites of slice t with z_lo <= z < z_hi: each with its even neighbours' storage indices and
+ * boundary crossings; dagger a constant where the caller passes one, so that the projections' signs fold. */
 #define ODD_SLICE(K, R)                                                                                        \
-    static inline __attribute__((always_inline)) void odd_rows_##K(const job *j, int t, const int dagger)     \
+    static inline __attribute__((always_inline)) void odd_rows_##K(const job *j, int t, int z_lo, int z_hi,    \
+                                                                   const int dagger)                           \
     {                                                                                                          \
         const int *L = j->p->ext;                                                                              \
         const int64_t w = L[0] / 2, half = qf_volume(L) / 2;                                                   \
         int tp = t + 1 == L[3] ? 0 : t + 1, tm = t ? t - 1 : L[3] - 1;                                         \
-        for (int z = 0; z < L[2]; z++) {                                                                       \
+        for (int z = z_lo; z < z_hi; z++) {                                                                    \
             int zp = z + 1 == L[2] ? 0 : z + 1, zm = z ? z - 1 : L[2] - 1;                                    \
             for (int y = 0; y < L[1]; y++) {                                                                   \
                 int yp = y + 1 == L[1] ? 0 : y + 1, ym = y ? y - 1 : L[1] - 1;                                \
@@ -76,22 +76,46 @@ typedef struct {
             }                                                                                                  \
         }                                                                                                      \
     }                                                                                                          \
-    static inline __attribute__((always_inline)) void odd_slice_##K(const job *j, int t)                      \
+    static inline __attribute__((always_inline)) void odd_slice_##K(const job *j, int t, int z_lo, int z_hi)  \
     {                                                                                                          \
-        if (j->p->dagger) odd_rows_##K(j, t, 1);                                                               \
-        else odd_rows_##K(j, t, 0);                                                                            \
+        if (j->p->dagger) odd_rows_##K(j, t, z_lo, z_hi, 1);                                                   \
+        else odd_rows_##K(j, t, z_lo, z_hi, 0);                                                                \
     }
 
 #define EVEN_SLICE(K, R, WHAT)                                                                                 \
-    static inline __attribute__((always_inline)) void even_##WHAT##_##K(const job *j, int t)                  \
+    static inline __attribute__((always_inline)) void even_##WHAT##_##K(const job *j, int t, int z_lo, int z_hi) \
     {                                                                                                          \
         const int *L = j->p->ext;                                                                              \
-        int64_t n = (int64_t)L[0] / 2 * L[1] * L[2];                                                           \
-        for (int64_t s = n * t; s < n * (t + 1); s++)                                                          \
+        int64_t n = (int64_t)L[0] / 2 * L[1], first = n * (z_lo + (int64_t)L[2] * t);                         \
+        for (int64_t s = first; s < first + n * (z_hi - z_lo); s++)                                            \
             qf_eo_even_##WHAT##_##K((R *)j->out, (const R *)j->in, (const R *)j->clover_even, s, j->p);        \
     }
 
-/* The pass of thread k of m for the kernels of one variant: D and F their double and single suffixes. */
+/* A thread's tile: time slices [t0, t1) by z planes [z0, z1), each range at least three wide or the whole
+ * extent. Its odd rows fall into classes by where they lie in each range (cls_range): inside, first, last.
+ * The inner rows scatter into the tile only; the first rows of all tiles scatter into disjoint planes,
+ * and so do the last ones, so each class runs in a phase of its own. Where a direction has one range
+ * (whole: z only, since time starts its slices in order), its rows are all inner: the tile is its own
+ * neighbour across that extent. */
+typedef struct {
+    int t0, t1, z0, z1, whole_z;
+} tile;
+
+enum { INNER, FIRST, LAST };
+
+static inline void cls_range(int lo, int hi, int whole, int cls, int *a, int *b)
+{
+    if (whole) *a = cls == INNER ? lo : 0, *b = cls == INNER ? hi : 0;
+    else if (cls == INNER) *a = lo + 1, *b = hi - 1;
+    else if (cls == FIRST) *a = lo, *b = lo + 1;
+    else *a = hi - 1, *b = hi - 1 > lo ? hi : hi - 1;
+}
+
+/* The pass of thread k of m for the kernels of one variant: D and F their double and single suffixes.
+ * First the inner rows slice by slice, starting the tile's even sites a slice ahead of their scatters;
+ * every even site of the tile is started before the first barrier. Where time has one range the first
+ * and last slices wait for the others (they scatter across the lattice's wrap, into slices started
+ * last). */
 #define PASS_PART(V, D, F)                                                                                     \
     ODD_SLICE(D, double)                                                                                       \
     ODD_SLICE(F, float)                                                                                        \
@@ -99,54 +123,71 @@ typedef struct {
     EVEN_SLICE(F, float, start)                                                                                \
     EVEN_SLICE(D, double, finish)                                                                              \
     EVEN_SLICE(F, float, finish)                                                                               \
-    static inline __attribute__((always_inline)) void odd_slice_##V(const job *j, int t)                      \
+    static inline __attribute__((always_inline)) void odd_slice_##V(const job *j, int t, int z_lo, int z_hi)  \
     {                                                                                                          \
-        if (j->p->prec == QF_DOUBLE) odd_slice_##D(j, t);                                                      \
-        else odd_slice_##F(j, t);                                                                              \
+        if (j->p->prec == QF_DOUBLE) odd_slice_##D(j, t, z_lo, z_hi);                                          \
+        else odd_slice_##F(j, t, z_lo, z_hi);                                                                  \
     }                                                                                                          \
-    static inline __attribute__((always_inline)) void even_slice_##V(const job *j, int t, int finish)         \
+    static inline __attribute__((always_inline)) void even_slice_##V(const job *j, int t, const tile *w,       \
+                                                                      int finish)                              \
     {                                                                                                          \
-        if (j->p->prec == QF_DOUBLE) finish ? even_finish_##D(j, t) : even_start_##D(j, t);                   \
-        else finish ? even_finish_##F(j, t) : even_start_##F(j, t);                                           \
+        if (j->p->prec == QF_DOUBLE) finish ? even_finish_##D(j, t, w->z0, w->z1) : even_start_##D(j, t, w->z0, w->z1); \
+        else finish ? even_finish_##F(j, t, w->z0, w->z1) : even_start_##F(j, t, w->z0, w->z1);               \
     }                                                                                                          \
-    static inline __attribute__((always_inline)) void pass_part_##V(job *j, int k, int m)                     \
+    static inline __attribute__((always_inline)) void pass_part_##V(job *j, const tile *w, int m)            \
     {                                                                                                          \
-        int T = j->p->ext[3], t0 = T * k / m, t1 = T * (k + 1) / m, started = t0;                             \
-        for (int t = t0 + 1; t < t1 - 1; t++) {                                                                \
-            for (; started <= t + 1; started++) even_slice_##V(j, started, 0);                                \
-            odd_slice_##V(j, t);                                                                               \
+        int za, zb, started = w->t0;                                                                           \
+        cls_range(w->z0, w->z1, w->whole_z, INNER, &za, &zb);                                                  \
+        for (int t = w->t0 + 1; t < w->t1 - 1; t++) {                                                          \
+            for (; started <= t + 1; started++) even_slice_##V(j, started, w, 0);                             \
+            odd_slice_##V(j, t, za, zb);                                                                       \
         }                                                                                                      \
-        for (; started < t1; started++) even_slice_##V(j, started, 0);                                        \
+        for (; started < w->t1; started++) even_slice_##V(j, started, w, 0);                                  \
         barrier_wait(&j->bar, m);                                                                              \
-        odd_slice_##V(j, t0);                                                                                  \
-        barrier_wait(&j->bar, m);                                                                              \
-        if (t1 - 1 > t0) odd_slice_##V(j, t1 - 1);                                                             \
+        for (int ct = INNER; ct <= LAST; ct++)                                                                 \
+            for (int cz = INNER; cz <= LAST; cz++) {                                                           \
+                if (ct == INNER && cz == INNER) continue;                                                      \
+                int ta, tb;                                                                                    \
+                cls_range(w->t0, w->t1, 0, ct, &ta, &tb);                                                      \
+                cls_range(w->z0, w->z1, w->whole_z, cz, &za, &zb);                                             \
+                for (int t = ta; t < tb && za < zb; t++) odd_slice_##V(j, t, za, zb);                          \
+                barrier_wait(&j->bar, m);                                                                      \
+            }                                                                                                  \
         if (j->p->even_clover != QF_CLOVER_HOPS) return;                                                       \
-        barrier_wait(&j->bar, m);                                                                              \
-        for (int t = t0; t < t1; t++) even_slice_##V(j, t, 1);                                                 \
+        for (int t = w->t0; t < w->t1; t++) even_slice_##V(j, t, w, 1);                                        \
     }
 
 PASS_PART(plain, d, f)
 PASS_PART(vex, dv, fv)
 
-/* Threads that share the slices: at most one a three slices. */
-static int threads_for(const qf_eo_pass *p, int n)
+/* The tile grid for n threads: the most tiles of at least three slices and three planes each, more
+ * ranges in time where products tie (a tile's slices then lie together in memory). */
+static void tile_grid(const int ext[QF_NDIM], int n, int *mt, int *mz)
 {
-    int most = p->ext[3] / 3;
-    return n < most ? n : most > 1 ? most : 1;
+    int most_t = ext[3] / 3 > 1 ? ext[3] / 3 : 1, most_z = ext[2] / 3 > 1 ? ext[2] / 3 : 1;
+    *mt = *mz = 1;
+    for (int a = most_t < n ? most_t : n; a >= 1; a--) {
+        int b = n / a < most_z ? n / a : most_z;
+        if (a * b > *mt * *mz) *mt = a, *mz = b;
+    }
 }
 
-QF_CPU_VERSIONS(pass_part_vex, pass_part_plain, (job * j, int k, int m), (j, k, m))
+QF_CPU_VERSIONS(pass_part_vex, pass_part_plain, (job * j, const tile *w, int m), (j, w, m))
 
 static void team_part(void *arg, int k, int n)
 {
     job *j = (job *)arg;
-    int m = threads_for(j->p, n);
+    const int *L = j->p->ext;
+    int mt, mz;
+    tile_grid(L, n, &mt, &mz);
+    int m = mt * mz;
     if (k >= m) return;
+    int kt = k / mz, kz = k % mz;
+    tile w = {L[3] * kt / mt, L[3] * (kt + 1) / mt, L[2] * kz / mz, L[2] * (kz + 1) / mz, mz == 1};
 #if defined(QF_CPU_DISPATCH) && defined(__x86_64__)
-    QF_CPU_CALL(pass_part_vex, (j, k, m));
+    QF_CPU_CALL(pass_part_vex, (j, &w, m));
 #else
-    pass_part_plain(j, k, m);
+    pass_part_plain(j, &w, m);
 #endif
 }
 

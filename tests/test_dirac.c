@@ -1,7 +1,7 @@
 /* The Wilson-clover operator as task graphs (include/quarkflow/qf_dirac.h) against the independent
  * reference of dirac_reference.c (global loops, double precision), and against identities.
  *
- * Ring 1, for four lattices (4^4, 4 4 4 8, 8 4 4 4, 16 4 4 4) and two or three block grids each (one
+ * Ring 1, for five lattices (4^4, 4 4 4 8, 8 4 4 4, 16 4 4 4; 4 4 6 6 on one block only) and two or three block grids each (one
  * block, blocks of extent 2 in some or all directions, blocks spanning the lattice in some directions), every
  * boundary condition (periodic, antiperiodic in t via qf_dirac_default_params, complex phases in
  * three directions; all three on each lattice's first grid, the complex phases on the others),
@@ -832,6 +832,9 @@ int main(void)
         /* rows of 8 sites a parity: the CPU kernels' single-precision batches are whole rows, whose
          * records they address from one pointer (kernels/simd_kind.h, runs) */
         {{16, 4, 4, 4}, 1, 1644, 2, {{1, 1, 1, 1}, {1, 2, 1, 2}}},
+        /* two ranges of three in z and in t: the CPU pass's tiles on one block (codelets/wilson_eo_pass.c;
+         * test_dirac_fused runs a team of four) */
+        {{4, 4, 6, 6}, 0, 4466, 1, {{1, 1, 1, 1}}},
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         problem pb;
