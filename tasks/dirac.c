@@ -25,6 +25,7 @@ struct qf_dirac {
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
     qf_face_set faces_pair;     /* the odd intermediate's faces where both hops run as one task (wilson_pair) */
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
+    int eo_pass;                /* the Schur hops are a pair the CPU pass runs (eo_pass_fits) */
     qf_dirac *twin[3];          /* owned: this operator in another precision, by qf_precision (qf_dirac_in_precision) */
 };
 
@@ -256,14 +257,18 @@ static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_fi
     return rc;
 }
 
-/* Whether the application's hops are an even-odd pair that wilson_block's CPU function runs in one pass
- * over the odd sites, sharing the CPU workers' cores (codelets/wilson_eo_pass.c). */
-static int eo_pass_fits(const qf_dirac *d, const qf_dirac_hop *h, int n, int dagger)
+/* Whether the operator's Schur hops are an even-odd pair that wilson_block's CPU function runs in one pass
+ * over the odd sites, sharing the CPU workers' cores (codelets/wilson_eo_pass.c); the same for D^dagger,
+ * whose hops differ only in their signs. Worked out once, when the operator is built. */
+static int eo_pass_fits(const qf_dirac *d)
 {
+    qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
+    int n;
+    qf_dirac_schur_hops(&d->p, d->form, h, &n);
     if (n != 2 || h[1].src != h[0].dst || h[1].x != h[0].src) return 0;
     qf_wilson_args a[2];
     for (int k = 0; k < 2; k++) {
-        qf_wilson_hop w = qf_wilson_hop_of(&h[k], &d->p, dagger);
+        qf_wilson_hop w = qf_wilson_hop_of(&h[k], &d->p, 0);
         qf_wilson_gather_args g;
         qf_wilson_hop_args(d->lat, &w, &g, &a[k]);
     }
@@ -273,7 +278,7 @@ static int eo_pass_fits(const qf_dirac *d, const qf_dirac_hop *h, int n, int dag
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
 static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
-    if (qf_stencil_fuses(d->lat, eo_pass_fits(d, h, n, dagger)))
+    if (qf_stencil_fuses(d->lat, d->eo_pass))
         return run_hops_fused(d, h, n, dagger, out, in);
     if (pairs_hops(d, h, n)) return run_hops_paired(d, h, dagger, out, in);
     qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */
@@ -448,6 +453,7 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
     d->p = *p;
     d->form = form;
     d->lat = lat;
+    d->eo_pass = eo_pass_fits(d);
     /* the operator's own fields live where its tasks run: no pinned host copies */
     int rc = qf_field_create_scratch(&d->gauge, lat, QF_FIELD_GAUGE, p->prec) || qf_field_convert(d->gauge, gauge);
     d->links = d->gauge;

@@ -34,6 +34,14 @@ static inline __attribute__((always_inline)) QF_P(vec) QF_P(splat_at)(const QF_P
 #endif
 }
 
+static inline __attribute__((always_inline)) QF_P(spinor) QF_P(spinor_zero)(void)
+{
+    QF_P(spinor) s;
+    QF_UNROLL
+    for (int c = 0; c < 3; c++) s.up[c] = s.lo[c] = QF_P(splat)(0);
+    return s;
+}
+
 /* The complex numbers at a and b as one vector, and the reverse. */
 static inline __attribute__((always_inline)) QF_P(vec) QF_P(load2)(const QF_P_REAL *a, const QF_P_REAL *b)
 {
@@ -243,7 +251,7 @@ static inline __attribute__((always_inline)) void QF_P(odd_site)(QF_P_REAL *out,
 {
     const QF_P_REAL tf = dagger ? 1 : -1, tb = -tf; /* the forward hop's 1 - s g_mu, the backward's 1 + s g_mu */
     const QF_P_REAL *own = gauge + so * QF_LINKS_REALS;
-    QF_P(spinor) acc = {{QF_P(splat)(0), QF_P(splat)(0), QF_P(splat)(0)}, {QF_P(splat)(0), QF_P(splat)(0), QF_P(splat)(0)}};
+    QF_P(spinor) acc = QF_P(spinor_zero)();
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++)
         QF_UNROLL
@@ -286,7 +294,7 @@ static inline __attribute__((always_inline)) void QF_P(even_start)(QF_P_REAL *ou
                                                                   const QF_P_REAL *clover_even, int64_t s,
                                                                   const qf_eo_pass *p)
 {
-    QF_P(spinor) o = {{QF_P(splat)(0), QF_P(splat)(0), QF_P(splat)(0)}, {QF_P(splat)(0), QF_P(splat)(0), QF_P(splat)(0)}};
+    QF_P(spinor) o = QF_P(spinor_zero)();
     if (p->even_clover != QF_CLOVER_HOPS) {
         QF_P(spinor) xs = QF_P(spinor_load)(x + s * QF_SPINOR_REALS, 0);
         if (p->even_clover == QF_CLOVER_X) xs = QF_P(clover_mul)(clover_even + s * QF_CLOVER_REALS, &xs);
