@@ -111,8 +111,8 @@ static inline void cls_range(int lo, int hi, int whole, int cls, int *a, int *b)
     else *a = hi - 1, *b = hi - 1 > lo ? hi : hi - 1;
 }
 
-/* The pass of thread k of m for the kernels of one variant: D and F their double and single suffixes.
- * First the inner rows slice by slice, starting the tile's even sites a slice ahead of their scatters;
+/* The pass of one thread's tile w, of m, for the kernels of one variant: D and F their double and single
+ * suffixes. First the inner rows slice by slice, starting the tile's even sites a slice ahead of their scatters;
  * every even site of the tile is started before the first barrier. Where time has one range the first
  * and last slices wait for the others (they scatter across the lattice's wrap, into slices started
  * last). */
