@@ -35,7 +35,65 @@ typedef struct {
     void *out;
     const void *in, *gauge, *clover_odd, *clover_even;
     barrier bar;
+    /* a block of several (open): its faces, the directions in which it wraps, where it lies */
+    int open, wrap, origin[QF_NDIM], global[QF_NDIM];
+    qf_eo_faces faces;
 } job;
+
+/* Whether coordinate c of direction mu lies on the open block's face there, or within one site of it. */
+static inline int on_face(const job *j, int mu, int c)
+{
+    return !(j->wrap >> mu & 1) && (c == 0 || c == j->p->ext[mu] - 1);
+}
+static inline int near_face(const job *j, int mu, int c)
+{
+    return !(j->wrap >> mu & 1) && (c <= 1 || c >= j->p->ext[mu] - 2);
+}
+
+/* Whether an odd row (y, z, t) of an open block has a hop through a face, or scatters into an even site
+ * on one: every row does where x does not wrap. */
+static inline int row_touches_faces(const job *j, int y, int z, int t)
+{
+    return j->open && (!(j->wrap & 1) || near_face(j, 1, y) || near_face(j, 2, z) || near_face(j, 3, t));
+}
+
+/* The hops of odd site c of an open block (qf_eo_open_site), and which cross the lattice's boundary: in a
+ * direction that wraps, those across the block's own edge; in one that does not, those through a face
+ * on the lattice's boundary. */
+static void open_site(const job *j, const int c[QF_NDIM], qf_eo_open_site *o, unsigned char cross[QF_NDIM][2])
+{
+    const int *L = j->p->ext;
+    int on[QF_NDIM];
+    for (int nu = 0; nu < QF_NDIM; nu++) on[nu] = on_face(j, nu, c[nu]);
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        int wraps = j->wrap >> mu & 1, others = 0;
+        for (int nu = 0; nu < QF_NDIM; nu++) others |= nu != mu && on[nu];
+        o->leaves[mu][0] = !wraps && c[mu] == L[mu] - 1;
+        o->leaves[mu][1] = !wraps && c[mu] == 0;
+        cross[mu][0] = wraps ? c[mu] == L[mu] - 1 : o->leaves[mu][0] && j->origin[mu] + L[mu] == j->global[mu];
+        cross[mu][1] = wraps ? c[mu] == 0 : o->leaves[mu][1] && j->origin[mu] == 0;
+        for (int dir = 0; dir < 2; dir++)
+            o->raw[mu][dir] =
+                !o->leaves[mu][dir] && (others || on_face(j, mu, (c[mu] + (dir ? L[mu] - 1 : 1)) % L[mu]));
+        int64_t lex = 0; /* the face's index: the site's lexicographic one without mu, halved for the parity */
+        for (int nu = QF_NDIM - 1; nu >= 0; nu--)
+            if (nu != mu) lex = lex * L[nu] + c[nu];
+        o->face[mu] = lex / 2;
+    }
+}
+
+/* What the sites of odd row (y, z, t), with x = 2 h + q, share: the hops of a site x_rep away from
+ * x's faces, whose face entries are face_base[mu] + h (mu > 0); x_rep (-1: none, every site is near
+ * one). */
+static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o, unsigned char cross[QF_NDIM][2],
+                    int64_t face_base[QF_NDIM])
+{
+    int x_rep = j->wrap & 1 ? q : j->p->ext[0] >= 6 ? 2 + q : -1;
+    if (x_rep < 0) return -1;
+    open_site(j, (const int[QF_NDIM]){x_rep, y, z, t}, o, cross);
+    for (int mu = 1; mu < QF_NDIM; mu++) face_base[mu] = o->face[mu] - x_rep / 2;
+    return x_rep;
+}
 
 /* The odd sites of slice t with z_lo <= z < z_hi: each with its even neighbours' storage indices and
  * boundary crossings; dagger a constant where the caller passes one, so that the projections' signs fold. */
@@ -61,17 +119,40 @@ typedef struct {
                                                    {y == L[1] - 1, y == 0},                                    \
                                                    {z == L[2] - 1, z == 0},                                    \
                                                    {t == L[3] - 1, t == 0}};                                   \
+                int touches = row_touches_faces(j, y, z, t), x_rep = -1;                                   \
+                qf_eo_open_site row_site;                                                                      \
+                unsigned char row_cross[QF_NDIM][2];                                                           \
+                int64_t face_base[QF_NDIM];                                                                    \
+                if (touches) x_rep = open_row(j, y, z, t, q, &row_site, row_cross, face_base);                \
                 for (int64_t h = 0; h < w; h++) {                                                              \
                     int x = (int)(2 * h) + q;                                                                  \
                     int64_t nb[QF_NDIM][2];                                                                    \
                     nb[0][0] = w * r + (q ? (h + 1 == w ? 0 : h + 1) : h);                                     \
                     nb[0][1] = w * r + (q ? h : (h ? h - 1 : w - 1));                                          \
-                    cross[0][0] = x == L[0] - 1;                                                               \
-                    cross[0][1] = x == 0;                                                                      \
                     QF_UNROLL for (int mu = 1; mu < QF_NDIM; mu++)                                             \
                         for (int dir = 0; dir < 2; dir++) nb[mu][dir] = w * row[mu][dir] + h;                  \
+                    if (touches) {                                                                             \
+                        qf_eo_open_site o = row_site;                                                          \
+                        unsigned char open_cross[QF_NDIM][2];                                                  \
+                        if (x_rep < 0 || (!(j->wrap & 1) && near_face(j, 0, x))) {                             \
+                            open_site(j, (const int[QF_NDIM]){x, y, z, t}, &o, open_cross);                    \
+                        } else {                                                                               \
+                            memcpy(open_cross, row_cross, sizeof open_cross);                                  \
+                            open_cross[0][0] = (j->wrap & 1) && x == L[0] - 1;                                 \
+                            open_cross[0][1] = (j->wrap & 1) && x == 0;                                        \
+                            QF_UNROLL for (int mu = 1; mu < QF_NDIM; mu++) o.face[mu] = face_base[mu] + h;     \
+                        }                                                                                      \
+                        qf_eo_odd_site_##K((R *)j->out, (const R *)j->in, (const R *)j->gauge,                 \
+                                           (const R *)j->clover_odd, half + w * r + h, nb,                     \
+                                           (const unsigned char(*)[2])open_cross, j->p, dagger, 1, &o,         \
+                                           &j->faces);                                                         \
+                        continue;                                                                              \
+                    }                                                                                          \
+                    cross[0][0] = x == L[0] - 1;                                                               \
+                    cross[0][1] = x == 0;                                                                      \
                     qf_eo_odd_site_##K((R *)j->out, (const R *)j->in, (const R *)j->gauge,                     \
-                                       (const R *)j->clover_odd, half + w * r + h, nb, cross, j->p, dagger);   \
+                                       (const R *)j->clover_odd, half + w * r + h, nb,                         \
+                                       (const unsigned char(*)[2])cross, j->p, dagger, 0, NULL, NULL);         \
                 }                                                                                              \
             }                                                                                                  \
         }                                                                                                      \
@@ -82,13 +163,32 @@ typedef struct {
         else odd_rows_##K(j, t, z_lo, z_hi, 0);                                                                \
     }
 
-#define EVEN_SLICE(K, R, WHAT)                                                                                 \
+/* The even sites of slice t with z_lo <= z < z_hi; those on an open block's faces keep their partial
+ * hop sum for the exterior: started at zero, not finished. */
+#define EVEN_SLICE(K, R, WHAT, START)                                                                              \
     static inline __attribute__((always_inline)) void even_##WHAT##_##K(const job *j, int t, int z_lo, int z_hi) \
     {                                                                                                          \
         const int *L = j->p->ext;                                                                              \
-        int64_t n = (int64_t)L[0] / 2 * L[1], first = n * (z_lo + (int64_t)L[2] * t);                         \
-        for (int64_t s = first; s < first + n * (z_hi - z_lo); s++)                                            \
-            qf_eo_even_##WHAT##_##K((R *)j->out, (const R *)j->in, (const R *)j->clover_even, s, j->p);        \
+        const int64_t w = L[0] / 2;                                                                            \
+        int64_t n = w * L[1], first = n * (z_lo + (int64_t)L[2] * t);                                          \
+        if (!j->open) {                                                                                        \
+            for (int64_t s = first; s < first + n * (z_hi - z_lo); s++)                                        \
+                qf_eo_even_##WHAT##_##K((R *)j->out, (const R *)j->in, (const R *)j->clover_even, s, j->p);    \
+            return;                                                                                            \
+        }                                                                                                      \
+        for (int z = z_lo; z < z_hi; z++)                                                                      \
+            for (int y = 0; y < L[1]; y++) {                                                                   \
+                int row_face = on_face(j, 1, y) || on_face(j, 2, z) || on_face(j, 3, t), q = (y + z + t) & 1;   \
+                int64_t s0 = w * (y + L[1] * (z + (int64_t)L[2] * t));                                         \
+                for (int64_t h = 0; h < w; h++) {                                                              \
+                    if (row_face || on_face(j, 0, (int)(2 * h) + q)) {                                         \
+                        if (START) qf_eo_even_clear_##K((R *)j->out, s0 + h);                                 \
+                        continue;                                                                              \
+                    }                                                                                          \
+                    qf_eo_even_##WHAT##_##K((R *)j->out, (const R *)j->in, (const R *)j->clover_even, s0 + h,  \
+                                            j->p);                                                             \
+                }                                                                                              \
+            }                                                                                                  \
     }
 
 /* A thread's tile: time slices [t0, t1) by z planes [z0, z1), each range at least three wide or the whole
@@ -119,10 +219,10 @@ static inline void cls_range(int lo, int hi, int whole, int cls, int *a, int *b)
 #define PASS_PART(V, D, F)                                                                                     \
     ODD_SLICE(D, double)                                                                                       \
     ODD_SLICE(F, float)                                                                                        \
-    EVEN_SLICE(D, double, start)                                                                               \
-    EVEN_SLICE(F, float, start)                                                                                \
-    EVEN_SLICE(D, double, finish)                                                                              \
-    EVEN_SLICE(F, float, finish)                                                                               \
+    EVEN_SLICE(D, double, start, 1)                                                                               \
+    EVEN_SLICE(F, float, start, 1)                                                                                \
+    EVEN_SLICE(D, double, finish, 0)                                                                              \
+    EVEN_SLICE(F, float, finish, 0)                                                                               \
     static inline __attribute__((always_inline)) void odd_slice_##V(const job *j, int t, int z_lo, int z_hi)  \
     {                                                                                                          \
         if (j->p->prec == QF_DOUBLE) odd_slice_##D(j, t, z_lo, z_hi);                                          \
@@ -174,6 +274,15 @@ static void tile_grid(const int ext[QF_NDIM], int n, int *mt, int *mz)
 
 QF_CPU_VERSIONS(pass_part_vex, pass_part_plain, (job * j, const tile *w, int m), (j, w, m))
 
+static void run_tile(job *j, const tile *w, int m)
+{
+#if defined(QF_CPU_DISPATCH) && defined(__x86_64__)
+    QF_CPU_CALL(pass_part_vex, (j, w, m));
+#else
+    pass_part_plain(j, w, m);
+#endif
+}
+
 static void team_part(void *arg, int k, int n)
 {
     job *j = (job *)arg;
@@ -184,24 +293,22 @@ static void team_part(void *arg, int k, int n)
     if (k >= m) return;
     int kt = k / mz, kz = k % mz;
     tile w = {L[3] * kt / mt, L[3] * (kt + 1) / mt, L[2] * kz / mz, L[2] * (kz + 1) / mz, mz == 1};
-#if defined(QF_CPU_DISPATCH) && defined(__x86_64__)
-    QF_CPU_CALL(pass_part_vex, (j, &w, m));
-#else
-    pass_part_plain(j, &w, m);
-#endif
+    run_tile(j, &w, m);
 }
 
-static int pass_of(const qf_wilson_args *first, const qf_wilson_args *second, qf_eo_pass *p)
+/* The pass's parameters for hops first and second, on a block that wraps in every direction (whole) or
+ * on one of several in one process (whose faces wilson_pair passes). */
+static int pass_of(const qf_wilson_args *first, const qf_wilson_args *second, int whole, qf_eo_pass *p)
 {
     const qf_wilson_args *h[2] = {first, second};
     for (int k = 0; k < 2; k++)
-        if (h[k]->wrap != (1 << QF_NDIM) - 1 || h[k]->remote || h[k]->dirichlet || h[k]->parity != 1 - k ||
-            h[k]->recon != QF_RECON_18 || (h[k]->prec != QF_DOUBLE && h[k]->prec != QF_SINGLE) ||
-            h[k]->prec != first->prec || h[k]->dagger != first->dagger ||
-            memcmp(h[k]->phase, first->phase, sizeof first->phase))
+        if ((whole && h[k]->wrap != (1 << QF_NDIM) - 1) || h[k]->wrap != first->wrap || h[k]->remote ||
+            h[k]->dirichlet || h[k]->parity != 1 - k || h[k]->recon != QF_RECON_18 ||
+            (h[k]->prec != QF_DOUBLE && h[k]->prec != QF_SINGLE) || h[k]->prec != first->prec ||
+            h[k]->dagger != first->dagger || memcmp(h[k]->phase, first->phase, sizeof first->phase))
             return 0;
     if (first->has_x || first->a != 0.0 || (first->clover_on != QF_CLOVER_NONE && first->clover_on != QF_CLOVER_HOPS) ||
-        !second->has_x || second->clover_on == QF_CLOVER_ALL)
+        !second->has_x || second->clover_on == QF_CLOVER_ALL || (!whole && second->b == 0.0))
         return 0;
     *p = (qf_eo_pass){.dagger = first->dagger,
                       .a = second->a,
@@ -219,16 +326,43 @@ static int pass_of(const qf_wilson_args *first, const qf_wilson_args *second, qf
 int qf_wilson_eo_pass_fits(const qf_wilson_args *first, const qf_wilson_args *second)
 {
     qf_eo_pass p;
-    return pass_of(first, second, &p);
+    return pass_of(first, second, 1, &p);
 }
 
 int qf_wilson_eo_pass_run(const qf_wilson_args *first, const qf_wilson_args *second, void *out, const void *in,
                           const void *gauge, const void *clover_odd, const void *clover_even)
 {
     qf_eo_pass p;
-    if (!pass_of(first, second, &p)) return 0;
+    if (!pass_of(first, second, 1, &p)) return 0;
     job j = {.p = &p, .out = out, .in = in, .gauge = gauge, .clover_odd = p.odd_clover ? clover_odd : NULL,
              .clover_even = clover_even};
     qf_cpu_team_run(team_part, &j);
+    return 1;
+}
+
+int qf_wilson_eo_pass_block_fits(const qf_wilson_args *first, const qf_wilson_args *second)
+{
+    qf_eo_pass p;
+    return qf_wilson_has_faces(first) && pass_of(first, second, 0, &p);
+}
+
+int qf_wilson_eo_pass_block_run(const qf_wilson_args *first, const qf_wilson_args *second, void *out, const void *in,
+                                const void *gauge, const void *clover_odd, const void *clover_even,
+                                const void *const in_face[QF_WILSON_NFACES], void *const t_face[QF_WILSON_NFACES])
+{
+    qf_eo_pass p;
+    if (!qf_wilson_has_faces(first) || !pass_of(first, second, 0, &p)) return 0;
+    job j = {.p = &p, .out = out, .in = in, .gauge = gauge, .clover_odd = p.odd_clover ? clover_odd : NULL,
+             .clover_even = clover_even, .open = 1, .wrap = first->wrap};
+    memcpy(j.origin, first->origin, sizeof j.origin);
+    memcpy(j.global, first->global, sizeof j.global);
+    for (int f = 0; f < QF_WILSON_NFACES; f++) {
+        j.faces.in_face[f] = in_face[f];
+        j.faces.t_face[f] = t_face[f];
+    }
+    /* the faces and the face sites' sums hold t as the second hop reads it: unscaled by its b */
+    j.faces.t_scale = p.even_clover == QF_CLOVER_HOPS ? 1.0 : 1.0 / second->b;
+    const tile whole = {0, p.ext[3], 0, p.ext[2], 1};
+    run_tile(&j, &whole, 1);
     return 1;
 }

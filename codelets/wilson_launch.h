@@ -66,6 +66,14 @@ void qf_wilson_exterior_run_cuda(const qf_wilson_args *a, void *out, const void 
 int qf_wilson_eo_pass_fits(const qf_wilson_args *first, const qf_wilson_args *second);
 int qf_wilson_eo_pass_run(const qf_wilson_args *first, const qf_wilson_args *second, void *out, const void *in,
                           const void *gauge, const void *clover_odd, const void *clover_even);
+/* The same on one block of a lattice of several (wilson_pair's CPU function), on one core: the hops
+ * through the block's faces from in's faces (the first hop's gathers) and into t's faces (what the second
+ * hop's gather writes), the even sites on the faces left with their partial hop sums for the second
+ * hop's exterior, as the interior kernel leaves them. The same hops otherwise, but no remote ones. */
+int qf_wilson_eo_pass_block_fits(const qf_wilson_args *first, const qf_wilson_args *second);
+int qf_wilson_eo_pass_block_run(const qf_wilson_args *first, const qf_wilson_args *second, void *out, const void *in,
+                                const void *gauge, const void *clover_odd, const void *clover_even,
+                                const void *const in_face[QF_WILSON_NFACES], void *const t_face[QF_WILSON_NFACES]);
 
 /* The kernels' arguments of hop h on lat's blocks (the origin left at zero: set per block). */
 void qf_wilson_hop_args(const qf_lattice *lat, const qf_wilson_hop *h, qf_wilson_gather_args *g, qf_wilson_args *a);

@@ -66,6 +66,10 @@ static void wilson_pair_cpu(void *buffers[], void *cl_arg)
     const qf_wilson_args *first = &p->hop[0];
     pair_buffers b;
     pointers(buffers, p, &b);
+    if (p->x[0] < 0 && p->x[1] == QF_WILSON_PAIR_IN &&
+        qf_wilson_eo_pass_block_run(first, &p->hop[1], b.out, b.in, b.gauge, b.clover[0], b.clover[1], b.in_face,
+                                    b.tmp_face))
+        return;
     /* where the block wraps in time, slice 0's second hop reads t on the last slice: it goes last */
     const int nt = first->ext[3], wraps_t = first->wrap >> 3 & 1;
     for (int s = 0; s < nt; s++) {

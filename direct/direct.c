@@ -128,6 +128,10 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     /* as tasks/dirac.c chooses the pass: one block, fused where the fused stage shares the CPUs */
     p->eo_pass = p->nblocks == 1 && p->nhops == 2 && p->hop[1].src == p->hop[0].dst && p->hop[1].x == p->hop[0].src &&
                  qf_wilson_eo_pass_fits(&p->hop[0].a, &p->hop[1].a) && qf_runtime_fuse_blocks(1);
+    /* and on several blocks, where tasks/dirac.c pairs the hops because the pair runs the pass */
+    p->block_pass = p->nblocks > 1 && lat->nprocs == 1 && p->nhops == 2 && p->hop[1].src == p->hop[0].dst &&
+                    p->hop[1].x == p->hop[0].src && p->hop[0].x < 0 &&
+                    qf_wilson_eo_pass_block_fits(&p->hop[0].a, &p->hop[1].a) && qf_runtime_pair_hops(0, 1);
     int nb = p->nblocks;
     p->block_origin = calloc((size_t)nb, sizeof *p->block_origin);
     p->neighbour = calloc((size_t)nb, sizeof *p->neighbour);
@@ -199,7 +203,7 @@ void qf_direct_bind_to_worker_core(int tid)
 
 typedef struct {
     qf_direct_plan *p;
-    void **face;          /* [block * 8 + k] */
+    void **face;          /* [block * 8 + k], then the same again for the block pass's faces of t */
     int nthreads;
     long iters;
     pthread_barrier_t barrier;
@@ -231,6 +235,39 @@ static void cpu_direct_hops(const qf_direct_plan *p, const qf_direct_hop_args *h
     }
 }
 
+/* One application as wilson_pair's tasks run it on the blocks: the first hop's gathers, each block's
+ * pass over its odd sites, the second hop's exteriors from the faces of t the passes wrote. */
+static void cpu_block_pass(cpu_direct *c, int tid, long it)
+{
+    qf_direct_plan *p = c->p;
+    const qf_direct_hop_args *h = p->hop;
+    void **t_faces = c->face + (size_t)p->nblocks * QF_WILSON_NFACES;
+    int nt = c->nthreads;
+    for (int b = tid; b < p->nblocks; b += nt)
+        qf_wilson_gather_run(&h[0].g, spinor_of(p, h[0].src, b, it), p->gauge[b], c->face + (size_t)b * QF_WILSON_NFACES);
+    pthread_barrier_wait(&c->barrier);
+    for (int b = tid; b < p->nblocks; b += nt) {
+        const void *in_face[QF_WILSON_NFACES];
+        for (int k = 0; k < QF_WILSON_NFACES; k++) in_face[k] = c->face[p->neighbour[b][k]];
+        qf_wilson_args a[2] = {h[0].a, h[1].a};
+        for (int k = 0; k < 2; k++) memcpy(a[k].origin, p->block_origin[b], sizeof a[k].origin);
+        qf_wilson_eo_pass_block_run(&a[0], &a[1], spinor_of(p, h[1].dst, b, it), spinor_of(p, h[0].src, b, it),
+                                    p->gauge[b], h[0].clover >= 0 ? p->clover[h[0].clover][b] : NULL,
+                                    h[1].clover >= 0 ? p->clover[h[1].clover][b] : NULL, in_face,
+                                    t_faces + (size_t)b * QF_WILSON_NFACES);
+    }
+    pthread_barrier_wait(&c->barrier);
+    for (int b = tid; b < p->nblocks; b += nt) {
+        const void *nbr[QF_WILSON_NFACES];
+        for (int k = 0; k < QF_WILSON_NFACES; k++) nbr[k] = t_faces[p->neighbour[b][k]];
+        qf_wilson_args a = h[1].a;
+        memcpy(a.origin, p->block_origin[b], sizeof a.origin);
+        qf_wilson_exterior_run(&a, spinor_of(p, h[1].dst, b, it), p->gauge[b], spinor_of(p, h[1].x, b, it),
+                               h[1].clover >= 0 ? p->clover[h[1].clover][b] : NULL, nbr);
+    }
+    pthread_barrier_wait(&c->barrier);
+}
+
 static void *cpu_direct_thread(void *arg_)
 {
     qf_direct_thread_arg *arg = arg_;
@@ -248,6 +285,10 @@ static void *cpu_direct_thread(void *arg_)
                                       p->gauge[0], h[0].clover >= 0 ? p->clover[h[0].clover][0] : NULL,
                                       h[1].clover >= 0 ? p->clover[h[1].clover][0] : NULL);
             pthread_barrier_wait(&c->barrier);
+            continue;
+        }
+        if (p->block_pass) {
+            cpu_block_pass(c, tid, it);
             continue;
         }
         for (int h = 0; h < p->nhops; h++) {
@@ -358,7 +399,7 @@ static int direct_fill(qf_direct *dk, const qf_lattice *lat, const qf_dirac_para
     if (plan_create(&dk->plan, lat, p, form, gauge, in)) return QF_ERROR;
     dk->bytes = qf_direct_mhat_bytes(p, form, lat->global_volume);
     if (gpu) return QF_SUCCESS;
-    int nf = dk->plan.nblocks * QF_WILSON_NFACES;
+    int nf = 2 * dk->plan.nblocks * QF_WILSON_NFACES; /* the second set: the block pass's faces of t */
     if (!(dk->faces = calloc((size_t)nf, sizeof *dk->faces))) return qf_fail("out of host memory for the face buffers");
     for (int k = 0; k < nf; k++) {
         size_t fb = dk->plan.face_bytes[(k % QF_WILSON_NFACES) / 2];
@@ -389,7 +430,7 @@ void qf_direct_destroy(qf_direct *dk)
 {
     if (!dk) return;
     if (dk->faces)
-        for (int k = 0; k < dk->plan.nblocks * QF_WILSON_NFACES; k++) free(dk->faces[k]);
+        for (int k = 0; k < 2 * dk->plan.nblocks * QF_WILSON_NFACES; k++) free(dk->faces[k]);
     free(dk->faces);
     plan_free(&dk->plan);
     free(dk);

@@ -35,6 +35,9 @@ typedef struct {
                                         * the task graph's where qf_runtime_direct_hops says so */
     int eo_pass;                       /* CPU: the one block's application in one pass over the odd sites
                                         * (qf_wilson_eo_pass_run), as the task graph's wilson_block runs it */
+    int block_pass;                    /* CPU: each block's application in one pass over its odd sites
+                                        * (qf_wilson_eo_pass_block_run) between the first hop's gathers and
+                                        * the second's exteriors, as the task graph's wilson_pair runs it */
     qf_precision prec;
     int nhops;
     qf_direct_hop_args hop[QF_DIRAC_MAX_HOPS];

@@ -31,11 +31,10 @@ int qf_runtime_mpi_active(void);
 int qf_runtime_fuse_blocks(int fused_shares_cpus);
 /* Whether the two hops of an even-odd Wilson operator on a lattice of several blocks in one process,
  * an application of which moves bytes bytes, run as one task a block (wilson_pair, tasks/dirac.c),
- * which reads the links once from memory instead of twice: QF_STENCIL_FUSE=auto as
- * qf_runtime_default_pair_hops says for this machine's last-level cache (from memory the pair saves
- * time, 32^4 double on 16 cores 1.11-1.15x; from the cache it costs some, 16^4: its tasks are twice as
- * long, so a round of them leaves workers idle longer); always; or never. */
-int qf_runtime_pair_hops(int64_t bytes);
+ * which reads the links once from memory instead of twice, and in one pass over the odd sites where
+ * pass says its CPU function runs them so: QF_STENCIL_FUSE=auto as qf_runtime_default_pair_hops says
+ * for this machine's last-level cache (bench/RESULTS.md); always; or never. */
+int qf_runtime_pair_hops(int64_t bytes, int pass);
 /* Whether a hop on lat runs as one task a block that reads its neighbours' blocks directly (tasks/
  * stencil.h's direct stage, and the direct kernels of bench dslash alike) instead of gathers, interiors
  * and exteriors: never on one block or several processes; else QF_STENCIL_DIRECT=auto (the default: as

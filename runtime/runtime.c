@@ -161,9 +161,9 @@ int qf_runtime_default_ncpu(long ncores, int ncuda)
 
 int qf_runtime_default_direct_hops(int ncpu, int ncuda) { return ncuda <= 0 && ncpu <= QF_DIRECT_MAX_CPU_WORKERS; }
 
-int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda)
+int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda, int pass)
 {
-    return ncuda <= 0 && bytes > (cache_bytes > 0 ? cache_bytes : QF_PAIR_CACHE_UNKNOWN);
+    return ncuda <= 0 && (pass || bytes > (cache_bytes > 0 ? cache_bytes : QF_PAIR_CACHE_UNKNOWN));
 }
 
 static void reserve_submission_core(int ncuda)
@@ -429,10 +429,10 @@ void qf_runtime_barrier(void)
 int qf_runtime_rank(void) { return rank; }
 int qf_runtime_fuse_blocks(int fused_shares_cpus) { return fuse_blocks || (fused_shares_cpus && fuse_mode == FUSE_AUTO); }
 int qf_runtime_direct_hops(const qf_lattice *lat) { return lat->nblocks > 1 && lat->nprocs == 1 && direct_hops; }
-int qf_runtime_pair_hops(int64_t bytes)
+int qf_runtime_pair_hops(int64_t bytes, int pass)
 {
     if (fuse_mode != FUSE_AUTO) return fuse_mode == FUSE_ALWAYS;
-    return qf_runtime_default_pair_hops(bytes, last_level_cache, (int)starpu_cuda_worker_get_count());
+    return qf_runtime_default_pair_hops(bytes, last_level_cache, (int)starpu_cuda_worker_get_count(), pass);
 }
 int qf_runtime_nprocs(void) { return nprocs; }
 int qf_runtime_ncpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }

@@ -25,7 +25,8 @@ struct qf_dirac {
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
     qf_face_set faces_pair;     /* the odd intermediate's faces where both hops run as one task (wilson_pair) */
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
-    int eo_pass;                /* the Schur hops are a pair the CPU pass runs (eo_pass_fits) */
+    int eo_pass;                /* the Schur hops are a pair the CPU pass runs (pass_fits) */
+    int block_pass;             /* ... on each block of several, as wilson_pair's CPU function */
     qf_dirac *twin[3];          /* owned: this operator in another precision, by qf_precision (qf_dirac_in_precision) */
 };
 
@@ -185,14 +186,14 @@ static int64_t schur_bytes(const qf_dirac *d)
 }
 
 /* Whether the two hops of an even-odd application run as one task a block (wilson_pair): on a lattice
- * of several blocks in one process, where qf_runtime_pair_hops says so for the application's bytes.
- * Across processes the stencil keeps its interiors apart from the faces, so that the messages overlap
- * them. */
+ * of several blocks in one process, where qf_runtime_pair_hops says so for the application's bytes and
+ * whether the pair's CPU function runs them in one pass over the odd sites. Across processes the stencil
+ * keeps its interiors apart from the faces, so that the messages overlap them. */
 static int pairs_hops(const qf_dirac *d, const qf_dirac_hop *h, int n)
 {
     return n == 2 && h[0].src == QF_HOP_IN && h[0].dst == QF_HOP_TMP && h[1].src == QF_HOP_TMP &&
            h[1].dst == QF_HOP_OUT && d->lat->nblocks > 1 && d->lat->nprocs == 1 &&
-           qf_runtime_pair_hops(schur_bytes(d));
+           qf_runtime_pair_hops(schur_bytes(d), d->block_pass);
 }
 
 /* Hop h of an application in a run_hops program, reading x (NULL: none). */
@@ -257,10 +258,11 @@ static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_fi
     return rc;
 }
 
-/* Whether the operator's Schur hops are an even-odd pair that wilson_block's CPU function runs in one pass
- * over the odd sites, sharing the CPU workers' cores (codelets/wilson_eo_pass.c); the same for D^dagger,
- * whose hops differ only in their signs. Worked out once, when the operator is built. */
-static int eo_pass_fits(const qf_dirac *d)
+/* Whether the operator's Schur hops are an even-odd pair that the CPU pass runs in one pass over the odd
+ * sites (codelets/wilson_eo_pass.c) by fits: wilson_block's, sharing the CPU workers' cores, on a
+ * one-block lattice, or wilson_pair's on each block of several; the same for D^dagger, whose hops
+ * differ only in their signs. Worked out once, when the operator is built. */
+static int pass_fits(const qf_dirac *d, int (*fits)(const qf_wilson_args *, const qf_wilson_args *))
 {
     qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
     int n;
@@ -272,7 +274,7 @@ static int eo_pass_fits(const qf_dirac *d)
         qf_wilson_gather_args g;
         qf_wilson_hop_args(d->lat, &w, &g, &a[k]);
     }
-    return qf_wilson_eo_pass_fits(&a[0], &a[1]);
+    return fits(&a[0], &a[1]);
 }
 
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
@@ -453,7 +455,8 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
     d->p = *p;
     d->form = form;
     d->lat = lat;
-    d->eo_pass = eo_pass_fits(d);
+    d->eo_pass = pass_fits(d, qf_wilson_eo_pass_fits);
+    d->block_pass = pass_fits(d, qf_wilson_eo_pass_block_fits);
     /* the operator's own fields live where its tasks run: no pinned host copies */
     int rc = qf_field_create_scratch(&d->gauge, lat, QF_FIELD_GAUGE, p->prec) || qf_field_convert(d->gauge, gauge);
     d->links = d->gauge;

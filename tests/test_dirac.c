@@ -835,6 +835,9 @@ int main(void)
         /* two ranges of three in z and in t: the CPU pass's tiles on one block (codelets/wilson_eo_pass.c;
          * test_dirac_fused runs a team of four) */
         {{4, 4, 6, 6}, 0, 4466, 1, {{1, 1, 1, 1}}},
+        /* blocks of six slices, open in t (and x), whose middle rows touch no face: the CPU pass on the
+         * blocks of a lattice of several (wilson_pair, which test_dirac_fused runs) */
+        {{4, 4, 6, 12}, 1, 4612, 2, {{1, 1, 1, 2}, {2, 1, 1, 2}}},
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         problem pb;

@@ -28,21 +28,24 @@ int main(void)
         int got = qf_runtime_default_ncpu(cases[k].ncores, cases[k].ncuda);
         CHECK(got == cases[k].expected, "%s: expected %d, got %d", cases[k].why, cases[k].expected, got);
     }
-    /* both hops of Mhat in one task a block where the fields come from memory, not from the cache */
+    /* both hops of Mhat in one task a block where the CPU pass runs them, or where the fields come from
+     * memory, not from the cache; never with GPUs */
     static const struct {
         int64_t bytes;
         long cache;
-        int ncuda, expected;
+        int ncuda, pass, expected;
         const char *why;
     } pairs[] = {
-        {654L << 20, 300L << 20, 0, 1, "32^4 single on a 300 MB cache, CPUs only: paired"},
-        {94L << 20, 300L << 20, 0, 0, "16^4 double on a 300 MB cache: the stencil"},
-        {654L << 20, 300L << 20, 1, 0, "32^4 with a CUDA worker: the stencil"},
-        {40L << 20, 0, 0, 1, "40 MB, cache unknown (32 MiB assumed): paired"},
-        {16L << 20, -1, 0, 0, "16 MB, cache unknown: the stencil"},
+        {654L << 20, 300L << 20, 0, 0, 1, "32^4 single on a 300 MB cache, CPUs only: paired"},
+        {94L << 20, 300L << 20, 0, 0, 0, "16^4 double on a 300 MB cache, no pass (half, recon): the stencil"},
+        {94L << 20, 300L << 20, 0, 1, 1, "16^4 double on a 300 MB cache, the pass: paired"},
+        {654L << 20, 300L << 20, 1, 0, 0, "32^4 with a CUDA worker: the stencil"},
+        {94L << 20, 300L << 20, 1, 1, 0, "16^4 with a CUDA worker, although the pass would fit: the stencil"},
+        {40L << 20, 0, 0, 0, 1, "40 MB, cache unknown (32 MiB assumed): paired"},
+        {16L << 20, -1, 0, 0, 0, "16 MB, cache unknown: the stencil"},
     };
     for (unsigned k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
-        int got = qf_runtime_default_pair_hops(pairs[k].bytes, pairs[k].cache, pairs[k].ncuda);
+        int got = qf_runtime_default_pair_hops(pairs[k].bytes, pairs[k].cache, pairs[k].ncuda, pairs[k].pass);
         CHECK(got == pairs[k].expected, "%s: expected %d, got %d", pairs[k].why, pairs[k].expected, got);
     }
     /* a block's hop reads its neighbours' blocks with a few CPU workers and no GPU */

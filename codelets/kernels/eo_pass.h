@@ -38,6 +38,26 @@ typedef struct {
     qf_precision prec;
 } qf_eo_pass;
 
+/* A block of a lattice of several (wilson_pair), where the directions that do not wrap have faces,
+ * as the stencil's (kernels/wilson.h): an odd site on a face takes its hops from outside through in's
+ * faces (the neighbours' gathers), and hands its scatters out of the block to t's faces as
+ * wilson_gather would write them, unscaled by the second hop's b (t_scale = 1 / b where s holds it).
+ * The even sites on a face keep their partial hop sum in t_scale's units, for the second hop's exterior
+ * to finish. */
+typedef struct {
+    const void *in_face[QF_NDIRS]; /* 2 mu + 1: the +mu neighbour's side-0 face; 2 mu: the -mu one's side 1 */
+    void *t_face[QF_NDIRS];        /* 2 mu + side: this block's faces of t */
+    double t_scale;
+} qf_eo_faces;
+
+/* What the hops of one odd site of an open block do: leaves[mu][dir] the hop to x + mu (dir 0) or
+ * x - mu leaves the block (through face entry face[mu]), raw[mu][dir] it reaches an even site on a
+ * face. */
+typedef struct {
+    unsigned char leaves[QF_NDIM][2], raw[QF_NDIM][2];
+    int64_t face[QF_NDIM];
+} qf_eo_open_site;
+
 /* Each precision twice: plain C for the baseline target, and with QF_P_VEX for the versions compiled
  * for x86-64-v3 and v4 (eo_pass_kind.h). */
 #define QF_P_REAL double

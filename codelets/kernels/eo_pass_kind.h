@@ -145,6 +145,29 @@ static inline __attribute__((always_inline)) QF_P(vec) QF_P(lower_share)(QF_P(ve
     }
 }
 
+/* h times the phase pr + i pi. */
+static inline __attribute__((always_inline)) void QF_P(half_phase)(QF_P(half) *h, QF_P_REAL pr, QF_P_REAL pi)
+{
+    const QF_P(vec) i_sign = {-1, 1, -1, 1};
+    QF_UNROLL
+    for (int i = 0; i < 3; i++) h->c[i] = h->c[i] * QF_P(splat)(pr) + QF_P(swap_ri)(h->c[i]) * i_sign * QF_P(splat)(pi);
+}
+
+/* A face's half spinor record (12 reals [spin][colour][re, im], kernels/wilson.h) and back. */
+static inline __attribute__((always_inline)) QF_P(half) QF_P(half_load)(const QF_P_REAL *p)
+{
+    QF_P(half) h;
+    QF_UNROLL
+    for (int c = 0; c < 3; c++) h.c[c] = QF_P(load2)(p + 2 * c, p + 6 + 2 * c);
+    return h;
+}
+
+static inline __attribute__((always_inline)) void QF_P(half_store)(QF_P_REAL *p, const QF_P(half) *h)
+{
+    QF_UNROLL
+    for (int c = 0; c < 3; c++) QF_P(store2)(p + 2 * c, p + 6 + 2 * c, h->c[c]);
+}
+
 /* U h, or U^dagger h, for a stored link u (18 reals [row][column][re, im]), times the boundary phase
  * (pr, pi) where cross is set: the real parts of U's entries times h and their imaginary parts times h
  * with re and im swapped, summed apart and joined by one addsub a row. */
@@ -168,11 +191,7 @@ static inline __attribute__((always_inline)) QF_P(half) QF_P(link_mul)(const QF_
         }
         r.c[i] = QF_P(addsub)(re, im);
     }
-    if (cross) {
-        const QF_P(vec) i_sign = {-1, 1, -1, 1};
-        QF_UNROLL
-        for (int i = 0; i < 3; i++) r.c[i] = r.c[i] * QF_P(splat)(pr) + QF_P(swap_ri)(r.c[i]) * i_sign * QF_P(splat)(pi);
-    }
+    if (cross) QF_P(half_phase)(&r, pr, pi);
     return r;
 }
 
@@ -242,12 +261,16 @@ static inline __attribute__((always_inline)) QF_P(spinor) QF_P(spinor_scale)(con
 
 /* Odd site so, its even neighbours nb[mu][0] = x + mu and nb[mu][1] = x - mu, cross[mu][dir] where the
  * hop to them crosses the lattice's boundary: t = s C (D_oe in)(x) in registers, then out += D_eo t on
- * the eight neighbours, each hop with the link it shares with the gather. */
+ * the eight neighbours, each hop with the link it shares with the gather. With open (a constant) the
+ * site is one of an open block's (qf_eo_open_site o, qf_eo_faces f): a hop that leaves the block takes
+ * its source from in's face and hands its scatter to t's face, and a scatter into an even site on a face
+ * adds t in f's units. */
 static inline __attribute__((always_inline)) void QF_P(odd_site)(QF_P_REAL *out, const QF_P_REAL *in,
                                                                 const QF_P_REAL *gauge, const QF_P_REAL *clover_odd,
                                                                 int64_t so, const int64_t nb[QF_NDIM][2],
                                                                 const unsigned char cross[QF_NDIM][2],
-                                                                const qf_eo_pass *p, const int dagger)
+                                                                const qf_eo_pass *p, const int dagger, const int open,
+                                                                const qf_eo_open_site *o, const qf_eo_faces *f)
 {
     const QF_P_REAL tf = dagger ? 1 : -1, tb = -tf; /* the forward hop's 1 - s g_mu, the backward's 1 + s g_mu */
     const QF_P_REAL *own = gauge + so * QF_LINKS_REALS;
@@ -257,34 +280,54 @@ static inline __attribute__((always_inline)) void QF_P(odd_site)(QF_P_REAL *out,
         QF_UNROLL
         for (int dir = 0; dir < 2; dir++) {
             QF_P_REAL t = dir ? tb : tf;
-            QF_P(spinor) psi = QF_P(spinor_load)(in + nb[mu][dir] * QF_SPINOR_REALS, QF_P(reads_swapped)(mu));
-            QF_P(half) h = QF_P(project)(psi.up, psi.lo, mu, t);
-            const QF_P_REAL *u = (dir ? gauge + nb[mu][1] * QF_LINKS_REALS : own) + mu * QF_SU3_REALS;
             int cross_phase = cross[mu][dir] && p->phased >> mu & 1;
-            QF_P(half) r = QF_P(link_mul)(u, &h, dir, cross_phase, (QF_P_REAL)p->phase[mu][0],
-                                          (QF_P_REAL)(dir ? -p->phase[mu][1] : p->phase[mu][1]));
+            QF_P_REAL pr = (QF_P_REAL)p->phase[mu][0], pi = (QF_P_REAL)(dir ? -p->phase[mu][1] : p->phase[mu][1]);
+            QF_P(half) r;
+            if (open && o->leaves[mu][dir]) { /* the neighbour projected it, and backward multiplied it too */
+                const QF_P_REAL *e = (const QF_P_REAL *)f->in_face[2 * mu + !dir] + o->face[mu] * QF_HALF_SPINOR_REALS;
+                r = QF_P(half_load)(e);
+                if (!dir) r = QF_P(link_mul)(own + mu * QF_SU3_REALS, &r, 0, cross_phase, pr, pi);
+                else if (cross_phase) QF_P(half_phase)(&r, pr, pi);
+            } else {
+                QF_P(spinor) psi = QF_P(spinor_load)(in + nb[mu][dir] * QF_SPINOR_REALS, QF_P(reads_swapped)(mu));
+                QF_P(half) h = QF_P(project)(psi.up, psi.lo, mu, t);
+                const QF_P_REAL *u = (dir ? gauge + nb[mu][1] * QF_LINKS_REALS : own) + mu * QF_SU3_REALS;
+                r = QF_P(link_mul)(u, &h, dir, cross_phase, pr, pi);
+            }
             QF_P(reconstruct_add)(&acc, &r, mu, t);
         }
     if (clover_odd) acc = QF_P(clover_mul)(clover_odd + so * QF_CLOVER_REALS, &acc);
     acc = QF_P(spinor_scale)(&acc, (QF_P_REAL)p->s);
-    QF_P(vec) lo_swapped[3];
+    /* [0]: t as the even sites inside take it; [1]: in f's units, for the faces */
+    QF_P(spinor) tk[2] = {acc, acc};
+    if (open) tk[1] = QF_P(spinor_scale)(&acc, (QF_P_REAL)f->t_scale);
+    QF_P(vec) lo_swapped[2][3];
     QF_UNROLL
-    for (int c = 0; c < 3; c++) lo_swapped[c] = QF_P(swap_pair)(acc.lo[c]);
+    for (int k = 0; k < 1 + open; k++)
+        QF_UNROLL
+        for (int c = 0; c < 3; c++) lo_swapped[k][c] = QF_P(swap_pair)(tk[k].lo[c]);
     QF_UNROLL
     for (int mu = 0; mu < QF_NDIM; mu++)
         QF_UNROLL
         for (int dir = 0; dir < 2; dir++) {
             /* to x + mu the backward hop, with U_mu(x)^dagger; to x - mu the forward hop, with U_mu(x - mu) */
             QF_P_REAL t = dir ? tf : tb;
-            QF_P(half) h = QF_P(project)(acc.up, QF_P(reads_swapped)(mu) ? lo_swapped : acc.lo, mu, t);
+            int leaves = open && o->leaves[mu][dir], k = open && (leaves || o->raw[mu][dir]);
+            QF_P(half) h = QF_P(project)(tk[k].up, QF_P(reads_swapped)(mu) ? lo_swapped[k] : tk[k].lo, mu, t);
+            if (leaves) { /* as wilson_gather writes t's side-1 (U^dagger times projected) and side-0 faces */
+                QF_P_REAL *e = (QF_P_REAL *)f->t_face[2 * mu + !dir] + o->face[mu] * QF_HALF_SPINOR_REALS;
+                if (!dir) h = QF_P(link_mul)(own + mu * QF_SU3_REALS, &h, 1, 0, 1, 0);
+                QF_P(half_store)(e, &h);
+                continue;
+            }
             const QF_P_REAL *u = (dir ? gauge + nb[mu][1] * QF_LINKS_REALS : own) + mu * QF_SU3_REALS;
             int cross_phase = cross[mu][dir] && p->phased >> mu & 1;
             QF_P(half) r = QF_P(link_mul)(u, &h, !dir, cross_phase, (QF_P_REAL)p->phase[mu][0],
                                           (QF_P_REAL)(dir ? p->phase[mu][1] : -p->phase[mu][1]));
             QF_P_REAL *y = out + nb[mu][dir] * QF_SPINOR_REALS;
-            QF_P(spinor) o = QF_P(spinor_load)(y, 0);
-            QF_P(reconstruct_add)(&o, &r, mu, t);
-            QF_P(spinor_store)(y, &o);
+            QF_P(spinor) ov = QF_P(spinor_load)(y, 0);
+            QF_P(reconstruct_add)(&ov, &r, mu, t);
+            QF_P(spinor_store)(y, &ov);
         }
 }
 
@@ -300,6 +343,14 @@ static inline __attribute__((always_inline)) void QF_P(even_start)(QF_P_REAL *ou
         if (p->even_clover == QF_CLOVER_X) xs = QF_P(clover_mul)(clover_even + s * QF_CLOVER_REALS, &xs);
         o = QF_P(spinor_scale)(&xs, (QF_P_REAL)p->a);
     }
+    QF_P(spinor_store)(out + s * QF_SPINOR_REALS, &o);
+}
+
+/* An even site on an open block's face before the odd sites scatter into it: its partial hop sum starts
+ * at zero (qf_eo_faces). */
+static inline __attribute__((always_inline)) void QF_P(even_clear)(QF_P_REAL *out, int64_t s)
+{
+    QF_P(spinor) o = QF_P(spinor_zero)();
     QF_P(spinor_store)(out + s * QF_SPINOR_REALS, &o);
 }
 

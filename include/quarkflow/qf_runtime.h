@@ -60,9 +60,11 @@ int qf_runtime_default_ncpu(long ncores, int ncuda);
 
 /* Whether QF_STENCIL_FUSE=auto runs both hops of an even-odd Wilson operator as one task a block
  * (wilson_pair) on one process with ncuda CUDA workers, an application moving bytes bytes, where the
- * last-level cache holds cache_bytes (<= 0: unknown, taken as 32 MiB): only without CUDA workers and
- * when the bytes exceed the cache, where reading the links once from memory pays (bench/RESULTS.md). */
-int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda);
+ * last-level cache holds cache_bytes (<= 0: unknown, taken as 32 MiB), and pass says whether the pair's
+ * CPU function runs the hops in one pass over the odd sites (whole links, double or single): only
+ * without CUDA workers, and there where it runs the pass or the bytes exceed the cache, where reading
+ * the links once from memory pays (bench/RESULTS.md). */
+int qf_runtime_default_pair_hops(int64_t bytes, long cache_bytes, int ncuda, int pass);
 
 /* Whether QF_STENCIL_DIRECT=auto runs each hop of a block as one task that reads its neighbour blocks
  * (wilson_direct) with ncpu CPU and ncuda CUDA workers: only without CUDA workers (a GPU would fetch
