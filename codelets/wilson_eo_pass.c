@@ -105,9 +105,9 @@ static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o
         const int64_t w = L[0] / 2, half = qf_volume(L) / 2;                                                   \
         int tp = t + 1 == L[3] ? 0 : t + 1, tm = t ? t - 1 : L[3] - 1;                                         \
         for (int z = z_lo; z < z_hi; z++) {                                                                    \
-            int zp = z + 1 == L[2] ? 0 : z + 1, zm = z ? z - 1 : L[2] - 1;                                    \
+            int zp = z + 1 == L[2] ? 0 : z + 1, zm = z ? z - 1 : L[2] - 1;                                     \
             for (int y = 0; y < L[1]; y++) {                                                                   \
-                int yp = y + 1 == L[1] ? 0 : y + 1, ym = y ? y - 1 : L[1] - 1;                                \
+                int yp = y + 1 == L[1] ? 0 : y + 1, ym = y ? y - 1 : L[1] - 1;                                 \
                 int64_t row[QF_NDIM][2] = {                                                                    \
                     {0, 0},                                                                                    \
                     {yp + L[1] * (z + (int64_t)L[2] * t), ym + L[1] * (z + (int64_t)L[2] * t)},                \
@@ -119,11 +119,11 @@ static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o
                                                    {y == L[1] - 1, y == 0},                                    \
                                                    {z == L[2] - 1, z == 0},                                    \
                                                    {t == L[3] - 1, t == 0}};                                   \
-                int touches = row_touches_faces(j, y, z, t), x_rep = -1;                                   \
+                int touches = row_touches_faces(j, y, z, t), x_rep = -1;                                       \
                 qf_eo_open_site row_site;                                                                      \
                 unsigned char row_cross[QF_NDIM][2];                                                           \
                 int64_t face_base[QF_NDIM];                                                                    \
-                if (touches) x_rep = open_row(j, y, z, t, q, &row_site, row_cross, face_base);                \
+                if (touches) x_rep = open_row(j, y, z, t, q, &row_site, row_cross, face_base);                 \
                 for (int64_t h = 0; h < w; h++) {                                                              \
                     int x = (int)(2 * h) + q;                                                                  \
                     int64_t nb[QF_NDIM][2];                                                                    \
@@ -157,7 +157,7 @@ static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o
             }                                                                                                  \
         }                                                                                                      \
     }                                                                                                          \
-    static inline __attribute__((always_inline)) void odd_slice_##K(const job *j, int t, int z_lo, int z_hi)  \
+    static inline __attribute__((always_inline)) void odd_slice_##K(const job *j, int t, int z_lo, int z_hi)   \
     {                                                                                                          \
         if (j->p->dagger) odd_rows_##K(j, t, z_lo, z_hi, 1);                                                   \
         else odd_rows_##K(j, t, z_lo, z_hi, 0);                                                                \
@@ -165,7 +165,7 @@ static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o
 
 /* The even sites of slice t with z_lo <= z < z_hi; those on an open block's faces keep their partial
  * hop sum for the exterior: started at zero, not finished. */
-#define EVEN_SLICE(K, R, WHAT, START)                                                                              \
+#define EVEN_SLICE(K, R, WHAT, START)                                                                          \
     static inline __attribute__((always_inline)) void even_##WHAT##_##K(const job *j, int t, int z_lo, int z_hi) \
     {                                                                                                          \
         const int *L = j->p->ext;                                                                              \
@@ -178,11 +178,11 @@ static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o
         }                                                                                                      \
         for (int z = z_lo; z < z_hi; z++)                                                                      \
             for (int y = 0; y < L[1]; y++) {                                                                   \
-                int row_face = on_face(j, 1, y) || on_face(j, 2, z) || on_face(j, 3, t), q = (y + z + t) & 1;   \
+                int row_face = on_face(j, 1, y) || on_face(j, 2, z) || on_face(j, 3, t), q = (y + z + t) & 1;  \
                 int64_t s0 = w * (y + L[1] * (z + (int64_t)L[2] * t));                                         \
                 for (int64_t h = 0; h < w; h++) {                                                              \
                     if (row_face || on_face(j, 0, (int)(2 * h) + q)) {                                         \
-                        if (START) qf_eo_even_clear_##K((R *)j->out, s0 + h);                                 \
+                        if (START) qf_eo_even_clear_##K((R *)j->out, s0 + h);                                  \
                         continue;                                                                              \
                     }                                                                                          \
                     qf_eo_even_##WHAT##_##K((R *)j->out, (const R *)j->in, (const R *)j->clover_even, s0 + h,  \
@@ -219,11 +219,11 @@ static inline void cls_range(int lo, int hi, int whole, int cls, int *a, int *b)
 #define PASS_PART(V, D, F)                                                                                     \
     ODD_SLICE(D, double)                                                                                       \
     ODD_SLICE(F, float)                                                                                        \
-    EVEN_SLICE(D, double, start, 1)                                                                               \
-    EVEN_SLICE(F, float, start, 1)                                                                                \
-    EVEN_SLICE(D, double, finish, 0)                                                                              \
-    EVEN_SLICE(F, float, finish, 0)                                                                               \
-    static inline __attribute__((always_inline)) void odd_slice_##V(const job *j, int t, int z_lo, int z_hi)  \
+    EVEN_SLICE(D, double, start, 1)                                                                            \
+    EVEN_SLICE(F, float, start, 1)                                                                             \
+    EVEN_SLICE(D, double, finish, 0)                                                                           \
+    EVEN_SLICE(F, float, finish, 0)                                                                            \
+    static inline __attribute__((always_inline)) void odd_slice_##V(const job *j, int t, int z_lo, int z_hi)   \
     {                                                                                                          \
         if (j->p->prec == QF_DOUBLE) odd_slice_##D(j, t, z_lo, z_hi);                                          \
         else odd_slice_##F(j, t, z_lo, z_hi);                                                                  \
@@ -232,17 +232,17 @@ static inline void cls_range(int lo, int hi, int whole, int cls, int *a, int *b)
                                                                       int finish)                              \
     {                                                                                                          \
         if (j->p->prec == QF_DOUBLE) finish ? even_finish_##D(j, t, w->z0, w->z1) : even_start_##D(j, t, w->z0, w->z1); \
-        else finish ? even_finish_##F(j, t, w->z0, w->z1) : even_start_##F(j, t, w->z0, w->z1);               \
+        else finish ? even_finish_##F(j, t, w->z0, w->z1) : even_start_##F(j, t, w->z0, w->z1);                \
     }                                                                                                          \
-    static inline __attribute__((always_inline)) void pass_part_##V(job *j, const tile *w, int m)            \
+    static inline __attribute__((always_inline)) void pass_part_##V(job *j, const tile *w, int m)              \
     {                                                                                                          \
         int za, zb, started = w->t0;                                                                           \
         cls_range(w->z0, w->z1, w->whole_z, INNER, &za, &zb);                                                  \
         for (int t = w->t0 + 1; t < w->t1 - 1; t++) {                                                          \
-            for (; started <= t + 1; started++) even_slice_##V(j, started, w, 0);                             \
+            for (; started <= t + 1; started++) even_slice_##V(j, started, w, 0);                              \
             odd_slice_##V(j, t, za, zb);                                                                       \
         }                                                                                                      \
-        for (; started < w->t1; started++) even_slice_##V(j, started, w, 0);                                  \
+        for (; started < w->t1; started++) even_slice_##V(j, started, w, 0);                                   \
         barrier_wait(&j->bar, m);                                                                              \
         for (int ct = INNER; ct <= LAST; ct++)                                                                 \
             for (int cz = INNER; cz <= LAST; cz++) {                                                           \

@@ -244,7 +244,8 @@ static void cpu_block_pass(cpu_direct *c, int tid, long it)
     void **t_faces = c->face + (size_t)p->nblocks * QF_WILSON_NFACES;
     int nt = c->nthreads;
     for (int b = tid; b < p->nblocks; b += nt)
-        qf_wilson_gather_run(&h[0].g, spinor_of(p, h[0].src, b, it), p->gauge[b], c->face + (size_t)b * QF_WILSON_NFACES);
+        qf_wilson_gather_run(&h[0].g, spinor_of(p, h[0].src, b, it), p->gauge[b],
+                             c->face + (size_t)b * QF_WILSON_NFACES);
     pthread_barrier_wait(&c->barrier);
     for (int b = tid; b < p->nblocks; b += nt) {
         const void *in_face[QF_WILSON_NFACES];
