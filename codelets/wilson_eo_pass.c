@@ -63,22 +63,18 @@ static inline int row_touches_faces(const job *j, int y, int z, int t)
 static void open_site(const job *j, const int c[QF_NDIM], qf_eo_open_site *o, unsigned char cross[QF_NDIM][2])
 {
     const int *L = j->p->ext;
-    int on[QF_NDIM];
-    for (int nu = 0; nu < QF_NDIM; nu++) on[nu] = on_face(j, nu, c[nu]);
     for (int mu = 0; mu < QF_NDIM; mu++) {
-        int wraps = j->wrap >> mu & 1, others = 0;
-        for (int nu = 0; nu < QF_NDIM; nu++) others |= nu != mu && on[nu];
+        int wraps = j->wrap >> mu & 1, d[QF_NDIM] = {c[0], c[1], c[2], c[3]};
         o->leaves[mu][0] = !wraps && c[mu] == L[mu] - 1;
         o->leaves[mu][1] = !wraps && c[mu] == 0;
         cross[mu][0] = wraps ? c[mu] == L[mu] - 1 : o->leaves[mu][0] && j->origin[mu] + L[mu] == j->global[mu];
         cross[mu][1] = wraps ? c[mu] == 0 : o->leaves[mu][1] && j->origin[mu] == 0;
-        for (int dir = 0; dir < 2; dir++)
-            o->raw[mu][dir] =
-                !o->leaves[mu][dir] && (others || on_face(j, mu, (c[mu] + (dir ? L[mu] - 1 : 1)) % L[mu]));
-        int64_t lex = 0; /* the face's index: the site's lexicographic one without mu, halved for the parity */
-        for (int nu = QF_NDIM - 1; nu >= 0; nu--)
-            if (nu != mu) lex = lex * L[nu] + c[nu];
-        o->face[mu] = lex / 2;
+        for (int dir = 0; dir < 2; dir++) {
+            d[mu] = (c[mu] + (dir ? L[mu] - 1 : 1)) % L[mu];
+            o->raw[mu][dir] = !o->leaves[mu][dir] && qf_on_open_face(d, L, j->wrap);
+        }
+        d[mu] = 0; /* the face entry: the same in every face of mu (wilson_gather's, the exterior's) */
+        o->face[mu] = qf_parity_face_index(d, L, mu, 0, 1);
     }
 }
 
@@ -105,9 +101,9 @@ static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o
         const int64_t w = L[0] / 2, half = qf_volume(L) / 2;                                                   \
         int tp = t + 1 == L[3] ? 0 : t + 1, tm = t ? t - 1 : L[3] - 1;                                         \
         for (int z = z_lo; z < z_hi; z++) {                                                                    \
-            int zp = z + 1 == L[2] ? 0 : z + 1, zm = z ? z - 1 : L[2] - 1;                                     \
+            int zp = z + 1 == L[2] ? 0 : z + 1, zm = z ? z - 1 : L[2] - 1;                                    \
             for (int y = 0; y < L[1]; y++) {                                                                   \
-                int yp = y + 1 == L[1] ? 0 : y + 1, ym = y ? y - 1 : L[1] - 1;                                 \
+                int yp = y + 1 == L[1] ? 0 : y + 1, ym = y ? y - 1 : L[1] - 1;                                \
                 int64_t row[QF_NDIM][2] = {                                                                    \
                     {0, 0},                                                                                    \
                     {yp + L[1] * (z + (int64_t)L[2] * t), ym + L[1] * (z + (int64_t)L[2] * t)},                \
@@ -157,7 +153,7 @@ static int open_row(const job *j, int y, int z, int t, int q, qf_eo_open_site *o
             }                                                                                                  \
         }                                                                                                      \
     }                                                                                                          \
-    static inline __attribute__((always_inline)) void odd_slice_##K(const job *j, int t, int z_lo, int z_hi)   \
+    static inline __attribute__((always_inline)) void odd_slice_##K(const job *j, int t, int z_lo, int z_hi)  \
     {                                                                                                          \
         if (j->p->dagger) odd_rows_##K(j, t, z_lo, z_hi, 1);                                                   \
         else odd_rows_##K(j, t, z_lo, z_hi, 0);                                                                \
@@ -223,7 +219,7 @@ static inline void cls_range(int lo, int hi, int whole, int cls, int *a, int *b)
     EVEN_SLICE(F, float, start, 1)                                                                             \
     EVEN_SLICE(D, double, finish, 0)                                                                           \
     EVEN_SLICE(F, float, finish, 0)                                                                            \
-    static inline __attribute__((always_inline)) void odd_slice_##V(const job *j, int t, int z_lo, int z_hi)   \
+    static inline __attribute__((always_inline)) void odd_slice_##V(const job *j, int t, int z_lo, int z_hi)  \
     {                                                                                                          \
         if (j->p->prec == QF_DOUBLE) odd_slice_##D(j, t, z_lo, z_hi);                                          \
         else odd_slice_##F(j, t, z_lo, z_hi);                                                                  \
@@ -232,17 +228,17 @@ static inline void cls_range(int lo, int hi, int whole, int cls, int *a, int *b)
                                                                       int finish)                              \
     {                                                                                                          \
         if (j->p->prec == QF_DOUBLE) finish ? even_finish_##D(j, t, w->z0, w->z1) : even_start_##D(j, t, w->z0, w->z1); \
-        else finish ? even_finish_##F(j, t, w->z0, w->z1) : even_start_##F(j, t, w->z0, w->z1);                \
+        else finish ? even_finish_##F(j, t, w->z0, w->z1) : even_start_##F(j, t, w->z0, w->z1);               \
     }                                                                                                          \
-    static inline __attribute__((always_inline)) void pass_part_##V(job *j, const tile *w, int m)              \
+    static inline __attribute__((always_inline)) void pass_part_##V(job *j, const tile *w, int m)            \
     {                                                                                                          \
         int za, zb, started = w->t0;                                                                           \
         cls_range(w->z0, w->z1, w->whole_z, INNER, &za, &zb);                                                  \
         for (int t = w->t0 + 1; t < w->t1 - 1; t++) {                                                          \
-            for (; started <= t + 1; started++) even_slice_##V(j, started, w, 0);                              \
+            for (; started <= t + 1; started++) even_slice_##V(j, started, w, 0);                             \
             odd_slice_##V(j, t, za, zb);                                                                       \
         }                                                                                                      \
-        for (; started < w->t1; started++) even_slice_##V(j, started, w, 0);                                   \
+        for (; started < w->t1; started++) even_slice_##V(j, started, w, 0);                                  \
         barrier_wait(&j->bar, m);                                                                              \
         for (int ct = INNER; ct <= LAST; ct++)                                                                 \
             for (int cz = INNER; cz <= LAST; cz++) {                                                           \
