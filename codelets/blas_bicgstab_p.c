@@ -7,6 +7,7 @@
  * where given, each distinct one once. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "blas_team.h"
 #include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
@@ -31,6 +32,19 @@ QF_CPU_VERSIONS(bicgstab_p_run, bicgstab_p_run,
                  qf_complex omega),
                 (prec, a, p, r, v, beta, omega))
 
+typedef struct {
+    void *p;
+    const void *r, *v;
+    qf_complex beta, omega;
+} bicgstab_p_ctx;
+
+static void bicgstab_p_part(void *ctx, const qf_blas_args *part, int chunk)
+{
+    const bicgstab_p_ctx *c = ctx;
+    (void)chunk;
+    QF_CPU_CALL(bicgstab_p_run, (part->prec, part, c->p, c->r, c->v, c->beta, c->omega));
+}
+
 static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = cl_arg;
@@ -43,7 +57,8 @@ static void blas_bicgstab_p_cpu(void *buffers[], void *cl_arg)
                                        qf_blas_scalar_ptr(buffers, a, QF_BP_OMEGA_D));
     qf_complex beta = qf_bicgstab_beta(qf_blas_scalar_ptr(buffers, a, QF_BP_RHO_NEW),
                                        qf_blas_scalar_ptr(buffers, a, QF_BP_RHO), alpha, omega);
-    QF_CPU_CALL(bicgstab_p_run, (a->prec, a, p, r, v, beta, omega));
+    bicgstab_p_ctx c = {p, r, v, beta, omega};
+    qf_blas_team_run(a, bicgstab_p_part, &c);
 }
 
 static struct starpu_perfmodel blas_bicgstab_p_model = {

@@ -7,6 +7,7 @@
  * most), each distinct one once. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "blas_team.h"
 #include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
@@ -35,6 +36,19 @@ QF_CPU_VERSIONS(bicgstab_run, bicgstab_run,
                  const void *s, const void *t, double *norm),
                 (prec, a, x, r, c, p, w, s, t, norm))
 
+typedef struct {
+    void *x, *r;
+    const void *p, *s, *t;
+    qf_complex c, w;
+    double norm[QF_BLAS_TEAM_CHUNKS];
+} bicgstab_ctx;
+
+static void bicgstab_part(void *ctx, const qf_blas_args *part, int chunk)
+{
+    bicgstab_ctx *b = ctx;
+    QF_CPU_CALL(bicgstab_run, (part->prec, part, b->x, b->r, b->c, b->p, b->w, b->s, b->t, &b->norm[chunk]));
+}
+
 static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = cl_arg;
@@ -46,9 +60,9 @@ static void blas_bicgstab_update_cpu(void *buffers[], void *cl_arg)
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_BICG_RR);
     qf_complex c = qf_scalar_ratio(qf_blas_scalar_ptr(buffers, a, QF_BICG_A), qf_blas_scalar_ptr(buffers, a, QF_BICG_AD));
     qf_complex w = qf_scalar_ratio(qf_blas_scalar_ptr(buffers, a, QF_BICG_W), qf_blas_scalar_ptr(buffers, a, QF_BICG_WD));
-    double norm;
-    QF_CPU_CALL(bicgstab_run, (a->prec, a, x, r, c, p, w, s, t, &norm));
-    qf_blas_result(a, rr, norm, 0.0);
+    bicgstab_ctx b = {.x = x, .r = r, .p = p, .s = s, .t = t, .c = c, .w = w};
+    qf_blas_team_run(a, bicgstab_part, &b);
+    qf_blas_result(a, rr, qf_blas_chunks_sum(a, b.norm, 1, 0), 0.0);
 }
 
 static struct starpu_perfmodel blas_bicgstab_update_model = {

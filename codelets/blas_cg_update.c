@@ -5,6 +5,7 @@
  * STARPU_VARIABLE_NBUFFERS: x, r, a, p, q, rr, d, each distinct one once (the table in the arguments). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "blas_team.h"
 #include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
@@ -31,6 +32,19 @@ QF_CPU_VERSIONS(cg_run, cg_run,
                  const void *q, double *norm),
                 (prec, a, x, r, c, p, q, norm))
 
+typedef struct {
+    void *x, *r;
+    const void *p, *q;
+    qf_complex c;
+    double norm[QF_BLAS_TEAM_CHUNKS];
+} cg_ctx;
+
+static void cg_part(void *ctx, const qf_blas_args *part, int chunk)
+{
+    cg_ctx *g = ctx;
+    QF_CPU_CALL(cg_run, (part->prec, part, g->x, g->r, g->c, g->p, g->q, &g->norm[chunk]));
+}
+
 static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = cl_arg;
@@ -41,9 +55,9 @@ static void blas_cg_update_cpu(void *buffers[], void *cl_arg)
     double *rr = qf_blas_scalar_ptr(buffers, a, QF_CG_RR);
     qf_complex c = qf_blas_update_coefficient(1.0, qf_blas_scalar_ptr(buffers, a, QF_CG_A),
                                               qf_blas_scalar_ptr(buffers, a, QF_CG_D));
-    double norm;
-    QF_CPU_CALL(cg_run, (a->prec, a, x, r, c, p, q, &norm));
-    qf_blas_result(a, rr, norm, 0.0);
+    cg_ctx g = {.x = x, .r = r, .p = p, .q = q, .c = c};
+    qf_blas_team_run(a, cg_part, &g);
+    qf_blas_result(a, rr, qf_blas_chunks_sum(a, g.norm, 1, 0), 0.0);
 }
 
 static struct starpu_perfmodel blas_cg_update_model = {

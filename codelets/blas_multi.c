@@ -7,6 +7,7 @@
  * table). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "blas_team.h"
 #include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
@@ -87,21 +88,36 @@ QF_CPU_VERSIONS(multi_run, multi_run,
                 (const qf_blas_args *a, const qf_blas_multi_fields *x, void *y, const qf_complex *c, double dot[][2]),
                 (a, x, y, c, dot))
 
+typedef struct {
+    qf_blas_multi_fields x;
+    void *y;
+    qf_complex c[QF_BLAS_MULTI_MAX];
+    double dot[QF_BLAS_TEAM_CHUNKS][QF_BLAS_MULTI_MAX][2];
+} multi_ctx;
+
+static void multi_part(void *ctx, const qf_blas_args *part, int chunk)
+{
+    multi_ctx *m = ctx;
+    QF_CPU_CALL(multi_run, (part, &m->x, m->y, m->c, m->dot[chunk]));
+}
+
 static void blas_multi_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = cl_arg;
-    qf_blas_multi_fields x;
-    qf_complex c[QF_BLAS_MULTI_MAX];
-    double dot[QF_BLAS_MULTI_MAX][2];
+    multi_ctx m = {.y = qf_blas_field_ptr(buffers, a, QF_MULTI_Y)};
     for (int k = 0; k < a->nvec; k++) {
-        x.x[k] = qf_blas_field_ptr(buffers, a, QF_MULTI_X + k);
+        m.x.x[k] = qf_blas_field_ptr(buffers, a, QF_MULTI_X + k);
         if (a->op == QF_BLAS_MULTI_CAXPY)
-            c[k] = qf_blas_update_coefficient(a->s, qf_blas_scalar_ptr(buffers, a, QF_MULTI_A + k),
-                                              qf_blas_scalar_ptr(buffers, a, QF_MULTI_D + k));
+            m.c[k] = qf_blas_update_coefficient(a->s, qf_blas_scalar_ptr(buffers, a, QF_MULTI_A + k),
+                                                qf_blas_scalar_ptr(buffers, a, QF_MULTI_D + k));
     }
-    QF_CPU_CALL(multi_run, (a, &x, qf_blas_field_ptr(buffers, a, QF_MULTI_Y), c, dot));
+    qf_blas_team_run(a, multi_part, &m);
+    const double *d = &m.dot[0][0][0];
     if (a->op == QF_BLAS_MULTI_DOT)
-        for (int k = 0; k < a->nvec; k++) qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_MULTI_A + k), dot[k][0], dot[k][1]);
+        for (int k = 0; k < a->nvec; k++)
+            qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_MULTI_A + k),
+                           qf_blas_chunks_sum(a, d, 2 * QF_BLAS_MULTI_MAX, 2 * k),
+                           qf_blas_chunks_sum(a, d, 2 * QF_BLAS_MULTI_MAX, 2 * k + 1));
 }
 
 static struct starpu_perfmodel blas_multi_model = {

@@ -4,6 +4,7 @@
  * STARPU_VARIABLE_NBUFFERS: x, then y unless it is x (or norm2), then r, then r2. */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "blas_team.h"
 #include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
@@ -38,16 +39,28 @@ QF_CPU_VERSIONS(reduce_run, reduce_run,
                  double *norm),
                 (op, prec, a, x, y, dot, norm))
 
+typedef struct {
+    const void *x, *y;
+    double sums[QF_BLAS_TEAM_CHUNKS][3]; /* a chunk's dot (re, im) and norm */
+} reduce_ctx;
+
+static void reduce_part(void *ctx, const qf_blas_args *part, int chunk)
+{
+    reduce_ctx *r = ctx;
+    double *s = r->sums[chunk];
+    QF_CPU_CALL(reduce_run, (part->op, part->prec, part, r->x, r->y, s, &s[2]));
+}
+
 static void blas_reduce_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = cl_arg;
-    const void *x = qf_blas_field_ptr(buffers, a, QF_RED_X);
-    const void *y = qf_blas_field_ptr(buffers, a, QF_RED_Y);
-    double dot[2] = {0.0, 0.0}, norm = 0.0;
-    if (!y) y = x;
-    QF_CPU_CALL(reduce_run, (a->op, a->prec, a, x, y, dot, &norm));
-    qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R), dot[0], dot[1]);
-    if (a->op == QF_BLAS_DOT_NORM2) qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R2), norm, 0.0);
+    reduce_ctx r = {.x = qf_blas_field_ptr(buffers, a, QF_RED_X), .y = qf_blas_field_ptr(buffers, a, QF_RED_Y)};
+    if (!r.y) r.y = r.x;
+    qf_blas_team_run(a, reduce_part, &r);
+    const double *s = &r.sums[0][0];
+    qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R), qf_blas_chunks_sum(a, s, 3, 0), qf_blas_chunks_sum(a, s, 3, 1));
+    if (a->op == QF_BLAS_DOT_NORM2)
+        qf_blas_result(a, qf_blas_scalar_ptr(buffers, a, QF_RED_R2), qf_blas_chunks_sum(a, s, 3, 2), 0.0);
 }
 
 static struct starpu_perfmodel blas_reduce_model = {

@@ -6,6 +6,7 @@
  * qf_blas_shift_args). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "blas_team.h"
 #include "cpu_versions.h"
 
 #if QF_HAVE_CUDA
@@ -37,6 +38,21 @@ static inline QF_HD_INLINE void shift_run(const qf_blas_shift_args *s, const voi
 QF_CPU_VERSIONS(shift_run, shift_run, (const qf_blas_shift_args *s, const void *r, void *const *x, void *const *p),
                 (s, r, x, p))
 
+typedef struct {
+    const qf_blas_shift_args *s;
+    const void *r;
+    void *const *x, *const *p;
+} shift_ctx;
+
+static void shift_part(void *ctx, const qf_blas_args *part, int chunk)
+{
+    const shift_ctx *c = ctx;
+    qf_blas_shift_args s = *c->s;
+    (void)chunk;
+    s.base = *part;
+    QF_CPU_CALL(shift_run, (&s, c->r, c->x, c->p));
+}
+
 static void blas_shift_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_shift_args *s = cl_arg;
@@ -45,7 +61,8 @@ static void blas_shift_cpu(void *buffers[], void *cl_arg)
         x[k] = qf_blas_field_ptr(buffers, &s->base, QF_SHIFT_X + k);
         p[k] = qf_blas_field_ptr(buffers, &s->base, QF_SHIFT_P + k);
     }
-    QF_CPU_CALL(shift_run, (s, qf_blas_field_ptr(buffers, &s->base, QF_SHIFT_R), x, p));
+    shift_ctx c = {s, qf_blas_field_ptr(buffers, &s->base, QF_SHIFT_R), x, p};
+    qf_blas_team_run(&s->base, shift_part, &c);
 }
 
 static struct starpu_perfmodel blas_shift_model = {

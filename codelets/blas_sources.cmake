@@ -3,6 +3,7 @@
 # CUDA implementations. Paths relative to the repository root; included by the top CMakeLists.txt.
 set(QF_BLAS_C_SOURCES
   codelets/blas_insert.c
+  codelets/blas_team.c
   codelets/chain.c
   codelets/blas_update.c
   codelets/blas_reduce.c

@@ -6,6 +6,7 @@
  * values. STARPU_VARIABLE_NBUFFERS: each distinct operand once (kernels/blas.h's operand table). */
 #include "codelets.h"
 #include "blas_launch.h"
+#include "blas_team.h"
 #include "kernels/blas_units.h"
 #include "cpu_versions.h"
 
@@ -43,14 +44,28 @@ static inline QF_HD_INLINE void update_run(const qf_blas_args *a, void *y, const
 QF_CPU_VERSIONS(update_run, update_run, (const qf_blas_args *a, void *y, const void *x, const void *w, qf_complex c),
                 (a, y, x, w, c))
 
+typedef struct {
+    void *y;
+    const void *x, *w;
+    qf_complex c;
+} update_ctx;
+
+static void update_part(void *ctx, const qf_blas_args *part, int chunk)
+{
+    const update_ctx *u = ctx;
+    (void)chunk;
+    QF_CPU_CALL(update_run, (part, u->y, u->x, u->w, u->c));
+}
+
 static void blas_update_cpu(void *buffers[], void *cl_arg)
 {
     const qf_blas_args *a = cl_arg;
-    void *y = qf_blas_field_ptr(buffers, a, QF_UPD_Y);
-    const void *x = qf_blas_field_ptr(buffers, a, QF_UPD_X);
-    const void *w = qf_blas_field_ptr(buffers, a, QF_UPD_W);
-    QF_CPU_CALL(update_run, (a, y, x, w, qf_blas_update_factor(a, qf_blas_scalar_ptr(buffers, a, QF_UPD_A),
-                                                                 qf_blas_scalar_ptr(buffers, a, QF_UPD_D))));
+    update_ctx u = {.y = qf_blas_field_ptr(buffers, a, QF_UPD_Y),
+                    .x = qf_blas_field_ptr(buffers, a, QF_UPD_X),
+                    .w = qf_blas_field_ptr(buffers, a, QF_UPD_W),
+                    .c = qf_blas_update_factor(a, qf_blas_scalar_ptr(buffers, a, QF_UPD_A),
+                                               qf_blas_scalar_ptr(buffers, a, QF_UPD_D))};
+    qf_blas_team_run(a, update_part, &u);
 }
 
 static struct starpu_perfmodel blas_update_model = {

@@ -14,7 +14,6 @@ set(QF_MG_C_SOURCES
   codelets/mg_coarse_exterior.c
   codelets/mg_coarse_solve.c
   codelets/mg_schur_invert.c
-  codelets/cpu_team.c
   codelets/field_gaussian.c
   tasks/mg_transfer.c
   tasks/coarse_op.c

@@ -3,7 +3,7 @@
  * field is represented in the reference by its float-rounded values, and every value the reference
  * stores into a single field is rounded the same way.
  *
- * On a 4x4x4x8 lattice, for several block grids, Wilson, staggered and coarse (8 colours) fields,
+ * On a 4x4x4x8 lattice (or QF_TEST_BLAS_DIMS, where fewer grids are tested), for several block grids, Wilson, staggered and coarse (8 colours) fields,
  * double and single precision and parities -1, 0, 1: copy, axpby (also b = 0, which does not read y), caxpy, cxpay,
  * xpcw, cxpay with a ratio of scalars, axpby and caxpy with x == y, norm2, dot and dot(x, x), 11 fields against one
  * (multi_dot, also with y among the x_k; multi_caxpy with and without ratios), the fused CG and BiCGStab updates (also
@@ -30,7 +30,7 @@
 
 typedef double complex cplx;
 
-static const int L[4] = {4, 4, 4, 8};
+static int L[4] = {4, 4, 4, 8}; /* or QF_TEST_BLAS_DIMS */
 enum { NR_MAX = 32 }; /* the widest shape tested: coarse, 8 colours */
 static int64_t V;
 static double *X0, *Y0, *Z0, *W0, *U0, *tmp; /* random global arrays, NR_MAX reals a site */
@@ -266,6 +266,36 @@ static void check_reduce(ctx *c, int parity)
           e5, e6);
     double worst = fmax(fmax(fmax(e1, e2), fmax(e3, e4)), fmax(e5, e6));
     worst_reduce[c->pi] = fmax(worst_reduce[c->pi], worst);
+}
+
+/* ---- the CPU team's chunks (codelets/blas_team.h): on a lattice of one block without CUDA workers a
+ * large task's chunks are shared among the team, and its sums are the same to the last bit whatever
+ * the team's size ---- */
+static void check_team_sizes(ctx *c, int parity)
+{
+    static const char *const sizes[] = {"1", "2", "3", "7"};
+    cplx first[3] = {0};
+    const char *saved = getenv("QF_CPU_TEAM");
+    char *keep = saved ? strdup(saved) : NULL;
+    if (load(c, c->x, X0) || load(c, c->y, Y0)) return;
+    for (unsigned k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        setenv("QF_CPU_TEAM", sizes[k], 1);
+        int rc = qf_blas_dot_norm2(c->r, c->r2, c->x, c->y, parity);
+        cplx d = get(c->r), n = get(c->r2);
+        rc = rc || qf_blas_norm2(c->r, c->y, parity);
+        cplx m = get(c->r);
+        CHECK(rc == 0, "%s, parity %d: reductions with a team of %s: %s", c->tag, parity, sizes[k], qf_last_error());
+        if (k == 0) first[0] = d, first[1] = n, first[2] = m;
+        else
+            CHECK(d == first[0] && n == first[1] && m == first[2],
+                  "%s, parity %d: a team of %s threads sums <x, y>, |x|^2, |y|^2 = (%.17g %.17g) %.17g %.17g, one "
+                  "thread (%.17g %.17g) %.17g %.17g",
+                  c->tag, parity, sizes[k], creal(d), cimag(d), creal(n), creal(m), creal(first[0]), cimag(first[0]),
+                  creal(first[1]), creal(first[2]));
+    }
+    if (keep) setenv("QF_CPU_TEAM", keep, 1);
+    else unsetenv("QF_CPU_TEAM");
+    free(keep);
 }
 
 /* ---- several fields against one: NMULTI x_k (more than one task's QF_BLAS_MULTI_MAX), x_k a mix of
@@ -1119,6 +1149,8 @@ static void test_case(const qf_lattice *lat, const qf_field_shape *shape, qf_pre
         }
         check_bicgstab_ratio(&c, parity);
         check_chain(&c, parity);
+        /* (the team runs without CUDA workers only; the GPUs' sums vary in their last bits from run to run) */
+        if (lat->nblocks == 1 && qf_runtime_ncuda_workers() == 0) check_team_sizes(&c, parity);
         if (full) check_cg(&c, parity);
     }
     if (full) check_scalar_chain(&c);
@@ -1220,10 +1252,11 @@ static void test_errors(const qf_lattice *lat, const qf_lattice *other)
     CHECK(ok && v == 3.0, "a sequence without failure runs its calls and ends in success (%g)", v);
 
     /* after the refusals, the same fields and scalars still work */
-    static double ones[4 * 4 * 4 * 8 * 24];
-    for (size_t k = 0; k < sizeof ones / sizeof ones[0]; k++) ones[k] = 1.0;
+    double *ones = malloc((size_t)V * 24 * sizeof(double));
+    for (int64_t k = 0; k < V * 24; k++) ones[k] = 1.0;
     CHECK(qf_field_import(w, ones) == 0 && qf_blas_norm2(s, w, 1) == 0, "norm after refused calls: %s",
           qf_last_error());
+    free(ones);
     cplx g = get(s);
     CHECK(creal(g) == V / 2 * 24, "norm after refused calls is %g (want %lld)", creal(g), (long long)(V / 2 * 24));
     qf_field_destroy(w);
@@ -1262,6 +1295,12 @@ int main(void)
 {
     int start = qf_test_start();
     if (start >= 0) return start;
+    /* a larger lattice (ctest's test_blas_team: 8 8 8 16) gives tasks that the CPU team shares */
+    const char *dims = getenv("QF_TEST_BLAS_DIMS");
+    if (dims && sscanf(dims, "%d %d %d %d", &L[0], &L[1], &L[2], &L[3]) != 4) {
+        CHECK(0, "QF_TEST_BLAS_DIMS='%s': give four extents", dims);
+        return qf_check_summary();
+    }
     V = (int64_t)L[0] * L[1] * L[2] * L[3];
     size_t n = (size_t)V * NR_MAX;
     X0 = malloc(n * sizeof(double));
@@ -1349,6 +1388,8 @@ int main(void)
             CHECK(0, "lattice: %s", qf_last_error());
             return qf_check_summary();
         }
+        /* the larger lattice: the one-block grid, whose tasks the team shares, and one of several blocks */
+        if (dims && g >= 2) continue;
         for (int k = 0; k < NSHAPES; k++)
             for (int pi = 0; pi < 2; pi++)
                 /* the iteration and the scalar chain on two grids, every operation on all four */

@@ -72,6 +72,8 @@ typedef struct {
     int buf[QF_BLAS_MAX_OPERANDS];   /* buffer index of each operand */
     int assign;                      /* the result scalar is the task's alone (W, a lattice of one block):
                                       * set it to the sum instead of adding into a STARPU_REDUX copy */
+    int team;                        /* the CPU function shares the task's chunks among the CPU team
+                                      * (codelets/blas_team.h) */
 } qf_blas_args;
 
 /* blas_shift, multi-shift CG's updates of nvec shifts in one pass over r (double or single fields):

@@ -1,0 +1,39 @@
+/* The BLAS codelets' chunks shared among the CPU team (blas_team.h): each thread takes a contiguous
+ * run of chunks, so that it streams through one part of the fields. */
+#include "blas_team.h"
+
+#include "cpu_team.h"
+
+typedef struct {
+    const qf_blas_args *a;
+    qf_blas_part_fn part;
+    void *ctx;
+} team_job;
+
+static void run_chunk(const team_job *j, int c)
+{
+    const qf_blas_args *a = j->a;
+    /* chunks of whole units (a half record is one), so that every chunk's loop starts on a unit */
+    int64_t unit = qf_blas_unit_elems(a->prec), units = a->n / unit;
+    int64_t first = units * c / QF_BLAS_TEAM_CHUNKS, end = units * (c + 1) / QF_BLAS_TEAM_CHUNKS;
+    qf_blas_args part = *a;
+    part.first = a->first + first * unit;
+    part.n = (end - first) * unit;
+    j->part(j->ctx, &part, c);
+}
+
+static void team_part(void *arg, int k, int n)
+{
+    const team_job *j = arg;
+    for (int c = QF_BLAS_TEAM_CHUNKS * k / n, end = QF_BLAS_TEAM_CHUNKS * (k + 1) / n; c < end; c++) run_chunk(j, c);
+}
+
+void qf_blas_team_run(const qf_blas_args *a, qf_blas_part_fn part, void *ctx)
+{
+    if (!a->team) {
+        part(ctx, a, 0);
+        return;
+    }
+    team_job j = {a, part, ctx};
+    qf_cpu_team_run(team_part, &j);
+}
