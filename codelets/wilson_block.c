@@ -7,6 +7,7 @@
  * in, R links, W|RW out, then R x if has_x, R clover if clover_on), tasks/dirac.c for the two hops of
  * an even-odd Mhat; each hop names its fields by buffer index (qf_wilson_block_args). */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "wilson_launch.h"
 
 static const void *optional(void *buffers[], int k)
@@ -54,14 +55,30 @@ static int eo_pass(void *buffers[], const qf_wilson_block_args *a)
     return qf_wilson_eo_pass_run(&h[0].a, &h[1].a, second.dst, first.src, first.gauge, first.clover, second.clover);
 }
 
+/* One hop's time slices shared among the CPU team: each output site is computed from its neighbours
+ * alone, so the parts need no order and give the bits of one thread. */
+typedef struct {
+    const qf_wilson_args *a;
+    hop_buffers p;
+} hop_job;
+
+static void hop_part(void *arg, int k, int n)
+{
+    const hop_job *j = arg;
+    int T = j->a->ext[3], lo = T * k / n, hi = T * (k + 1) / n;
+    if (lo < hi) qf_wilson_interior_run_slices(j->a, lo, hi, j->p.dst, j->p.src, j->p.gauge, j->p.x, j->p.clover);
+}
+
+/* On CPU workers the task is all of the one block's work, so the team shares it (cpu_team.h): a hop
+ * at a time, each hop's slices among the threads. */
 static void wilson_block_cpu(void *buffers[], void *cl_arg)
 {
     const qf_wilson_block_args *a = (const qf_wilson_block_args *)cl_arg;
     if (eo_pass(buffers, a)) return;
     for (int k = 0; k < a->nhops; k++) {
-        hop_buffers p;
-        pointers(buffers, &a->hop[k], &p);
-        qf_wilson_interior_run(&a->hop[k].a, p.dst, p.src, p.gauge, p.x, p.clover);
+        hop_job j = {.a = &a->hop[k].a};
+        pointers(buffers, &a->hop[k], &j.p);
+        qf_cpu_team_run(hop_part, &j);
     }
 }
 

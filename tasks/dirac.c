@@ -25,8 +25,8 @@ struct qf_dirac {
     qf_face_set faces_half;     /* faces of one parity for the even-odd operators */
     qf_face_set faces_pair;     /* the odd intermediate's faces where both hops run as one task (wilson_pair) */
     qf_field *tmp[3];           /* temporaries: [0] odd intermediate, [1] even pre-step, [2] products */
-    int eo_pass;                /* the Schur hops are a pair the CPU pass runs (pass_fits) */
-    int block_pass;             /* ... on each block of several, as wilson_pair's CPU function */
+    int block_pass;             /* the Schur hops are a pair the CPU pass runs on each block of several
+                                 * (block_pass_fits), as wilson_pair's CPU function */
     qf_dirac *twin[3];          /* owned: this operator in another precision, by qf_precision (qf_dirac_in_precision) */
 };
 
@@ -96,7 +96,8 @@ static int hop_stencil(qf_dirac *d, qf_field *out, const qf_field *in, const hop
                        .extra = {s->x, s->clover_on ? s->clover : NULL},
                        .nfaces = 1,
                        .faces = {faces},
-                       .direct_reads_links = 1};
+                       .direct_reads_links = 1,
+                       .fused_shares_cpus = 1 /* wilson_block on a one-block lattice: cpu_team.h */};
     return qf_wilson_stages(d->lat, &h, names, st->stage);
 }
 
@@ -258,11 +259,11 @@ static int run_hops_paired(qf_dirac *d, const qf_dirac_hop *h, int dagger, qf_fi
     return rc;
 }
 
-/* Whether the operator's Schur hops are an even-odd pair that the CPU pass runs in one pass over the odd
- * sites (codelets/wilson_eo_pass.c) by fits: wilson_block's, sharing the CPU workers' cores, on a
- * one-block lattice, or wilson_pair's on each block of several; the same for D^dagger, whose hops
- * differ only in their signs. Worked out once, when the operator is built. */
-static int pass_fits(const qf_dirac *d, int (*fits)(const qf_wilson_args *, const qf_wilson_args *))
+/* Whether the operator's Schur hops are an even-odd pair that wilson_pair's CPU function runs in one
+ * pass over the odd sites of each block of several (codelets/wilson_eo_pass.c; on a one-block lattice
+ * wilson_block decides for itself); the same for D^dagger, whose hops differ only in their signs. Worked
+ * out once, when the operator is built. */
+static int block_pass_fits(const qf_dirac *d)
 {
     qf_dirac_hop h[QF_DIRAC_MAX_HOPS];
     int n;
@@ -274,13 +275,13 @@ static int pass_fits(const qf_dirac *d, int (*fits)(const qf_wilson_args *, cons
         qf_wilson_gather_args g;
         qf_wilson_hop_args(d->lat, &w, &g, &a[k]);
     }
-    return fits(&a[0], &a[1]);
+    return qf_wilson_eo_pass_block_fits(&a[0], &a[1]);
 }
 
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
 static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
-    if (qf_stencil_fuses(d->lat, d->eo_pass))
+    if (qf_stencil_fuses(d->lat, 1)) /* wilson_block's CPU function shares the block among the CPU team */
         return run_hops_fused(d, h, n, dagger, out, in);
     if (pairs_hops(d, h, n)) return run_hops_paired(d, h, dagger, out, in);
     qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */
@@ -455,8 +456,7 @@ static int dirac_build(qf_dirac **out, const qf_field *gauge, const qf_dirac_par
     d->p = *p;
     d->form = form;
     d->lat = lat;
-    d->eo_pass = pass_fits(d, qf_wilson_eo_pass_fits);
-    d->block_pass = pass_fits(d, qf_wilson_eo_pass_block_fits);
+    d->block_pass = block_pass_fits(d);
     /* the operator's own fields live where its tasks run: no pinned host copies */
     int rc = qf_field_create_scratch(&d->gauge, lat, QF_FIELD_GAUGE, p->prec) || qf_field_convert(d->gauge, gauge);
     d->links = d->gauge;
