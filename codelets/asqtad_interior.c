@@ -5,23 +5,45 @@
  * would pay StarPU's latency between dependent tasks twice on a lone GPU and move the faces.
  * Buffers: R in, R asqtad links, W|RW out, [R x]. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "kernels/staggered.h"
 
 #if QF_HAVE_CUDA
 void qf_asqtad_interior_cuda(void *buffers[], void *cl_arg);
 #endif
 
+typedef struct {
+    const qf_asqtad_args *a;
+    const void *in, *links, *x;
+    void *out;
+} interior_job;
+
+/* Part k of n of the sites (all of them for n = 1); each output site is computed from its neighbours
+ * alone, so the parts give the bits of one thread. */
+static void interior_part(void *arg, int k, int n)
+{
+    const interior_job *j = arg;
+    int64_t first, end;
+    qf_cpu_team_share(qf_parity_nsites(j->a->ext, j->a->parity), k, n, &first, &end);
+    QF_WITH_PRECISION(j->a->prec, P, {
+        qf_asqtad_args b = *j->a;
+        b.prec = P;
+        for (int64_t i = first; i < end; i++) qf_asqtad_interior_site(&b, j->in, j->links, j->out, j->x, i);
+    });
+}
+
+/* The fused hop of a one-block lattice (wrap) is all of the block's work: the CPU team shares it
+ * (cpu_team.h); the interior of one block of several runs beside the other blocks' on one core. */
 static void asqtad_interior_cpu(void *buffers[], void *cl_arg)
 {
     const qf_asqtad_args *a = cl_arg;
-    const void *in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), *links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    void *out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]);
-    const void *x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[3]) : NULL;
-    QF_WITH_PRECISION(a->prec, P, {
-        qf_asqtad_args b = *a;
-        b.prec = P;
-        for (int64_t i = 0, n = qf_parity_nsites(b.ext, b.parity); i < n; i++) qf_asqtad_interior_site(&b, in, links, out, x, i);
-    });
+    interior_job j = {.a = a,
+                      .in = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                      .links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                      .out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]),
+                      .x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[3]) : NULL};
+    if (a->wrap) qf_cpu_team_run(interior_part, &j);
+    else interior_part(&j, 0, 1);
 }
 
 static struct starpu_perfmodel asqtad_interior_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_asqtad_interior"};
