@@ -127,7 +127,7 @@ static int plan_create(qf_direct_plan *p, const qf_lattice *lat, const qf_dirac_
     qf_direct_plan_hops(p, lat, dp, form);
     /* as tasks/dirac.c chooses the pass: one block, fused where the fused stage shares the CPUs */
     p->eo_pass = p->nblocks == 1 && p->nhops == 2 && p->hop[1].src == p->hop[0].dst && p->hop[1].x == p->hop[0].src &&
-                 qf_wilson_eo_pass_fits(&p->hop[0].a, &p->hop[1].a) && qf_runtime_fuse_blocks(1);
+                 qf_wilson_eo_pass_fits(&p->hop[0].a, &p->hop[1].a) && qf_runtime_fuse_blocks();
     /* and on several blocks, where tasks/dirac.c pairs the hops because the pair runs the pass */
     p->block_pass = p->nblocks > 1 && lat->nprocs == 1 && p->nhops == 2 && p->hop[1].src == p->hop[0].dst &&
                     p->hop[1].x == p->hop[0].src && p->hop[0].x < 0 &&

@@ -23,12 +23,11 @@ extern "C" {
 int qf_runtime_mpi_active(void);
 
 /* Whether an operator on a lattice of one block runs each hop as one fused task (tasks/stencil.h)
- * rather than a gather, an interior and an exterior: QF_STENCIL_FUSE=auto (the default: where CUDA
- * workers run, since a lone GPU pays StarPU's latency between dependent tasks, while on CPU workers
- * the gather and the interior of a block run side by side; and everywhere for a fused task that
- * shares its sites among the CPU cores itself, fused_shares_cpus), always or never, read when the
- * runtime starts (runtime.c). */
-int qf_runtime_fuse_blocks(int fused_shares_cpus);
+ * rather than a gather, an interior and an exterior: QF_STENCIL_FUSE=auto (the default) or always,
+ * since a lone GPU pays StarPU's latency between dependent tasks and every fused stage's CPU function
+ * shares the block's sites among the CPU team itself (codelets/cpu_team.h); never gives the three
+ * stages back for comparison. Read when the runtime starts (runtime.c). */
+int qf_runtime_fuse_blocks(void);
 /* Whether the two hops of an even-odd Wilson operator on a lattice of several blocks in one process,
  * an application of which moves bytes bytes, run as one task a block (wilson_pair, tasks/dirac.c),
  * which reads the links once from memory instead of twice, and in one pass over the odd sites where

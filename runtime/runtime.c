@@ -21,7 +21,6 @@
 static int started, rank, nprocs = 1;
 enum { FUSE_AUTO, FUSE_ALWAYS, FUSE_NEVER };
 static int fuse_mode;   /* QF_STENCIL_FUSE */
-static int fuse_blocks; /* qf_runtime_fuse_blocks for a fused stage that runs on one core */
 static long last_level_cache; /* bytes, for qf_runtime_pair_hops */
 static int direct_mode;       /* QF_STENCIL_DIRECT, as fuse_mode */
 static int direct_hops;       /* qf_runtime_direct_hops */
@@ -274,8 +273,8 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
     if (check_workers(opt)) return QF_ERROR;
     const char *fuse = getenv("QF_STENCIL_FUSE");
     if (fuse && *fuse && strcmp(fuse, "auto") && strcmp(fuse, "always") && strcmp(fuse, "never"))
-        return qf_fail("QF_STENCIL_FUSE=%s in the environment: use auto (fuse the stages of a one-block lattice "
-                       "where CUDA workers run, and of the coarse operators everywhere; run both hops of the "
+        return qf_fail("QF_STENCIL_FUSE=%s in the environment: use auto (fuse the stages of a one-block lattice, "
+                       "whose fused tasks share the CPU cores among a team of threads; run both hops of the "
                        "even-odd operator as one task a block where only CPU workers run and its fields exceed the "
                        "last-level cache), always or never",
                        fuse);
@@ -361,7 +360,6 @@ int qf_runtime_init(const qf_runtime_options *opt, int *argc, char ***argv)
                        "nodes");
     }
     trust_system_memory();
-    fuse_blocks = fuse_mode == FUSE_AUTO ? starpu_cuda_worker_get_count() > 0 : fuse_mode == FUSE_ALWAYS;
     direct_hops = direct_mode == FUSE_AUTO ? qf_runtime_default_direct_hops((int)starpu_cpu_worker_get_count(),
                                                                             (int)starpu_cuda_worker_get_count())
                                            : direct_mode == FUSE_ALWAYS;
@@ -427,7 +425,7 @@ void qf_runtime_barrier(void)
 }
 
 int qf_runtime_rank(void) { return rank; }
-int qf_runtime_fuse_blocks(int fused_shares_cpus) { return fuse_blocks || (fused_shares_cpus && fuse_mode == FUSE_AUTO); }
+int qf_runtime_fuse_blocks(void) { return fuse_mode != FUSE_NEVER; }
 int qf_runtime_direct_hops(const qf_lattice *lat) { return lat->nblocks > 1 && lat->nprocs == 1 && direct_hops; }
 int qf_runtime_pair_hops(int64_t bytes, int pass)
 {

@@ -51,8 +51,7 @@ static int hop(qf_asqtad *op, qf_field *out, const qf_field *in, int parity, dou
                     .links = op->links,
                     .extra = {x, NULL},
                     .nfaces = FACE_SETS,
-                    .faces = {&op->faces[0], &op->faces[1]},
-                    .fused_shares_cpus = 1 /* asqtad_interior with wrap on a one-block lattice: cpu_team.h */};
+                    .faces = {&op->faces[0], &op->faces[1]}};
     if (qf_asqtad_stages(op->lat, &h, stage_names[op->p.prec == QF_SINGLE], s.stage)) return QF_ERROR;
     int rc = qf_stencil_apply(&s);
     qf_codelet_stages_free(s.stage, QF_STENCIL_NSTAGES);

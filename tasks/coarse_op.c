@@ -60,8 +60,7 @@ static int hop(coarse_op *op, qf_field *out, const qf_field *in, const coarse_ho
                     .gather_without_links = 1,
                     .extra = {h->x, h->local_on != QF_CLOVER_NONE && h->local_inverse ? applied_xinv(op) : NULL},
                     .nfaces = 1,
-                    .faces = {h->parity < 0 ? &op->faces_full : &op->faces_half},
-                    .fused_shares_cpus = 1 /* mg_coarse_interior on a one-block lattice: cpu_team.h */};
+                    .faces = {h->parity < 0 ? &op->faces_full : &op->faces_half}};
     if (qf_coarse_stages(op->lat, &c, stage_names[op->prec == QF_SINGLE], s.stage)) return QF_ERROR;
     int rc = qf_stencil_apply(&s);
     qf_codelet_stages_free(s.stage, QF_STENCIL_NSTAGES);

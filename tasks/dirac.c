@@ -96,8 +96,7 @@ static int hop_stencil(qf_dirac *d, qf_field *out, const qf_field *in, const hop
                        .extra = {s->x, s->clover_on ? s->clover : NULL},
                        .nfaces = 1,
                        .faces = {faces},
-                       .direct_reads_links = 1,
-                       .fused_shares_cpus = 1 /* wilson_block on a one-block lattice: cpu_team.h */};
+                       .direct_reads_links = 1};
     return qf_wilson_stages(d->lat, &h, names, st->stage);
 }
 
@@ -281,7 +280,7 @@ static int block_pass_fits(const qf_dirac *d)
 /* out = the hops h[0 .. n-1] of one application, with D^dagger when dagger. */
 static int run_hops(qf_dirac *d, const qf_dirac_hop *h, int n, int dagger, qf_field *out, const qf_field *in)
 {
-    if (qf_stencil_fuses(d->lat, 1)) /* wilson_block's CPU function shares the block among the CPU team */
+    if (qf_stencil_fuses(d->lat))
         return run_hops_fused(d, h, n, dagger, out, in);
     if (pairs_hops(d, h, n)) return run_hops_paired(d, h, dagger, out, in);
     qf_field *fields[3] = {NULL, out, d->tmp[0]}; /* QF_HOP_IN, QF_HOP_OUT, QF_HOP_TMP; in is read only */

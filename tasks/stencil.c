@@ -38,10 +38,7 @@ static int insert(const qf_stencil *s, const qf_codelet_stage *st, int b, buffer
     return qf_task_check(ret, st->cl->name);
 }
 
-int qf_stencil_fuses(const qf_lattice *lat, int fused_shares_cpus)
-{
-    return lat->nblocks == 1 && qf_runtime_fuse_blocks(fused_shares_cpus);
-}
+int qf_stencil_fuses(const qf_lattice *lat) { return lat->nblocks == 1 && qf_runtime_fuse_blocks(); }
 
 /* The hop of each block as one task reading its neighbours' blocks where they are: no faces. */
 static int apply_direct(const qf_stencil *s)
@@ -146,7 +143,7 @@ int qf_stencil_exteriors(const qf_stencil *s)
 int qf_stencil_apply(const qf_stencil *s)
 {
     if (check_face_sets(s)) return QF_ERROR;
-    if (s->stage[QF_STENCIL_FUSED].cl && qf_stencil_fuses(s->in->lat, s->fused_shares_cpus)) return apply_fused(s);
+    if (s->stage[QF_STENCIL_FUSED].cl && qf_stencil_fuses(s->in->lat)) return apply_fused(s);
     if (s->stage[QF_STENCIL_DIRECT].cl && qf_runtime_direct_hops(s->in->lat)) return apply_direct(s);
     return qf_stencil_gathers(s) || interiors(s) || qf_stencil_exteriors(s);
 }

@@ -43,7 +43,6 @@ typedef struct {
     const qf_field *extra[QF_STENCIL_MAX_EXTRA];  /* read by interior and exterior; NULL: none */
     int nfaces;                                   /* face sets, 1 .. QF_STENCIL_MAX_FACE_SETS */
     const qf_face_set *faces[QF_STENCIL_MAX_FACE_SETS];
-    int fused_shares_cpus; /* the fused stage's CPU codelet shares the block's sites among the CPU team */
     int direct_reads_links; /* the direct stage reads the -mu neighbours' links (backward hops) */
 } qf_stencil;
 
@@ -55,9 +54,8 @@ int qf_stencil_exteriors(const qf_stencil *s);
 /* The eight faces of set that block b's exterior reads, in its buffer order: d[2 mu] the -mu
  * neighbour's side-1 face, d[2 mu + 1] the +mu neighbour's side-0 face (R). */
 void qf_stencil_neighbour_faces(const qf_face_set *set, const qf_lattice *lat, int b, struct starpu_data_descr *d);
-/* Whether graphs on lat run a block's stages fused (one block, and qf_runtime_fuse_blocks for a fused
- * stage that does or does not share its sites among the CPU cores): what the stencil does with a fused
- * stage, and what an operator asks before fusing more than one hop. */
-int qf_stencil_fuses(const qf_lattice *lat, int fused_shares_cpus);
+/* Whether graphs on lat run a block's stages fused (one block, and qf_runtime_fuse_blocks): what the
+ * stencil does with a fused stage, and what an operator asks before fusing more than one hop. */
+int qf_stencil_fuses(const qf_lattice *lat);
 
 #endif
