@@ -3,6 +3,7 @@
  * its region, then the Naik links, with no message. Buffers: R extended links, RW asqtad links (the
  * fat links' one-link start in them), SCRATCH S1, SCRATCH S2 (one matrix an extended site). */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "kernels/staggered.h"
 
 #if QF_HAVE_CUDA
@@ -15,15 +16,35 @@ typedef struct {
     void *s[2], *links;
 } smear_cpu;
 
+/* one step's region sites: each writes its own S and fat link from the step before's */
+typedef struct {
+    const smear_cpu *c;
+    const qf_asqtad_ext_step *st;
+    int own;
+    const void *w;
+    void *keep;
+} step_job;
+
+static void step_part(void *arg, int64_t first, int64_t end)
+{
+    const step_job *j = arg;
+    for (int64_t t = first; t < end; t++) qf_asqtad_ext_staple_site(j->st, j->own, j->c->e, j->w, j->keep, j->c->links, t);
+}
+
+static void long_part(void *arg, int64_t first, int64_t end)
+{
+    const smear_cpu *c = arg;
+    for (int64_t s = first; s < end; s++) qf_asqtad_ext_long_site(c->a->ext, c->a->naik, c->e, c->links, s);
+}
+
 static void step_cpu(const smear_cpu *c, int mu, int nu, double coef, int own, int w_from, int keep)
 {
     qf_asqtad_ext_step st = {.mu = mu, .nu = nu, .w_stride = w_from ? 1 : QF_NDIM, .w_slot = w_from ? 0 : mu, .coef = coef};
     memcpy(st.ext, c->a->ext, sizeof st.ext);
     int lo[QF_NDIM], R[QF_NDIM];
     qf_asqtad_ext_region(st.ext, own, lo, R);
-    const void *w = w_from ? c->s[w_from - 1] : c->e;
-    void *k = keep ? c->s[keep - 1] : NULL;
-    for (int64_t t = 0, n = qf_volume(R); t < n; t++) qf_asqtad_ext_staple_site(&st, own, c->e, w, k, c->links, t);
+    step_job j = {c, &st, own, w_from ? c->s[w_from - 1] : c->e, keep ? c->s[keep - 1] : NULL};
+    qf_cpu_team_range(c->a->team, qf_volume(R), step_part, &j);
 }
 
 static void asqtad_ext_smear_cpu(void *buffers[], void *cl_arg)
@@ -35,7 +56,7 @@ static void asqtad_ext_smear_cpu(void *buffers[], void *cl_arg)
 #define STEP(mu, nu, coef, own, w_from, keep) step_cpu(&c, mu, nu, coef, own, w_from, keep)
     QF_ASQTAD_EXT_STEPS(a, STEP);
 #undef STEP
-    for (int64_t s = 0, n = qf_volume(a->ext); s < n; s++) qf_asqtad_ext_long_site(a->ext, a->naik, c.e, c.links, s);
+    qf_cpu_team_range(a->team, qf_volume(a->ext), long_part, &c);
 }
 
 static struct starpu_perfmodel asqtad_ext_smear_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_asqtad_ext_smear"};
@@ -56,7 +77,8 @@ int qf_insert_asqtad_ext_smear(qf_field *links, starpu_data_handle_t e, starpu_d
                                int b, double staple3, double staple5, double staple7, double lepage, double naik)
 {
     const qf_lattice *lat = links->lat;
-    qf_asqtad_ext_args a = {.staple3 = staple3, .staple5 = staple5, .staple7 = staple7, .lepage = lepage, .naik = naik};
+    qf_asqtad_ext_args a = {.staple3 = staple3, .staple5 = staple5, .staple7 = staple7, .lepage = lepage, .naik = naik,
+                            .team = qf_cpu_team_shares(lat)};
     memcpy(a.ext, lat->block, sizeof a.ext);
     int ret = QF_TASK_INSERT_BLOCK(lat, b, &qf_cl_asqtad_ext_smear, STARPU_R, e, STARPU_RW, qf_field_block(links, b),
                                    STARPU_SCRATCH, s1, STARPU_SCRATCH, s2, QF_ARGS(a), 0);

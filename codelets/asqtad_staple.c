@@ -5,10 +5,24 @@
  * one, RW asqtad links, [R W], [W S]. */
 #include "codelets.h"
 #include "asqtad_staple_args.h"
+#include "cpu_team.h"
 
 #if QF_HAVE_CUDA
 void qf_asqtad_staple_cuda(void *buffers[], void *cl_arg);
 #endif
+
+typedef struct {
+    const qf_asqtad_staple_args *a;
+    const void *w, *v, *uface, *fwd, *bwd;
+    void *links, *keep;
+} staple_job;
+
+static void staple_part(void *arg, int64_t first, int64_t end)
+{
+    const staple_job *j = arg;
+    for (int64_t s = first; s < end; s++)
+        qf_asqtad_staple_site(j->a, j->w, j->v, j->uface, j->fwd, j->bwd, j->links, j->keep, s);
+}
 
 static void asqtad_staple_cpu(void *buffers[], void *cl_arg)
 {
@@ -16,11 +30,15 @@ static void asqtad_staple_cpu(void *buffers[], void *cl_arg)
     const void *v = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
     int k = 5;
     const void *w = a->w_is_v ? v : (const void *)STARPU_VECTOR_GET_PTR(buffers[k++]);
-    void *keep = a->keep ? (void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL;
-    for (int64_t s = 0, n = qf_volume(a->ext); s < n; s++)
-        qf_asqtad_staple_site(a, w, v, (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
-                              (const void *)STARPU_VECTOR_GET_PTR(buffers[2]), (const void *)STARPU_VECTOR_GET_PTR(buffers[3]),
-                              (void *)STARPU_VECTOR_GET_PTR(buffers[4]), keep, s);
+    staple_job j = {a,
+                    w,
+                    v,
+                    (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                    (const void *)STARPU_VECTOR_GET_PTR(buffers[2]),
+                    (const void *)STARPU_VECTOR_GET_PTR(buffers[3]),
+                    (void *)STARPU_VECTOR_GET_PTR(buffers[4]),
+                    a->keep ? (void *)STARPU_VECTOR_GET_PTR(buffers[k]) : NULL};
+    qf_cpu_team_range(a->team, qf_volume(a->ext), staple_part, &j);
 }
 
 static struct starpu_perfmodel asqtad_staple_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_asqtad_staple"};
@@ -41,6 +59,7 @@ int qf_insert_asqtad_staple(const qf_field *v, const qf_field *w, const qf_face_
 {
     const qf_lattice *lat = v->lat;
     qf_asqtad_staple_args args = qf_asqtad_staple_args_make(v, w, mu, nu, coef, keep != NULL), *a = &args;
+    args.team = qf_cpu_team_shares(lat);
     struct starpu_data_descr d[7] = {
         {qf_field_block(v, b), STARPU_R},
         {qf_field_face(v, qf_block_neighbour(b, lat->blocks, a->mu, +1), a->mu, 0), STARPU_R},

@@ -5,6 +5,7 @@
 #include "codelets.h"
 #include "blas_launch.h"
 #include "blas_team.h"
+#include "cpu_team.h"
 
 int qf_blas_insert(struct starpu_codelet *cl, qf_blas_args *args, const qf_blas_range *r,
                    const struct starpu_data_descr *ops, int nops)
@@ -28,10 +29,7 @@ int qf_blas_insert_args(struct starpu_codelet *cl, qf_blas_args *args, size_t by
                        cl->name, (long long)r->first, (long long)(r->first + r->n - 1), QF_BLAS_HALF_BATCH,
                        QF_BLAS_HALF_BATCH);
     args->assign = r->assign;
-    /* a one-block lattice's task is its process's only work at the time on CPUs alone; with CUDA workers
-     * the team's threads would take the cores of the GPUs' worker threads */
-    args->team = r->lat && r->lat->nlocal_blocks == 1 && r->n >= QF_BLAS_TEAM_MIN_ELEMS &&
-                 starpu_cuda_worker_get_count() == 0;
+    args->team = qf_cpu_team_shares(r->lat) && r->n >= QF_CPU_TEAM_MIN_REALS;
     struct starpu_data_descr d[QF_BLAS_MAX_OPERANDS];
     int n = 0;
     for (int k = 0; k < QF_BLAS_MAX_OPERANDS; k++) args->buf[k] = -1;

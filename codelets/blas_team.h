@@ -11,9 +11,6 @@
 #include "kernels/blas.h"
 
 #define QF_BLAS_TEAM_CHUNKS 64
-/* Elements below which a task stays on its worker: a team run costs a few microseconds to wake the
- * threads, a chunk of a smaller task too little to pay for it. */
-#define QF_BLAS_TEAM_MIN_ELEMS (1 << 15)
 
 /* The codelet's loop on part's elements (part->first, part->n), its sums into slot chunk. */
 typedef void (*qf_blas_part_fn)(void *ctx, const qf_blas_args *part, int chunk);

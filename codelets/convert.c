@@ -1,5 +1,6 @@
 /* Codelet convert: copies a block into a field of another precision (kernels/convert.h). */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "kernels/convert.h"
 #include "kernels/face.h"
 
@@ -11,12 +12,21 @@ void qf_convert_cuda(void *buffers[], void *cl_arg);
  * fold into one typed loop that the compiler vectorises: through qf_convert_item each real was a call
  * and two precision tests (3.7% of a 2-core multigrid solve's samples, bench/RESULTS.md). Half
  * precision goes a record at a time (its norm covers the record). */
-static void convert_cpu(void *buffers[], void *cl_arg)
+typedef struct {
+    const qf_convert_args *a;
+    const void *src;
+    void *dst;
+} convert_job;
+
+/* items [first, end) of the task's */
+static void convert_part(void *arg, int64_t first, int64_t end)
 {
-    const qf_convert_args *a = cl_arg;
-    const void *src = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    void *dst = (void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    int64_t first = qf_convert_first(a), end = first + qf_convert_count(a);
+    const convert_job *j = arg;
+    const qf_convert_args *a = j->a;
+    const void *src = j->src;
+    void *dst = j->dst;
+    first += qf_convert_first(a);
+    end += qf_convert_first(a);
     if (qf_convert_by_record(a)) {
         for (int64_t i = first; i < end; i++) qf_convert_item(src, dst, a, i);
         return;
@@ -24,6 +34,13 @@ static void convert_cpu(void *buffers[], void *cl_arg)
     QF_WITH_PRECISION(a->src_prec, PS, QF_WITH_PRECISION(a->dst_prec, PD, {
         for (int64_t i = first; i < end; i++) qf_real_set(dst, PD, (size_t)i, qf_real_get(src, PS, (size_t)i));
     }));
+}
+
+static void convert_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_convert_args *a = cl_arg;
+    convert_job j = {a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (void *)STARPU_VECTOR_GET_PTR(buffers[1])};
+    qf_cpu_team_range(a->team, qf_convert_count(a), convert_part, &j);
 }
 
 static struct starpu_perfmodel convert_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_convert"};
@@ -51,6 +68,7 @@ int qf_insert_convert(qf_field *dst, const qf_field *src, int b, int parity)
                          .src_prec = src->prec,
                          .dst_prec = dst->prec,
                          .layout = qf_field_shape_half_layout(&dst->shape)};
+    a.team = qf_cpu_team_shares(dst->lat) && a.nsites * rec >= QF_CPU_TEAM_MIN_REALS;
     /* one parity keeps the other's values, which must then be valid where the task runs */
     struct starpu_data_descr d[2] = {{qf_field_block(src, b), STARPU_R},
                                      {qf_field_block(dst, b), parity < 0 ? STARPU_W : STARPU_RW}};

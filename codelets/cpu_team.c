@@ -81,3 +81,32 @@ void qf_cpu_team_run(qf_cpu_team_fn fn, void *arg)
     pthread_mutex_unlock(&team.lock);
     pthread_mutex_unlock(&team.run);
 }
+
+int qf_cpu_team_shares(const qf_lattice *lat)
+{
+    return lat && lat->nlocal_blocks == 1 && starpu_cuda_worker_get_count() == 0;
+}
+
+typedef struct {
+    qf_cpu_range_fn fn;
+    void *arg;
+    int64_t count;
+} range_job;
+
+static void range_part(void *arg, int k, int n)
+{
+    const range_job *j = arg;
+    int64_t first, end;
+    qf_cpu_team_share(j->count, k, n, &first, &end);
+    if (first < end) j->fn(j->arg, first, end);
+}
+
+void qf_cpu_team_range(int share, int64_t count, qf_cpu_range_fn fn, void *arg)
+{
+    if (!share) {
+        fn(arg, 0, count);
+        return;
+    }
+    range_job j = {fn, arg, count};
+    qf_cpu_team_run(range_part, &j);
+}

@@ -1,12 +1,15 @@
 /* A team of threads for a CPU codelet that runs one long task over several cores: the coarsest
  * multigrid solve (mg_coarse_solve), a serial step of the K-cycle during which the other CPU workers
- * have nothing to run. StarPU 1.3 gives parallel tasks only to the pheft and peager policies, so the
+ * have nothing to run, and every task of a lattice of one block a process on CPUs alone
+ * (qf_cpu_team_shares), which is then all of the process's work. StarPU 1.3 gives parallel tasks only to the pheft and peager policies, so the
  * task spreads its own loops: qf_cpu_team_run(fn, arg) runs fn(arg, k, n) for k = 0 .. n-1, k = 0 on
  * the calling worker and the others on the team's threads, and returns when all have. The threads
  * sleep between runs and may run on any core (not on the calling worker's binding); n is
  * qf_cpu_team_size(): QF_CPU_TEAM (1 to 64) or the number of CPU workers. */
 #ifndef QF_CPU_TEAM_H
 #define QF_CPU_TEAM_H
+
+#include "quarkflow/qf_lattice.h"
 
 #include <stdint.h>
 
@@ -23,5 +26,22 @@ static inline void qf_cpu_team_share(int64_t count, int k, int n, int64_t *first
     *first = count * k / n;
     *end = count * (k + 1) / n;
 }
+
+/* Whether a task on one of lat's blocks is all of its process's CPU work while it runs, so that it
+ * should share its loops among the team: one block a process and no CUDA workers (with them the team's
+ * threads would take the cores of the GPU worker threads). Decided at insert, kept in the task's
+ * arguments. */
+int qf_cpu_team_shares(const qf_lattice *lat);
+
+/* Reals below which a streaming task (a copy, an update) stays on its worker: a team run costs a few
+ * microseconds to wake the threads, a part of a smaller task too little to pay for it. */
+#define QF_CPU_TEAM_MIN_REALS (1 << 15)
+
+/* A codelet's loop over the units [first, end) of its task: sites, aggregates, records. */
+typedef void (*qf_cpu_range_fn)(void *arg, int64_t first, int64_t end);
+
+/* fn over [0, count): in contiguous parts shared among the team where share, else in one call on the
+ * worker. Each unit's results must be written by its part alone (sums over units stay in one call). */
+void qf_cpu_team_range(int share, int64_t count, qf_cpu_range_fn fn, void *arg);
 
 #endif

@@ -2,17 +2,29 @@
  * the seed, the stream and the global site (kernels/random.h), so that a field is the same for every
  * block grid and worker. Buffers: W block. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "kernels/random.h"
 
 #if QF_HAVE_CUDA
 void qf_field_gaussian_cuda(void *buffers[], void *cl_arg);
 #endif
 
+typedef struct {
+    const qf_field_gaussian_args *a;
+    void *f;
+} gaussian_job;
+
+static void gaussian_part(void *arg, int64_t first, int64_t end)
+{
+    const gaussian_job *j = arg;
+    for (int64_t s = first; s < end; s++) qf_field_gaussian_site(j->a, j->f, s);
+}
+
 static void field_gaussian_cpu(void *buffers[], void *cl_arg)
 {
     const qf_field_gaussian_args *a = cl_arg;
-    void *f = (void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    for (int64_t s = 0, n = qf_volume(a->ext); s < n; s++) qf_field_gaussian_site(a, f, s);
+    gaussian_job j = {a, (void *)STARPU_VECTOR_GET_PTR(buffers[0])};
+    qf_cpu_team_range(a->team, qf_volume(a->ext), gaussian_part, &j);
 }
 
 static struct starpu_perfmodel field_gaussian_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_field_gaussian"};
@@ -32,7 +44,9 @@ struct starpu_codelet qf_cl_field_gaussian = {
 int qf_insert_field_gaussian(qf_field *f, int b, uint64_t seed, int stream)
 {
     const qf_lattice *lat = f->lat;
-    qf_field_gaussian_args a = {.site_reals = f->shape.site_reals, .seed = seed, .stream = stream, .prec = f->prec};
+    qf_field_gaussian_args a = {.site_reals = f->shape.site_reals, .seed = seed, .stream = stream, .prec = f->prec,
+                                .team = qf_cpu_team_shares(lat) &&
+                                        lat->block_volume * f->shape.site_reals >= QF_CPU_TEAM_MIN_REALS};
     memcpy(a.ext, lat->block, sizeof a.ext);
     memcpy(a.global, lat->global, sizeof a.global);
     qf_lattice_block_origin(lat, b, a.origin);

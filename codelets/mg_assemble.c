@@ -3,23 +3,33 @@
  * scratch buffer), counting the sites where X is singular (kernels/mg.h).
  * Buffers: R partial[j] (j < nfine), W links, W X^-1, SCRATCH, REDUX (or W) accumulator of 1 double. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "kernels/mg.h"
 
 #if QF_HAVE_CUDA
 void qf_mg_assemble_cuda(void *buffers[], void *cl_arg);
 #endif
 
-static void mg_assemble_cpu(void *buffers[], void *cl_arg)
+typedef struct {
+    const qf_mg_assemble_args *a;
+    void **buffers;
+    int64_t bad; /* a count: the parts' order does not matter */
+} assemble_job;
+
+/* the coarse sites [first, end): each has its own rows of links, X^-1 and scratch */
+static void assemble_part(void *arg, int64_t first, int64_t end)
 {
-    const qf_mg_assemble_args *a = cl_arg;
+    assemble_job *job = arg;
+    const qf_mg_assemble_args *a = job->a;
+    void **buffers = job->buffers;
     int nf = a->nfine, n = a->nvec, n2 = 2 * n, j;
     void *links = (void *)STARPU_VECTOR_GET_PTR(buffers[nf]);
     void *xinv = (void *)STARPU_VECTOR_GET_PTR(buffers[nf + 1]);
     qf_complex *work = (qf_complex *)STARPU_VECTOR_GET_PTR(buffers[nf + 2]);
-    double *bad = (double *)STARPU_VARIABLE_GET_PTR(buffers[nf + 3]);
+    int64_t bad = 0;
     qf_mg_geom g = {.nvec = n};
     for (int mu = 0; mu < QF_NDIM; mu++) g.fext[mu] = a->apb[mu], g.agg[mu] = 1; /* aggregates as sites */
-    for (int64_t s = 0, ns = qf_volume(a->cext); s < ns; s++) {
+    for (int64_t s = first; s < end; s++) {
         int64_t ai = qf_mg_coarse_site_source(&g, a->cext, a->ratio, s, &j);
         const double *p = (const double *)STARPU_VECTOR_GET_PTR(buffers[j]) + qf_mg_partial_offset(n, ai, 0, 0, 0);
         size_t lo = qf_coarse_matrix_offset(s, 0, n);
@@ -27,12 +37,21 @@ static void mg_assemble_cpu(void *buffers[], void *cl_arg)
         qf_complex *m = work + (size_t)s * 2 * n2 * n2, *inv = m + (size_t)n2 * n2;
         const double *x = p + (size_t)QF_MG_LOCAL * 2 * n2 * n2;
         for (int i = 0; i < n2 * n2; i++) m[i] = qf_cmake(x[2 * i], x[2 * i + 1]);
-        *bad += qf_mg_invert(m, inv, n2);
+        bad += qf_mg_invert(m, inv, n2);
         for (int i = 0; i < n2 * n2; i++) {
             qf_real_set(xinv, a->prec, (size_t)2 * ((size_t)s * n2 * n2 + i), inv[i].re);
             qf_real_set(xinv, a->prec, (size_t)2 * ((size_t)s * n2 * n2 + i) + 1, inv[i].im);
         }
     }
+    __atomic_fetch_add(&job->bad, bad, __ATOMIC_RELAXED);
+}
+
+static void mg_assemble_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_mg_assemble_args *a = cl_arg;
+    assemble_job j = {a, buffers, 0};
+    qf_cpu_team_range(a->team, qf_volume(a->cext), assemble_part, &j);
+    *(double *)STARPU_VARIABLE_GET_PTR(buffers[a->nfine + 3]) += (double)j.bad;
 }
 
 static struct starpu_perfmodel mg_assemble_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_assemble"};
@@ -55,7 +74,7 @@ int qf_insert_mg_assemble(qf_field *links, qf_field *xinv, int c, const qf_latti
                           struct starpu_data_descr singular)
 {
     const qf_lattice *cl = links->lat;
-    qf_mg_assemble_args a = {.nvec = nvec, .prec = links->prec};
+    qf_mg_assemble_args a = {.nvec = nvec, .prec = links->prec, .team = qf_cpu_team_shares(cl)};
     qf_lattice_coarse_ratio(cl, fine, a.ratio);
     a.nfine = (int)qf_volume(a.ratio);
     for (int mu = 0; mu < QF_NDIM; mu++) {

@@ -4,6 +4,7 @@
  * entries of M_m P_chi' V_l(y) once, then their products with conj(V_k(x)) into the target matrix.
  * Buffers: R V, R links, [R clover], R V faces (8), [R gauge faces (4)], W partial. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "cpu_versions.h"
 #include "mg_coarse_run.h"
 
@@ -32,21 +33,24 @@ static void buffers_of(void *buffers[], const qf_mg_build_args *a, build_buffers
     b->partial = (void *)STARPU_VECTOR_GET_PTR(buffers[k]);
 }
 
-/* Site by site: each fine site's terms applied to the vectors once (e), then added into the
- * aggregate's matrices row by row. A row of e is kept as the two real vectors E1 = (re, im) and
- * E2 = (-im, re) over the 2N columns, so that conj(V_k(x)[i]) times the row is two contiguous
- * multiply-adds a real of the partial matrix row (vectorised, per CPU version). */
+/* Site by site, for the aggregates [a0, a1) of the block: each fine site's terms applied to the vectors
+ * once (e), then added into the aggregate's matrices row by row. A row of e is kept as the two real
+ * vectors E1 = (re, im) and E2 = (-im, re) over the 2N columns, so that conj(V_k(x)[i]) times the row
+ * is two contiguous multiply-adds a real of the partial matrix row (vectorised, per CPU version). The
+ * sites are taken in the block's order whatever the range, so that an aggregate's sums do not depend
+ * on how the aggregates are shared. */
 static inline QF_HD_INLINE void build_block(const qf_mg_build_args *a, build_buffers b, double *e1, double *e2,
-                                            qf_complex *vx)
+                                            qf_complex *vx, int64_t a0, int64_t a1)
 {
     const qf_mg_geom *g = &a->g;
-    int n = g->nvec, len = 4 * n, ns = g->nsite, h = ns / 2, apb[QF_NDIM], x[QF_NDIM];
-    qf_mg_apb(g, apb);
+    int n = g->nvec, len = 4 * n, ns = g->nsite, h = ns / 2, x[QF_NDIM];
     double *partial = b.partial;
-    memset(partial, 0, qf_mg_partial_offset(n, qf_volume(apb), 0, 0, 0) * sizeof(double));
+    size_t p0 = qf_mg_partial_offset(n, a0, 0, 0, 0);
+    memset(partial + p0, 0, (qf_mg_partial_offset(n, a1, 0, 0, 0) - p0) * sizeof(double));
     for (int64_t fs = 0, nf = qf_volume(g->fext); fs < nf; fs++) {
         qf_block_site_coords(fs, g->fext, x);
         int64_t ai = qf_mg_aggregate_of(g, x);
+        if (ai < a0 || ai >= a1) continue;
         for (int k = 0; k < n; k++)
             for (int i = 0; i < ns; i++) {
                 size_t o = qf_mg_v_offset(g, fs, k, i);
@@ -84,31 +88,46 @@ static inline QF_HD_INLINE void build_block(const qf_mg_build_args *a, build_buf
 
 /* the fields' and the links' precisions as constants, so that the loads specialise */
 static inline QF_HD_INLINE void build_run(const qf_mg_build_args *a, build_buffers b, double *e1, double *e2,
-                                          qf_complex *vx)
+                                          qf_complex *vx, int64_t a0, int64_t a1)
 {
     QF_WITH_PRECISION(a->g.prec, P, QF_WITH_PRECISION(a->link_prec, L, {
         qf_mg_build_args c = *a;
         c.g.prec = P;
         c.link_prec = L;
-        build_block(&c, b, e1, e2, vx);
+        build_block(&c, b, e1, e2, vx, a0, a1);
     }));
 }
 QF_CPU_VERSIONS(build_run, build_run,
-                (const qf_mg_build_args *a, build_buffers b, double *e1, double *e2, qf_complex *vx),
-                (a, b, e1, e2, vx))
+                (const qf_mg_build_args *a, build_buffers b, double *e1, double *e2, qf_complex *vx, int64_t a0,
+                 int64_t a1),
+                (a, b, e1, e2, vx, a0, a1))
+
+typedef struct {
+    const qf_mg_build_args *a;
+    build_buffers b;
+} build_job;
+
+/* the aggregates [a0, a1), with this part's own rows of e */
+static void build_part(void *arg, int64_t a0, int64_t a1)
+{
+    const build_job *j = arg;
+    size_t row = (size_t)j->a->g.nsite * 4 * j->a->g.nvec;
+    double *e1 = malloc(2 * row * sizeof *e1);
+    qf_complex *vx = malloc((size_t)j->a->g.nsite * j->a->g.nvec * sizeof *vx);
+    STARPU_ASSERT_MSG(e1 && vx, "mg_build: out of host memory");
+    QF_CPU_CALL(build_run, (j->a, j->b, e1, e1 + row, vx, a0, a1));
+    free(e1);
+    free(vx);
+}
 
 static void mg_build_cpu(void *buffers[], void *cl_arg)
 {
     const qf_mg_build_args *a = cl_arg;
-    build_buffers b;
-    buffers_of(buffers, a, &b);
-    size_t row = (size_t)a->g.nsite * 4 * a->g.nvec;
-    double *e1 = malloc(2 * row * sizeof *e1);
-    qf_complex *vx = malloc((size_t)a->g.nsite * a->g.nvec * sizeof *vx);
-    STARPU_ASSERT_MSG(e1 && vx, "mg_build: out of host memory");
-    QF_CPU_CALL(build_run, (a, b, e1, e1 + row, vx));
-    free(e1);
-    free(vx);
+    build_job j = {.a = a};
+    buffers_of(buffers, a, &j.b);
+    int apb[QF_NDIM];
+    qf_mg_apb(&a->g, apb);
+    qf_cpu_team_range(a->team, qf_volume(apb), build_part, &j);
 }
 
 static struct starpu_perfmodel mg_build_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_build"};
@@ -139,7 +158,8 @@ int qf_insert_mg_build(const qf_field *v, int b, const int agg[QF_NDIM], int nve
                           .source = src->wilson ? QF_MG_SOURCE_WILSON : QF_MG_SOURCE_COARSE,
                           .has_clover = src->clover != NULL,
                           .kappa = src->kappa,
-                          .link_prec = src->links->prec};
+                          .link_prec = src->links->prec,
+                          .team = qf_cpu_team_shares(fl)};
     memcpy(a.phase, src->phase, sizeof a.phase);
     memcpy(a.global, fl->global, sizeof a.global);
     qf_lattice_block_origin(fl, b, a.origin);

@@ -1,24 +1,37 @@
 /* Codelet mg_pack: the near-null vectors of one fine block, N fields, into the prolongator's storage
  * V[x][k][i] (kernels/mg.h). Buffers: R field[k] (k < N), W V. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "mg_coarse_run.h"
 
 #if QF_HAVE_CUDA
 void qf_mg_pack_cuda(void *buffers[], void *cl_arg);
 #endif
 
-static void mg_pack_cpu(void *buffers[], void *cl_arg)
+typedef struct {
+    const qf_mg_geom *g;
+    void *const *buffers;
+} pack_job;
+
+static void pack_part(void *arg, int64_t first, int64_t end)
 {
-    const qf_mg_orth_args *a = cl_arg;
-    const qf_mg_geom *g = &a->g;
-    void *v = (void *)STARPU_VECTOR_GET_PTR(buffers[g->nvec]);
+    const pack_job *j = arg;
+    const qf_mg_geom *g = j->g;
+    void *v = (void *)STARPU_VECTOR_GET_PTR(j->buffers[g->nvec]);
     for (int k = 0; k < g->nvec; k++) {
-        const void *f = (const void *)STARPU_VECTOR_GET_PTR(buffers[k]);
-        for (int64_t fs = 0, ns = qf_volume(g->fext); fs < ns; fs++)
+        const void *f = (const void *)STARPU_VECTOR_GET_PTR(j->buffers[k]);
+        for (int64_t fs = first; fs < end; fs++)
             for (int i = 0; i < 2 * g->nsite; i++)
                 qf_real_set(v, g->prec, qf_mg_v_offset(g, fs, k, 0) + i,
                             qf_real_get(f, g->prec, (size_t)2 * g->nsite * fs + i));
     }
+}
+
+static void mg_pack_cpu(void *buffers[], void *cl_arg)
+{
+    const qf_mg_orth_args *a = cl_arg;
+    pack_job j = {&a->g, buffers};
+    qf_cpu_team_range(a->team, qf_volume(a->g.fext), pack_part, &j);
 }
 
 static struct starpu_perfmodel mg_pack_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_mg_pack"};
@@ -51,6 +64,7 @@ qf_mg_geom qf_mg_transfer_geom(const qf_field *v, const int agg[QF_NDIM], int nv
 int qf_insert_mg_pack(qf_field *v, int b, const int agg[QF_NDIM], int nvec, qf_field *const *vec)
 {
     qf_mg_orth_args a = {.g = qf_mg_transfer_geom(v, agg, nvec)};
+    a.team = qf_cpu_team_shares(v->lat) && v->lat->block_volume * v->shape.site_reals >= QF_CPU_TEAM_MIN_REALS;
     struct starpu_data_descr d[QF_COARSE_MAX_COLOURS + 1]; /* v's shape holds at most that many vectors */
     for (int k = 0; k < nvec; k++) d[k] = (struct starpu_data_descr){qf_field_block(vec[k], b), STARPU_R};
     d[nvec] = (struct starpu_data_descr){qf_field_block(v, b), STARPU_W};

@@ -1,21 +1,32 @@
 /* Codelet plaquette_matrix: the plaquette matrices P(x) of the six planes at every site of a block
  * (double precision), the first step of the clover field strength. */
 #include "codelets.h"
+#include "cpu_team.h"
 #include "kernels/clover_leaf.h"
 
 #if QF_HAVE_CUDA
 void qf_plaquette_matrix_cuda(void *buffers[], void *cl_arg);
 #endif
 
+typedef struct {
+    const qf_plaquette_args *a;
+    const void *block, *faces[QF_NDIM];
+    double *pm;
+} matrix_job;
+
+static void matrix_part(void *arg, int64_t first, int64_t end)
+{
+    const matrix_job *j = arg;
+    for (int64_t s = first; s < end; s++) qf_plaquette_matrix_site(j->block, j->faces, j->pm, s, j->a->ext, j->a->prec);
+}
+
 static void plaquette_matrix_cpu(void *buffers[], void *cl_arg)
 {
     const qf_plaquette_args *a = cl_arg;
-    const void *block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    const void *faces[QF_NDIM];
-    for (int mu = 0; mu < QF_NDIM; mu++) faces[mu] = (const void *)STARPU_VECTOR_GET_PTR(buffers[1 + mu]);
-    double *pm = (double *)STARPU_VECTOR_GET_PTR(buffers[1 + QF_NDIM]);
-    int64_t n = STARPU_VECTOR_GET_NX(buffers[0]);
-    for (int64_t s = 0; s < n; s++) qf_plaquette_matrix_site(block, faces, pm, s, a->ext, a->prec);
+    matrix_job j = {.a = a, .block = (const void *)STARPU_VECTOR_GET_PTR(buffers[0])};
+    for (int mu = 0; mu < QF_NDIM; mu++) j.faces[mu] = (const void *)STARPU_VECTOR_GET_PTR(buffers[1 + mu]);
+    j.pm = (double *)STARPU_VECTOR_GET_PTR(buffers[1 + QF_NDIM]);
+    qf_cpu_team_range(a->team, STARPU_VECTOR_GET_NX(buffers[0]), matrix_part, &j);
 }
 
 static struct starpu_perfmodel plaquette_matrix_model = {.type = STARPU_HISTORY_BASED,
@@ -39,7 +50,7 @@ int qf_leaf_face_reals(void) { return QF_LEAF_FACE_SLOTS * QF_SU3_REALS; }
 int qf_insert_plaquette_matrix(const qf_field *u, int b, starpu_data_handle_t p)
 {
     const qf_lattice *lat = u->lat;
-    qf_plaquette_args a = {.prec = u->prec};
+    qf_plaquette_args a = {.prec = u->prec, .team = qf_cpu_team_shares(lat)};
     memcpy(a.ext, lat->block, sizeof a.ext);
     starpu_data_handle_t fwd[QF_NDIM];
     for (int mu = 0; mu < QF_NDIM; mu++) fwd[mu] = qf_field_face(u, qf_block_neighbour(b, lat->blocks, mu, +1), mu, 0);

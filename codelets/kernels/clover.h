@@ -227,6 +227,7 @@ typedef struct {
     double kappa_csw;       /* kappa * c_sw */
     qf_precision f_prec;    /* of the field strength */
     qf_precision prec;      /* of A and A^-1 */
+    int team;               /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_clover_build_args;
 
 typedef struct {

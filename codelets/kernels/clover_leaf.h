@@ -124,6 +124,7 @@ typedef struct {
     int finish;                        /* 0: out = M + S(M) in double; 1: out = (Q - Q^dagger) / 8 */
     qf_precision prec;                 /* of the gauge field */
     qf_precision out_prec;             /* of out when finish is set */
+    int team;                          /* leaf_sum on CPUs: the sites shared among the team (cpu_team.h) */
 } qf_leaf_args;
 
 /* The arguments of transport pass 1 (S_nu of each plane mu < nu, into double) or 2 (S_mu, finishing F
@@ -144,6 +145,7 @@ static inline qf_leaf_args qf_leaf_args_make(const int ext[QF_NDIM], int pass, q
     a.finish = pass == 2;
     a.prec = prec;
     a.out_prec = pass == 2 ? out_prec : QF_DOUBLE;
+    a.team = 0;
     return a;
 }
 

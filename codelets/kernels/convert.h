@@ -13,6 +13,7 @@ typedef struct {
     int rec;
     qf_precision src_prec, dst_prec;
     qf_half_layout layout;
+    int team; /* CPU: the items shared among the team (cpu_team.h) */
 } qf_convert_args;
 
 static inline QF_HD int qf_convert_by_record(const qf_convert_args *a)

@@ -14,6 +14,7 @@ typedef struct {
     qf_gauge_start_kind kind;
     double eps; /* weak-field noise */
     qf_precision prec;
+    int team;   /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_gauge_start_args;
 
 static inline QF_HD void qf_gauge_start_site(void *block, int64_t s, const qf_gauge_start_args *a)

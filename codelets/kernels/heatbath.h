@@ -37,6 +37,7 @@ typedef struct {
     uint64_t seed;
     int sweep;
     qf_precision prec;
+    int team; /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_update_args;
 
 /* The argument block of one update stage on a block of ext at origin, of a lattice of global extents. */

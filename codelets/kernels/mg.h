@@ -86,6 +86,7 @@ static inline QF_HD int64_t qf_mg_prolong_sites(const qf_mg_prolong_args *a)
  * block; counts the aggregates where a vector vanished. Buffers: RW V, REDUX accumulator of 1 double. */
 typedef struct {
     qf_mg_geom g;
+    int team; /* CPU: the aggregates (pack: the sites) shared among the team (cpu_team.h) */
 } qf_mg_orth_args;
 
 /* mg_build — the contributions of one fine block to the coarse operator, for the block's aggregates in
@@ -104,6 +105,7 @@ typedef struct {
     int origin[QF_NDIM];   /* global coordinates of the fine block's first site */
     int global[QF_NDIM];   /* global fine extents */
     qf_precision link_prec;
+    int team;              /* CPU: the aggregates shared among the team (cpu_team.h) */
 } qf_mg_build_args;
 
 /* mg_assemble — a coarse block's links and the inverse of its local term from the partials of its fine
@@ -115,6 +117,7 @@ typedef struct {
     int apb[QF_NDIM];      /* aggregates a fine block holds in each direction */
     int nfine, nvec;
     qf_precision prec;     /* of the links and X^-1 */
+    int team;              /* CPU: the coarse sites shared among the team (cpu_team.h) */
 } qf_mg_assemble_args;
 
 /* The coarse operator's hops (mg_coarse_gather, _interior, _exterior through tasks/stencil.h), the

@@ -65,6 +65,7 @@ typedef struct {
     uint64_t seed;
     int stream;
     qf_precision prec;
+    int team; /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_field_gaussian_args;
 
 static inline QF_HD void qf_field_gaussian_site(const qf_field_gaussian_args *a, void *f, int64_t s)

@@ -167,6 +167,7 @@ typedef struct {
     double coef; /* fat_mu += coef S */
     int keep;    /* S is written to a link-matrix field (the next step's W) */
     int w_is_v;  /* W is the phased links' mu-th (the task has no buffer of its own for W) */
+    int team;    /* asqtad_staple on CPUs: the sites shared among the team (cpu_team.h) */
 } qf_asqtad_staple_args;
 
 static inline QF_HD qf_su3 qf_asqtad_w(const qf_asqtad_staple_args *a, const void *w, int64_t s)
@@ -244,6 +245,7 @@ typedef struct {
     int ext[QF_NDIM];
     int u_depth;
     double naik;
+    int team; /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_asqtad_long_args;
 
 static inline QF_HD void qf_asqtad_long_site(const qf_asqtad_long_args *a, const void *v, const void *const *uface,
@@ -418,6 +420,7 @@ static inline QF_HD void qf_asqtad_ext_long_site(const int ext[QF_NDIM], double 
 typedef struct {
     int ext[QF_NDIM];
     double staple3, staple5, staple7, lepage, naik;
+    int team; /* CPU: each step's sites shared among the team (cpu_team.h) */
 } qf_asqtad_ext_args;
 
 /* The smearing's sequence of staple steps on one block (MILC's order), for a runner that executes
