@@ -41,7 +41,7 @@ static inline QF_HD void qf_gauge_site_sums(const void *block, const void *const
 typedef struct {
     int ext[QF_NDIM];
     qf_precision prec;
-    int team; /* plaquette_matrix on CPUs: the sites shared among the team (cpu_team.h) */
+    int team; /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_plaquette_args;
 
 #endif
