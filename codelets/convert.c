@@ -8,17 +8,16 @@
 void qf_convert_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* Real by real, both precisions made constants (QF_WITH_PRECISION), so that qf_real_get and qf_real_set
- * fold into one typed loop that the compiler vectorises: through qf_convert_item each real was a call
- * and two precision tests (3.7% of a 2-core multigrid solve's samples, bench/RESULTS.md). Half
- * precision goes a record at a time (its norm covers the record). */
 typedef struct {
     const qf_convert_args *a;
     const void *src;
     void *dst;
 } convert_job;
 
-/* items [first, end) of the task's */
+/* Real by real, both precisions made constants (QF_WITH_PRECISION), so that qf_real_get and qf_real_set
+ * fold into one typed loop that the compiler vectorises: through qf_convert_item each real was a call
+ * and two precision tests (3.7% of a 2-core multigrid solve's samples, bench/RESULTS.md). Half
+ * precision goes a record at a time (its norm covers the record). */
 static void convert_part(void *arg, int64_t first, int64_t end)
 {
     const convert_job *j = arg;

@@ -1,8 +1,8 @@
 /* A team of threads for a CPU codelet that runs one long task over several cores: the coarsest
  * multigrid solve (mg_coarse_solve), a serial step of the K-cycle during which the other CPU workers
  * have nothing to run, and every task of a lattice of one block a process on CPUs alone
- * (qf_cpu_team_shares), which is then all of the process's work. StarPU 1.3 gives parallel tasks only to the pheft and peager policies, so the
- * task spreads its own loops: qf_cpu_team_run(fn, arg) runs fn(arg, k, n) for k = 0 .. n-1, k = 0 on
+ * (qf_cpu_team_shares), which is then all of the process's work. StarPU 1.3 gives parallel tasks only
+ * to the pheft and peager policies, so the task spreads its own loops: qf_cpu_team_run(fn, arg) runs fn(arg, k, n) for k = 0 .. n-1, k = 0 on
  * the calling worker and the others on the team's threads, and returns when all have. The threads
  * sleep between runs and may run on any core (not on the calling worker's binding); n is
  * qf_cpu_team_size(): QF_CPU_TEAM (1 to 64) or the number of CPU workers. */
@@ -41,7 +41,8 @@ int qf_cpu_team_shares(const qf_lattice *lat);
 typedef void (*qf_cpu_range_fn)(void *arg, int64_t first, int64_t end);
 
 /* fn over [0, count): in contiguous parts shared among the team where share, else in one call on the
- * worker. Each unit's results must be written by its part alone (sums over units stay in one call). */
+ * worker. Each unit's results must be written by its part alone; a sum over units goes in fixed chunks
+ * added in order (plaquette.c), so that it does not depend on the team's size. */
 void qf_cpu_team_range(int share, int64_t count, qf_cpu_range_fn fn, void *arg);
 
 #endif
