@@ -5,19 +5,35 @@
  * (nu, 0), W face (nu, 1), [R W]. */
 #include "codelets.h"
 #include "asqtad_staple_args.h"
+#include "cpu_team.h"
 
 #if QF_HAVE_CUDA
 void qf_asqtad_staple_gather_cuda(void *buffers[], void *cl_arg);
 #endif
 
+typedef struct {
+    const qf_asqtad_staple_args *a;
+    const void *w, *v, *uface;
+    void *f0, *f1;
+} gather_job;
+
+static void gather_part(void *arg, int64_t first, int64_t end)
+{
+    const gather_job *j = arg;
+    for (int64_t f = first; f < end; f++) qf_asqtad_staple_gather_site(j->a, j->w, j->v, j->uface, j->f0, j->f1, f);
+}
+
 static void asqtad_staple_gather_cpu(void *buffers[], void *cl_arg)
 {
     const qf_asqtad_staple_args *a = cl_arg;
-    const void *v = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), *uface = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    void *f0 = (void *)STARPU_VECTOR_GET_PTR(buffers[2]), *f1 = (void *)STARPU_VECTOR_GET_PTR(buffers[3]);
-    const void *w = a->w_is_v ? v : (const void *)STARPU_VECTOR_GET_PTR(buffers[4]);
-    for (int64_t f = 0, n = 2 * qf_face_volume(a->ext, a->nu, 1); f < n; f++)
-        qf_asqtad_staple_gather_site(a, w, v, uface, f0, f1, f);
+    const void *v = (const void *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    gather_job j = {a,
+                    a->w_is_v ? v : (const void *)STARPU_VECTOR_GET_PTR(buffers[4]),
+                    v,
+                    (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                    (void *)STARPU_VECTOR_GET_PTR(buffers[2]),
+                    (void *)STARPU_VECTOR_GET_PTR(buffers[3])};
+    qf_cpu_team_range(a->team, 2 * qf_face_volume(a->ext, a->nu, 1), gather_part, &j);
 }
 
 static struct starpu_perfmodel asqtad_staple_gather_model = {.type = STARPU_HISTORY_BASED,
@@ -47,6 +63,7 @@ int qf_insert_asqtad_staple_gather(const qf_field *v, const qf_field *w, const q
 {
     const qf_lattice *lat = v->lat;
     qf_asqtad_staple_args args = qf_asqtad_staple_args_make(v, w, mu, nu, 0.0, 0), *a = &args;
+    args.team = qf_cpu_team_shares(lat);
     struct starpu_data_descr d[5] = {
         {qf_field_block(v, b), STARPU_R},
         {qf_field_face(v, qf_block_neighbour(b, lat->blocks, a->mu, +1), a->mu, 0), STARPU_R},

@@ -142,6 +142,7 @@ typedef struct {
     int mu, side, depth;
     int site_reals;
     qf_precision prec;
+    int team; /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_face_copy_args;
 
 #endif

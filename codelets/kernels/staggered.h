@@ -167,7 +167,7 @@ typedef struct {
     double coef; /* fat_mu += coef S */
     int keep;    /* S is written to a link-matrix field (the next step's W) */
     int w_is_v;  /* W is the phased links' mu-th (the task has no buffer of its own for W) */
-    int team;    /* asqtad_staple on CPUs: the sites shared among the team (cpu_team.h) */
+    int team;    /* CPU: the sites shared among the team (cpu_team.h) */
 } qf_asqtad_staple_args;
 
 static inline QF_HD qf_su3 qf_asqtad_w(const qf_asqtad_staple_args *a, const void *w, int64_t s)
