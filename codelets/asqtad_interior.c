@@ -18,13 +18,11 @@ typedef struct {
     void *out;
 } interior_job;
 
-/* Part k of n of the sites (all of them for n = 1); each output site is computed from its neighbours
- * alone, so the parts give the bits of one thread. */
-static void interior_part(void *arg, int k, int n)
+/* Sites [first, end); each output site is computed from its neighbours alone, so the parts give the
+ * bits of one thread. */
+static void interior_part(void *arg, int64_t first, int64_t end)
 {
     const interior_job *j = arg;
-    int64_t first, end;
-    qf_cpu_team_share(qf_parity_nsites(j->a->ext, j->a->parity), k, n, &first, &end);
     QF_WITH_PRECISION(j->a->prec, P, {
         qf_asqtad_args b = *j->a;
         b.prec = P;
@@ -42,8 +40,7 @@ static void asqtad_interior_cpu(void *buffers[], void *cl_arg)
                       .links = (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
                       .out = (void *)STARPU_VECTOR_GET_PTR(buffers[2]),
                       .x = a->has_x ? (const void *)STARPU_VECTOR_GET_PTR(buffers[3]) : NULL};
-    if (a->wrap) qf_cpu_team_run(interior_part, &j);
-    else interior_part(&j, 0, 1);
+    qf_cpu_team_range(a->wrap, qf_parity_nsites(a->ext, a->parity), interior_part, &j);
 }
 
 static struct starpu_perfmodel asqtad_interior_model = {.type = STARPU_HISTORY_BASED, .symbol = "qf_asqtad_interior"};

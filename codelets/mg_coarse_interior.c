@@ -71,11 +71,9 @@ typedef struct {
     void *out;
 } interior_share;
 
-static void interior_part(void *p, int k, int n)
+static void interior_part(void *p, int64_t first, int64_t end)
 {
     const interior_share *s = p;
-    int64_t first, end;
-    qf_cpu_team_share(qf_parity_nsites(s->a->ext, s->a->parity), k, n, &first, &end);
     qf_coarse_interior_range_cpu(s->a, s->in, s->links, s->out, s->x, s->xinv, first, end);
 }
 
@@ -83,7 +81,7 @@ void qf_coarse_interior_team_cpu(const qf_coarse_args *a, const void *in, const 
                                  const void *xinv)
 {
     interior_share s = {.a = a, .in = in, .links = links, .x = x, .xinv = xinv, .out = out};
-    qf_cpu_team_run(interior_part, &s);
+    qf_cpu_team_range(1, qf_parity_nsites(a->ext, a->parity), interior_part, &s);
 }
 
 static void mg_coarse_interior_cpu(void *buffers[], void *cl_arg)

@@ -175,11 +175,9 @@ typedef struct {
     int64_t n;
 } dense_share;
 
-static void dense_part(void *arg, int k, int nk)
+static void dense_part(void *arg, int64_t first, int64_t end)
 {
     const dense_share *d = arg;
-    int64_t first, end;
-    qf_cpu_team_share(d->n, k, nk, &first, &end);
     for (int64_t i = first; i < end; i++) {
         qf_complex y = qf_schur_inverse_row(d->prec, d->inv, d->n, d->in, i, 0, 1);
         qf_real_set(d->out, d->prec, 2 * (size_t)i, y.re);
@@ -190,7 +188,7 @@ static void dense_part(void *arg, int k, int nk)
 static void cpu_dense_apply(void *ctx, const void *inv, int64_t n, const void *in, void *out)
 {
     dense_share d = {((const cpu_backend *)ctx)->prec, inv, in, out, n};
-    qf_cpu_team_run(dense_part, &d);
+    qf_cpu_team_range(1, n, dense_part, &d);
 }
 
 static double cpu_seconds(void *ctx)

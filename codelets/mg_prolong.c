@@ -60,18 +60,16 @@ typedef struct {
     void *fine;
 } prolong_share;
 
-static void prolong_part(void *p, int k, int n)
+static void prolong_part(void *p, int64_t first, int64_t end)
 {
     const prolong_share *s = p;
-    int64_t first, end;
-    qf_cpu_team_share(qf_mg_prolong_sites(s->a), k, n, &first, &end);
     QF_CPU_CALL(prolong_run, (s->a, s->coarse, s->v, s->fine, first, end));
 }
 
 void qf_mg_prolong_run_cpu(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine)
 {
     prolong_share s = {a, coarse, v, fine};
-    qf_cpu_team_run(prolong_part, &s);
+    qf_cpu_team_range(1, qf_mg_prolong_sites(a), prolong_part, &s);
 }
 
 static void mg_prolong_cpu(void *buffers[], void *cl_arg)
