@@ -391,6 +391,7 @@ void qf_runtime_shutdown(void)
 #endif
     qf_placement_stop();
     qf_codelet_hooks_stop();
+    qf_watchdog_release();
 #if QF_HAVE_MPI
     if (using_starpu_mpi) starpu_mpi_shutdown();
     else starpu_shutdown();
