@@ -1,13 +1,16 @@
-/* The BLAS codelets' chunks shared among the CPU team (blas_team.h): each thread takes a contiguous
- * run of chunks, so that it streams through one part of the fields. */
+/* The BLAS codelets' chunks shared among the CPU team (blas_team.h): each thread takes the next chunk
+ * as it finishes one, so that a slow thread holds the others up by one chunk at most (cpu_team.h). */
 #include "blas_team.h"
 
 #include "cpu_team.h"
+
+#include <stdatomic.h>
 
 typedef struct {
     const qf_blas_args *a;
     qf_blas_part_fn part;
     void *ctx;
+    atomic_int next;
 } team_job;
 
 static void run_chunk(const team_job *j, int c)
@@ -24,8 +27,9 @@ static void run_chunk(const team_job *j, int c)
 
 static void team_part(void *arg, int k, int n)
 {
-    const team_job *j = arg;
-    for (int c = QF_BLAS_TEAM_CHUNKS * k / n, end = QF_BLAS_TEAM_CHUNKS * (k + 1) / n; c < end; c++) run_chunk(j, c);
+    (void)k, (void)n;
+    team_job *j = arg;
+    for (int c; (c = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed)) < QF_BLAS_TEAM_CHUNKS;) run_chunk(j, c);
 }
 
 void qf_blas_team_run(const qf_blas_args *a, qf_blas_part_fn part, void *ctx)
@@ -34,6 +38,6 @@ void qf_blas_team_run(const qf_blas_args *a, qf_blas_part_fn part, void *ctx)
         part(ctx, a, 0);
         return;
     }
-    team_job j = {a, part, ctx};
+    team_job j = {a, part, ctx, 0};
     qf_cpu_team_run(team_part, &j);
 }

@@ -4,8 +4,8 @@
  * (qf_cpu_team_shares), which is then all of the process's work. StarPU 1.3 gives parallel tasks only
  * to the pheft and peager policies, so the task spreads its own loops: qf_cpu_team_run(fn, arg) runs fn(arg, k, n) for k = 0 .. n-1, k = 0 on
  * the calling worker and the others on the team's threads, and returns when all have. The threads
- * sleep between runs and may run on any core (not on the calling worker's binding); n is
- * qf_cpu_team_size(): QF_CPU_TEAM (1 to 64) or the number of CPU workers. */
+ * sleep between runs; each runs on the core of another CPU worker; n is qf_cpu_team_size(): QF_CPU_TEAM
+ * (1 to 64) or the number of CPU workers. */
 #ifndef QF_CPU_TEAM_H
 #define QF_CPU_TEAM_H
 
@@ -40,9 +40,15 @@ int qf_cpu_team_shares(const qf_lattice *lat);
 /* A codelet's loop over the units [first, end) of its task: sites, aggregates, records. */
 typedef void (*qf_cpu_range_fn)(void *arg, int64_t first, int64_t end);
 
-/* fn over [0, count): in contiguous parts shared among the team where share, else in one call on the
- * worker. Each unit's results must be written by its part alone; a sum over units goes in fixed chunks
- * added in order (plaquette.c), so that it does not depend on the team's size. */
+/* Chunks a team thread of qf_cpu_team_range takes on average: the threads take the next chunk as they
+ * finish one, so that a thread slowed down (a core shared with the system, a late wake-up) holds the
+ * others up by one chunk at most instead of a whole part. */
+#define QF_CPU_TEAM_CHUNKS 16
+
+/* fn over [0, count): in contiguous chunks taken in turn by the team's threads where share, else in one
+ * call on the worker. Each unit's results must be written by its chunk alone; a sum over units goes in
+ * fixed chunks added in order (plaquette.c), so that it depends neither on the team's size nor on
+ * which thread ran what. */
 void qf_cpu_team_range(int share, int64_t count, qf_cpu_range_fn fn, void *arg);
 
 #endif
