@@ -112,7 +112,7 @@ static int apply_asqtad(qf_app_setup *s, const qf_app_problem *o, ks_op kop, dou
 static int run(const qf_app_problem *o, qf_dirac_op op, ks_op kop, const int dims[4])
 {
     qf_app_setup s;
-    int rc = qf_app_setup_create(&s, o, dims);
+    int rc = qf_app_setup_create(&s, o, dims, NULL);
     if (rc) return QF_ERROR;
     int ks = s.ks != NULL, n = s.site_reals;
     double flops = 0.0;

@@ -202,7 +202,7 @@ static int load_file(const gauge_opts *o, int measure)
     qf_gauge_info g;
     qf_lattice lat;
     qf_field *u = NULL, *us = NULL;
-    int rc = qf_gauge_read_header(o->in, o->format, o->dims, &g) || qf_app_lattice(&lat, g.dims, o->blocks, 1) ||
+    int rc = qf_gauge_read_header(o->in, o->format, o->dims, &g) || qf_app_lattice(&lat, g.dims, o->blocks, 1, NULL) ||
              qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_load(u, o->in, o->format, &g);
     if (!rc) print_info(o->in, &g);
     if (!rc && measure && o->prec != QF_DOUBLE)
@@ -218,7 +218,7 @@ static int measure_start(const gauge_opts *o, const int dims[4])
 {
     qf_lattice lat;
     qf_field *u = NULL;
-    int rc = qf_app_lattice(&lat, dims, o->blocks, 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, o->prec, 0) ||
+    int rc = qf_app_lattice(&lat, dims, o->blocks, 1, NULL) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, o->prec, 0) ||
              qf_gauge_start(u, o->start, o->seed, o->eps) || measure_tasks(o, &lat, u);
     if (u) qf_field_destroy(u);
     return rc ? QF_ERROR : QF_SUCCESS;
@@ -252,7 +252,7 @@ static int generate(gauge_opts *o)
     if (o->therm >= o->sweeps) return qf_fail("--therm %d leaves none of the %d sweeps to average", o->therm, o->sweeps);
     if (!o->start_given) o->start = QF_START_COLD;
     qf_lattice lat;
-    if (qf_app_lattice(&lat, dims, o->blocks, 1)) return QF_ERROR;
+    if (qf_app_lattice(&lat, dims, o->blocks, 1, NULL)) return QF_ERROR;
     qf_field *u;
     if (qf_field_create(&u, &lat, QF_FIELD_GAUGE, o->prec, 0)) return QF_ERROR;
     double *plaq = malloc((size_t)o->sweeps * sizeof *plaq);

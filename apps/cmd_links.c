@@ -136,7 +136,7 @@ static int run(const links_opts *o, const int dims[4])
     qf_gauge_info g;
     double *local = NULL, seconds = 0.0;
     /* the smearing's staples reach 2 sites: blocks of at least 2 */
-    int rc = qf_app_lattice(&lat, dims, o->blocks, 2) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+    int rc = qf_app_lattice(&lat, dims, o->blocks, 2, NULL) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
              qf_gauge_load(u, o->gauge_file, o->format, &g);
     if (!rc) {
         printf("gauge         %s (%s, %d-bit), lattice %d %d %d %d, plaquette %.16f\n", o->gauge_file,

@@ -171,7 +171,7 @@ static int dslash(const bench_opts *o)
     int dims[4] = {16, 16, 16, 16};
     if (o->dims[0]) memcpy(dims, o->dims, sizeof dims);
     qf_lattice lat;
-    if (qf_app_lattice(&lat, dims, o->blocks, 1)) return QF_ERROR;
+    if (qf_app_lattice(&lat, dims, o->blocks, 1, NULL)) return QF_ERROR;
     int ncpu = qf_runtime_ncpu_workers(), ncuda = qf_runtime_ncuda_workers();
     int gpu, device;
     if (qf_direct_path(&gpu, &device)) return QF_ERROR;
@@ -321,7 +321,7 @@ static int asqtad_dslash(const bench_opts *o)
     if (o->dims[0]) memcpy(dims, o->dims, sizeof dims);
     qf_lattice lat;
     /* the Naik hop's faces are 3 deep: blocks of at least 4 */
-    if (qf_app_lattice(&lat, dims, o->blocks, 4)) return QF_ERROR;
+    if (qf_app_lattice(&lat, dims, o->blocks, 4, NULL)) return QF_ERROR;
     int ncpu = qf_runtime_ncpu_workers(), ncuda = qf_runtime_ncuda_workers();
     int gpu, device;
     if (qf_direct_path(&gpu, &device)) return QF_ERROR;

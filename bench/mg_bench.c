@@ -432,7 +432,11 @@ static int plot_rows(const char *picture, const bench_row *rows, int n)
 static int mg_bench(const bench_opts *o, const int dims[4])
 {
     qf_lattice lat;
-    if (qf_app_lattice(&lat, dims, o->pr.blocks, 1)) return QF_ERROR;
+    qf_solver_params mg_kind = o->sp;
+    mg_kind.kind = QF_SOLVER_MG;
+    int multiple[4];
+    qf_app_solver_block_multiple(&mg_kind, multiple);
+    if (qf_app_lattice(&lat, dims, o->pr.blocks, 1, multiple)) return QF_ERROR;
     printf("bench mg      mixed BiCGStab against MG-GCR, random source (seed %llu), to |b - M x| / |b| <= %.1e\n",
            (unsigned long long)o->source_seed, o->sp.tol);
     printf("lattice       %d %d %d %d, blocks %d x %d x %d x %d of %d x %d x %d x %d sites; %d CPU + %d CUDA workers "

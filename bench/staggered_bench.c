@@ -182,7 +182,7 @@ int qf_bench_staggered(int argc, char **argv)
     }
     qf_lattice lat;
     qf_field *u = NULL, *links = NULL;
-    rc = qf_app_single_process("bench staggered") || qf_app_lattice(&lat, o.dims, o.blocks, 4) ||
+    rc = qf_app_single_process("bench staggered") || qf_app_lattice(&lat, o.dims, o.blocks, 4, NULL) ||
          qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) || qf_gauge_start(u, QF_START_WEAK, o.seed, 0.1);
     if (!rc) {
         printf("bench staggered  asqtad on %dx%dx%dx%d, blocks %dx%dx%dx%d, weak-field gauge (eps 0.1), u0 %g; %d CPU and "

@@ -187,7 +187,8 @@ int qf_lattice_default_procs(const int global[QF_NDIM], int nprocs, int procs[QF
     return QF_SUCCESS;
 }
 
-int qf_lattice_default_blocks(const int local[QF_NDIM], int target_blocks, int min_extent, int blocks[QF_NDIM])
+int qf_lattice_default_blocks(const int local[QF_NDIM], int target_blocks, int min_extent, const int multiple[QF_NDIM],
+                              int blocks[QF_NDIM])
 {
     int ext[QF_NDIM], n = 1;
     if (min_extent < 2) min_extent = 2;
@@ -197,11 +198,14 @@ int qf_lattice_default_blocks(const int local[QF_NDIM], int target_blocks, int m
         if (local[mu] % 2)
             return qf_fail("local extent %c = %d is odd: the even-odd layout needs even extents", axis[mu], local[mu]);
     }
-    /* Halve the largest extent that stays even and >= min_extent, t first on ties (as QUDA splits). */
+    /* Halve the largest extent that stays even, >= min_extent and a multiple, t first on ties (as QUDA
+     * splits). */
     while (n < target_blocks) {
         int best = -1;
         for (int mu = QF_NDIM - 1; mu >= 0; mu--)
-            if (ext[mu] % 4 == 0 && ext[mu] / 2 >= min_extent && (best < 0 || ext[mu] > ext[best])) best = mu;
+            if (ext[mu] % 4 == 0 && ext[mu] / 2 >= min_extent &&
+                (!multiple || multiple[mu] < 1 || ext[mu] / 2 % multiple[mu] == 0) && (best < 0 || ext[mu] > ext[best]))
+                best = mu;
         if (best < 0) break;
         ext[best] /= 2;
         blocks[best] *= 2;

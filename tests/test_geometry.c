@@ -106,11 +106,18 @@ int main(void)
     expect_reject(g_odd, one, one, 1, 1, "at least 2");
 
     int blocks[4], local[4] = {8, 8, 8, 8};
-    CHECK(qf_lattice_default_blocks(local, 8, 2, blocks) == 0 && blocks[0] * blocks[1] * blocks[2] * blocks[3] == 8,
+    CHECK(qf_lattice_default_blocks(local, 8, 2, NULL, blocks) == 0 && blocks[0] * blocks[1] * blocks[2] * blocks[3] == 8,
           "default block grid has 8 blocks (%d %d %d %d)", blocks[0], blocks[1], blocks[2], blocks[3]);
     int tiny[4] = {4, 4, 4, 4};
-    CHECK(qf_lattice_default_blocks(tiny, 1000, 2, blocks) == 0 && blocks[0] == 2 && blocks[3] == 2,
+    CHECK(qf_lattice_default_blocks(tiny, 1000, 2, NULL, blocks) == 0 && blocks[0] == 2 && blocks[3] == 2,
           "default blocks stop at extent 2");
+    /* 24^4 for 30 blocks: 12 12 12 6 unless the blocks must hold 4^4 aggregates, then 12^4 (16 blocks) */
+    int l24[4] = {24, 24, 24, 24}, agg4[4] = {4, 4, 4, 4};
+    CHECK(qf_lattice_default_blocks(l24, 30, 1, NULL, blocks) == 0 && blocks[3] == 4 && blocks[0] == 2,
+          "24^4 for 30 blocks: 2 2 2 4 (%d %d %d %d)", blocks[0], blocks[1], blocks[2], blocks[3]);
+    CHECK(qf_lattice_default_blocks(l24, 30, 1, agg4, blocks) == 0 && blocks[0] == 2 && blocks[1] == 2 &&
+              blocks[2] == 2 && blocks[3] == 2,
+          "24^4 for 30 blocks of 4^4 aggregates: 2 2 2 2 (%d %d %d %d)", blocks[0], blocks[1], blocks[2], blocks[3]);
 
     char *argv_ok[] = {"4", "4", "4", "8"}, *argv_bad[] = {"4", "x", "4", "8"};
     int d[4];

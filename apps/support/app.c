@@ -70,7 +70,7 @@ int qf_app_gauge_load_tiled(qf_field *u, const char *path, qf_gauge_format forma
     int64_t vs = qf_volume(dims), site = qf_field_site_reals(QF_FIELD_GAUGE);
     double *hs = malloc((size_t)vs * site * sizeof *hs), *h = malloc((size_t)lat->global_volume * site * sizeof *h);
     int rc = !hs || !h ? qf_fail("out of host memory tiling the gauge field") : QF_SUCCESS;
-    rc = rc || qf_app_lattice(&small, dims, NULL, 1) || qf_field_create(&us, &small, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+    rc = rc || qf_app_lattice(&small, dims, NULL, 1, NULL) || qf_field_create(&us, &small, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
          qf_gauge_load(us, path, format, g) || qf_field_export(us, hs);
     for (int64_t s = 0; s < lat->global_volume && !rc; s++) {
         int x[4];
@@ -239,7 +239,8 @@ int qf_app_help_requested(int argc, char **argv, int first, const char *help)
     return 0;
 }
 
-int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent)
+int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
+                   const int multiple[4])
 {
     static const int one_block[4] = {1, 1, 1, 1};
     int blocks[4], procs[4];
@@ -264,7 +265,8 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
         int64_t per_worker = ncpu > 0 ? volume / ((int64_t)ncpu * 8192) : 1;
         per_worker = per_worker < 1 ? 1 : per_worker > 4 ? 4 : per_worker;
         int target = ncuda > 0 ? ncuda : (int)per_worker * ncpu;
-        if (qf_lattice_default_blocks(local, target > 0 ? target : 1, min_block_extent, blocks)) return QF_ERROR;
+        if (qf_lattice_default_blocks(local, target > 0 ? target : 1, min_block_extent, multiple, blocks))
+            return QF_ERROR;
     }
     return qf_lattice_init(lat, dims, procs, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);
 }

@@ -188,7 +188,8 @@ typedef struct {
     int site_reals;   /* of src, res and the fields: 24 (Wilson) or 6 (staggered) */
     double build_seconds; /* of the operator */
 } qf_app_setup;
-int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *pr, const int dims[4]);
+/* block_multiple: qf_app_lattice's (the solver's, qf_app_solver_block_multiple; NULL: none). */
+int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *pr, const int dims[4], const int block_multiple[4]);
 void qf_app_setup_destroy(qf_app_setup *s);
 /* The setup's operator as a qf_linop (the caller destroys it before the setup). */
 int qf_app_setup_linop(qf_app_setup *s, qf_linop **M);
@@ -218,6 +219,10 @@ int qf_app_solver_check(const char *command, qf_solver_params *sp, qf_precision 
 /* "double", "single" or "double/single" (mixed) for a solve with an operator of precision op_prec;
  * and the one-line summary of the solver's settings. */
 const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_prec);
+/* What sp's solver needs to tile the blocks, direction by direction, for qf_app_lattice's default
+ * grid: the multigrid aggregates (--mg-block) and SAP smoother's domains, GCR-SAP's domains; 1 where
+ * nothing does. */
+void qf_app_solver_block_multiple(const qf_solver_params *sp, int multiple[4]);
 void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec, const qf_lattice *lat);
 /* --solver mg: the hierarchy for M (the --mg-* options, in single precision under a double operator)
  * into sp->mg, reported; the per-level statistics of the solves since the last report; the hierarchy
@@ -331,8 +336,10 @@ FILE *qf_app_plot_data(const char *picture);
  * PICTURE.dat (the caller's), both quoted for gnuplot, and runs gnuplot on it (qf_app_gnuplot). */
 int qf_app_plot_script(const char *picture, const char *script);
 
-/* Chooses the block grid: the user's, or a default that gives every worker several blocks. */
-int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent);
+/* Chooses the block grid: the user's, or a default that gives every worker several blocks whose
+ * extents are multiples of multiple (qf_app_solver_block_multiple; NULL: none). */
+int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
+                   const int multiple[4]);
 
 /* The global options' help text. */
 extern const char qf_app_global_help[];

@@ -261,6 +261,30 @@ const char *qf_app_solver_precision(const qf_solver_params *sp, qf_precision op_
     return pairs[op_prec][mixed_precision(sp, op_prec) ? sp->sloppy : op_prec];
 }
 
+static int lcm(int a, int b)
+{
+    int x = a, y = b;
+    while (y) {
+        int r = x % y;
+        x = y;
+        y = r;
+    }
+    return a / x * b;
+}
+
+void qf_app_solver_block_multiple(const qf_solver_params *sp, int multiple[4])
+{
+    const qf_mg_params *mg = mg_params();
+    for (int mu = 0; mu < QF_NDIM; mu++) {
+        multiple[mu] = 1;
+        if (sp->kind == QF_SOLVER_MG) {
+            multiple[mu] = lcm(multiple[mu], mg->block[0][mu]);
+            if (mg->smoother == QF_MG_SMOOTHER_SAP) multiple[mu] = lcm(multiple[mu], mg->sap_block[mu]);
+        }
+        if (sp->gcr_sap_cycles > 0 && !sp->precond) multiple[mu] = lcm(multiple[mu], sp->gcr_sap_block[mu]);
+    }
+}
+
 void qf_app_print_solver(const qf_solver_params *sp, qf_precision op_prec, const qf_lattice *lat)
 {
     printf("solver        %s", qf_solver_name(sp->kind));

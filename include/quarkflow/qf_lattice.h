@@ -89,8 +89,10 @@ int64_t qf_lattice_local_to_global(const qf_lattice *lat, int64_t i);
 void qf_lattice_block_origin(const qf_lattice *lat, int b, int origin[QF_NDIM]);
 
 /* Picks a block grid for the local lattice: the fewest blocks with at least target_blocks blocks
- * in all, each extent even and >= min_extent, splitting the largest extents first. */
-int qf_lattice_default_blocks(const int local[QF_NDIM], int target_blocks, int min_extent, int blocks[QF_NDIM]);
+ * in all, each extent even, >= min_extent and a multiple of multiple[mu] (what must tile the blocks:
+ * multigrid aggregates, Schwarz domains; NULL: none), splitting the largest extents first. */
+int qf_lattice_default_blocks(const int local[QF_NDIM], int target_blocks, int min_extent, const int multiple[QF_NDIM],
+                              int blocks[QF_NDIM]);
 
 /* Parses "X Y Z T" given as four separate argv words (QUDA spelling --dim X Y Z T). */
 int qf_parse_dims(char *const argv[], int argc_left, int out[QF_NDIM], const char *option);
