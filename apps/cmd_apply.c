@@ -39,7 +39,7 @@ static const char help[] =
     "                      the kernels rebuild the rest, which needs SU(3) links\n"
     "  --recon-sloppy R    the same for the operator's copies in a solver's sloppy precision (default:\n"
     "                      as --recon)\n"
-    "  --blocks BX BY BZ BT  block grid of the task graph (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 8192 sites)\n"
+    QF_APP_BLOCKS_HELP
     "Source and result:\n"
     "  --source SRC        point (default), random (complex Gaussian, --seed), or a FILE holding a\n"
     "                      SciDAC Dirac fermion of the lattice's size (write ./point for a file named point)\n"

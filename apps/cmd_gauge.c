@@ -18,7 +18,7 @@ static const char help[] =
     "Options:\n"
     "  --format F          input format: auto (default), nersc, milc, scidac, ildg, bridge, ddalpha\n"
     "  --dim X Y Z T       lattice extents (needed for Bridge++ text files; checked otherwise)\n"
-    "  --blocks BX BY BZ BT  block grid of the task graph (default: 1 per GPU; without GPUs up to 4 per CPU worker, none under 8192 sites)\n"
+    QF_APP_BLOCKS_HELP
     "  --prec double|single  precision of the field in the task graph (default double)\n"
     "  --to nersc|ildg     output format of convert (default nersc)\n"
     "  --out-prec double|single  precision written by convert (default: the input file's)\n"

@@ -28,7 +28,8 @@ static const char help[] =
     "  --format F          input format: auto (default), nersc, milc, scidac, ildg, bridge, ddalpha\n"
     "  --dim X Y Z T       lattice extents (needed for Bridge++ text files; checked otherwise)\n"
     "  --blocks BX BY BZ BT  block grid of the task graph (at least 2 sites a block in every direction;\n"
-    "                      default: 1 per GPU; without GPUs up to 4 per CPU worker)\n"
+    "                      default: 1 per GPU; without GPUs up to 4 per CPU worker, as the smearing's\n"
+    "                      tasks run faster spread over blocks than shared on one)\n"
     "  --out-fat FILE      write the fat links F_mu\n"
     "  --out-long FILE     write the Naik links L_mu\n"
     "  --out-bits 32|64    precision written (default 64; --out-prec single|double says the same)\n"
@@ -136,7 +137,7 @@ static int run(const links_opts *o, const int dims[4])
     qf_gauge_info g;
     double *local = NULL, seconds = 0.0;
     /* the smearing's staples reach 2 sites: blocks of at least 2 */
-    int rc = qf_app_lattice(&lat, dims, o->blocks, 2, NULL) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+    int rc = qf_app_lattice_spread(&lat, dims, o->blocks, 2) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
              qf_gauge_load(u, o->gauge_file, o->format, &g);
     if (!rc) {
         printf("gauge         %s (%s, %d-bit), lattice %d %d %d %d, plaquette %.16f\n", o->gauge_file,

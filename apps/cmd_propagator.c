@@ -45,7 +45,7 @@ static const char help[] =
     "  --recon-sloppy R    the same for the operator's copies in a solver's sloppy precision (default:\n"
     "                      as --recon)\n"
     "  --bc X Y Z T        boundary phases as for quarkflow apply (default periodic in space, antiperiodic in t)\n"
-    "  --blocks BX BY BZ BT  block grid of the task graphs\n"
+    QF_APP_BLOCKS_HELP
     "  --out FILE          write the correlators as lines 't pion rho' (asqtad: 't pion' with a pion\n"
     "                      column per mass)\n"
     "\n"

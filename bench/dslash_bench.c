@@ -51,7 +51,7 @@ static const char help[] =
     "  --dim X Y Z T       lattice extents (default 16 16 16 16)\n"
     "  --prec P            precision of the operator and its fields: double, single (default) or half\n"
     "  --recon 18|12|8     reals kept a gauge link (QUDA's reconstruct; default 18: whole links)\n"
-    "  --blocks BX BY BZ BT  block grid of the task graph (default: several blocks per worker)\n"
+    QF_APP_BLOCKS_HELP
     "  --kappa K           hopping parameter (default 0.12)\n"
     "  --csw C             clover coefficient (default 1.0; 0: plain Wilson)\n"
     "  --schur asym|sym    even-odd form (default asym)\n"

@@ -43,7 +43,7 @@ static const char help[] =
     "Gauge field: GAUGE_FILE (any format quarkflow reads; --format to name it), or a generated start field.\n"
     QF_APP_TILE_HELP
     "  --dim X Y Z T, --start cold|weak|hot, --eps E, --seed S   the generated field (default weak, 8^4)\n"
-    "  --blocks BX BY BZ BT  block grid of the task graph (default: several blocks per worker)\n"
+    QF_APP_BLOCKS_HELP
     "Operator:\n"
     "  --kappa LIST        hopping parameters, comma-separated (default 0.12,0.125)\n"
     "  --csw C, --bc X Y Z T, --prec double|single, --recon R, --recon-sloppy R   as for quarkflow solve\n"

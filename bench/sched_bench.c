@@ -237,7 +237,7 @@ static void run_policy(const sched_opts *o, workload_kind w, int ncpu, sched_row
     int64_t vol = (int64_t)o->dims[0] * o->dims[1] * o->dims[2] * o->dims[3];
     double *src = malloc((size_t)vol * 24 * sizeof *src);
     int rc = !src ? qf_fail("out of host memory for a colour-spinor field") : QF_SUCCESS;
-    rc = rc || qf_app_lattice(&lat, o->dims, o->blocks, 1, NULL) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+    rc = rc || qf_app_lattice_spread(&lat, o->dims, o->blocks, 1) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
          qf_gauge_start(u, QF_START_WEAK, o->seed, 0.1) || qf_dirac_create(&d, u, &o->p, o->form) || qf_dirac_linop(d, &M) ||
          qf_field_create(&b, &lat, QF_FIELD_WILSON, o->p.prec, 0) ||
          qf_field_create(&x, &lat, QF_FIELD_WILSON, o->p.prec, 0) || qf_scalar_create(&x2) ||

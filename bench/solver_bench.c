@@ -40,7 +40,7 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  --dim X Y Z T       lattice extents (default 16 16 16 16, or 32 32 32 32 with a CUDA worker)\n"
-    "  --blocks BX BY BZ BT  block grid of the task graph (default: several blocks per worker)\n"
+    QF_APP_BLOCKS_HELP
     "  --solver LIST       solvers, comma-separated: cgnr, cgne, bicgstab, gcr, mr (default cgnr,bicgstab)\n"
     "  --sloppy LIST       precisions of the iterations, comma-separated: double, single, half (default\n"
     "                      double,single; a precision below the operator's is mixed precision)\n"

@@ -25,7 +25,8 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  --dim X Y Z T       lattice extents (default 16 16 16 16, or 32 32 32 32 with a CUDA worker)\n"
-    "  --blocks BX BY BZ BT  block grid (default: several blocks per worker; extents at least 4)\n"
+    QF_APP_BLOCKS_HELP
+    "                      (block extents at least 4)\n"
     "  --u0 U              tadpole factor of the smearing (default 0.9)\n"
     "  --masses N          masses of the multi-mass solve, m_k = m (1 + k) for k < N (default 12)\n"
     "  --mass m            the lightest mass (default 0.02)\n"

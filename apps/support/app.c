@@ -239,8 +239,8 @@ int qf_app_help_requested(int argc, char **argv, int first, const char *help)
     return 0;
 }
 
-int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
-                   const int multiple[4])
+static int app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
+                       const int multiple[4], int spread)
 {
     static const int one_block[4] = {1, 1, 1, 1};
     int blocks[4], procs[4];
@@ -254,21 +254,38 @@ int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], 
     if (blocks_opt && blocks_opt[0] > 0) {
         memcpy(blocks, blocks_opt, sizeof blocks);
     } else {
-        /* CPUs only: up to four blocks a worker, so that the scheduler can balance them, but none
-         * under 8192 sites, below which StarPU's per-task cost eats the kernels' time (16 cores at
-         * 16^4: 64 blocks of 1024 sites kept 0.17 of the triad, 16 blocks 0.44; bench/RESULTS.md).
-         * With GPUs: one block a GPU, whose kernels need large blocks to fill the device; blocks
-         * sized for CPU cores would leave the GPU idle and send every face over PCIe (a 32^4 solve on
-         * an H100 node ran 20x slower with 61 blocks than with 2) */
+        /* CPUs only, one process, up to 2^15 sites a worker: one block, whose tasks share their loops
+         * among the CPU team (codelets/cpu_team.h): the Wilson hops in one pass without faces through
+         * memory, the BLAS in chunks (H200 node, 15 workers: 16^4 propagators 1.8-2.3x and 24^4
+         * BiCGStab 1.2-1.5x faster than on the block grid below, heatbath and 32^4 solves alike;
+         * bench/RESULTS.md). Otherwise on CPUs, or asked to spread (bench sched): up to four blocks
+         * a worker, so that the scheduler can balance them, but none under 8192 sites, below which
+         * StarPU's per-task cost eats the kernels' time (16 cores at 16^4: 64 blocks of 1024 sites
+         * kept 0.17 of the triad, 16 blocks 0.44). With GPUs: one block a GPU, whose kernels need
+         * large blocks to fill the device; blocks sized for CPU cores would leave the GPU idle and
+         * send every face over PCIe (a 32^4 solve on an H100 node ran 20x slower with 61 blocks than
+         * with 2) */
         int ncuda = qf_runtime_ncuda_workers(), ncpu = qf_runtime_ncpu_workers();
         int64_t volume = (int64_t)local[0] * local[1] * local[2] * local[3];
         int64_t per_worker = ncpu > 0 ? volume / ((int64_t)ncpu * 8192) : 1;
         per_worker = per_worker < 1 ? 1 : per_worker > 4 ? 4 : per_worker;
-        int target = ncuda > 0 ? ncuda : (int)per_worker * ncpu;
+        int one = ncuda == 0 && qf_runtime_nprocs() == 1 && !spread && volume <= (int64_t)ncpu * 32768;
+        int target = ncuda > 0 ? ncuda : one ? 1 : (int)per_worker * ncpu;
         if (qf_lattice_default_blocks(local, target > 0 ? target : 1, min_block_extent, multiple, blocks))
             return QF_ERROR;
     }
     return qf_lattice_init(lat, dims, procs, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);
+}
+
+int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
+                   const int multiple[4])
+{
+    return app_lattice(lat, dims, blocks_opt, min_block_extent, multiple, 0);
+}
+
+int qf_app_lattice_spread(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent)
+{
+    return app_lattice(lat, dims, blocks_opt, min_block_extent, NULL, 1);
 }
 
 int qf_app_start(int *argc, char ***argv)
