@@ -333,9 +333,7 @@ static int run(prop_opts *o, int dims[4])
     double plaquette = NAN;
     int ks = o->q.action == QF_APP_ASQTAD;
     /* the asqtad operator's Naik hop reaches 3 sites: blocks of at least 4 */
-    int multiple[4];
-    qf_app_solver_block_multiple(&o->sp, multiple);
-    int rc = qf_app_lattice(&lat, dims, o->blocks, ks ? 4 : 1, multiple) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
+    int rc = qf_app_lattice(&lat, dims, o->blocks, ks ? 4 : 1, &o->sp) || qf_field_create(&u, &lat, QF_FIELD_GAUGE, QF_DOUBLE, 0) ||
              make_gauge(o, u, dims, &plaquette);
     rc = rc || (ks ? run_asqtad(o, &lat, u, dims, plaquette) : run_wilson(o, &lat, u, dims));
     if (u) qf_field_destroy(u);

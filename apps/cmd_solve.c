@@ -102,9 +102,7 @@ static int run_masses(const qf_app_problem *o, qf_solver_params *sp, qf_app_setu
 static int run(const qf_app_problem *o, qf_solver_params *sp, const int dims[4])
 {
     qf_app_setup s;
-    int multiple[4];
-    qf_app_solver_block_multiple(sp, multiple);
-    if (qf_app_setup_create(&s, o, dims, multiple)) return QF_ERROR;
+    if (qf_app_setup_create(&s, o, dims, sp)) return QF_ERROR;
     qf_runtime_wait_all();
     qf_app_print_problem_operator(o, sp->even_odd);
     if (o->q.mass_list)

@@ -431,12 +431,12 @@ static int plot_rows(const char *picture, const bench_row *rows, int n)
 
 static int mg_bench(const bench_opts *o, const int dims[4])
 {
+    qf_solver_params bicg = o->sp, mg = o->sp;
+    bicg.kind = QF_SOLVER_BICGSTAB;
+    bicg.sloppy = QF_SINGLE;
+    mg.kind = QF_SOLVER_MG;
     qf_lattice lat;
-    qf_solver_params mg_kind = o->sp;
-    mg_kind.kind = QF_SOLVER_MG;
-    int multiple[4];
-    qf_app_solver_block_multiple(&mg_kind, multiple);
-    if (qf_app_lattice(&lat, dims, o->pr.blocks, 1, multiple)) return QF_ERROR;
+    if (qf_app_lattice(&lat, dims, o->pr.blocks, 1, &mg)) return QF_ERROR;
     printf("bench mg      mixed BiCGStab against MG-GCR, random source (seed %llu), to |b - M x| / |b| <= %.1e\n",
            (unsigned long long)o->source_seed, o->sp.tol);
     printf("lattice       %d %d %d %d, blocks %d x %d x %d x %d of %d x %d x %d x %d sites; %d CPU + %d CUDA workers "
@@ -457,10 +457,6 @@ static int mg_bench(const bench_opts *o, const int dims[4])
         qf_app_random_spinor(src, vol, o->source_seed);
         rc = qf_field_import(b, src);
     }
-    qf_solver_params bicg = o->sp, mg = o->sp;
-    bicg.kind = QF_SOLVER_BICGSTAB;
-    bicg.sloppy = QF_SINGLE;
-    mg.kind = QF_SOLVER_MG;
     if (!rc) {
         qf_app_print_solver(&bicg, o->pr.p.prec, &lat);
         qf_app_print_solver(&mg, o->pr.p.prec, &lat);

@@ -210,9 +210,7 @@ static int solver_bench(const bench_opts *o)
     if (ncuda > 0) dims[0] = dims[1] = dims[2] = dims[3] = 32;
     if (o->dims[0]) memcpy(dims, o->dims, sizeof dims);
     qf_lattice lat;
-    int multiple[4];
-    qf_app_solver_block_multiple(&o->sp, multiple);
-    if (qf_direct_path(&gpu, &device) || qf_app_lattice(&lat, dims, o->blocks, 1, multiple)) return QF_ERROR;
+    if (qf_direct_path(&gpu, &device) || qf_app_lattice(&lat, dims, o->blocks, 1, &o->sp)) return QF_ERROR;
 
     printf("bench solver  even-odd Wilson%s solves of M x = b, random source, seed %llu, to |b - M x| / |b| <= %.1e\n",
            o->p.csw != 0.0 ? "-clover" : "", (unsigned long long)o->seed, o->sp.tol);

@@ -240,7 +240,7 @@ int qf_app_help_requested(int argc, char **argv, int first, const char *help)
 }
 
 static int app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
-                       const int multiple[4], int spread)
+                       const qf_solver_params *sp, int spread)
 {
     static const int one_block[4] = {1, 1, 1, 1};
     int blocks[4], procs[4];
@@ -270,17 +270,18 @@ static int app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[
         int64_t per_worker = ncpu > 0 ? volume / ((int64_t)ncpu * 8192) : 1;
         per_worker = per_worker < 1 ? 1 : per_worker > 4 ? 4 : per_worker;
         int one = ncuda == 0 && qf_runtime_nprocs() == 1 && !spread && volume <= (int64_t)ncpu * 32768;
-        int target = ncuda > 0 ? ncuda : one ? 1 : (int)per_worker * ncpu;
-        if (qf_lattice_default_blocks(local, target > 0 ? target : 1, min_block_extent, multiple, blocks))
+        int target = ncuda > 0 ? ncuda : one ? 1 : (int)per_worker * ncpu, multiple[4];
+        if (sp) qf_app_solver_block_multiple(sp, multiple);
+        if (qf_lattice_default_blocks(local, target > 0 ? target : 1, min_block_extent, sp ? multiple : NULL, blocks))
             return QF_ERROR;
     }
     return qf_lattice_init(lat, dims, procs, blocks, qf_runtime_rank(), qf_runtime_nprocs(), min_block_extent);
 }
 
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
-                   const int multiple[4])
+                   const qf_solver_params *sp)
 {
-    return app_lattice(lat, dims, blocks_opt, min_block_extent, multiple, 0);
+    return app_lattice(lat, dims, blocks_opt, min_block_extent, sp, 0);
 }
 
 int qf_app_lattice_spread(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent)

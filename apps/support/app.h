@@ -188,8 +188,8 @@ typedef struct {
     int site_reals;   /* of src, res and the fields: 24 (Wilson) or 6 (staggered) */
     double build_seconds; /* of the operator */
 } qf_app_setup;
-/* block_multiple: qf_app_lattice's (the solver's, qf_app_solver_block_multiple; NULL: none). */
-int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *pr, const int dims[4], const int block_multiple[4]);
+/* sp: the solver the blocks are for (qf_app_lattice; NULL: none). */
+int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *pr, const int dims[4], const qf_solver_params *sp);
 void qf_app_setup_destroy(qf_app_setup *s);
 /* The setup's operator as a qf_linop (the caller destroys it before the setup). */
 int qf_app_setup_linop(qf_app_setup *s, qf_linop **M);
@@ -336,10 +336,10 @@ FILE *qf_app_plot_data(const char *picture);
  * PICTURE.dat (the caller's), both quoted for gnuplot, and runs gnuplot on it (qf_app_gnuplot). */
 int qf_app_plot_script(const char *picture, const char *script);
 
-/* Chooses the block grid: the user's, or the default QF_APP_BLOCKS_HELP describes, whose block
- * extents are multiples of multiple (qf_app_solver_block_multiple; NULL: none). */
+/* Chooses the block grid: the user's, or the default QF_APP_BLOCKS_HELP describes, whose blocks the
+ * solver sp's aggregates and domains tile (qf_app_solver_block_multiple; NULL: no solver). */
 int qf_app_lattice(qf_lattice *lat, const int dims[4], const int blocks_opt[4], int min_block_extent,
-                   const int multiple[4]);
+                   const qf_solver_params *sp);
 /* The same, with several blocks a CPU worker on CPUs alone in one process too: graphs for the
  * scheduling policies to place (bench sched), and the asqtad smearing (links), whose many small tasks
  * run 1.4-1.7x faster over blocks than on one block's team. */

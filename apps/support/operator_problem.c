@@ -322,7 +322,7 @@ static void print_gauge_file(const char *path, const qf_gauge_info *g, const int
     qf_app_gauge_warning(path, g);
 }
 
-int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *o, const int dims[4], const int block_multiple[4])
+int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *o, const int dims[4], const qf_solver_params *sp)
 {
     memset(s, 0, sizeof *s);
     qf_field *u = NULL;
@@ -331,7 +331,7 @@ int qf_app_setup_create(qf_app_setup *s, const qf_app_problem *o, const int dims
     int ks = o->q.action == QF_APP_ASQTAD;
     s->site_reals = ks ? 6 : 24;
     /* the asqtad operator's Naik hop reaches 3 sites: blocks of at least 4 */
-    int rc = qf_app_lattice(lat, dims, o->blocks, ks ? 4 : 1, block_multiple);
+    int rc = qf_app_lattice(lat, dims, o->blocks, ks ? 4 : 1, sp);
     if (!rc) {
         s->src = malloc((size_t)lat->local_volume * s->site_reals * sizeof *s->src);
         s->res = calloc((size_t)lat->local_volume * s->site_reals, sizeof *s->res);
