@@ -13,6 +13,9 @@
  *               sequence of hops the library runs for Mhat, without StarPU (the library's direct/
  *               layer, include/quarkflow/qf_direct.h: one thread per StarPU CPU worker on its core,
  *               with the runtime paused, or one CUDA stream).
+ *   direct waited  on one GPU, the same with each application launched only once the host has seen
+ *               the last one end: the most a graph of one task an application can keep under a
+ *               runtime that starts a dependent task when it sees its predecessor end (StarPU 1.3).
  *   ceiling     CPUs: a STREAM triad a[i] = b[i] + s c[i] on arrays far larger than the caches, with
  *               as many threads, best of several; bytes counted as STREAM does (3 x 8 a element).
  *               GPU: a device-to-device cudaMemcpy, counting the bytes read and written.
@@ -45,7 +48,10 @@ static const char help[] =
     "several GPUs (--ncuda N, one block each) or several processes (mpirun, one GPU or core slice each)\n"
     "the graph is compared with the ceiling of all of them; several processes run no direct kernels.\n"
     "On one GPU the lattice is one block and Mhat one task; QF_STENCIL_FUSE=never in the environment\n"
-    "times the graph of a gather, an interior and an exterior task a hop instead.\n"
+    "times the graph of a gather, an interior and an exterior task a hop instead. On one GPU the direct\n"
+    "kernels are also timed each launched once the host has seen the last end ('direct waited'): the\n"
+    "most that one task an application can keep under a runtime that starts a task when it sees its\n"
+    "predecessor end.\n"
     "\n"
     "Options:\n"
     "  --dim X Y Z T       lattice extents (default 16 16 16 16)\n"
@@ -249,7 +255,8 @@ static int dslash(const bench_opts *o)
                    diff, qf_direct_check_tolerance(o->p.prec));
     }
 
-    qf_timing graph = {0}, chained = {0}, direct = {0};
+    qf_timing graph = {0}, chained = {0}, direct = {0}, waited = {0};
+    const int one_gpu = dk && gpu && ndevices == 1;
     double ceiling = 0.0;
     rc = rc || qf_bench_graph_time(d, f, o->warmup, o->iters, target_seconds, &graph);
     if (!rc) print_rate("task graph", &graph, flops, bytes);
@@ -260,8 +267,12 @@ static int dslash(const bench_opts *o)
     if (!rc) print_rate(chained_label, &chained, flops, bytes);
     fflush(stdout);
     if (dk) {
-        rc = rc || qf_direct_time(dk, o->warmup, o->iters, target_seconds, &direct);
+        rc = rc || qf_direct_time(dk, o->warmup, 0, o->iters, target_seconds, &direct);
         if (!rc) print_rate(ncuda > 1 && gpu ? "direct 1 GPU" : "direct", &direct, flops, bytes);
+    }
+    if (one_gpu) {
+        rc = rc || qf_direct_time(dk, o->warmup, 1, o->iters, target_seconds, &waited);
+        if (!rc) print_rate("direct waited", &waited, flops, bytes);
     }
 
     rc = rc || qf_bench_ceiling(gpu, device, ncpu, &ceiling);
@@ -286,6 +297,13 @@ static int dslash(const bench_opts *o)
             printf("ratio         chained / direct      %.3f  (%d applications a chain; means %.3f)\n",
                    direct.best / chained.best, o->chain,
                    (direct.seconds / (double)direct.n) / (chained.seconds / (double)chained.n));
+        }
+        if (one_gpu) {
+            printf("ratio         waited / direct       %.3f  (the most that one task an application can keep: "
+                   "each launched once the host has seen the last end)\n",
+                   direct.best / waited.best);
+            printf("ratio         task graph / waited   %.3f  (what the runtime keeps beside that wait; means %.3f)\n",
+                   waited.best / graph.best, (waited.seconds / (double)waited.n) / (graph.seconds / (double)graph.n));
         }
     }
 

@@ -172,7 +172,7 @@ static int time_mhat(const bench_opts *o, const qf_lattice *lat, qf_dirac *d, co
     qf_timing t;
     rc = rc || qf_bench_graph_time(dp, f, o->warmup, o->iters, target_seconds, &t);
     if (!rc) t_graph = t.seconds / (double)t.n;
-    rc = rc || qf_direct_time(dk, o->warmup, o->iters, target_seconds, &t);
+    rc = rc || qf_direct_time(dk, o->warmup, 0, o->iters, target_seconds, &t);
     if (!rc) {
         *t_direct = t.seconds / (double)t.n;
         double flops = qf_dirac_flops(dp, QF_OP_MHAT);

@@ -447,12 +447,13 @@ double qf_direct_bytes(const qf_direct *dk) { return dk->bytes; }
 /* The direct kernels run with the runtime paused: no task may share the cores (CPU) or the GPU with
  * them, and a StarPU built with non-blocking drivers would poll on the cores. `warmup` untimed applications, then n (n <= 0: about target_s
  * seconds); on the GPU the first application is also checked back into the plan's output buffers. */
-static int direct_run(qf_direct *dk, int warmup, long n, double target_s, qf_timing *t)
+static int direct_run(qf_direct *dk, int warmup, int wait_each, long n, double target_s, qf_timing *t)
 {
     int rc = QF_SUCCESS;
     qf_runtime_wait_all();
     qf_runtime_pause();
     if (!dk->gpu) {
+        (void)wait_each; /* the CPU threads' applications end one after the other anyway */
         cpu_direct cd = {.p = &dk->plan, .face = dk->faces, .nthreads = dk->nthreads};
         rc = qf_timing_run(cpu_direct_run, &cd, warmup, n, target_s, t);
     }
@@ -461,7 +462,7 @@ static int direct_run(qf_direct *dk, int warmup, long n, double target_s, qf_tim
         char err[512] = "";
         t->n = n > 0 ? n : 0;
         t->rounds = 1;
-        if (qf_direct_cuda_run(&dk->plan, dk->device, warmup, target_s, &t->n, &t->seconds, err, sizeof err))
+        if (qf_direct_cuda_run(&dk->plan, dk->device, warmup, wait_each, target_s, &t->n, &t->seconds, err, sizeof err))
             rc = qf_fail("direct CUDA kernels: %s", err);
         else
             t->best = t->seconds / (double)t->n;
@@ -478,7 +479,7 @@ int qf_direct_check(qf_direct *dk, const double *ref, double *diff)
     int64_t n = lat->global_volume * 24;
     double *dir = calloc((size_t)n, sizeof *dir);
     if (!dir) return qf_fail("out of host memory for a colour-spinor field");
-    int rc = direct_run(dk, 0, 1, 0.0, &one);
+    int rc = direct_run(dk, 0, 0, 1, 0.0, &one);
     double tol = qf_direct_check_tolerance(dk->plan.prec), refn = 0.0;
     if (!rc) {
         pack(&dk->plan, lat, dir, 24, dk->plan.spinor[QF_DIRECT_OUT], 0);
@@ -496,7 +497,7 @@ int qf_direct_check(qf_direct *dk, const double *ref, double *diff)
     return rc;
 }
 
-int qf_direct_time(qf_direct *dk, int warmup, long n, double target_s, qf_timing *t)
+int qf_direct_time(qf_direct *dk, int warmup, int wait_each, long n, double target_s, qf_timing *t)
 {
-    return direct_run(dk, warmup, n, target_s, t);
+    return direct_run(dk, warmup, wait_each, n, target_s, t);
 }

@@ -93,18 +93,46 @@ void launch(const qf_direct_plan *p, const device_plan *dp, long first, long n, 
         }
 }
 
+/* Records `done` on s and polls it until the stream has run up to it, as StarPU's CUDA driver polls a
+ * task's event before it starts the task that depends on it. */
+cudaError_t poll_end(cudaStream_t s, cudaEvent_t done)
+{
+    cudaError_t e = cudaEventRecord(done, s);
+    if (e != cudaSuccess) return e;
+    while ((e = cudaEventQuery(done)) == cudaErrorNotReady) {
+    }
+    return e;
+}
+
+/* Applications first .. first + n - 1: back to back (done NULL), or each launched once the host has
+ * seen the last one end. */
+cudaError_t launch_waiting(const qf_direct_plan *p, const device_plan *dp, long first, long n, cudaStream_t s,
+                           cudaEvent_t done)
+{
+    if (!done) {
+        launch(p, dp, first, n, s);
+        return cudaSuccess;
+    }
+    for (long it = first; it < first + n; it++) {
+        launch(p, dp, it, 1, s);
+        cudaError_t e = poll_end(s, done);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
 } // namespace
 
-extern "C" int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, double target_s, long *iters,
-                                    double *seconds, char *err, size_t errlen)
+extern "C" int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, int wait_each, double target_s,
+                                    long *iters, double *seconds, char *err, size_t errlen)
 {
     device_plan dp;
     memset(&dp, 0, sizeof dp);
     dp.nblocks = p->nblocks;
     cudaStream_t s = NULL;
-    cudaEvent_t e0 = NULL, e1 = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL, done = NULL;
     int nb = p->nblocks;
-    long done = 0, n = *iters;
+    long launched = 0, n = *iters;
     float ms = 0.0f;
     TRY(cudaSetDevice(device));
     for (int k = 0; k < QF_DIRECT_NSPINORS; k++) dp.spinor[k] = (void **)calloc((size_t)nb, sizeof(void *));
@@ -135,19 +163,20 @@ extern "C" int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, dou
     TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     TRY(cudaEventCreate(&e0));
     TRY(cudaEventCreate(&e1));
+    if (wait_each) TRY(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
 
     /* warmup, then (n <= 0) a probe doubled until it lasts 0.1 s, then the timed run */
     if (warmup > 0) {
-        launch(p, &dp, done, warmup, s);
-        done += warmup;
+        launch(p, &dp, launched, warmup, s);
+        launched += warmup;
         TRY(cudaStreamSynchronize(s));
     }
     if (n <= 0) {
         long probe = 1;
         for (;;) {
             TRY(cudaEventRecord(e0, s));
-            launch(p, &dp, done, probe, s);
-            done += probe;
+            TRY(launch_waiting(p, &dp, launched, probe, s, done));
+            launched += probe;
             TRY(cudaEventRecord(e1, s));
             TRY(cudaEventSynchronize(e1));
             TRY(cudaEventElapsedTime(&ms, e0, e1));
@@ -159,8 +188,8 @@ extern "C" int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, dou
         if (n < 1) n = 1;
     }
     TRY(cudaEventRecord(e0, s));
-    launch(p, &dp, done, n, s);
-    done += n;
+    TRY(launch_waiting(p, &dp, launched, n, s, done));
+    launched += n;
     TRY(cudaEventRecord(e1, s));
     TRY(cudaEventSynchronize(e1));
     TRY(cudaGetLastError());
@@ -172,12 +201,14 @@ extern "C" int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, dou
         TRY(cudaMemcpy(p->spinor[QF_DIRECT_OUT][b], dp.spinor[QF_DIRECT_OUT][b], p->spinor_bytes, cudaMemcpyDeviceToHost));
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
+    if (done) cudaEventDestroy(done);
     cudaStreamDestroy(s);
     free_device(&dp);
     return 0;
 fail:
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
+    if (done) cudaEventDestroy(done);
     if (s) cudaStreamDestroy(s);
     free_device(&dp);
     return -1;
@@ -220,8 +251,7 @@ fail:
 }
 
 /* The task probe's kernel (codelets/task_probe.cu) n times on one stream of `device`: back to back and
- * waited for once, or each waited for by polling an event before the next launch, as StarPU's CUDA
- * driver polls a task's event before it starts the next. */
+ * waited for once, or each waited for (poll_end) before the next launch. */
 extern "C" int qf_direct_cuda_probe(int device, int wait_each, long n, int64_t wait_ns, double *seconds, char *err,
                                     size_t errlen)
 {
@@ -239,13 +269,7 @@ extern "C" int qf_direct_cuda_probe(int device, int wait_each, long n, int64_t w
         double t0 = qf_timing_now();
         for (long i = 0; i < n; i++) {
             qf_task_probe_run_cuda(count, wait_ns, (double)(i + 1), stream);
-            if (wait_each) {
-                TRY(cudaEventRecord(done, stream));
-                cudaError_t e;
-                while ((e = cudaEventQuery(done)) == cudaErrorNotReady) {
-                }
-                TRY(e);
-            }
+            if (wait_each) TRY(poll_end(stream, done));
         }
         TRY(cudaStreamSynchronize(stream));
         *seconds = qf_timing_now() - t0;

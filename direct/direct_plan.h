@@ -68,11 +68,11 @@ void qf_direct_bind_to_worker_core(int tid);
 int qf_direct_cuda_devices(void);
 /* Copies the plan's host buffers to device `device`, then times applications on one stream with
  * CUDA events: warmup untimed, then *iters (0: enough for about target_s seconds; set on return)
- * chained applications; the blocks of QF_DIRECT_OUT are copied back into the plan's host buffers
- * (the result of one application when *iters was 1 and warmup 0). Returns 0, or -1 with a message in
- * err. */
-int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, double target_s, long *iters, double *seconds,
-                       char *err, size_t errlen);
+ * chained applications, queued back to back or (wait_each) each launched once the host has polled
+ * the last one's end; the blocks of QF_DIRECT_OUT are copied back into the plan's host buffers (the
+ * result of one application when *iters was 1 and warmup 0). Returns 0, or -1 with a message in err. */
+int qf_direct_cuda_run(qf_direct_plan *p, int device, int warmup, int wait_each, double target_s, long *iters,
+                       double *seconds, char *err, size_t errlen);
 /* Device-to-device cudaMemcpy bandwidth on `device`: best of 10 copies of a `bytes`-sized buffer,
  * counting the bytes read and written (2 x bytes a copy). */
 int qf_direct_cuda_copy_bandwidth(int device, size_t bytes, double *gbps, char *err, size_t errlen);

@@ -81,6 +81,8 @@ if [ "$prog" = ctest-gpu ]; then
   sh "$here/explore_guard.sh" "$here/bin/quarkflow" 12
   echo "== bench tasks on the CUDA and CPU workers (each measurement checks that every task ran, in its turn, where asked)"
   "$here/bin/quarkflow" --ncpu 2 --ncuda 1 bench tasks --tasks 200 --wait-us 0,20 --rounds 1
+  echo "== bench dslash on the GPU alone, half with two-row links (the direct kernels, back to back and each waited, checked against the graph)"
+  "$here/bin/quarkflow" --ncpu 0 --ncuda 1 bench dslash --dim 8 8 8 8 --prec half --recon 12 --iters 20
   exit 0
 fi
 if [ "$prog" = memcheck-gpu ]; then

@@ -82,9 +82,12 @@ static inline double qf_direct_check_tolerance(qf_precision p)
 }
 /* warmup untimed, then n timed chained applications (input and output swapped after each; n <= 0: as
  * many as last about target_s seconds) with the runtime paused: by qf_timing_run's rounds on CPUs,
- * in one round on the GPU (its own, not shared). The chained applications grow the field by the
+ * in one round on the GPU (its own, not shared). On the GPU wait_each launches each application only
+ * once the host has seen the last one end (polling an event): the most a runtime keeps that starts a
+ * dependent task when it sees its predecessor end, as StarPU does; CPU threads end each application
+ * before the next anyway (wait_each is moot there). The chained applications grow the field by the
  * operator's norm each time, so long runs reach inf and NaN, which run at full speed. */
-int qf_direct_time(qf_direct *dk, int warmup, long n, double target_s, qf_timing *t);
+int qf_direct_time(qf_direct *dk, int warmup, int wait_each, long n, double target_s, qf_timing *t);
 
 /* ---- the memory-bandwidth ceiling of a path (qf_direct_path), with the runtime paused ----
  * CPUs: a STREAM triad a[i] = b[i] + s c[i] on nthreads threads bound to the CPU workers' cores, on
