@@ -8,7 +8,11 @@
 # one-block lattice, QF_STENCIL_FUSE=auto, against three, never), half (bench dslash in half with whole
 # and two-row links against single, and mixed double/half solves against double/single, alternated),
 # tasks (bench tasks: the runtime's cost a task on the GPU alone and on the whole node, beside bench
-# dslash at 16^4, whose Mhat kernels last about as long as the 35 us probe on an H200).
+# dslash at 16^4, whose Mhat kernels last about as long as the 35 us probe on an H200), targets (each
+# of issue 21's performance figures once more, two or three rounds alternated: 32^4 single with whole
+# and two-row links and half with two-row links; the task graph at 16^4, 24^4 and 32^4 single, one
+# task an application and 18 applications a chain; double/single against double/half BiCGStab and CGNR
+# at 32^4).
 # Logs go to OUTDIR/throughput-logs.tgz (OUTDIR: default $OUT or /tmp);
 # summary lines are printed.
 set -u
@@ -86,5 +90,21 @@ if has tasks; then
   bench tasks_gpu_1buffer --ncpu 0 --ncuda 1 bench tasks --wait-us 0,35 --buffers 1
   bench tasks_node bench tasks --wait-us 0,35,100
   bench dslash16_tasks --ncpu 0 --ncuda 1 bench dslash --dim 16 16 16 16 --prec single
+fi
+if has targets; then
+  for round in 1 2; do
+    for pr in single_18 single_12 half_12; do
+      bench "target_dslash32_${pr}_$round" --ncpu 0 --ncuda 1 bench dslash --dim 32 32 32 32 \
+        --prec ${pr%_*} --recon ${pr#*_}
+    done
+    for dim in 16 24 32; do
+      bench "target_latency${dim}_$round" --ncpu 0 --ncuda 1 bench dslash --dim $dim $dim $dim $dim \
+        --prec single --chain 18
+    done
+  done
+  for round in 1 2 3; do
+    bench "target_solver32_$round" --ncpu 0 --ncuda 1 bench solver --dim 32 32 32 32 --solver bicgstab,cgnr \
+      --sloppy single,half --recon-sloppy 12
+  done
 fi
 tar czf "$dest/throughput-logs.tgz" -C "$dest" throughput-logs && rm -rf "$out"
