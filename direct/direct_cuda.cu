@@ -93,8 +93,8 @@ void launch(const qf_direct_plan *p, const device_plan *dp, long first, long n, 
         }
 }
 
-/* Records `done` on s and polls it until the stream has run up to it, as StarPU's CUDA driver polls a
- * task's event before it starts the task that depends on it. */
+/* Records `done` on s and polls it until the stream has run up to it: the soonest a host can see a
+ * launch end, which a runtime must before it starts the task that depends on it. */
 cudaError_t poll_end(cudaStream_t s, cudaEvent_t done)
 {
     cudaError_t e = cudaEventRecord(done, s);
