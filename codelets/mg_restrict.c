@@ -1,9 +1,10 @@
 /* Codelet mg_restrict: R = P^dagger of the multigrid transfer, one coarse block from the fine blocks it
- * holds and their near-null vectors (kernels/mg.h; on the CPU an aggregate layer of a fine block at a
+ * holds and their near-null vectors (kernels/mg.h; on the CPU a row of aggregates of a fine block at a
  * time, its sites in storage order). Where the coarse lattice is one block (the merged coarsest level)
  * the task is a serial step of the K-cycle, the other CPU workers waiting for its result, so its
- * layers are shared among the CPU team (cpu_team.h); each coarse site is one thread's, so the result
- * does not depend on the team.
+ * rows are shared among the CPU team (cpu_team.h) in chunks; each coarse site is one thread's, so the
+ * result does not depend on the team. (By aggregate layers a 16^4 block of 4^4 aggregates had four
+ * units, so four threads of a team of 15.)
  * Buffers: R fine[j], R V[j] (j < nfine), W coarse. */
 #include "codelets.h"
 #include "cpu_team.h"
@@ -17,8 +18,8 @@
 void qf_mg_restrict_cuda(void *buffers[], void *cl_arg);
 #endif
 
-/* Units first .. end - 1 of the coarse block (a unit: one aggregate layer of one fine block,
- * qf_mg_restrict_layer) in a->g.prec and a->g.vprec made constants (QF_WITH_FIELD_AND_STORED_PRECISION). */
+/* Units first .. end - 1 of the coarse block (a unit: one row of aggregates of one fine block,
+ * qf_mg_restrict_row) in a->g.prec and a->g.vprec made constants (QF_WITH_FIELD_AND_STORED_PRECISION). */
 static inline QF_HD_INLINE void restrict_run(const qf_mg_restrict_args *a, const void *const *fine,
                                              const void *const *v, void *coarse, double *acc, int64_t first,
                                              int64_t end)
@@ -27,9 +28,9 @@ static inline QF_HD_INLINE void restrict_run(const qf_mg_restrict_args *a, const
         qf_mg_restrict_args b = *a;
         b.g.prec = P;
         b.g.vprec = PV;
-        int layers = b.g.fext[3] / b.g.agg[3];
+        const int64_t rows = qf_mg_restrict_rows(&b.g);
         for (int64_t u = first; u < end; u++)
-            qf_mg_restrict_layer(&b, fine[u / layers], v[u / layers], (int)(u / layers), (int)(u % layers), acc, coarse);
+            qf_mg_restrict_row(&b, fine[u / rows], v[u / rows], (int)(u / rows), u % rows, acc, coarse);
     });
 }
 QF_CPU_VERSIONS(restrict_run, restrict_run, (const qf_mg_restrict_args *a, const void *const *fine,
@@ -43,18 +44,15 @@ typedef struct {
     void *coarse;
 } restrict_share;
 
-/* A team member's units: each coarse site lies in one unit, summed there in one fixed order, so the
- * result does not depend on the team. */
-static void restrict_part(void *p, int k, int n)
+/* A chunk of rows: each coarse site lies in one row, summed there in one fixed order, so the result
+ * depends neither on the team nor on which thread took which chunk. */
+static void restrict_rows(void *p, int64_t first, int64_t end)
 {
     const restrict_share *r = p;
-    const qf_mg_geom *g = &r->a->g;
-    int64_t first, end;
     int apb[QF_NDIM];
-    qf_mg_apb(g, apb);
-    qf_cpu_team_share((int64_t)r->a->nfine * apb[3], k, n, &first, &end);
-    /* the lane sums of a layer's coarse sites (kernels/mg.h): 300 kB to a few MB, so not on the stack */
-    double *acc = malloc(sizeof(double) * (size_t)apb[0] * apb[1] * apb[2] * qf_mg_restrict_acc_doubles(g));
+    qf_mg_apb(&r->a->g, apb);
+    /* the lane sums of a row's coarse sites (kernels/mg.h): tens of kB, so not on the stack */
+    double *acc = malloc(sizeof(double) * (size_t)apb[0] * qf_mg_restrict_acc_doubles(&r->a->g));
     STARPU_ASSERT_MSG(acc, "mg_restrict: out of host memory");
     QF_CPU_CALL(restrict_run, (r->a, r->fine, r->v, r->coarse, acc, first, end));
     free(acc);
@@ -67,8 +65,7 @@ void qf_mg_restrict_run_cpu(const qf_mg_restrict_args *a, const void *const *fin
         r.fine[j] = fine[j];
         r.v[j] = v[j];
     }
-    if (a->team) qf_cpu_team_run(restrict_part, &r);
-    else restrict_part(&r, 0, 1);
+    qf_cpu_team_range(a->team, a->nfine * qf_mg_restrict_rows(&a->g), restrict_rows, &r);
 }
 
 static void mg_restrict_cpu(void *buffers[], void *cl_arg)

@@ -258,7 +258,7 @@ typedef int qf_mg_vi16 __attribute__((vector_size(64)));
 /* A Wilson level in single precision (fields; vectors in single or half): the CPU's transfers multiply
  * in float, a site's 24 reals a vector as one 16- and one 8-wide vector, as the GPU's threads do. In
  * double lanes (a float record widened four reals at a time) they ran at 0.35-0.4 of a one-thread read
- * of the vectors; see qf_mg_restrict_layer and qf_mg_prolong_wilson_f. */
+ * of the vectors; see qf_mg_restrict_row and qf_mg_prolong_wilson_f. */
 static inline QF_HD int qf_mg_wilson_float(const qf_mg_geom *g)
 {
     return g->nsite == QF_SPINOR_REALS / 2 && g->prec == QF_SINGLE && g->vprec != QF_DOUBLE;
@@ -285,7 +285,7 @@ static inline QF_HD_INLINE const float *qf_mg_wilson_records_f(const qf_mg_geom 
     return buf;
 }
 
-/* Doubles of qf_mg_restrict_layer's sums a coarse site: a Wilson level in single keeps 48 float lanes a
+/* Doubles of qf_mg_restrict_row's sums a coarse site: a Wilson level in single keeps 48 float lanes a
  * vector (re and im of each of its 24 reals); anything else 4 N nsite doubles ([k][chi][re, im][real
  * of the chirality]). */
 static inline QF_HD size_t qf_mg_restrict_acc_doubles(const qf_mg_geom *g)
@@ -295,7 +295,7 @@ static inline QF_HD size_t qf_mg_restrict_acc_doubles(const qf_mg_geom *g)
 
 /* A Wilson site's products conj(V_k) psi in float (psi as xa, xb of 24 floats each, see below) added
  * into its coarse site's lanes acc[k][re, im][24]: summed per real over the aggregate's sites of the
- * layer, and over the reals of each chirality (in double) only once at the layer's end. */
+ * row, and over the reals of each chirality (in double) only once at the row's end. */
 static inline QF_HD_INLINE void qf_mg_restrict_add_wilson_f(const float *xa, const float *xb, const float *v, int n,
                                                             float *acc)
 {
@@ -361,71 +361,87 @@ static inline QF_HD_INLINE void qf_mg_prolong_wilson_f(const float *e, const flo
     memcpy(out + 16, &o1, sizeof o1);
 }
 
-/* The CPU's schedule of qf_mg_restrict_entry's sums, an aggregate layer at a time: the fine sites of
- * fine block j whose x_3 lies in aggregate layer at, swept in storage order (each parity's part of the
- * layer is one run of the block), so that their vectors stream through the cache as the prolongation
- * reads them. Each site's components are loaded once as (re, im) and (im, -re) interleaved, so that
- * conj(V_k) psi becomes two products of contiguous reals, summed lane by lane (a lane a real) into its
- * coarse site's sums (acc: qf_mg_restrict_acc_doubles a coarse site of the layer) and across the lanes
- * of each chirality at the end: vectorisable without reassociation. The layer's coarse sites are then
- * stored. Walking one aggregate's sites at a time instead, whose vector records lie apart in the
- * block, the restriction took 3.4x the prolongation's time (13 against 3.9 ms for a 16^4 block of 12
- * vectors in single on one core of the 2-core VM), its prefetches stalling. */
-static inline QF_HD_INLINE void qf_mg_restrict_layer(const qf_mg_restrict_args *a, const void *fine, const void *v,
-                                                     int j, int at, double *acc, void *coarse)
+/* Units of qf_mg_restrict_row in a fine block: its rows of aggregates along x_0, one for each aggregate
+ * position in x_1, x_2 and x_3. */
+static inline QF_HD int64_t qf_mg_restrict_rows(const qf_mg_geom *g)
+{
+    int apb[QF_NDIM];
+    qf_mg_apb(g, apb);
+    return (int64_t)apb[1] * apb[2] * apb[3];
+}
+
+/* The CPU's schedule of qf_mg_restrict_entry's sums, a row of aggregates at a time (row `row` of
+ * qf_mg_restrict_rows, x_1 fastest): the fine sites of fine block j in the row's aggregates, swept in
+ * storage order, a run of agg[1] lines of the block for each x_2 and x_3 in the row and each parity, so
+ * that their vectors stream through the cache as the prolongation reads them. Each site's components
+ * are loaded once as (re, im) and (im, -re) interleaved, so that conj(V_k) psi becomes two products of
+ * contiguous reals, summed lane by lane (a lane a real) into its coarse site's sums (acc:
+ * qf_mg_restrict_acc_doubles for each coarse site of the row) and across the lanes of each chirality
+ * at the end: vectorisable without reassociation. The row's coarse sites are then stored. A coarse
+ * site's sums take its fine sites in storage order, whatever the rows' distribution among threads.
+ * Walking one aggregate's sites at a time instead, whose vector records lie apart in the block, the
+ * restriction took 3.4x the prolongation's time (13 against 3.9 ms for a 16^4 block of 12 vectors in
+ * single on one core of the 2-core VM), its prefetches stalling. */
+static inline QF_HD_INLINE void qf_mg_restrict_row(const qf_mg_restrict_args *a, const void *fine, const void *v,
+                                                   int j, int64_t row, double *acc, void *coarse)
 {
     const qf_mg_geom *g = &a->g;
     const int n = g->nvec, len = 2 * g->nsite, h = g->nsite, wf = qf_mg_wilson_float(g);
     int apb[QF_NDIM], jb[QF_NDIM], x[QF_NDIM];
     qf_mg_apb(g, apb);
-    const int64_t nca = (int64_t)apb[0] * apb[1] * apb[2], per = (int64_t)qf_mg_restrict_acc_doubles(g);
-    for (int64_t k = 0; k < nca * per; k++) acc[k] = 0.0;
-    const int64_t half = qf_volume(g->fext) / 2, slab = (int64_t)g->fext[0] * g->fext[1] * g->fext[2];
-    const int t0 = at * g->agg[3];
+    const int ay = (int)(row % apb[1]), az = (int)(row / apb[1] % apb[2]),
+              at = (int)(row / ((int64_t)apb[1] * apb[2]));
+    const int64_t per = (int64_t)qf_mg_restrict_acc_doubles(g);
+    for (int64_t k = 0; k < apb[0] * per; k++) acc[k] = 0.0;
+    const int64_t half = qf_volume(g->fext) / 2, line = g->fext[0], run = line * g->agg[1];
     double xa[4 * QF_MG_MAX_NVEC], xb[4 * QF_MG_MAX_NVEC], vh[4 * QF_MG_MAX_NVEC];
     float fa[QF_SPINOR_REALS], fb[QF_SPINOR_REALS], vf[QF_MG_MAX_NVEC * QF_SPINOR_REALS];
     for (int p = 0; p < (a->even_only ? 1 : 2); p++)
-        for (int64_t fs = p * half + slab * t0 / 2, end = p * half + slab * (t0 + g->agg[3]) / 2; fs < end; fs++) {
-            qf_block_site_coords(fs, g->fext, x);
-            int64_t ca = ((int64_t)(x[2] / g->agg[2]) * apb[1] + x[1] / g->agg[1]) * apb[0] + x[0] / g->agg[0];
-            double *w = acc + ca * per;
-            size_t po = (size_t)len * (size_t)fs;
-            if (wf) {
-                const float *f = (const float *)fine + po;
-                for (int l = 0; l < QF_SPINOR_REALS; l += 2) {
-                    fa[l] = f[l];
-                    fa[l + 1] = f[l + 1];
-                    fb[l] = f[l + 1];
-                    fb[l + 1] = -f[l];
-                }
-                qf_mg_restrict_add_wilson_f(fa, fb, qf_mg_wilson_records_f(g, v, fs, vf), n, (float *)w);
-                continue;
-            }
-            for (int l = 0; l < len; l += 2) {
-                double re = qf_real_get(fine, g->prec, po + l), im = qf_real_get(fine, g->prec, po + l + 1);
-                xa[l] = re;
-                xa[l + 1] = im;
-                xb[l] = im;
-                xb[l + 1] = -re;
-            }
-            for (int k = 0; k < n; k++) {
-                size_t vo = qf_mg_v_offset(g, fs, k, 0);
-                if (g->vprec == QF_HALF) qf_mg_v_record(g, v, fs, k, vh); /* decoded once, then as below */
-                for (int chi = 0; chi < 2; chi++) {
-                    double *r = w + (size_t)(2 * (2 * k + chi)) * h, *i = r + h;
-                    for (int l = 0; l < h; l++) {
-                        double vv = g->vprec == QF_HALF ? vh[chi * h + l] : qf_real_get(v, g->prec, vo + chi * h + l);
-                        r[l] += vv * xa[chi * h + l];
-                        i[l] += vv * xb[chi * h + l];
+        for (int t = at * g->agg[3]; t < (at + 1) * g->agg[3]; t++)
+            for (int z = az * g->agg[2]; z < (az + 1) * g->agg[2]; z++) {
+                /* the run's lexicographic sites [lex, lex + run): both ends even (line is), so the
+                 * parity-p sites among them are the storage indices p half + [lex / 2, (lex + run) / 2) */
+                const int64_t lex = (((int64_t)t * g->fext[2] + z) * g->fext[1] + (int64_t)ay * g->agg[1]) * line;
+                for (int64_t fs = p * half + lex / 2, end = p * half + (lex + run) / 2; fs < end; fs++) {
+                    qf_block_site_coords(fs, g->fext, x);
+                    double *w = acc + (int64_t)(x[0] / g->agg[0]) * per;
+                    size_t po = (size_t)len * (size_t)fs;
+                    if (wf) {
+                        const float *f = (const float *)fine + po;
+                        for (int l = 0; l < QF_SPINOR_REALS; l += 2) {
+                            fa[l] = f[l];
+                            fa[l + 1] = f[l + 1];
+                            fb[l] = f[l + 1];
+                            fb[l + 1] = -f[l];
+                        }
+                        qf_mg_restrict_add_wilson_f(fa, fb, qf_mg_wilson_records_f(g, v, fs, vf), n, (float *)w);
+                        continue;
+                    }
+                    for (int l = 0; l < len; l += 2) {
+                        double re = qf_real_get(fine, g->prec, po + l), im = qf_real_get(fine, g->prec, po + l + 1);
+                        xa[l] = re;
+                        xa[l + 1] = im;
+                        xb[l] = im;
+                        xb[l + 1] = -re;
+                    }
+                    for (int k = 0; k < n; k++) {
+                        size_t vo = qf_mg_v_offset(g, fs, k, 0);
+                        if (g->vprec == QF_HALF) qf_mg_v_record(g, v, fs, k, vh); /* decoded once, then as below */
+                        for (int chi = 0; chi < 2; chi++) {
+                            double *r = w + (size_t)(2 * (2 * k + chi)) * h, *i = r + h;
+                            for (int l = 0; l < h; l++) {
+                                double vv = g->vprec == QF_HALF ? vh[chi * h + l] : qf_real_get(v, g->prec, vo + chi * h + l);
+                                r[l] += vv * xa[chi * h + l];
+                                i[l] += vv * xb[chi * h + l];
+                            }
+                        }
                     }
                 }
             }
-        }
     qf_lex_coords(j, a->ratio, jb);
-    for (int64_t ca = 0; ca < nca; ca++) {
+    for (int ca = 0; ca < apb[0]; ca++) {
         const double *w = acc + ca * per;
-        int c[QF_NDIM] = {jb[0] * apb[0] + (int)(ca % apb[0]), jb[1] * apb[1] + (int)(ca / apb[0] % apb[1]),
-                          jb[2] * apb[2] + (int)(ca / ((int64_t)apb[0] * apb[1])), jb[3] * apb[3] + at};
+        int c[QF_NDIM] = {jb[0] * apb[0] + ca, jb[1] * apb[1] + ay, jb[2] * apb[2] + az, jb[3] * apb[3] + at};
         size_t o = qf_coarse_site_offset(qf_block_site_index(c, a->cext), n);
         for (int chi = 0; chi < 2; chi++)
             for (int k = 0; k < n; k++) {
