@@ -1,7 +1,8 @@
 /* Codelet mg_prolong: P of the multigrid transfer, one fine block from its coarse block and its
- * near-null vectors, out = P e on all sites or on the even ones alone (kernels/mg.h). Inside the
- * one-task coarse solve (mg_coarse_solve) a serial step of its cycle, the fine sites shared among the
- * CPU team.
+ * near-null vectors, out = P e on all sites or on the even ones alone (kernels/mg.h). The fine sites are
+ * shared among the CPU team inside the one-task coarse solve (mg_coarse_solve), a serial step of its
+ * cycle, and where the fine lattice is one block on CPUs alone (qf_cpu_team_shares), whose one task
+ * would otherwise hold the K-cycle on one core.
  * Buffers: R coarse, R V, W (RW: even sites alone) fine. */
 #include "codelets.h"
 #include "cpu_team.h"
@@ -66,18 +67,22 @@ static void prolong_part(void *p, int64_t first, int64_t end)
     QF_CPU_CALL(prolong_run, (s->a, s->coarse, s->v, s->fine, first, end));
 }
 
-void qf_mg_prolong_run_cpu(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine)
+static void prolong_shared(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine, int share)
 {
     prolong_share s = {a, coarse, v, fine};
-    qf_cpu_team_range(1, qf_mg_prolong_sites(a), prolong_part, &s);
+    qf_cpu_team_range(share, qf_mg_prolong_sites(a), prolong_part, &s);
+}
+
+void qf_mg_prolong_run_cpu(const qf_mg_prolong_args *a, const void *coarse, const void *v, void *fine)
+{
+    prolong_shared(a, coarse, v, fine, 1);
 }
 
 static void mg_prolong_cpu(void *buffers[], void *cl_arg)
 {
     const qf_mg_prolong_args *a = cl_arg;
-    QF_CPU_CALL(prolong_run, (a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]),
-                              (const void *)STARPU_VECTOR_GET_PTR(buffers[1]), (void *)STARPU_VECTOR_GET_PTR(buffers[2]),
-                              0, qf_mg_prolong_sites(a)));
+    prolong_shared(a, (const void *)STARPU_VECTOR_GET_PTR(buffers[0]), (const void *)STARPU_VECTOR_GET_PTR(buffers[1]),
+                   (void *)STARPU_VECTOR_GET_PTR(buffers[2]), a->team);
 }
 
 /* The even sites alone are half the work on the same buffers. */
@@ -104,7 +109,8 @@ struct starpu_codelet qf_cl_mg_prolong = {
 int qf_insert_mg_prolong(qf_field *fine, int b, const qf_field *coarse, const qf_field *v, const int agg[QF_NDIM],
                          int nvec, int even_only)
 {
-    qf_mg_prolong_args a = {.g = qf_mg_transfer_geom(v, agg, nvec), .even_only = even_only != 0};
+    qf_mg_prolong_args a = {
+        .g = qf_mg_transfer_geom(v, agg, nvec), .team = qf_cpu_team_shares(fine->lat), .even_only = even_only != 0};
     memcpy(a.cext, coarse->lat->block, sizeof a.cext);
     int c = qf_lattice_coarse_block_of(coarse->lat, v->lat, b, a.pos);
     int ret = QF_TASK_INSERT_BLOCK(fine->lat, b, &qf_cl_mg_prolong, STARPU_R, qf_field_block(coarse, c), STARPU_R,

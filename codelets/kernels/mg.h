@@ -73,6 +73,7 @@ typedef struct {
     qf_mg_geom g;
     int cext[QF_NDIM];
     int pos[QF_NDIM];      /* the fine block's position in its coarse block, in fine blocks */
+    int team;              /* CPU: the sites shared among the team (cpu_team.h) */
     int even_only;
 } qf_mg_prolong_args;
 
