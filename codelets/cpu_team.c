@@ -126,8 +126,7 @@ static void range_part(void *arg, int k, int n)
     range_job *j = arg;
     int chunks = QF_CPU_TEAM_CHUNKS * n;
     for (int c; (c = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed)) < chunks;) {
-        int64_t first, end;
-        qf_cpu_team_share(j->count, c, chunks, &first, &end);
+        int64_t first = j->count * c / chunks, end = j->count * (c + 1) / chunks;
         if (first < end) j->fn(j->arg, first, end);
     }
 }

@@ -20,13 +20,6 @@ typedef void (*qf_cpu_team_fn)(void *arg, int k, int n);
 int qf_cpu_team_size(void);
 void qf_cpu_team_run(qf_cpu_team_fn fn, void *arg);
 
-/* Part k of n of the range [0, count): [*first, *end). */
-static inline void qf_cpu_team_share(int64_t count, int k, int n, int64_t *first, int64_t *end)
-{
-    *first = count * k / n;
-    *end = count * (k + 1) / n;
-}
-
 /* Whether a task on one of lat's blocks is all of its process's CPU work while it runs, so that it
  * should share its loops among the team: one block a process and no CUDA workers (with them the team's
  * threads would take the cores of the GPU worker threads). Decided at insert, kept in the task's
